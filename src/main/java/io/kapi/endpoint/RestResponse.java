@@ -1,0 +1,47 @@
+package io.kapi.endpoint;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An HTTP response as the endpoint layer builds it.
+ *
+ * @param status the HTTP status code
+ * @param headers extra headers as name/value pairs (a name may repeat, e.g. {@code Warning})
+ * @param body the entity
+ */
+public record RestResponse(int status, List<Map.Entry<String, String>> headers, Body body) {
+
+    /** The response entity. */
+    public sealed interface Body {
+    }
+
+    /** A complete entity; {@code contentType} may be null only for an empty body. */
+    public record Bytes(String contentType, byte[] data) implements Body {
+    }
+
+    /**
+     * A streamed entity (watch): {@code writer} writes to the network until done; every
+     * {@code flush()} on the stream it is given sends what was written so far to the client.
+     */
+    public record Stream(String contentType, StreamWriter writer) implements Body {
+    }
+
+    @FunctionalInterface
+    public interface StreamWriter {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    public static RestResponse bytes(int status, String contentType, byte[] data) {
+        return new RestResponse(status, new ArrayList<>(), new Bytes(contentType, data));
+    }
+
+    /** Adds a header and returns this response, for chaining while it is built. */
+    public RestResponse withHeader(String name, String value) {
+        headers.add(Map.entry(name, value));
+        return this;
+    }
+}

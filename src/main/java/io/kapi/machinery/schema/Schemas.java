@@ -1,0 +1,110 @@
+package io.kapi.machinery.schema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Swagger 2.0 definitions of the built-in kinds, read once from the fabric8 validator jar
+ * ({@code openshift-generated.json}: Kubernetes 1.34 Go types) plus the project's own
+ * {@code schemas/extra-definitions.json} for the few it lacks. Only {@code io.k8s.*} definitions are
+ * kept, and their {@code enum}s are dropped: the official spec has none, and kube-apiserver does not
+ * enforce them through the schema.
+ *
+ * <p>Definitions refer to each other by {@code $ref: "#/definitions/NAME"}. The trees are shared:
+ * callers must not mutate them.
+ */
+public final class Schemas {
+
+    private static final String FABRIC8 = "/openshift-generated.json";
+    private static final String EXTRA = "/schemas/extra-definitions.json";
+    private static final String REF_PREFIX = "#/definitions/";
+
+    private final Map<String, ObjectNode> definitions;
+    private final Map<GroupVersionKind, String> byKind;
+
+    private Schemas(Map<String, ObjectNode> definitions) {
+        this.definitions = Collections.unmodifiableMap(definitions);
+        Map<GroupVersionKind, String> kinds = new HashMap<>();
+        definitions.forEach((name, def) -> gvkOf(def).ifPresent(gvk -> kinds.putIfAbsent(gvk, name)));
+        this.byKind = Collections.unmodifiableMap(kinds);
+    }
+
+    /** Loads the definitions from the class path. */
+    public static Schemas load() {
+        Map<String, ObjectNode> defs = new LinkedHashMap<>();
+        readDefinitions(FABRIC8, true, defs);
+        readDefinitions(EXTRA, false, defs);
+        return new Schemas(defs);
+    }
+
+    /** Every definition by name, e.g. {@code io.k8s.api.core.v1.ConfigMap}, in file order. */
+    public Map<String, ObjectNode> definitions() {
+        return definitions;
+    }
+
+    /** The definition called {@code name}, or null. */
+    public ObjectNode definition(String name) {
+        return definitions.get(name);
+    }
+
+    /** The definition a {@code $ref} value points to, or null. */
+    public ObjectNode resolve(String ref) {
+        return ref.startsWith(REF_PREFIX) ? definitions.get(ref.substring(REF_PREFIX.length())) : null;
+    }
+
+    /** The name of the definition of a top-level kind, e.g. {@code io.k8s.api.apps.v1.Deployment}. */
+    public Optional<String> definitionName(GroupVersionKind gvk) {
+        return Optional.ofNullable(byKind.get(gvk));
+    }
+
+    /** The group, version and kind a definition declares through {@code x-fabric8-info}. */
+    public static Optional<GroupVersionKind> gvkOf(JsonNode def) {
+        JsonNode info = def.get("x-fabric8-info");
+        if (info == null || !info.hasNonNull("Kind") || !info.hasNonNull("Version")) {
+            return Optional.empty();
+        }
+        return Optional.of(new GroupVersionKind(info.path("Group").asText(""), info.get("Version").asText(),
+                info.get("Kind").asText()));
+    }
+
+    private static void readDefinitions(String resource, boolean required, Map<String, ObjectNode> into) {
+        try (InputStream in = Schemas.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                if (required) {
+                    throw new IllegalStateException("missing class-path resource " + resource);
+                }
+                return;
+            }
+            JsonNode defs = Json.MAPPER.readTree(in).path("definitions");
+            for (Iterator<Map.Entry<String, JsonNode>> it = defs.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (e.getKey().startsWith("io.k8s.") && e.getValue() instanceof ObjectNode def) {
+                    dropEnums(def);
+                    into.put(e.getKey(), def);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
+    }
+
+    private static void dropEnums(JsonNode node) {
+        if (node instanceof ObjectNode obj) {
+            obj.remove("enum");
+            obj.elements().forEachRemaining(Schemas::dropEnums);
+        } else if (node.isArray()) {
+            node.elements().forEachRemaining(Schemas::dropEnums);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.kapi.storage;
+
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * A revisioned key-value store with watch, modelled on etcd's API. Every successful write advances
+ * one global revision by exactly one; that revision becomes the written key's {@code modRevision}
+ * and, above, the object's resourceVersion. Revisions only grow, also across restarts.
+ *
+ * <p>Durability: a write method returns only once the write is durable (for the embedded backend,
+ * synced to disk; concurrent writers may share one sync). A write that throws did not happen.
+ *
+ * <p>Thread safety: every method may be called from many threads at once.
+ */
+public interface Storage extends AutoCloseable {
+
+    /** The revision of the latest write (0 when nothing was ever written). */
+    long currentRevision();
+
+    /**
+     * Creates {@code key} if absent.
+     *
+     * @return the created key-value, whose create and mod revisions are the new revision
+     * @throws StorageException.KeyExists if the key exists
+     */
+    KeyValue create(String key, byte[] value);
+
+    /** The current value of {@code key}, or empty. */
+    Optional<KeyValue> get(String key);
+
+    /**
+     * Reads keys starting with {@code prefix} in ascending key order, as they were at a revision.
+     *
+     * @param prefix the key prefix, e.g. {@code /registry/configmaps/} or {@code /registry/configmaps/ns/}
+     * @param startKey return only keys {@code >= startKey} (null: from the start of the prefix);
+     *        paging passes the last key of the previous page plus {@code "\0"}
+     * @param limit at most this many items; 0 means no limit
+     * @param revision read the snapshot at this revision; 0 means the current revision
+     * @throws StorageException.Compacted if {@code revision} is older than the oldest kept revision
+     */
+    RangeResult range(String prefix, String startKey, int limit, long revision);
+
+    /**
+     * Replaces the value of {@code key} if its modRevision is still {@code expectedModRevision}.
+     *
+     * @return the new key-value, whose modRevision is the new revision
+     * @throws StorageException.KeyNotFound if the key does not exist
+     * @throws StorageException.Conflict if the key's modRevision differs (carrying the current value)
+     */
+    KeyValue update(String key, byte[] value, long expectedModRevision);
+
+    /**
+     * Deletes {@code key}; when {@code expectedModRevision} is not 0, only if the key's modRevision
+     * is still that.
+     *
+     * @return the deleted key-value as it was just before the delete
+     * @throws StorageException.KeyNotFound if the key does not exist
+     * @throws StorageException.Conflict if a precondition was given and the modRevision differs
+     */
+    KeyValue delete(String key, long expectedModRevision);
+
+    /**
+     * Watches keys under {@code prefix} for writes after {@code fromRevision} (exclusive), delivering
+     * them in revision order to {@code listener} from a thread of the store's. The listener must not
+     * block for long: a listener that falls too far behind receives a {@link WatchEvent.Error} and
+     * the watch ends.
+     *
+     * @param fromRevision deliver events with revision greater than this; 0 means only future writes
+     * @throws StorageException.Compacted if events after {@code fromRevision} are no longer kept
+     */
+    Watch watch(String prefix, long fromRevision, Consumer<WatchEvent> listener);
+
+    /** Forgets history at and before {@code revision}; current values are kept. */
+    void compact(long revision);
+
+    /** The oldest revision a range or watch may still ask for. */
+    long compactedRevision();
+
+    /** Whether the backend is healthy enough to serve (for the readiness check). */
+    boolean healthy();
+
+    @Override
+    void close();
+}
