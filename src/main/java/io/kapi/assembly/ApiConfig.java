@@ -1,0 +1,18 @@
+package io.kapi.assembly;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What the API layers need from the command line, after defaulting and validation.
+ *
+ * @param dataDir the data directory (embedded store, generated certificates)
+ * @param storageBackend {@code embedded}, {@code memory} or {@code etcd3}
+ * @param etcdServers etcd endpoints when the backend is etcd3
+ * @param serviceClusterIpRange e.g. {@code 10.96.0.0/12}
+ * @param advertiseAddress the address other members of the cluster reach this server at
+ * @param securePort the HTTPS port actually bound
+ */
+public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
+                        String serviceClusterIpRange, String advertiseAddress, int securePort) {
+}
