@@ -28,9 +28,14 @@ public final class ApiRouter implements RestHandler {
     private final Registry registry;
     private final Map<String, VerbHandler> verbs;
     private final VerbHandler status;
+    private final Map<GroupVersionResource, VerbHandler> computed;
 
-    public ApiRouter(Registry registry, Codecs codecs) {
+    /**
+     * @param computed handlers of resources that are computed rather than stored (reviews), by resource
+     */
+    public ApiRouter(Registry registry, Codecs codecs, Map<GroupVersionResource, VerbHandler> computed) {
         this.registry = registry;
+        this.computed = Map.copyOf(computed);
         this.verbs = Map.of(
                 "get", new GetHandler(codecs),
                 "list", new ListHandler(codecs),
@@ -55,10 +60,15 @@ public final class ApiRouter implements RestHandler {
             }
             return null;
         }
-        ResourceStore store = registry.store(resource).orElseThrow(() -> notSupportedYet(resource, info));
         if (info.verb().isEmpty()) {
             throw ApiException.methodNotAllowed();
         }
+        checkScope(resource, info);
+        VerbHandler special = computed.get(resource.gvr());
+        if (special != null) {
+            return special.handle(new ResourceRequest(request, info, resource, null));
+        }
+        ResourceStore store = registry.store(resource).orElseThrow(() -> notSupportedYet(resource, info));
         ResourceRequest routed = new ResourceRequest(request, info, resource, store);
         if (!info.subresource().isEmpty()) {
             return subresource(routed);
@@ -71,6 +81,24 @@ public final class ApiRouter implements RestHandler {
             throw notSupportedYet(resource, info);
         }
         return handler.handle(routed);
+    }
+
+    /**
+     * Namespaced resources are served under {@code namespaces/{ns}/} for every verb and at the top
+     * level only for list and watch; cluster-scoped ones never under a namespace.
+     */
+    private static void checkScope(ApiResource resource, RequestInfo info) {
+        boolean namespacePath = !info.namespace().isEmpty() && !resource.name().equals("namespaces");
+        if (resource.namespaced() && !namespacePath) {
+            if (!info.name().isEmpty()) {
+                throw ApiException.pathNotFound();
+            }
+            if (!info.verb().equals("list") && !info.verb().equals("watch")) {
+                throw ApiException.methodNotAllowed();
+            }
+        } else if (!resource.namespaced() && namespacePath) {
+            throw ApiException.pathNotFound();
+        }
     }
 
     private RestResponse subresource(ResourceRequest r) {
