@@ -89,8 +89,11 @@ final class Watcher implements Watch {
             }
             return !closed && !hub.closed();
         });
-        if (closed || hub.closed()) {
+        if (closed) {
             return false;
+        }
+        if (hub.closed()) {
+            return true; // the live queue holds the hub's closing error
         }
         if (next[0] != liveFrom + 1) {
             deliver(new WatchEvent.Error(
