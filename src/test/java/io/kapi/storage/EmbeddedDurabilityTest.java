@@ -65,6 +65,15 @@ final class EmbeddedDurabilityTest {
                 KillTarget.class.getName(), dir.toString())
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
+        Thread.ofVirtual().start(() -> { // never hang the build on a stuck child
+            try {
+                if (!child.waitFor(60, TimeUnit.SECONDS)) {
+                    child.toHandle().destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
         Map<String, Long> acknowledged = new LinkedHashMap<>();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), UTF_8))) {
             assertTrue(out.readLine().startsWith("ready"), "child started");
