@@ -57,6 +57,14 @@ final class EmbeddedDurabilityTest {
     }
 
     @Test
+    @DisplayName("opening a directory already open should fail with Unavailable")
+    void secondOpenFails() {
+        try (Storage ignored = Storages.embedded(dir, OPTIONS)) {
+            assertThrows(StorageException.Unavailable.class, () -> Storages.embedded(dir, OPTIONS));
+        }
+    }
+
+    @Test
     @DisplayName("after kill -9 mid-write, every acknowledged create should be there and revisions continue")
     void killNineKeepsAcknowledgedWrites() throws Exception {
         Process child = new ProcessBuilder(
