@@ -88,7 +88,7 @@ public final class OpenApiHandler implements RestHandler {
             return RestResponse.bytes(301, null, new byte[0])
                     .withHeader("Location", V3_PREFIX + key + "?hash=" + doc.hash());
         }
-        RestResponse response = respond(request, doc, JSON);
+        RestResponse response = respond(request, doc, JSON).withHeader("Vary", "Accept");
         if (hash != null) {
             response.withHeader("Cache-Control", "public, immutable").withHeader("Expires",
                     DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).plusYears(1)));
