@@ -15,11 +15,18 @@ record Document(byte[] data, String hash) {
 
     static Document of(JsonNode doc) {
         try {
-            byte[] bytes = Json.MAPPER.writeValueAsBytes(doc);
+            return ofBytes(Json.MAPPER.writeValueAsBytes(doc));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode OpenAPI document", e);
+        }
+    }
+
+    static Document ofBytes(byte[] bytes) {
+        try {
             return new Document(bytes, HexFormat.of().withUpperCase().formatHex(
                     MessageDigest.getInstance("SHA-512").digest(bytes)));
-        } catch (JsonProcessingException | NoSuchAlgorithmException e) {
-            throw new IllegalStateException("cannot encode OpenAPI document", e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

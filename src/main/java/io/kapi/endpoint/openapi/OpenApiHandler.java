@@ -28,15 +28,17 @@ import java.util.Set;
  *
  * <p>Documents are built on first use and encoded once; every answer carries an ETag and a matching
  * {@code If-None-Match} gets 304. A v3 request whose {@code hash} matches is marked immutable for a
- * year; a stale {@code hash} is redirected (301) to the current one, as kube-openapi does. Only JSON is
- * served: a request accepting only protobuf (kubectl's first try for v2) gets 406, which client-go
- * reports as an error and kubectl tolerates (it prefers v3 for explain, apply and validation).
+ * year; a stale {@code hash} is redirected (301) to the current one, as kube-openapi does. v2 is served
+ * as JSON or as gnostic protobuf (what kubectl asks for); v3 as JSON only (what kubectl asks for), a
+ * request accepting neither gets 406.
  * Paths outside {@code /openapi/} answer null.
  */
 public final class OpenApiHandler implements RestHandler {
 
     private static final System.Logger LOG = System.getLogger(OpenApiHandler.class.getName());
     private static final String JSON = "application/json";
+    static final String PROTOBUF = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+    private static final String PROTOBUF_DEPRECATED = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
     private static final String V3_PREFIX = "/openapi/v3/";
 
     private final ResourceTable table;
@@ -44,6 +46,7 @@ public final class OpenApiHandler implements RestHandler {
     private final String version;
     private volatile Built built;
     private volatile Document v2;
+    private volatile Document v2Protobuf;
 
     private record Built(Definitions definitions, PathPlanner planner, Map<String, Document> groupVersions,
                          Document index) {
@@ -70,8 +73,12 @@ public final class OpenApiHandler implements RestHandler {
             throw ApiException.methodNotAllowed();
         }
         if (path.equals("/openapi/v2")) {
-            requireJson(request.header("Accept"));
-            return respond(request, v2(), JSON).withHeader("Vary", "Accept");
+            String type = v2Type(request.header("Accept"));
+            // kube-apiserver labels protobuf application/octet-stream: client-go's media-type parser
+            // rejects the '@' of the requested type
+            return type.equals(JSON)
+                    ? respond(request, v2(), JSON).withHeader("Vary", "Accept")
+                    : respond(request, v2Protobuf(), "application/octet-stream").withHeader("Vary", "Accept");
         }
         Built b = built();
         if (path.equals("/openapi/v3")) {
@@ -99,7 +106,7 @@ public final class OpenApiHandler implements RestHandler {
     /** Builds every document now instead of on first request (the v2 document included). */
     public void prepare() {
         built();
-        v2();
+        v2Protobuf();
     }
 
     private static RestResponse notFound() {
@@ -126,6 +133,46 @@ public final class OpenApiHandler implements RestHandler {
             }
         }
         throw ApiException.notAcceptable(JSON);
+    }
+
+    /**
+     * The v2 media type to answer with: JSON or gnostic protobuf, whichever the Accept header lists
+     * first with the highest {@code q}; 406 if it lists neither (nor a wildcard).
+     */
+    static String v2Type(String accept) {
+        if (accept == null || accept.isBlank()) {
+            return JSON;
+        }
+        String best = null;
+        double bestQ = 0;
+        for (String range : accept.split(",")) {
+            String[] parts = range.split(";");
+            String type = parts[0].strip().toLowerCase(Locale.ROOT);
+            double q = 1;
+            for (int i = 1; i < parts.length; i++) {
+                String param = parts[i].strip();
+                if (param.startsWith("q=")) {
+                    try {
+                        q = Double.parseDouble(param.substring(2));
+                    } catch (NumberFormatException e) {
+                        q = 0;
+                    }
+                }
+            }
+            String offered = switch (type) {
+                case JSON, "application/*", "*/*" -> JSON;
+                case PROTOBUF, PROTOBUF_DEPRECATED -> PROTOBUF;
+                default -> null;
+            };
+            if (offered != null && q > bestQ) {
+                best = offered;
+                bestQ = q;
+            }
+        }
+        if (best == null) {
+            throw ApiException.notAcceptable(JSON + ", " + PROTOBUF);
+        }
+        return best;
     }
 
     private Built built() {
@@ -158,6 +205,25 @@ public final class OpenApiHandler implements RestHandler {
                     v2 = d;
                     LOG.log(System.Logger.Level.INFO, "OpenAPI v2 built in {0} ms ({1} bytes)",
                             String.valueOf((System.nanoTime() - start) / 1_000_000), String.valueOf(d.data().length));
+                }
+            }
+        }
+        return d;
+    }
+
+    private Document v2Protobuf() {
+        Document d = v2Protobuf;
+        if (d == null) {
+            Document json = v2();
+            synchronized (this) {
+                d = v2Protobuf;
+                if (d == null) {
+                    try {
+                        d = Document.ofBytes(SwaggerProto.encode(Json.MAPPER.readTree(json.data())));
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                    v2Protobuf = d;
                 }
             }
         }

@@ -188,7 +188,7 @@ class OpenApiHandlerTest {
     }
 
     @Test
-    @DisplayName("v2: Swagger 2.0 with GVK markers, generated paths and resolvable refs; protobuf only is 406")
+    @DisplayName("v2: Swagger 2.0 with GVK markers, generated paths and resolvable refs")
     void swagger() throws IOException {
         RestResponse r = handler.handle(get("/openapi/v2", "Accept", "application/json"));
         JsonNode doc = body(r);
@@ -201,11 +201,25 @@ class OpenApiHandlerTest {
             assertTrue(defs.has(ref.substring("#/definitions/".length())), ref);
         }
         assertEquals(304, handler.handle(get("/openapi/v2", "If-None-Match", header(r, "ETag"))).status());
-        ApiException e = assertThrows(ApiException.class, () -> handler.handle(get("/openapi/v2", "Accept",
-                "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")));
+    }
+
+    @Test
+    @DisplayName("v2 as gnostic protobuf for kubectl, labelled application/octet-stream; text/html only is 406")
+    void swaggerProtobuf() {
+        RestResponse r = handler.handle(get("/openapi/v2", "Accept", OpenApiHandler.PROTOBUF));
+        assertEquals(200, r.status());
+        RestResponse.Bytes body = (RestResponse.Bytes) r.body();
+        assertEquals("application/octet-stream", body.contentType());
+        byte[] data = body.data();
+        // field 1 (swagger), length-delimited, "2.0"
+        assertEquals(0x0A, data[0]);
+        assertEquals(3, data[1]);
+        assertEquals("2.0", new String(data, 2, 3, java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals("application/json", ((RestResponse.Bytes) handler.handle(get("/openapi/v2", "Accept",
+                OpenApiHandler.PROTOBUF + ";q=0.5, application/json")).body()).contentType());
+        ApiException e = assertThrows(ApiException.class,
+                () -> handler.handle(get("/openapi/v2", "Accept", "text/html")));
         assertEquals(406, e.code());
-        assertEquals(200, handler.handle(get("/openapi/v2", "Accept",
-                "application/com.github.proto-openapi.spec.v2@v1.0+protobuf, application/json")).status());
     }
 
     @Test
