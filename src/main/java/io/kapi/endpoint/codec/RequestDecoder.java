@@ -56,7 +56,13 @@ public final class RequestDecoder {
         List<String> duplicates = new ArrayList<>();
         JsonNode tree;
         try {
-            tree = format == Format.JSON ? JsonTreeReader.read(data, duplicates) : YamlTreeReader.read(data, duplicates);
+            if (format == Format.JSON) {
+                List<String> paths = new ArrayList<>();
+                tree = JsonTreeReader.read(data, paths);
+                paths.forEach(p -> duplicates.add("duplicate field " + quote(p)));
+            } else {
+                tree = YamlTreeReader.read(data, duplicates);
+            }
         } catch (SyntaxError e) {
             String detail = format == Format.JSON ? "couldn't get version/kind; json parse error: " + e.getMessage()
                     : e.getMessage();
@@ -113,6 +119,10 @@ public final class RequestDecoder {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read request body", e);
         }
+    }
+
+    private static String quote(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     private static ApiException unrecognized(GroupVersionKind expected, String detail, byte[] data) {
