@@ -70,8 +70,30 @@ public final class SchemaValidator {
             return s;
         }
         synchronized (compiler) {
-            return roots.computeIfAbsent(gvk, k -> schemas.definitionName(k)
-                    .map(compiler::definition).orElse(Shape.Scalar.ANY));
+            return roots.computeIfAbsent(gvk, k -> {
+                String name = definitionName(k);
+                return name == null ? Shape.Scalar.ANY : compiler.definition(name);
+            });
         }
+    }
+
+    /**
+     * The definition of a kind: by the Go package naming convention first ({@code io.k8s.api.apps.v1.Deployment}),
+     * because the fabric8 metadata gives some groups (apps, batch, autoscaling, policy) as the core group;
+     * then by {@link Schemas#definitionName}.
+     */
+    private String definitionName(GroupVersionKind gvk) {
+        String group = gvk.group();
+        String pkg = switch (group) {
+            case "" -> "io.k8s.api.core";
+            case "apiextensions.k8s.io" -> "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions";
+            case "apiregistration.k8s.io" -> "io.k8s.kube-aggregator.pkg.apis.apiregistration";
+            default -> "io.k8s.api." + (group.indexOf('.') < 0 ? group : group.substring(0, group.indexOf('.')));
+        };
+        String conventional = pkg + "." + gvk.version() + "." + gvk.kind();
+        if (schemas.definition(conventional) != null) {
+            return conventional;
+        }
+        return schemas.definitionName(gvk).orElse(null);
     }
 }
