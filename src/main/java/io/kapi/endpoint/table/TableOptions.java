@@ -19,6 +19,11 @@ public record TableOptions(MetaVersion version, IncludeObject includeObject, boo
         }
     }
 
+    /** The same options without column definitions: for every watch event after the first. */
+    public TableOptions withoutHeaders() {
+        return new TableOptions(version, includeObject, true);
+    }
+
     /**
      * Options from the request.
      *
