@@ -33,6 +33,12 @@ final class AutoscalingPrinters {
                 string("Replicas", Doc.api(V2, "HorizontalPodAutoscalerStatus", "currentReplicas"),
                         (o, now) -> Obj.num(o, "status", "currentReplicas")),
                 age()));
+        // the scale subresource (kubectl get --subresource=scale); its NAME has no "name" format in kube
+        into.put("autoscaling/Scale", KindPrinter.of(
+                new Column("Name", "string", "", 0, Doc.meta("name"), (o, now) -> Obj.name(o)),
+                Column.integer("Desired", Doc.api("autoscaling.v1", "ScaleSpec", "replicas"), (o, now) -> Obj.num(o, "spec", "replicas")),
+                Column.integer("Available", Doc.api("autoscaling.v1", "ScaleStatus", "replicas"), (o, now) -> Obj.num(o, "status", "replicas")),
+                age()));
     }
 
     /** {@code formatHPAMetrics}: at most two targets as {@code current/target}, then {@code + N more...}. */

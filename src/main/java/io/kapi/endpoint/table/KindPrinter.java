@@ -2,6 +2,7 @@ package io.kapi.endpoint.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -10,8 +11,13 @@ import java.util.List;
  * @param columns in kube's order, wide ones included (kube-apiserver always prints wide; kubectl hides
  *                priority-1 columns unless asked)
  * @param conditions the row's {@code conditions}, or null for none
+ * @param order the order kube prints a list in, or null to keep the list's order
  */
-record KindPrinter(List<Column> columns, Conditions conditions) {
+record KindPrinter(List<Column> columns, Conditions conditions, Comparator<JsonNode> order) {
+
+    KindPrinter(List<Column> columns, Conditions conditions) {
+        this(columns, conditions, null);
+    }
 
     /** Row conditions of an object: an array of {@code TableRowCondition}, or null. */
     @FunctionalInterface
@@ -24,6 +30,10 @@ record KindPrinter(List<Column> columns, Conditions conditions) {
     }
 
     KindPrinter withConditions(Conditions c) {
-        return new KindPrinter(columns, c);
+        return new KindPrinter(columns, c, order);
+    }
+
+    KindPrinter withOrder(Comparator<JsonNode> o) {
+        return new KindPrinter(columns, conditions, o);
     }
 }

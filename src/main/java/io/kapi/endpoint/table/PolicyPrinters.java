@@ -106,7 +106,10 @@ final class PolicyPrinters {
                         (o, now) -> Obj.strOr(o, Labels.NONE, "spec", "distinguisherMethod", "type")),
                 age(),
                 string("MissingPL", Doc.text("references a broken or non-existent PriorityLevelConfiguration"),
-                        (o, now) -> dangling(o))));
+                        (o, now) -> dangling(o)))
+                // kube lists flow schemas in the order they match: precedence, then name
+                .withOrder(java.util.Comparator.<JsonNode>comparingLong(o -> Obj.num(o, "spec", "matchingPrecedence"))
+                        .thenComparing(Obj::name)));
         into.put("flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration", KindPrinter.of(nameColumn(),
                 string("Type", Doc.api(v1, "PriorityLevelConfigurationSpec", "type"), (o, now) -> Obj.str(o, "spec", "type")),
                 string("NominalConcurrencyShares", Doc.api(v1, "LimitedPriorityLevelConfiguration", "nominalConcurrencyShares"),

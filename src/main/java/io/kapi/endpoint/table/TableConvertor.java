@@ -70,7 +70,8 @@ public final class TableConvertor {
     }
 
     /**
-     * The Table of a list response: one row per item, in order, and the list's metadata.
+     * The Table of a list response: one row per item, in the list's order (flow schemas excepted: kube
+     * sorts them by matching precedence, then name), and the list's metadata.
      *
      * @param printer from {@link #printer} or {@link #customResourcePrinter}
      * @param items the objects as stored (full, in the version served); they are not changed
@@ -82,7 +83,13 @@ public final class TableConvertor {
                            TableOptions options, Instant now) {
         ObjectNode table = start(printer, listMeta, options);
         ArrayNode rows = table.putArray("rows");
-        for (JsonNode item : items) {
+        List<? extends JsonNode> ordered = items;
+        if (printer.printer().order() != null) {
+            List<JsonNode> copy = new java.util.ArrayList<>(items);
+            copy.sort(printer.printer().order());
+            ordered = copy;
+        }
+        for (JsonNode item : ordered) {
             rows.add(row(printer, item, options, now));
         }
         return table;

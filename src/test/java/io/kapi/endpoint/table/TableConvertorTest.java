@@ -197,6 +197,20 @@ class TableConvertorTest {
         assertEquals("a", stored.path("metadata").path("name").asText());
     }
 
+    @Test
+    @DisplayName("flow schemas should be listed by matching precedence, then name, as kube prints them")
+    void flowSchemaOrder() throws IOException {
+        List<JsonNode> items = List.of(
+                Json.MAPPER.readTree("{\"metadata\":{\"name\":\"b\"},\"spec\":{\"matchingPrecedence\":500}}"),
+                Json.MAPPER.readTree("{\"metadata\":{\"name\":\"z\"},\"spec\":{\"matchingPrecedence\":1}}"),
+                Json.MAPPER.readTree("{\"metadata\":{\"name\":\"a\"},\"spec\":{\"matchingPrecedence\":500}}"));
+        ObjectNode table = CONVERTOR.list(PrinterCellsTest.resource("flowcontrol.apiserver.k8s.io", "FlowSchema"),
+                items, ListMeta.EMPTY, TableOptions.DEFAULT, PrinterCellsTest.NOW);
+        assertEquals(List.of("z", "a", "b"), table.path("rows").findValues("cells").stream()
+                .map(c -> c.get(0).asText()).toList());
+        assertEquals("b", items.get(0).path("metadata").path("name").asText(), "the input list is not reordered");
+    }
+
     private static <T> List<T> iterable(java.util.Iterator<T> it) {
         List<T> out = new java.util.ArrayList<>();
         it.forEachRemaining(out::add);
