@@ -22,17 +22,20 @@ import java.util.TreeMap;
 final class CustomColumns {
 
     private static final System.Logger LOG = System.getLogger(CustomColumns.class.getName());
-    private static final String DEFAULT_COLUMNS = """
-            [{"name":"Age","type":"date","jsonPath":".metadata.creationTimestamp"}]""";
 
     private CustomColumns() {
     }
 
     /** The printer of {@code additionalPrinterColumns} (null or empty for the default AGE column). */
     static KindPrinter of(JsonNode printerColumns) {
+        if (printerColumns == null || !printerColumns.isArray() || printerColumns.isEmpty()) {
+            JsonPath created = JsonPath.parse(".metadata.creationTimestamp");
+            return KindPrinter.of(Column.nameColumn(), new Column("Age", "date", "", 0, Doc.meta("creationTimestamp"),
+                    (o, now) -> cell("date", created.find(o), now)));
+        }
         List<Column> cols = new ArrayList<>();
         cols.add(Column.nameColumn());
-        for (JsonNode pc : columns(printerColumns)) {
+        for (JsonNode pc : printerColumns) {
             String jsonPath = Obj.str(pc, "jsonPath");
             JsonPath path;
             try {
@@ -43,30 +46,12 @@ final class CustomColumns {
                 break;
             }
             String type = Obj.str(pc, "type");
-            Doc doc = Obj.str(pc, "description").isEmpty()
-                    ? (jsonPath.equals(".metadata.creationTimestamp") && Obj.name(pc).equals("Age") && printerColumnsEmpty(printerColumns)
-                        ? Doc.meta("creationTimestamp")
-                        : Doc.text("Custom resource definition column (in JSONPath format): " + jsonPath))
-                    : Doc.text(Obj.str(pc, "description"));
+            Doc doc = Doc.text(Obj.strOr(pc, "Custom resource definition column (in JSONPath format): " + jsonPath,
+                    "description"));
             cols.add(new Column(Obj.str(pc, "name"), type, Obj.str(pc, "format"), (int) Obj.num(pc, "priority"), doc,
                     (o, now) -> cell(type, path.find(o), now)));
         }
         return new KindPrinter(List.copyOf(cols), null);
-    }
-
-    private static boolean printerColumnsEmpty(JsonNode printerColumns) {
-        return printerColumns == null || !printerColumns.isArray() || printerColumns.isEmpty();
-    }
-
-    private static Iterable<JsonNode> columns(JsonNode printerColumns) {
-        if (printerColumnsEmpty(printerColumns)) {
-            try {
-                return Json.MAPPER.readTree(DEFAULT_COLUMNS);
-            } catch (java.io.IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return printerColumns;
     }
 
     private static Object cell(String type, List<JsonNode> results, Instant now) {

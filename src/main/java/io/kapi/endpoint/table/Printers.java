@@ -34,6 +34,7 @@ final class Printers {
         RbacPrinters.register(all);
         AutoscalingPrinters.register(all);
         PolicyPrinters.register(all);
+        ControlPlanePrinters.register(all);
         all.put("events.k8s.io/Event", Events.printer(true));
         return Map.copyOf(all);
     }
