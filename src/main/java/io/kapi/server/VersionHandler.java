@@ -26,14 +26,16 @@ final class VersionHandler implements RestHandler {
 
     VersionHandler() {
         Properties build = buildInfo();
-        String kapiVersion = build.getProperty("version", "0.0.0").replace("-SNAPSHOT", "");
+        String version = property(build, "version");
+        String kapiVersion = (version.isEmpty() ? "0.0.0" : version).replace("-SNAPSHOT", "");
         ObjectNode info = Json.object();
         info.put("major", KUBE_MAJOR);
         info.put("minor", KUBE_MINOR);
         info.put("gitVersion", "v" + KUBE_MAJOR + "." + KUBE_MINOR + ".0-kapi." + kapiVersion);
-        info.put("gitCommit", build.getProperty("commit", ""));
-        info.put("gitTreeState", build.getProperty("treeState", ""));
-        info.put("buildDate", build.getProperty("date", ""));
+        info.put("gitCommit", property(build, "commit"));
+        String dirty = property(build, "dirty");
+        info.put("gitTreeState", dirty.isEmpty() ? "" : dirty.equals("true") ? "dirty" : "clean");
+        info.put("buildDate", property(build, "date"));
         info.put("goVersion", "java" + Runtime.version().feature() + "." + Runtime.version().interim()
                 + "." + Runtime.version().update());
         info.put("compiler", "javac");
@@ -63,6 +65,12 @@ final class VersionHandler implements RestHandler {
             case String other -> other;
         };
         return os + "/" + arch;
+    }
+
+    /** A build property, or "" when the build did not fill it in. */
+    private static String property(Properties build, String name) {
+        String value = build.getProperty(name, "");
+        return value.startsWith("${") ? "" : value;
     }
 
     private static Properties buildInfo() {

@@ -16,6 +16,7 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 
 /**
  * PEM text to and from certificates and private keys. Keys are read in every form kubeadm, openssl
@@ -52,7 +53,8 @@ public final class Pem {
         try (PEMParser parser = new PEMParser(new StringReader(pem))) {
             for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
                 if (o instanceof PEMKeyPair pair) {
-                    return converter.getKeyPair(pair).getPrivate();
+                    // SEC1 keys may omit the public key, so convert only the private part
+                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
                 }
                 if (o instanceof PrivateKeyInfo info) {
                     return converter.getPrivateKey(info);
@@ -64,11 +66,18 @@ public final class Pem {
         throw new IllegalArgumentException("no unencrypted PEM private key found");
     }
 
-    /** PEM text of a certificate or a private key (keys as PKCS#1/SEC1, as kubeadm writes them). */
+    /**
+     * PEM text of a certificate, or of a private key as unencrypted PKCS#8 ({@code PRIVATE KEY}),
+     * the one key form every client library reads.
+     */
     public static String encode(Object certificateOrKey) {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
-            writer.writeObject(certificateOrKey);
+            if (certificateOrKey instanceof PrivateKey key) {
+                writer.writeObject(new JcaPKCS8Generator(key, null));
+            } else {
+                writer.writeObject(certificateOrKey);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
