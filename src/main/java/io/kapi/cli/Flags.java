@@ -31,8 +31,8 @@ final class Flags {
                             + "used. It is added to the self-made serving certificate.",
                     true, false, (b, v) -> b.advertiseAddress = ip(v)),
             new Flag("max-requests-inflight", null, GENERIC, "int", "400",
-                    "This and --max-mutating-requests-inflight are summed to determine the server's total "
-                            + "concurrency limit. Zero for no limit.",
+                    "The maximum number of requests in flight at a given time. When the server exceeds this, "
+                            + "it rejects requests. Zero for no limit.",
                     false, false, (b, v) -> b.maxRequestsInflight = integer(v)),
             new Flag("min-request-timeout", null, GENERIC, "int", "1800",
                     "An optional field indicating the minimum number of seconds a handler must keep a request "

@@ -31,12 +31,16 @@ import java.util.List;
  */
 public final class Main {
 
-    private static final System.Logger LOG = System.getLogger(Main.class.getName());
+    // Not a static field: the logging manager must be chosen before the first logger exists.
+    private static System.Logger log() {
+        return System.getLogger(Main.class.getName());
+    }
 
     private Main() {
     }
 
     public static void main(String[] args) {
+        Logging.installManager();
         System.exit(run(Arrays.asList(args), System.out, System.err));
     }
 
@@ -60,7 +64,7 @@ public final class Main {
         try {
             return serve(options, out);
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.ERROR, "Kapi failed to start", e);
+            log().log(Level.ERROR, "Kapi failed to start", e);
             err.println("Error: " + e.getMessage());
             return 1;
         }
@@ -75,7 +79,7 @@ public final class Main {
         } else {
             tls = TlsMaterial.fromFiles(options.tlsCertFile(), options.tlsPrivateKeyFile(), options.clientCaFile());
             if (tls.clientCas().isEmpty()) {
-                LOG.log(Level.WARNING, "No --client-ca-file: client certificates are not accepted and only "
+                log().log(Level.WARNING, "No --client-ca-file: client certificates are not accepted and only "
                         + "the health and version endpoints can be used");
             }
         }
@@ -160,7 +164,7 @@ public final class Main {
             ignored.add("--service-node-port-range");
         }
         if (!ignored.isEmpty()) {
-            LOG.log(Level.WARNING, "Not yet implemented, ignored: {0}", String.join(", ", ignored));
+            log().log(Level.WARNING, "Not yet implemented, ignored: {0}", String.join(", ", ignored));
         }
     }
 
@@ -168,7 +172,7 @@ public final class Main {
         try {
             resource.close();
         } catch (Exception e) {
-            LOG.log(Level.WARNING, "error while closing the API", e);
+            log().log(Level.WARNING, "error while closing the API", e);
         }
     }
 }

@@ -12,9 +12,9 @@ final class Usage {
 
     static String text() {
         StringBuilder out = new StringBuilder("""
-                Kapi is a Kubernetes API server written in Java. It serves the Kubernetes API (1.34) \
-                over HTTPS with the same paths, semantics and flags as kube-apiserver, so kubectl and \
-                Kubernetes clients work unchanged. With no flags it keeps its data in ./kapi-data and \
+                Kapi is a Kubernetes API server written in Java. It serves the Kubernetes API (1.34)
+                over HTTPS with the same paths, semantics and flags as kube-apiserver, so kubectl and
+                Kubernetes clients work unchanged. With no flags it keeps its data in ./kapi-data and
                 makes its own certificates and an admin kubeconfig there.
 
                 Usage:
