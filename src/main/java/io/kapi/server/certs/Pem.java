@@ -53,8 +53,7 @@ public final class Pem {
         try (PEMParser parser = new PEMParser(new StringReader(pem))) {
             for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
                 if (o instanceof PEMKeyPair pair) {
-                    // SEC1 keys may omit the public key, so convert only the private part
-                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
+                    return fromKeyPair(converter, pair);
                 }
                 if (o instanceof PrivateKeyInfo info) {
                     return converter.getPrivateKey(info);
@@ -64,6 +63,22 @@ public final class Pem {
             throw new IllegalArgumentException("not a PEM private key: " + e.getMessage(), e);
         }
         throw new IllegalArgumentException("no unencrypted PEM private key found");
+    }
+
+    /**
+     * The private key of a PKCS#1 or SEC1 block. A SEC1 key may omit its public key, or its curve
+     * (then only the public key names it), so try the private part alone first.
+     */
+    private static PrivateKey fromKeyPair(JcaPEMKeyConverter converter, PEMKeyPair pair) throws IOException {
+        try {
+            return converter.getPrivateKey(pair.getPrivateKeyInfo());
+        } catch (IOException e) {
+            if (pair.getPublicKeyInfo() == null) {
+                throw e;
+            }
+            return converter.getPrivateKey(new PrivateKeyInfo(pair.getPublicKeyInfo().getAlgorithm(),
+                    pair.getPrivateKeyInfo().parsePrivateKey()));
+        }
     }
 
     /**
