@@ -211,6 +211,36 @@ class KapiServerTest {
     }
 
     @Test
+    @DisplayName("HTTP/1.1 clients are served too")
+    void http11() throws Exception {
+        HttpResponse<String> r = send(admin, get("/whoami").version(HttpClient.Version.HTTP_1_1).build());
+        assertEquals(HttpClient.Version.HTTP_1_1, r.version());
+        assertEquals(200, r.statusCode());
+    }
+
+    @Test
+    @DisplayName("during the shutdown delay readyz fails on 'shutdown' while livez stays ok")
+    void shutdownDelay() throws Exception {
+        KapiServer other = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls())
+                .withShutdownDelay(Duration.ofSeconds(2)), r -> null, List.of(), List.of());
+        Thread stopping = Thread.ofVirtual().start(other::shutdown);
+        URI base = URI.create("https://127.0.0.1:" + other.port());
+        HttpResponse<String> ready = null;
+        for (int i = 0; i < 40; i++) {
+            ready = send(anonymous, HttpRequest.newBuilder(base.resolve("/readyz?verbose")).build());
+            if (ready.statusCode() == 500) {
+                break;
+            }
+            Thread.sleep(25);
+        }
+        assertEquals(500, ready.statusCode());
+        assertTrue(ready.body().endsWith("[-]shutdown failed: reason withheld\nreadyz check failed\n"), ready.body());
+        assertEquals(200, send(anonymous, HttpRequest.newBuilder(base.resolve("/livez")).build()).statusCode());
+        stopping.join();
+        assertThrows(IOException.class, () -> send(anonymous, HttpRequest.newBuilder(base.resolve("/livez")).build()));
+    }
+
+    @Test
     @DisplayName("starting on a port in use fails at once with a clear error")
     void portInUse() {
         IOException e = assertThrows(IOException.class, () -> KapiServer.start(
