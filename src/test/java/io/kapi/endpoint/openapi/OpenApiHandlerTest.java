@@ -206,7 +206,7 @@ class OpenApiHandlerTest {
     @Test
     @DisplayName("v2 as gnostic protobuf for kubectl, labelled application/octet-stream; text/html only is 406")
     void swaggerProtobuf() {
-        RestResponse r = handler.handle(get("/openapi/v2", "Accept", OpenApiHandler.PROTOBUF));
+        RestResponse r = handler.handle(get("/openapi/v2", "Accept", OpenApiAccept.PROTOBUF));
         assertEquals(200, r.status());
         RestResponse.Bytes body = (RestResponse.Bytes) r.body();
         assertEquals("application/octet-stream", body.contentType());
@@ -216,7 +216,7 @@ class OpenApiHandlerTest {
         assertEquals(3, data[1]);
         assertEquals("2.0", new String(data, 2, 3, java.nio.charset.StandardCharsets.US_ASCII));
         assertEquals("application/json", ((RestResponse.Bytes) handler.handle(get("/openapi/v2", "Accept",
-                OpenApiHandler.PROTOBUF + ";q=0.5, application/json")).body()).contentType());
+                OpenApiAccept.PROTOBUF + ";q=0.5, application/json")).body()).contentType());
         ApiException e = assertThrows(ApiException.class,
                 () -> handler.handle(get("/openapi/v2", "Accept", "text/html")));
         assertEquals(406, e.code());
