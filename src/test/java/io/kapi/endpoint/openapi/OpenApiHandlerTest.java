@@ -102,7 +102,15 @@ class OpenApiHandlerTest {
         assertTrue(paths.get("api/v1").get("serverRelativeURL").asText().startsWith("/openapi/v3/api/v1?hash="));
         assertTrue(paths.has("apis/apps/v1"));
         assertTrue(paths.has("apis/resource.k8s.io/v1"));
-        assertEquals(ResourceTable.builtin().groupVersions().size(), paths.size());
+        for (String key : List.of("api", "apis", "apis/apps", "apis/resource.k8s.io", "version")) {
+            assertTrue(paths.has(key), key);
+        }
+        long groups = ResourceTable.builtin().groupVersions().stream().map(gv -> gv.group())
+                .filter(g -> !g.isEmpty()).distinct().count();
+        assertEquals(ResourceTable.builtin().groupVersions().size() + groups + 3, paths.size());
+        JsonNode group = body(handler.handle(get(paths.at("/apis~1apps/serverRelativeURL").asText())));
+        assertEquals("getAppsAPIGroup", group.at("/paths/~1apis~1apps~1/get/operationId").asText());
+        assertTrue(group.at("/components/schemas").has("io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup"));
     }
 
     @Test
@@ -196,6 +204,7 @@ class OpenApiHandlerTest {
         JsonNode defs = doc.get("definitions");
         assertEquals("Pod", defs.at("/io.k8s.api.core.v1.Pod/x-kubernetes-group-version-kind/0/kind").asText());
         assertEquals("list", doc.at("/paths/~1api~1v1~1pods/get/x-kubernetes-action").asText());
+        assertEquals("getCodeVersion", doc.at("/paths/~1version~1/get/operationId").asText());
         assertEquals("connect", doc.at("/paths/~1api~1v1~1namespaces~1{namespace}~1pods~1{name}~1exec/post/x-kubernetes-action").asText());
         for (String ref : refs(doc)) {
             assertTrue(defs.has(ref.substring("#/definitions/".length())), ref);
