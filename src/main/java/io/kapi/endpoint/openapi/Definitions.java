@@ -45,7 +45,7 @@ final class Definitions {
         defs.keySet().removeIf(name -> !resolves(defs.get(name), defs));
         for (Map.Entry<String, ObjectNode> e : schemas.definitions().entrySet()) {
             ObjectNode def = defs.get(e.getKey());
-            if (def == null || !Schemas.isTopLevel(def)) {
+            if (def == null || !(Schemas.isTopLevel(def) || EVERY_GROUP.contains(e.getKey()))) {
                 continue;
             }
             Schemas.gvkOf(e.getKey(), e.getValue()).ifPresent(gvk -> mark(e.getKey(), def, gvk, served));

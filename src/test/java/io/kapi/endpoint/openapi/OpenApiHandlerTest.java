@@ -137,6 +137,8 @@ class OpenApiHandlerTest {
             assertTrue(schemas.has(ref.substring("#/components/schemas/".length())), ref);
         }
         assertTrue(schemas.has("io.k8s.api.autoscaling.v1.Scale"));
+        JsonNode watchEvent = schemas.at("/io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent/x-kubernetes-group-version-kind");
+        assertTrue(watchEvent.toString().contains("\"group\":\"apps\""), watchEvent.toString());
     }
 
     @Test
