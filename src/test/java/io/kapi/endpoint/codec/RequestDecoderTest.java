@@ -129,6 +129,13 @@ class RequestDecoderTest {
     }
 
     @Test
+    @DisplayName("YAML aliases of maps are resolved; integral floats become integers as in Go's conversion")
+    void yamlAliasesAndFloats() {
+        Decoded d = decode("application/yaml", "base: &b {a: 1}\ncopy: *b\nreplicas: 2.0\non: yes\n");
+        assertEquals("{\"base\":{\"a\":1},\"copy\":{\"a\":1},\"replicas\":2,\"on\":true}", d.object().toString());
+    }
+
+    @Test
     @DisplayName("a YAML list body is 400 like a JSON one")
     void yamlListIsBadRequest() {
         ApiException e = failure("application/yaml", "- a\n");
