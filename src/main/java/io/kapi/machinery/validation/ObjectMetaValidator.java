@@ -59,7 +59,7 @@ public final class ObjectMetaValidator {
             errs.add(FieldError.invalid("metadata.generation", Long.toString(generation),
                     "must be greater than or equal to 0"));
         }
-        labels(errs, meta.path("labels"));
+        errs.addAll(validateLabels(meta.path("labels"), "metadata.labels"));
         annotations(errs, meta.path("annotations"));
         ownerReferences(errs, meta.path("ownerReferences"));
         finalizers(errs, meta.path("finalizers"));
@@ -75,14 +75,19 @@ public final class ObjectMetaValidator {
         }
     }
 
-    /** Label keys are qualified names and values label values; errors are all on {@code metadata.labels}. */
-    public static void labels(List<FieldError> errs, JsonNode labels) {
+    /**
+     * kube's {@code ValidateLabels}: keys are qualified names, values label values; every error is on
+     * {@code field} itself (e.g. {@code metadata.labels}, {@code spec.template.metadata.labels}).
+     */
+    public static List<FieldError> validateLabels(JsonNode labels, String field) {
+        List<FieldError> errs = new ArrayList<>(0);
         for (Map.Entry<String, JsonNode> e : labels.properties()) {
             String key = e.getKey();
-            Identifiers.qualifiedName(key).forEach(m -> errs.add(invalid("metadata.labels", key, m)));
+            Identifiers.qualifiedName(key).forEach(m -> errs.add(invalid(field, key, m)));
             String value = e.getValue().asText("");
-            Identifiers.labelValue(value).forEach(m -> errs.add(invalid("metadata.labels", value, m)));
+            Identifiers.labelValue(value).forEach(m -> errs.add(invalid(field, value, m)));
         }
+        return errs;
     }
 
     private static void annotations(List<FieldError> errs, JsonNode annotations) {
