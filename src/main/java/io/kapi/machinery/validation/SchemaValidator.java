@@ -64,6 +64,11 @@ public final class SchemaValidator {
         return new ValidationResult(List.copyOf(strict), walk.errors);
     }
 
+    /** Whether {@code gvk} has a schema here; kinds without one (custom resources) are only checked for duplicates. */
+    public boolean knows(GroupVersionKind gvk) {
+        return root(gvk) instanceof Shape.Struct;
+    }
+
     private Shape root(GroupVersionKind gvk) {
         Shape s = roots.get(gvk);
         if (s != null) {
