@@ -66,6 +66,32 @@ public final class ObjectMetaValidator {
         return errs;
     }
 
+    /**
+     * kube-apiserver's {@code EnsureObjectNamespaceMatchesRequestNamespace}, run before validation: an object
+     * without a namespace takes the request's; on a cluster-scoped request ({@code requestNamespace} empty) the
+     * object's namespace is cleared; a different namespace is 400 {@code the namespace of the provided object
+     * does not match the namespace sent on the request}.
+     */
+    public static void matchRequestNamespace(com.fasterxml.jackson.databind.node.ObjectNode obj,
+                                             String requestNamespace) {
+        String request = requestNamespace == null ? "" : requestNamespace;
+        JsonNode metaNode = obj.get("metadata");
+        com.fasterxml.jackson.databind.node.ObjectNode meta =
+                metaNode instanceof com.fasterxml.jackson.databind.node.ObjectNode o ? o : obj.putObject("metadata");
+        String own = meta.path("namespace").asText("");
+        if (own.equals(request)) {
+            return;
+        }
+        if (own.isEmpty()) {
+            meta.put("namespace", request);
+        } else if (request.isEmpty()) {
+            meta.remove("namespace");
+        } else {
+            throw io.kapi.machinery.ApiException.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the request");
+        }
+    }
+
     /** kube's name checks for one resource: its own rule, then the path-segment rule every name obeys. */
     private static void names(List<FieldError> errs, String field, String value, NameRule rule, boolean prefix) {
         List<String> msgs = rule.check(value, prefix);
