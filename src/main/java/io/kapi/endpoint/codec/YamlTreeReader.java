@@ -25,13 +25,24 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  */
 final class YamlTreeReader {
 
-    private static final YAMLFactory FACTORY = new YAMLFactory();
+    private static final YAMLFactory FACTORY = YAMLFactory.builder()
+            .loaderOptions(loaderOptions())
+            .build();
     private static final JsonNodeFactory NODES = Json.NODES;
     private static final String PREFIX = "error converting YAML to JSON: yaml: ";
 
     private final JsonParser parser;
     private final List<String> duplicateLines = new ArrayList<>();
     private final Map<String, JsonNode> anchors = new HashMap<>();
+
+    /** SnakeYAML's defaults allow 50 levels, too few for CRD schemas; the body limit bounds the size anyway. */
+    private static org.yaml.snakeyaml.LoaderOptions loaderOptions() {
+        org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
+        options.setNestingDepthLimit(JsonTreeReader.MAX_DEPTH);
+        options.setCodePointLimit((int) RequestDecoder.MAX_BODY_BYTES + 1);
+        options.setAllowDuplicateKeys(true);
+        return options;
+    }
 
     private YamlTreeReader(JsonParser parser) {
         this.parser = parser;

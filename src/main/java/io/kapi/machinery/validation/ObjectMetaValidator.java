@@ -1,6 +1,9 @@
 package io.kapi.machinery.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -32,7 +35,7 @@ public final class ObjectMetaValidator {
      * @param namespaced whether the resource is namespace-scoped
      */
     public static List<FieldError> validate(JsonNode metadata, boolean namespaced, NameRule rule) {
-        JsonNode meta = metadata == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : metadata;
+        JsonNode meta = metadata == null ? MissingNode.getInstance() : metadata;
         List<FieldError> errs = new ArrayList<>();
         String generateName = meta.path("generateName").asText("");
         if (!generateName.isEmpty()) {
@@ -72,12 +75,12 @@ public final class ObjectMetaValidator {
      * object's namespace is cleared; a different namespace is 400 {@code the namespace of the provided object
      * does not match the namespace sent on the request}.
      */
-    public static void matchRequestNamespace(com.fasterxml.jackson.databind.node.ObjectNode obj,
+    public static void matchRequestNamespace(ObjectNode obj,
                                              String requestNamespace) {
         String request = requestNamespace == null ? "" : requestNamespace;
         JsonNode metaNode = obj.get("metadata");
-        com.fasterxml.jackson.databind.node.ObjectNode meta =
-                metaNode instanceof com.fasterxml.jackson.databind.node.ObjectNode o ? o : obj.putObject("metadata");
+        ObjectNode meta =
+                metaNode instanceof ObjectNode o ? o : obj.putObject("metadata");
         String own = meta.path("namespace").asText("");
         if (own.equals(request)) {
             return;
@@ -87,7 +90,7 @@ public final class ObjectMetaValidator {
         } else if (request.isEmpty()) {
             meta.remove("namespace");
         } else {
-            throw io.kapi.machinery.ApiException.badRequest(
+            throw ApiException.badRequest(
                     "the namespace of the provided object does not match the namespace sent on the request");
         }
     }

@@ -151,6 +151,20 @@ class RequestDecoderTest {
     }
 
     @Test
+    @DisplayName("nesting deeper than 1000 levels is 400, not a stack overflow")
+    void tooDeep() {
+        String deep = "{\"a\":" + "[".repeat(5000) + "]".repeat(5000) + "}";
+        ApiException e = failure("application/json", deep);
+        assertEquals(400, e.code());
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("invalid character '[' exceeded max depth"));
+        StringBuilder yaml = new StringBuilder();
+        for (int i = 0; i < 1200; i++) {
+            yaml.append("  ".repeat(i)).append("a:\n");
+        }
+        assertEquals(400, failure("application/yaml", yaml.toString()).code());
+    }
+
+    @Test
     @DisplayName("a body over 3 MiB is 413 RequestEntityTooLarge")
     void tooLarge() {
         byte[] big = new byte[3 * 1024 * 1024 + 1];
