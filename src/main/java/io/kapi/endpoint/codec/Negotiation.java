@@ -29,6 +29,14 @@ public final class Negotiation {
             new GroupVersionKind(META, "v1", "PartialObjectMetadataList"),
             new GroupVersionKind(META, "v1beta1", "PartialObjectMetadataList"));
 
+    /**
+     * The conversions of the discovery endpoints {@code /api} and {@code /apis}: the aggregated
+     * {@code apidiscovery.k8s.io} v2 and v2beta1 {@code APIGroupDiscoveryList} kubectl 1.30+ asks for first.
+     */
+    public static final Set<GroupVersionKind> DISCOVERY_CONVERSIONS = Set.of(
+            new GroupVersionKind("apidiscovery.k8s.io", "v2", "APIGroupDiscoveryList"),
+            new GroupVersionKind("apidiscovery.k8s.io", "v2beta1", "APIGroupDiscoveryList"));
+
     /** What the 406 message lists. */
     static final String ACCEPTED = "application/json, application/yaml";
 

@@ -54,6 +54,17 @@ class NegotiationTest {
                 Arguments.of("application/json;stream=other,application/yaml", Format.YAML, null, null));
     }
 
+    @org.junit.jupiter.api.Test
+    @DisplayName("discovery endpoints serve the aggregated APIGroupDiscoveryList kubectl asks for, or plain JSON")
+    void discovery() {
+        String kubectl = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+                + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+        assertEquals(new GroupVersionKind("apidiscovery.k8s.io", "v2", "APIGroupDiscoveryList"),
+                Negotiation.negotiate(kubectl, Negotiation.DISCOVERY_CONVERSIONS).as());
+        assertEquals(null, Negotiation.negotiate(kubectl, java.util.Set.of()).as());
+        assertEquals(null, Negotiation.forResource(kubectl).as());
+    }
+
     @ParameterizedTest(name = "[{index}] {0}")
     @DisplayName("nothing servable is 406 NotAcceptable")
     @MethodSource("unacceptable")
