@@ -24,8 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       warnings; {@link FieldValidation#IGNORE} nothing.</li>
  *   <li>Missing required fields: returned as {@code Required value} field errors with kube's paths
  *       ({@code spec.template.spec.containers[0].name}), for the caller to merge into one 422. Only absent,
- *       null or empty-array values count; integers, booleans and anything under {@code status} are left to the
- *       strategies, since Go cannot tell them from zero values and kube-apiserver checks ranges instead.</li>
+ *       null or empty-array values count; integers, int-or-strings, booleans and anything under {@code status}
+ *       are left to the strategies, since Go cannot tell them from zero values and kube-apiserver checks ranges
+ *       instead. A missing required struct with required fields of its own reports those instead.</li>
  * </ol>
  *
  * Thread-safe; kinds are compiled on first use and cached.

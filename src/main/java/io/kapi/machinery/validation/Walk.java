@@ -225,7 +225,7 @@ final class Walk {
             Shape field = s.fields.get(name);
             switch (field) {
                 case Shape.Scalar sc when sc == Shape.Scalar.INT32 || sc == Shape.Scalar.INT64
-                        || sc == Shape.Scalar.BOOL || sc == Shape.Scalar.ANY -> {
+                        || sc == Shape.Scalar.BOOL || sc == Shape.Scalar.INT_OR_STRING || sc == Shape.Scalar.ANY -> {
                 }
                 case Shape.Struct nested when nested.required.length > 0 -> {
                     push(name, s.goName);
