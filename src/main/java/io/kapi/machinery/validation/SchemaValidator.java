@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ol>
  *   <li>Wrong JSON types: 400 BadRequest, {@code Deployment in version "v1" cannot be handled as a
  *       Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type
- *       int32}; bad quantities, times and base64 likewise with Go's messages. The first error wins.</li>
+ *       int32}; bad quantities, times and base64 likewise with Go's messages. As in Go, the first plain type
+ *       error is reported unless a quantity, int-or-string or time error (a custom unmarshaller's) comes up.</li>
  *   <li>Unknown fields (outside {@code x-kubernetes-preserve-unknown-fields} and untyped fields such as
  *       RawExtension) are removed from {@code obj} in every mode, and {@code null} struct fields too.
  *       With duplicates from the decoder they are then: {@link FieldValidation#STRICT} 400 {@code ...: strict
