@@ -129,6 +129,7 @@ public final class ResourceStore {
     public ObjectNode create(String namespace, ObjectNode object, boolean dryRun) {
         ObjectMeta meta = ObjectMeta.of(object);
         assignNamespace(meta, namespace);
+        strategy.applyDefaults(object);
         prepareMetadataForCreate(meta);
         strategy.prepareForCreate(object);
         boolean generated = meta.name().isEmpty() && !meta.generateName().isEmpty();
@@ -215,6 +216,7 @@ public final class ResourceStore {
         if (!wanted.isEmpty() && !wanted.equals(Long.toString(current.modRevision()))) {
             throw ApiException.staleUpdate(gvr(), name);
         }
+        using.applyDefaults(object);
         prepareMetadataForUpdate(meta, ObjectMeta.of(old));
         using.prepareForUpdate(object, old);
         List<FieldError> errors = new ArrayList<>(validateCommonUpdate(meta, ObjectMeta.of(old)));
