@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -244,8 +243,7 @@ final class JsonPatch {
             if (a.size() != b.size()) {
                 return false;
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : a.properties()) {
                 JsonNode other = b.get(e.getKey());
                 if (other == null || !equal(e.getValue(), other)) {
                     return false;

@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
 final class PatchBodies {
 
     private static final ObjectReader READER = Json.MAPPER.reader()
-            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final Pattern BAD_CHAR = Pattern.compile("(?:character|token) \\('?(.)");
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .with(Json.NODES);
+    private static final Pattern BAD_CHAR = Pattern.compile("(?:character \\('|token ')(.)");
 
     private PatchBodies() {
     }
