@@ -28,7 +28,31 @@ public final class PatchSchemas {
      * which case a strategic merge patch is answered with 415 by {@link Patches#apply}.
      */
     public Optional<PatchSchema> forKind(GroupVersionKind gvk) {
-        return byKind.computeIfAbsent(gvk, k -> schemas.definitionName(k).map(this::forDefinition));
+        return byKind.computeIfAbsent(gvk, k -> definitionOf(k).map(this::forDefinition));
+    }
+
+    /**
+     * The definition of a kind: by the Go package naming of the Kubernetes API first, because the
+     * fabric8 {@code x-fabric8-info} leaves the group empty for the dot-less groups (apps, batch,
+     * autoscaling, policy), then by {@link Schemas#definitionName}.
+     */
+    private Optional<String> definitionOf(GroupVersionKind gvk) {
+        String byPackage = packageOf(gvk.group()) + "." + gvk.version() + "." + gvk.kind();
+        if (schemas.definition(byPackage) != null) {
+            return Optional.of(byPackage);
+        }
+        return schemas.definitionName(gvk);
+    }
+
+    private static String packageOf(String group) {
+        return switch (group) {
+            case "" -> "io.k8s.api.core";
+            case "internal.apiserver.k8s.io" -> "io.k8s.api.apiserverinternal";
+            case "apiextensions.k8s.io" -> "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions";
+            case "apiregistration.k8s.io" -> "io.k8s.kube-aggregator.pkg.apis.apiregistration";
+            case "meta.k8s.io" -> "io.k8s.apimachinery.pkg.apis.meta";
+            default -> "io.k8s.api." + (group.contains(".") ? group.substring(0, group.indexOf('.')) : group);
+        };
     }
 
     /** The view of a definition by name, e.g. {@code io.k8s.api.apps.v1.Deployment}. */
