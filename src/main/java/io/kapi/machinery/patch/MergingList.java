@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,30 +175,30 @@ final class MergingList {
     private static List<JsonNode> mergeByKey(List<JsonNode> original, List<JsonNode> patch, String mergeKey,
             PatchSchema itemSchema) {
         List<JsonNode> merged = new ArrayList<>(original);
+        Map<String, Integer> positions = new HashMap<>();
+        for (int i = 0; i < merged.size(); i++) {
+            JsonNode item = merged.get(i);
+            if (!item.isObject()) {
+                throw PatchErrors.unclassified("value for key %d is not a map".formatted(i));
+            }
+            if (item.has(mergeKey)) {
+                positions.putIfAbsent(Values.scalarKey(item.get(mergeKey)), i);
+            }
+        }
         for (JsonNode item : patch) {
-            JsonNode value = requireKey(item, mergeKey);
-            int found = findByKey(merged, mergeKey, value);
-            if (found >= 0) {
+            String key = Values.scalarKey(requireKey(item, mergeKey));
+            Integer found = key == null ? null : positions.get(key);
+            if (found != null) {
                 merged.set(found, StrategicMergePatch.mergeMap((ObjectNode) merged.get(found), (ObjectNode) item,
                         itemSchema));
             } else {
                 merged.add(Values.clean(item));
+                if (key != null) {
+                    positions.put(key, merged.size() - 1);
+                }
             }
         }
         return merged;
-    }
-
-    private static int findByKey(List<JsonNode> items, String mergeKey, JsonNode value) {
-        for (int i = 0; i < items.size(); i++) {
-            JsonNode item = items.get(i);
-            if (!item.isObject()) {
-                throw PatchErrors.unclassified("value for key %d is not a map".formatted(i));
-            }
-            if (item.has(mergeKey) && Values.goEquals(item.get(mergeKey), value)) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /**
@@ -206,23 +207,21 @@ final class MergingList {
      */
     private static ArrayNode normalize(List<JsonNode> merged, List<JsonNode> patchOrder, List<JsonNode> serverOrder,
             String mergeKey, Kind kind) {
+        if (kind == Kind.OBJECT) {
+            requireKeys(merged, mergeKey);
+            requireKeys(patchOrder, mergeKey);
+            requireKeys(serverOrder, mergeKey);
+        }
+        Map<String, Integer> patchIndex = positions(patchOrder, mergeKey, kind);
+        Map<String, Integer> serverIndex = positions(serverOrder, mergeKey, kind);
         List<JsonNode> patchItems = new ArrayList<>();
         List<JsonNode> serverOnly = new ArrayList<>();
-        if (mergeKey.isEmpty()) {
-            Set<String> named = new HashSet<>();
-            patchOrder.forEach(v -> named.add(Values.scalarKey(v)));
-            for (JsonNode v : merged) {
-                String k = Values.scalarKey(v);
-                (k != null && named.contains(k) ? patchItems : serverOnly).add(v);
-            }
-        } else {
-            for (JsonNode v : merged) {
-                JsonNode value = requireKey(requireMap(v), mergeKey);
-                (findByKey(patchOrder, mergeKey, value) >= 0 ? patchItems : serverOnly).add(v);
-            }
+        for (JsonNode v : merged) {
+            String key = mergeKey.isEmpty() ? Values.scalarKey(v) : Values.scalarKey(v.get(mergeKey));
+            (key != null && patchIndex.containsKey(key) ? patchItems : serverOnly).add(v);
         }
-        List<JsonNode> left = sortBy(serverOnly, serverOrder, mergeKey, kind);
-        List<JsonNode> right = sortBy(patchItems, patchOrder, mergeKey, kind);
+        List<JsonNode> left = sortBy(serverOnly, serverIndex, mergeKey, kind);
+        List<JsonNode> right = sortBy(patchItems, patchIndex, mergeKey, kind);
         List<JsonNode> all = new ArrayList<>(left.size() + right.size());
         int i = 0;
         int j = 0;
@@ -232,24 +231,46 @@ final class MergingList {
             } else if (j >= right.size()) {
                 all.add(left.get(i++));
             } else {
-                int li = index(serverOrder, left.get(i), mergeKey, kind);
-                int ri = index(serverOrder, right.get(j), mergeKey, kind);
+                int li = index(serverIndex, left.get(i), mergeKey, kind);
+                int ri = index(serverIndex, right.get(j), mergeKey, kind);
                 all.add(li >= 0 && ri >= 0 && li < ri ? left.get(i++) : right.get(j++));
             }
         }
         return Values.array(all);
     }
 
-    private static List<JsonNode> sortBy(List<JsonNode> items, List<JsonNode> order, String mergeKey, Kind kind) {
+    private static void requireKeys(List<JsonNode> items, String mergeKey) {
+        for (JsonNode v : items) {
+            requireKey(requireMap(v), mergeKey);
+        }
+    }
+
+    /** The first position of each item (of its merge key value, for objects) in a reference list. */
+    private static Map<String, Integer> positions(List<JsonNode> order, String mergeKey, Kind kind) {
+        Map<String, Integer> positions = new HashMap<>();
+        for (int i = 0; i < order.size(); i++) {
+            String key = identity(order.get(i), mergeKey, kind);
+            if (key != null) {
+                positions.putIfAbsent(key, i);
+            }
+        }
+        return positions;
+    }
+
+    private static String identity(JsonNode item, String mergeKey, Kind kind) {
+        return Values.scalarKey(kind == Kind.OBJECT ? item.get(mergeKey) : item);
+    }
+
+    private static int index(Map<String, Integer> positions, JsonNode item, String mergeKey, Kind kind) {
+        String key = identity(item, mergeKey, kind);
+        Integer i = key == null ? null : positions.get(key);
+        return i == null ? -1 : i;
+    }
+
+    private static List<JsonNode> sortBy(List<JsonNode> items, Map<String, Integer> order, String mergeKey, Kind kind) {
         List<JsonNode> sorted = new ArrayList<>(items);
         List<JsonNode> deletions = new ArrayList<>();
         if (kind == Kind.OBJECT) {
-            for (JsonNode v : sorted) {
-                requireKey(requireMap(v), mergeKey);
-            }
-            for (JsonNode v : order) {
-                requireKey(requireMap(v), mergeKey);
-            }
             sorted.removeIf(v -> {
                 boolean delete = StrategicMergePatch.isText(v.path(StrategicMergePatch.DIRECTIVE), "delete");
                 if (delete) {
@@ -261,17 +282,6 @@ final class MergingList {
         sorted.sort(Comparator.comparingInt(v -> index(order, v, mergeKey, kind)));
         sorted.addAll(deletions);
         return sorted;
-    }
-
-    private static int index(List<JsonNode> list, JsonNode item, String mergeKey, Kind kind) {
-        JsonNode wanted = kind == Kind.OBJECT ? item.get(mergeKey) : item;
-        for (int i = 0; i < list.size(); i++) {
-            JsonNode candidate = kind == Kind.OBJECT ? list.get(i).get(mergeKey) : list.get(i);
-            if (Values.goEquals(wanted, candidate)) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private static List<JsonNode> withoutDeletions(List<JsonNode> items) {
