@@ -201,6 +201,17 @@ class StrategicMergePatchTest {
     }
 
     @Test
+    @DisplayName("a map with strategy replace (PodDisruptionBudget spec.selector) is replaced, not merged")
+    void replaceStrategyMap() {
+        PatchSchema pdb = Fixtures.SCHEMAS.forKind(new io.kapi.machinery.GroupVersionKind("policy", "v1",
+                "PodDisruptionBudget")).orElseThrow();
+        ObjectNode current = obj("{'spec':{'minAvailable':1,'selector':{'matchLabels':{'a':'1'}}}}");
+        ObjectNode out = Patches.apply(PatchType.STRATEGIC_MERGE, current,
+                body("{'spec':{'selector':{'matchLabels':{'b':'2'}}}}"), pdb);
+        assertEquals(j("{'minAvailable':1,'selector':{'matchLabels':{'b':'2'}}}"), out.get("spec"));
+    }
+
+    @Test
     @DisplayName("a $patch: replace at the root replaces the whole object")
     void rootReplace() {
         ObjectNode out = patchDeployment("{'$patch':'replace','kind':'Deployment','metadata':{'name':'x'}}");
