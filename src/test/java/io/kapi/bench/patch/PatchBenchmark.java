@@ -106,6 +106,12 @@ public class PatchBenchmark {
         return Patches.apply(PatchType.MERGE, deployment, merge, null);
     }
 
+    /** The floor every engine pays: copying the current object so it is never mutated. */
+    @Benchmark
+    public ObjectNode copyOnly() {
+        return deployment.deepCopy();
+    }
+
     @Benchmark
     public ObjectNode jsonPatchReplaceImage() {
         return Patches.apply(PatchType.JSON, deployment, json, null);
