@@ -77,6 +77,25 @@ class KubectlPatchesTest {
     }
 
     @Test
+    @DisplayName("kubectl apply adding a port orders by numeric merge keys ($setElementOrder/ports)")
+    void applyAddsPort() {
+        ObjectNode out = strategic(deployment(), """
+                {'spec':{'template':{'spec':{'$setElementOrder/containers':[{'name':'app'},{'name':'sidecar'}],
+                  'containers':[{'name':'app','$setElementOrder/ports':[{'containerPort':443},{'containerPort':80}],
+                    'ports':[{'containerPort':443,'protocol':'TCP'}]}]}}}}""");
+        assertEquals(j("[{'containerPort':443,'protocol':'TCP'},{'containerPort':80,'protocol':'TCP'}]"),
+                out.at("/spec/template/spec/containers/0/ports"));
+    }
+
+    @Test
+    @DisplayName("kubectl apply removing a finalizer ($setElementOrder + $deleteFromPrimitiveList)")
+    void applyRemovesFinalizer() {
+        ObjectNode out = strategic(deployment(),
+                "{'metadata':{'$setElementOrder/finalizers':['b'],'$deleteFromPrimitiveList/finalizers':['a']}}");
+        assertEquals(j("['b']"), out.at("/metadata/finalizers"));
+    }
+
+    @Test
     @DisplayName("kubectl apply switching to Recreate ($retainKeys, rollingUpdate: null)")
     void applyRecreate() {
         ObjectNode out = strategic(deployment(),
