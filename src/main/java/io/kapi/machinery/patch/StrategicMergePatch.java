@@ -105,13 +105,13 @@ final class StrategicMergePatch {
             }
             return;
         }
-        PatchSchema.Field field = schema.field(key);
         if (patchValue.isObject()) {
+            PatchSchema.Field field = schema.field(key);
             original.set(key, field.strategy() == PatchSchema.Strategy.REPLACE
                     ? Values.clean(patchValue)
                     : mergeMap((ObjectNode) current, (ObjectNode) patchValue, field.schema()));
         } else if (patchValue.isArray()) {
-            original.set(key, mergeListField((ArrayNode) current, (ArrayNode) patchValue, field, deleteList));
+            original.set(key, mergeListField((ArrayNode) current, (ArrayNode) patchValue, schema.field(key), deleteList));
         } else {
             original.set(key, patchValue);
         }
