@@ -11,6 +11,8 @@ import io.kapi.endpoint.SchemaFieldValidation;
 import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
 import io.kapi.endpoint.handlers.Codecs;
+import io.kapi.endpoint.handlers.PatchHandler;
+import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.health.HealthCheck;
@@ -46,7 +48,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         RestHandler api = new DelegationChain(List.of(
                 new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
-                new ApiRouter(registry, codecs, SelfReviews.handlers(codecs))));
+                new ApiRouter(registry, codecs, new PatchHandler(codecs, new PatchSchemas(schemas), ServerSideApplyPending.INSTANCE),
+                        SelfReviews.handlers(codecs))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         List<PostStartHook> hooks = List.of(new SystemNamespaces(registry.namespaces()), new OpenApiWarmUp(openApi));
         return new ApiAssembly(api, checks, hooks, storage);
