@@ -185,7 +185,7 @@ public final class KapiServer implements AutoCloseable {
                 alpn, h2, http11);
         connector.setHost(config.bindAddress());
         connector.setPort(config.port());
-        connector.setIdleTimeout(60_000);
+        connector.setIdleTimeout(config.idleTimeout().toMillis());
         return connector;
     }
 }

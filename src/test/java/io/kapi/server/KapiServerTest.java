@@ -241,6 +241,30 @@ class KapiServerTest {
     }
 
     @Test
+    @DisplayName("a quiet streamed response outlives the idle timeout")
+    void quietStream() throws Exception {
+        RestHandler slow = r -> new RestResponse(200, new java.util.ArrayList<>(), new RestResponse.Stream("text/plain",
+                out -> {
+                    out.write("one\n".getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    try {
+                        Thread.sleep(2500);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    out.write("two\n".getBytes(StandardCharsets.UTF_8));
+                }));
+        try (KapiServer other = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls())
+                .withIdleTimeout(Duration.ofMillis(500)), slow, List.of(), List.of())) {
+            for (HttpClient.Version version : HttpClient.Version.values()) {
+                HttpResponse<String> r = send(admin, HttpRequest.newBuilder(
+                        URI.create("https://127.0.0.1:" + other.port() + "/watch")).version(version).build());
+                assertEquals("one\ntwo\n", r.body(), version.toString());
+            }
+        }
+    }
+
+    @Test
     @DisplayName("starting on a port in use fails at once with a clear error")
     void portInUse() {
         IOException e = assertThrows(IOException.class, () -> KapiServer.start(
