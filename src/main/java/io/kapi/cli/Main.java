@@ -71,10 +71,11 @@ public final class Main {
     }
 
     private static int serve(Options options, PrintStream out) throws IOException {
+        String advertise = HostAddress.advertise(options.advertiseAddress(), options.bindAddress());
         LocalPki pki = null;
         TlsMaterial tls;
         if (options.selfSignedCertificates()) {
-            pki = LocalPki.ensure(options.dataDir(), servingNames(options));
+            pki = LocalPki.ensure(options.dataDir(), servingNames(options, advertise));
             tls = pki.tls();
         } else {
             tls = TlsMaterial.fromFiles(options.tlsCertFile(), options.tlsPrivateKeyFile(), options.clientCaFile());
@@ -84,7 +85,6 @@ public final class Main {
             }
         }
         warnNotImplemented(options);
-        String advertise = options.advertiseAddress() != null ? options.advertiseAddress() : options.bindAddress();
         ApiConfig apiConfig = new ApiConfig(options.dataDir(), options.effectiveStorageBackend(),
                 options.etcdServers(), options.serviceClusterIpRange(), advertise, options.securePort());
         ApiAssembly api = ApiAssembly.create(apiConfig);
@@ -117,7 +117,7 @@ public final class Main {
         return 0;
     }
 
-    private static ServingNames servingNames(Options options) {
+    private static ServingNames servingNames(Options options, String advertise) {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();
@@ -127,9 +127,7 @@ public final class Main {
         String serviceIp = Cidr.parse(options.serviceClusterIpRange()).firstAddress();
         List<String> addresses = new ArrayList<>();
         addresses.add(options.bindAddress());
-        if (options.advertiseAddress() != null) {
-            addresses.add(options.advertiseAddress());
-        }
+        addresses.add(advertise);
         return ServingNames.standard(host, serviceIp, addresses);
     }
 

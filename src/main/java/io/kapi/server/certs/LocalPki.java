@@ -34,6 +34,7 @@ import java.util.Set;
  * @param dataDir the directory the files live in
  * @param tls the serving key and chain, with the CA as the only client CA
  * @param adminCertificate the admin client certificate
+ * @param adminKeyPem its private key, as PEM
  */
 public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCertificate, String adminKeyPem) {
 
