@@ -248,14 +248,14 @@ class KapiServerTest {
                     out.write("one\n".getBytes(StandardCharsets.UTF_8));
                     out.flush();
                     try {
-                        Thread.sleep(2500);
+                        Thread.sleep(3000);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
                     out.write("two\n".getBytes(StandardCharsets.UTF_8));
                 }));
         try (KapiServer other = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls())
-                .withIdleTimeout(Duration.ofMillis(500)), slow, List.of(), List.of())) {
+                .withIdleTimeout(Duration.ofMillis(1000)), slow, List.of(), List.of())) {
             for (HttpClient.Version version : HttpClient.Version.values()) {
                 HttpResponse<String> r = send(admin, HttpRequest.newBuilder(
                         URI.create("https://127.0.0.1:" + other.port() + "/watch")).version(version).build());
