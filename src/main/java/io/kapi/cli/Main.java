@@ -63,7 +63,12 @@ public final class Main {
         Logging.configure(options.verbosity());
         try {
             return serve(options, out);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | IllegalArgumentException | java.io.UncheckedIOException e) {
+            // an expected failure (port in use, unreadable file): the message says it all
+            log().log(Level.DEBUG, "Kapi failed to start", e);
+            err.println("Error: " + e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
             log().log(Level.ERROR, "Kapi failed to start", e);
             err.println("Error: " + e.getMessage());
             return 1;
@@ -103,7 +108,7 @@ public final class Main {
             closeQuietly(api);
         }, "kapi-shutdown"));
         if (pki != null) {
-            Path kubeconfig = pki.writeKubeconfig(server.port());
+            Path kubeconfig = pki.writeKubeconfig(localUrl(options.bindAddress(), server.port()));
             out.println("Kapi is ready: kubectl --kubeconfig " + kubeconfig + " get ns");
         } else {
             out.println("Kapi is ready on https://" + advertise + ":" + server.port());
@@ -115,6 +120,16 @@ public final class Main {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /** How a client on this machine reaches the server: loopback, unless bound to one address. */
+    private static String localUrl(String bindAddress, int port) {
+        InetAddress bind = InetAddress.ofLiteral(bindAddress);
+        if (bind.isAnyLocalAddress()) {
+            return "https://127.0.0.1:" + port;
+        }
+        String host = bindAddress.contains(":") ? "[" + bindAddress + "]" : bindAddress;
+        return "https://" + host + ":" + port;
     }
 
     private static ServingNames servingNames(Options options, String advertise) {

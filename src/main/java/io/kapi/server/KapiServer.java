@@ -101,8 +101,12 @@ public final class KapiServer implements AutoCloseable {
         } catch (Exception e) {
             server.stopQuietly();
             if (e instanceof IOException io) {
+                Throwable root = io;
+                while (root.getCause() != null) {
+                    root = root.getCause();
+                }
                 throw new IOException("cannot listen on " + config.bindAddress() + ":" + config.port()
-                        + ": " + io.getMessage(), io);
+                        + ": " + root.getMessage().toLowerCase(java.util.Locale.ROOT), io);
             }
             throw new IOException("cannot start the server: " + e.getMessage(), e);
         }

@@ -35,7 +35,7 @@ class KubectlTest {
         Assumptions.assumeTrue(onPath("kubectl"), "kubectl is not installed");
         LocalPki pki = LocalPki.ensure(dataDir, ServingNames.standard("test-host", "10.96.0.1", List.of()));
         server = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls()), r -> null, List.of(), List.of());
-        kubeconfig = pki.writeKubeconfig(server.port());
+        kubeconfig = pki.writeKubeconfig("https://127.0.0.1:" + server.port());
     }
 
     @AfterAll
