@@ -125,7 +125,9 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
             }
             case RestResponse.Stream stream -> {
                 request.addIdleTimeoutListener(timeout -> false);
-                response.getHeaders().put(HttpHeader.CONTENT_TYPE, stream.contentType());
+                if (stream.contentType() != null) {
+                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, stream.contentType());
+                }
                 try (OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response),
                         STREAM_BUFFER)) {
                     stream.writer().writeTo(out);

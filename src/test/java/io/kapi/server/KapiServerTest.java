@@ -117,6 +117,7 @@ class KapiServerTest {
         assertEquals(200, r.statusCode());
         assertEquals(HttpClient.Version.HTTP_2, r.version());
         assertEquals("kubernetes-admin [system:masters, system:authenticated] a b", r.body());
+        assertEquals("no-cache, private", r.headers().firstValue("cache-control").orElseThrow());
     }
 
     @Test
