@@ -5,7 +5,6 @@ import io.kapi.health.HealthCheck;
 import io.kapi.health.HealthHandler;
 import io.kapi.health.NamedCheck;
 import io.kapi.health.PostStartHook;
-import io.kapi.server.authn.ClientCertificateAuthenticator;
 import io.kapi.server.filter.Authentication;
 import io.kapi.server.filter.BodyLimit;
 import io.kapi.server.filter.CacheControl;
@@ -79,7 +78,7 @@ public final class KapiServer implements AutoCloseable {
                 new PanicRecovery(),
                 new CacheControl(),
                 new BodyLimit(config.maxRequestBodyBytes()),
-                new Authentication(new ClientCertificateAuthenticator(config.tls().clientCas())));
+                new Authentication(config.authenticator()));
 
         QueuedThreadPool pool = new QueuedThreadPool();
         pool.setName("kapi-jetty");
