@@ -1,8 +1,10 @@
 package io.kapi.assembly;
 
 import io.kapi.apis.BuiltinStrategies;
+import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.SelfReviews;
 import io.kapi.apis.SystemNamespaces;
+import io.kapi.controllers.NamespaceController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.NegotiatedWriter;
@@ -24,7 +26,10 @@ import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.registry.Registry;
 import io.kapi.storage.Storage;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
@@ -51,10 +56,25 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, ServerSideApplyPending.INSTANCE),
-                        new ScaleHandler(codecs, patchSchemas), SelfReviews.handlers(codecs))));
+                        Map.of("scale", new ScaleHandler(codecs, patchSchemas), "finalize", new NamespaceFinalize(codecs)),
+                        SelfReviews.handlers(codecs))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        List<PostStartHook> hooks = List.of(new SystemNamespaces(registry.namespaces()), new OpenApiWarmUp(openApi));
-        return new ApiAssembly(api, checks, hooks, storage);
+        List<PostStartHook> hooks = new ArrayList<>(List.of(new SystemNamespaces(registry.namespaces()),
+                new OpenApiWarmUp(openApi)));
+        List<AutoCloseable> resources = new ArrayList<>();
+        if (config.standalone()) {
+            NamespaceController namespaces = new NamespaceController(registry, Duration.ofSeconds(1));
+            hooks.add(namespaces);
+            resources.add(namespaces);
+        }
+        resources.add(storage);
+        return new ApiAssembly(api, checks, List.copyOf(hooks), () -> closeAll(resources));
+    }
+
+    private static void closeAll(List<AutoCloseable> resources) throws Exception {
+        for (AutoCloseable r : resources) {
+            r.close();
+        }
     }
 
     @Override
