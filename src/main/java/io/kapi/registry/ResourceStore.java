@@ -248,6 +248,7 @@ public final class ResourceStore {
             if (!meta.deletionTimestamp().isEmpty() && !meta.hasFinalizers()
                     && meta.node().path("deletionGracePeriodSeconds").asLong(-1) == 0) {
                 storage.delete(key, current.modRevision());
+                using.afterDelete(object);
                 return new UpdateResult(object, false);
             }
             KeyValue kv = storage.update(key, codec.encode(object), current.modRevision());
@@ -285,10 +286,11 @@ public final class ResourceStore {
         }
         try {
             storage.delete(key, current.modRevision());
-            return new DeleteResult(object, true);
         } catch (StorageException e) {
             throw StorageErrors.interpret(e, gvr(), name);
         }
+        strategy.afterDelete(object);
+        return new DeleteResult(object, true);
     }
 
     /** Deletes every object a list selects; returns them as deleted (or as marked for deletion). */
