@@ -3,6 +3,7 @@ package io.kapi.assembly;
 import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.SelfReviews;
 import io.kapi.apis.SystemNamespaces;
+import io.kapi.apis.bootstrap.BootstrapHooks;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.NegotiatedWriter;
@@ -22,6 +23,7 @@ import io.kapi.registry.Registry;
 import io.kapi.storage.Storage;
 import java.time.Clock;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
@@ -48,8 +50,14 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 openApi,
                 new ApiRouter(registry, codecs, SelfReviews.handlers(codecs))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        List<PostStartHook> hooks = List.of(new SystemNamespaces(registry.namespaces()), new OpenApiWarmUp(openApi));
-        return new ApiAssembly(api, checks, hooks, storage);
+        BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
+                config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), true);
+        List<PostStartHook> hooks = Stream.concat(Stream.of(new SystemNamespaces(registry.namespaces()),
+                new OpenApiWarmUp(openApi)), bootstrap.hooks().stream()).toList();
+        return new ApiAssembly(api, checks, hooks, () -> {
+            bootstrap.close();
+            storage.close();
+        });
     }
 
     @Override
