@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +37,35 @@ final class NetworkAddresses {
         }
         BigInteger hostMask = BigInteger.ONE.shiftLeft(bits - prefix).subtract(BigInteger.ONE);
         BigInteger network = new BigInteger(1, ip).andNot(hostMask);
-        return address(network.add(BigInteger.ONE), ip.length).getHostAddress();
+        return canonical(address(network.add(BigInteger.ONE), ip.length));
+    }
+
+    /** IPv4 dotted, IPv6 in the RFC 5952 short form Go prints ({@code fd00::1}). */
+    static String canonical(InetAddress address) {
+        String text = address.getHostAddress();
+        if (address instanceof Inet4Address) {
+            return text;
+        }
+        String[] groups = text.split(":");
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < groups.length; ) {
+            int j = i;
+            while (j < groups.length && groups[j].equals("0")) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                bestStart = i;
+                bestLength = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        if (bestStart < 0) {
+            return text;
+        }
+        String head = String.join(":", Arrays.copyOfRange(groups, 0, bestStart));
+        String tail = String.join(":", Arrays.copyOfRange(groups, bestStart + bestLength, groups.length));
+        return head + "::" + tail;
     }
 
     /**

@@ -34,7 +34,8 @@ class KubernetesServiceControllerTest {
         assertEquals("10.96.0.1", NetworkAddresses.firstServiceIp("10.96.0.0/12"));
         assertEquals("10.0.0.1", NetworkAddresses.firstServiceIp("10.0.0.0/24"));
         assertEquals("10.96.0.1", NetworkAddresses.firstServiceIp("10.100.3.4/12"));
-        assertEquals("fd00:0:0:0:0:0:0:1", NetworkAddresses.firstServiceIp("fd00::/108"));
+        assertEquals("fd00::1", NetworkAddresses.firstServiceIp("fd00::/108"));
+        assertEquals("2001:db8::1", NetworkAddresses.firstServiceIp("2001:db8::/64"));
         assertEquals("10.96.0.1", NetworkAddresses.firstServiceIp("10.96.0.0/12,fd00::/108"));
     }
 
