@@ -3,10 +3,14 @@ package io.kapi.apis.bootstrap;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.health.PostStartHook;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.registry.ListOptions;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,7 +24,9 @@ import java.util.List;
  *   <li>a suggested object gets it back only while its annotation says {@code "true"} (missing
  *       annotation: only if never changed, generation 1); the annotation is then set to match.</li>
  * </ul>
- * Removing obsolete auto-updated objects that are no longer defaults is not done.
+ * Removing obsolete auto-updated objects that are no longer defaults is not done. The hook also
+ * writes the {@code Dangling} condition of every FlowSchema once, as kube's config consumer keeps
+ * it (the {@code MissingPL} column of {@code kubectl get flowschemas}); it is not kept up to date.
  */
 final class FlowControlBootstrap implements PostStartHook {
 
@@ -49,6 +55,52 @@ final class FlowControlBootstrap implements PostStartHook {
         ensure(priorityLevels, objects("suggestedPriorityLevelConfigurations", "PriorityLevelConfiguration"), false);
         ensure(flowSchemas, objects("mandatoryFlowSchemas", "FlowSchema"), true);
         ensure(flowSchemas, objects("suggestedFlowSchemas", "FlowSchema"), false);
+        markDangling();
+    }
+
+    /** Sets each FlowSchema's Dangling condition to whether its priority level exists. */
+    private void markDangling() {
+        for (ObjectNode fs : flowSchemas.list("", ListOptions.ALL).items()) {
+            String level = fs.path("spec").path("priorityLevelConfiguration").path("name").asText();
+            boolean missing = Stores.find(priorityLevels, "", level).isEmpty();
+            String status = missing ? "True" : "False";
+            JsonNode current = condition(fs);
+            if (current != null && status.equals(current.path("status").asText())) {
+                continue;
+            }
+            ObjectNode condition = Json.object();
+            condition.put("type", "Dangling");
+            condition.put("status", status);
+            condition.put("lastTransitionTime", ObjectMeta.format(Instant.now()));
+            condition.put("reason", missing ? "NotFound" : "Found");
+            condition.put("message", missing
+                    ? "This FlowSchema references the PriorityLevelConfiguration object named \"" + level
+                            + "\" but there is no such object"
+                    : "This FlowSchema references the PriorityLevelConfiguration object named \"" + level
+                            + "\" and it exists");
+            ArrayNode conditions = Json.MAPPER.createArrayNode();
+            for (JsonNode c : fs.path("status").path("conditions")) {
+                if (!"Dangling".equals(c.path("type").asText())) {
+                    conditions.add(c);
+                }
+            }
+            conditions.add(condition);
+            fs.withObjectProperty("status").set("conditions", conditions);
+            try {
+                flowSchemas.updateStatus("", ObjectMeta.of(fs).name(), fs, false);
+            } catch (ApiException e) {
+                // changed meanwhile: the next start sets it
+            }
+        }
+    }
+
+    private static JsonNode condition(ObjectNode fs) {
+        for (JsonNode c : fs.path("status").path("conditions")) {
+            if ("Dangling".equals(c.path("type").asText())) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** The default objects of one list of the data file, as they are created. */

@@ -57,6 +57,8 @@ class SystemObjectsTest {
         assertEquals(1, exempt.path("spec").path("matchingPrecedence").asInt());
         assertEquals("system:masters", exempt.path("spec").path("rules").path(0).path("subjects").path(0)
                 .path("group").path("name").asText());
+        assertEquals("False", exempt.path("status").path("conditions").path(0).path("status").asText(), "Dangling");
+        assertEquals("Dangling", exempt.path("status").path("conditions").path(0).path("type").asText());
         ObjectNode workloadLow = fixture.get(FLOWCONTROL, "prioritylevelconfigurations", "", "workload-low");
         assertEquals(100, workloadLow.path("spec").path("limited").path("nominalConcurrencyShares").asInt());
         assertEquals(90, workloadLow.path("spec").path("limited").path("lendablePercent").asInt());
