@@ -4,8 +4,9 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 
 /**
- * Runs a task on a virtual thread every {@code interval} (after a failure, again after
- * {@code retry}) until closed. A failing run is logged, never fatal.
+ * Runs a task on a virtual thread every {@code interval} until closed. After a failure it runs again
+ * after {@code retry}, doubling up to {@code interval} while it keeps failing. A failure is logged
+ * as a warning when its message is new, at debug level when it repeats; it is never fatal.
  */
 final class Periodic implements AutoCloseable {
 
@@ -25,6 +26,7 @@ final class Periodic implements AutoCloseable {
 
     private static void loop(String name, Duration interval, Duration retry, Runnable task) {
         Duration wait = interval;
+        String lastFailure = null;
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 Thread.sleep(wait);
@@ -34,11 +36,19 @@ final class Periodic implements AutoCloseable {
             try {
                 task.run();
                 wait = interval;
+                lastFailure = null;
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "{0} failed, retrying in {1}: {2}", name, retry, e.getMessage());
-                wait = retry;
+                wait = lastFailure == null ? retry : min(wait.multipliedBy(2), interval);
+                String message = String.valueOf(e.getMessage());
+                LOG.log(message.equals(lastFailure) ? Level.DEBUG : Level.WARNING, "{0} failed, retrying in {1}: {2}",
+                        name, wait, message);
+                lastFailure = message;
             }
         }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) < 0 ? a : b;
     }
 
     /** Stops the loop and waits (briefly) for a run in progress to end. */
