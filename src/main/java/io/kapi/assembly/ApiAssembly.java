@@ -4,6 +4,7 @@ import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.SelfReviews;
 import io.kapi.apis.SystemNamespaces;
+import io.kapi.apis.bootstrap.BootstrapHooks;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
@@ -59,9 +60,12 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                         Map.of("scale", new ScaleHandler(codecs, patchSchemas), "finalize", new NamespaceFinalize(codecs)),
                         SelfReviews.handlers(codecs))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
+        BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
+                config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         List<PostStartHook> hooks = new ArrayList<>(List.of(new SystemNamespaces(registry.namespaces()),
                 new OpenApiWarmUp(openApi)));
-        List<AutoCloseable> resources = new ArrayList<>();
+        hooks.addAll(bootstrap.hooks());
+        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(registry, Duration.ofSeconds(1));
             hooks.add(namespaces);
@@ -71,6 +75,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         return new ApiAssembly(api, checks, List.copyOf(hooks), () -> closeAll(resources));
     }
 
+    /** Closes in order: controllers and hooks first, storage last. */
     private static void closeAll(List<AutoCloseable> resources) throws Exception {
         for (AutoCloseable r : resources) {
             r.close();
