@@ -82,7 +82,7 @@ final class BootstrapRoles implements PostStartHook {
             ObjectMeta fresh = ObjectMeta.of(replacement);
             fresh.node().remove(List.of("uid", "resourceVersion", "creationTimestamp", "managedFields"));
             store.delete(meta.namespace(), meta.name(),
-                    new DeleteOptions(ObjectMeta.of(old).uid(), ObjectMeta.of(old).resourceVersion(), false));
+                    new DeleteOptions(ObjectMeta.of(old).uid(), ObjectMeta.of(old).resourceVersion(), false, null, null));
             Stores.createIfMissing(store, replacement);
             LOG.log(Level.INFO, "re-created {0} {1} with roleRef {2}", expected.path("kind").asText(), meta.name(),
                     expected.path("roleRef").path("name").asText());
