@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param notReadySeconds the toleration seconds for {@code node.kubernetes.io/not-ready}
  * @param unreachableSeconds the toleration seconds for {@code node.kubernetes.io/unreachable}
  */
-record DefaultTolerations(long notReadySeconds, long unreachableSeconds) {
+record DefaultTolerations(int notReadySeconds, int unreachableSeconds) {
 
     static final DefaultTolerations DEFAULT = new DefaultTolerations(300, 300);
 
@@ -49,7 +49,7 @@ record DefaultTolerations(long notReadySeconds, long unreachableSeconds) {
         return false;
     }
 
-    private static void add(ArrayNode tolerations, String key, long seconds) {
+    private static void add(ArrayNode tolerations, String key, int seconds) {
         tolerations.addObject().put("key", key).put("operator", "Exists").put("effect", "NoExecute")
                 .put("tolerationSeconds", seconds);
     }

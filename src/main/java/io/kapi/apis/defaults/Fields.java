@@ -87,14 +87,14 @@ final class Fields {
     }
 
     /** Sets a plain integer field left at zero. */
-    static void integer(ObjectNode parent, String field, long value) {
+    static void integer(ObjectNode parent, String field, int value) {
         if (zero(parent, field)) {
             parent.put(field, value);
         }
     }
 
     /** Sets a pointer integer field left unset (0 counts as set). */
-    static void integerPointer(ObjectNode parent, String field, long value) {
+    static void integerPointer(ObjectNode parent, String field, int value) {
         if (unset(parent, field)) {
             parent.put(field, value);
         }
