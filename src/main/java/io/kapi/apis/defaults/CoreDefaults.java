@@ -126,12 +126,45 @@ final class CoreDefaults {
         text(ensure(object, "status"), "phase", "Active");
     }
 
-    /** Allocatable copied from capacity when only capacity is reported. */
+    /**
+     * Allocatable copied from capacity when only capacity is reported; and, as kube's round trip
+     * through its internal type, {@code spec.podCIDR} and {@code spec.podCIDRs} kept in step.
+     */
     static void node(ObjectNode object) {
+        mirrorFirst(child(object, "spec"), "podCIDR", "podCIDRs", null);
         ObjectNode status = child(object, "status");
         ObjectNode capacity = child(status, "capacity");
         if (capacity != null && Fields.unset(status, "allocatable")) {
             status.set("allocatable", capacity.deepCopy());
+        }
+    }
+
+    /**
+     * Keeps a singular field (e.g. {@code podIP}) and its plural (e.g. {@code podIPs}) in step, as kube's
+     * conversions do: the plural is filled from the singular when empty, and the singular always
+     * shows the plural's first element. {@code key} names the field holding the value inside plural
+     * elements when they are objects ({@code ip}), or null when they are plain strings.
+     */
+    static void mirrorFirst(ObjectNode holder, String singular, String plural, String key) {
+        if (holder == null) {
+            return;
+        }
+        String one = Fields.text(holder, singular);
+        if (Fields.empty(holder, plural)) {
+            if (!one.isEmpty()) {
+                var array = holder.putArray(plural);
+                if (key == null) {
+                    array.add(one);
+                } else {
+                    array.addObject().put(key, one);
+                }
+            }
+            return;
+        }
+        JsonNode first = holder.get(plural).get(0);
+        String value = key == null ? first.asText("") : first.path(key).asText("");
+        if (!value.isEmpty()) {
+            holder.put(singular, value);
         }
     }
 

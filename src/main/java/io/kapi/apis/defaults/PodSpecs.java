@@ -17,7 +17,7 @@ import java.util.Map;
  *
  * <p>Also the round trip through kube's internal type that users see: the deprecated
  * {@code serviceAccount} mirrors {@code serviceAccountName} (filled from it when only the old name
- * is given).
+ * is given), and {@code status.podIP}/{@code podIPs} and {@code hostIP}/{@code hostIPs} agree.
  */
 final class PodSpecs {
 
@@ -53,6 +53,9 @@ final class PodSpecs {
             }
         }
         spec(spec);
+        ObjectNode status = child(pod, "status");
+        CoreDefaults.mirrorFirst(status, "podIP", "podIPs", "ip");
+        CoreDefaults.mirrorFirst(status, "hostIP", "hostIPs", "ip");
     }
 
     static void spec(ObjectNode spec) {
