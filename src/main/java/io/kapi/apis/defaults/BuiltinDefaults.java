@@ -42,6 +42,7 @@ public final class BuiltinDefaults {
         put(map, "", "v1", "Namespace", CoreDefaults::namespace);
         put(map, "", "v1", "Node", CoreDefaults::node);
         put(map, "", "v1", "LimitRange", CoreDefaults::limitRange);
+        put(map, "", "v1", "ResourceQuota", CoreDefaults::resourceQuota);
         put(map, "apps", "v1", "Deployment", WorkloadDefaults::deployment);
         put(map, "apps", "v1", "ReplicaSet", WorkloadDefaults::replicaSet);
         put(map, "apps", "v1", "StatefulSet", WorkloadDefaults::statefulSet);

@@ -30,6 +30,7 @@ final class Containers {
         for (ObjectNode env : items(container, "env")) {
             fieldRef(child(child(env, "valueFrom"), "fieldRef"));
         }
+        ResourceLists.requirements(child(container, "resources"));
         for (String name : new String[] {"livenessProbe", "readinessProbe", "startupProbe"}) {
             probe(child(container, name));
         }

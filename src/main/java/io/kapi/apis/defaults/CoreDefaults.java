@@ -96,11 +96,15 @@ final class CoreDefaults {
         ObjectNode spec = ensure(object, "spec");
         text(spec, "persistentVolumeReclaimPolicy", "Retain");
         textPointer(spec, "volumeMode", "Filesystem");
+        ResourceLists.round(spec, "capacity");
         Volumes.persistentSource(spec);
     }
 
     static void persistentVolumeClaim(ObjectNode object) {
-        text(ensure(object, "status"), "phase", "Pending");
+        ObjectNode status = ensure(object, "status");
+        text(status, "phase", "Pending");
+        ResourceLists.round(status, "capacity");
+        ResourceLists.round(status, "allocatedResources");
         Volumes.claimSpec(ensure(object, "spec"));
     }
 
@@ -137,6 +141,8 @@ final class CoreDefaults {
         if (capacity != null && Fields.unset(status, "allocatable")) {
             status.set("allocatable", capacity.deepCopy());
         }
+        ResourceLists.round(status, "capacity");
+        ResourceLists.round(status, "allocatable");
     }
 
     /**
@@ -174,12 +180,21 @@ final class CoreDefaults {
      */
     static void limitRange(ObjectNode object) {
         for (ObjectNode item : items(child(object, "spec"), "limits")) {
-            if (!Fields.text(item, "type").equals("Container")) {
-                continue;
+            if (Fields.text(item, "type").equals("Container")) {
+                ObjectNode defaults = fill(item, "default", child(item, "max"), null);
+                fill(item, "defaultRequest", defaults, child(item, "min"));
             }
-            ObjectNode defaults = fill(item, "default", child(item, "max"), null);
-            fill(item, "defaultRequest", defaults, child(item, "min"));
+            for (String list : new String[] {"max", "min", "default", "defaultRequest", "maxLimitRequestRatio"}) {
+                ResourceLists.round(item, list);
+            }
         }
+    }
+
+    static void resourceQuota(ObjectNode object) {
+        ResourceLists.round(child(object, "spec"), "hard");
+        ObjectNode status = child(object, "status");
+        ResourceLists.round(status, "hard");
+        ResourceLists.round(status, "used");
     }
 
     private static ObjectNode fill(ObjectNode item, String field, ObjectNode first, ObjectNode second) {

@@ -56,6 +56,12 @@ final class PodSpecs {
         ObjectNode status = child(pod, "status");
         CoreDefaults.mirrorFirst(status, "podIP", "podIPs", "ip");
         CoreDefaults.mirrorFirst(status, "hostIP", "hostIPs", "ip");
+        for (String list : new String[] {"initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"}) {
+            for (ObjectNode containerStatus : items(status, list)) {
+                ResourceLists.round(containerStatus, "allocatedResources");
+                ResourceLists.requirements(child(containerStatus, "resources"));
+            }
+        }
     }
 
     static void spec(ObjectNode spec) {
@@ -65,6 +71,8 @@ final class PodSpecs {
         integerPointer(spec, "terminationGracePeriodSeconds", 30);
         text(spec, "schedulerName", "default-scheduler");
         serviceAccount(spec);
+        ResourceLists.round(spec, "overhead");
+        ResourceLists.requirements(child(spec, "resources"));
         for (ObjectNode volume : items(spec, "volumes")) {
             Volumes.volume(volume);
         }

@@ -72,6 +72,7 @@ final class Volumes {
     /** A {@code PersistentVolumeClaimSpec}: volumeMode Filesystem. */
     static void claimSpec(ObjectNode spec) {
         textPointer(spec, "volumeMode", "Filesystem");
+        ResourceLists.requirements(child(spec, "resources"));
     }
 
     private static void sharedSources(ObjectNode holder) {

@@ -81,6 +81,25 @@ class BuiltinDefaultsTest {
         assertEquals(policy, Containers.pullPolicy(image));
     }
 
+    @ParameterizedTest(name = "{0} is written {1}")
+    @CsvSource(value = {
+        "0.5, 500m", "2.5, 2500m", "1000m, 1", "1, 1", "1.0, 1", "100m, 100m", "01, 1",
+        "2000, 2k", "2048, 2048", "1000M, 1G", "128974848, 128974848",
+        "1Ki, 1Ki", "1024Mi, 1Gi", "1.5Gi, 1536Mi", "0.5Gi, 512Mi", "0.5Ki, 512", "1.1Ki, 1126400m",
+        "1e3, 1e3", "1.5e3, 1500", "129e6, 129e6", "12E2, 1200",
+        "100u, 1m", "0.0001, 1m", "1.0001, 1001m", "0, 0", "0Mi, 0", "-1, -1"})
+    @DisplayName("resource list quantities are rounded up to milli units and written canonically")
+    void quantities(String input, String canonical) {
+        assertEquals(canonical, Quantity.canonical(input, 3));
+    }
+
+    @ParameterizedTest(name = "\"{0}\" is not a quantity")
+    @CsvSource(value = {"abc", "1Qi", ".", "1.2.3", "''"})
+    @DisplayName("what is not a quantity is left for validation to report")
+    void notQuantities(String input) {
+        assertEquals(null, Quantity.canonical(input, 3));
+    }
+
     @Test
     @DisplayName("a kind without defaults gets the no-op defaulter")
     void none() {
