@@ -7,6 +7,8 @@ import static io.kapi.apis.defaults.Fields.text;
 import static io.kapi.apis.defaults.Fields.textPointer;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Defaults of one container (regular, init or ephemeral), as core/v1's {@code SetDefaults_Container},
@@ -16,6 +18,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 final class Containers {
 
     static final String PROBE_GRPC_SERVICE = "";
+
+    private static final String DOMAIN_COMPONENT = "(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])";
+    private static final String PATH_COMPONENT = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
+
+    /** The grammar of container image references (distribution's reference package). */
+    private static final Pattern IMAGE_REFERENCE = Pattern.compile(
+            "(?:(?:" + DOMAIN_COMPONENT + "(?:\\." + DOMAIN_COMPONENT + ")*|\\[[a-fA-F0-9:]+\\])(?::[0-9]+)?/)?"
+            + PATH_COMPONENT + "(?:/" + PATH_COMPONENT + ")*"
+            + "(?::(?<tag>\\w[\\w.-]{0,127}))?"
+            + "(?:@(?<digest>[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}))?");
 
     private Containers() {
     }
@@ -42,25 +54,19 @@ final class Containers {
     /**
      * kube's pull policy for an image reference: {@code Always} when the tag is {@code latest} or when
      * there is neither tag nor digest (the tag is then implicitly {@code latest}), else
-     * {@code IfNotPresent}; an empty reference, which kube fails to parse, gets {@code IfNotPresent}.
+     * {@code IfNotPresent}; a reference kube fails to parse (e.g. an upper-case repository or a short
+     * digest) gets {@code IfNotPresent}, as kube ignores the parse error.
      */
     static String pullPolicy(String image) {
-        if (image.isEmpty()) {
+        Matcher m = IMAGE_REFERENCE.matcher(image);
+        if (!m.matches()) {
             return "IfNotPresent";
         }
-        String reference = image;
-        int at = reference.indexOf('@');
-        boolean digested = at >= 0;
-        if (digested) {
-            reference = reference.substring(0, at);
-        }
-        int slash = reference.lastIndexOf('/');
-        int colon = reference.lastIndexOf(':');
-        String tag = colon > slash ? reference.substring(colon + 1) : "";
-        if (tag.isEmpty() && !digested) {
+        String tag = m.group("tag");
+        if (tag == null && m.group("digest") == null) {
             tag = "latest";
         }
-        return tag.equals("latest") ? "Always" : "IfNotPresent";
+        return "latest".equals(tag) ? "Always" : "IfNotPresent";
     }
 
     /** An {@code ObjectFieldSelector}: apiVersion v1. */

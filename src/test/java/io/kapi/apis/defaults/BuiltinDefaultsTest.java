@@ -73,8 +73,12 @@ class BuiltinDefaultsTest {
         "library/nginx, Always",
         "localhost:5000/nginx, Always",
         "localhost:5000/nginx:1.0, IfNotPresent",
-        "nginx@sha256:0123456789abcdef, IfNotPresent",
-        "nginx:latest@sha256:0123456789abcdef, Always",
+        "nginx@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef, IfNotPresent",
+        "nginx:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef, Always",
+        "nginx:latest@sha256:0123, IfNotPresent",
+        "Nginx, IfNotPresent",
+        "Registry.Example.com/team/app, Always",
+        "[::1]:5000/app:latest, Always",
         "'', IfNotPresent"})
     @DisplayName("the pull policy follows the image tag")
     void pullPolicy(String image, String policy) {
