@@ -41,7 +41,7 @@ public final class BuiltinStrategies implements StrategyProvider {
     public Strategy forResource(ApiResource resource) {
         String key = resource.group() + "/" + resource.name();
         Strategy generic = new GenericStrategy(GENERATION.contains(key), CREATE_ON_UPDATE.contains(key),
-                Defaulter.NONE, KindValidator.NONE);
+                io.kapi.apis.defaults.BuiltinDefaults.forKind(resource.gvk()), KindValidator.NONE);
         return key.equals("/namespaces") ? new NamespaceStrategy(generic) : generic;
     }
 }
