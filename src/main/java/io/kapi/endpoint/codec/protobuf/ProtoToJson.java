@@ -31,10 +31,15 @@ final class ProtoToJson {
 
     private static final JsonNodeFactory NODES = Json.NODES;
 
-    /** Scalar fields whose zero value differs from absent, by JSON name. */
+    /**
+     * Scalar fields whose zero value differs from absent, by JSON name, or by {@code Message.name} where
+     * the name alone is ambiguous ({@code replicas} is a pointer in a spec, a plain number in a status).
+     */
     static final Set<String> KEEP_ZERO = Set.of(
+            "DeploymentSpec.replicas", "ReplicaSetSpec.replicas", "StatefulSetSpec.replicas",
+            "ReplicationControllerSpec.replicas", "ScaleSpec.replicas",
             // pointers to numbers
-            "replicas", "revisionHistoryLimit", "progressDeadlineSeconds", "terminationGracePeriodSeconds",
+            "revisionHistoryLimit", "progressDeadlineSeconds", "terminationGracePeriodSeconds",
             "activeDeadlineSeconds", "deletionGracePeriodSeconds", "gracePeriodSeconds", "runAsUser",
             "runAsGroup", "fsGroup", "backoffLimit", "backoffLimitPerIndex", "maxFailedIndexes", "parallelism",
             "completions", "ttlSecondsAfterFinished", "startingDeadlineSeconds", "successfulJobsHistoryLimit",
@@ -72,7 +77,7 @@ final class ProtoToJson {
                 }
                 continue;
             }
-            JsonNode value = field(message, fd, f.jsonName());
+            JsonNode value = field(message, fd, message.getDescriptorForType().getName(), f.jsonName());
             if (value != null) {
                 out.set(f.jsonName(), value);
             }
@@ -80,7 +85,7 @@ final class ProtoToJson {
     }
 
     /** The JSON value of one field, or null to leave it out. */
-    private static JsonNode field(Message message, FieldDescriptor fd, String jsonName) {
+    private static JsonNode field(Message message, FieldDescriptor fd, String messageName, String jsonName) {
         if (fd.isMapField()) {
             return message.getRepeatedFieldCount(fd) == 0 ? null : map(message, fd);
         }
@@ -99,10 +104,17 @@ final class ProtoToJson {
             return null;
         }
         Object v = message.getField(fd);
-        if (isZero(v) && !(v instanceof String ? KEEP_EMPTY : KEEP_ZERO).contains(jsonName)) {
+        if (isZero(v) && !keepZero(v, messageName, jsonName)) {
             return null;
         }
         return value(fd, v);
+    }
+
+    private static boolean keepZero(Object v, String messageName, String jsonName) {
+        if (v instanceof String) {
+            return KEEP_EMPTY.contains(jsonName);
+        }
+        return KEEP_ZERO.contains(jsonName) || KEEP_ZERO.contains(messageName + "." + jsonName);
     }
 
     private static boolean isZero(Object v) {
