@@ -46,7 +46,14 @@ final class JsonToProto {
                 continue;
             }
             JsonNode v = json.get(f.jsonName());
-            if (v == null || v.isNull()) {
+            if (v == null) {
+                continue;
+            }
+            if (v.isNull()) {
+                if (isTime(fd)) {
+                    // Go writes a zero metav1.Time as an empty message; it reads back as null
+                    b.setField(fd, DynamicMessage.getDefaultInstance(fd.getMessageType()));
+                }
                 continue;
             }
             if (fd.isMapField()) {
@@ -62,6 +69,11 @@ final class JsonToProto {
             }
         }
         return b.build();
+    }
+
+    private static boolean isTime(FieldDescriptor fd) {
+        return !fd.isRepeated() && fd.getJavaType() == FieldDescriptor.JavaType.MESSAGE
+                && Special.of(fd.getMessageType()) == Special.TIME;
     }
 
     private static void map(DynamicMessage.Builder b, FieldDescriptor fd, JsonNode v) {
