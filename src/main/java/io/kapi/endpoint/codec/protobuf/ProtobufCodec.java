@@ -6,6 +6,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
@@ -36,6 +37,9 @@ public final class ProtobufCodec {
     /** The name of kube-apiserver's scheme in "no kind is registered" errors. */
     private static final String SCHEME = "pkg/api/legacyscheme/scheme.go:30";
 
+    private static final Descriptor UNKNOWN = Runtime.Unknown.getDescriptor();
+    private static final Descriptor TYPE_META = Runtime.TypeMeta.getDescriptor();
+
     private ProtobufCodec() {
     }
 
@@ -57,8 +61,8 @@ public final class ProtobufCodec {
      *         {@code no kind "Foo" is registered for version "v1" ...} for a kind without a message
      */
     public static ObjectNode decode(byte[] body, GroupVersionKind expected) {
-        Runtime.Unknown envelope = envelope(body, expected);
-        GroupVersionKind actual = withDefaults(envelope.getTypeMeta(), expected);
+        Envelope envelope = envelope(body, expected);
+        GroupVersionKind actual = withDefaults(envelope, expected);
         Descriptor type = KindIndex.builtIn().find(actual).orElseThrow(() -> cannotHandle(actual, expected,
                 "no kind \"%s\" is registered for version \"%s\" in scheme \"%s\""
                         .formatted(actual.kind(), actual.apiVersion(), SCHEME)));
@@ -66,7 +70,7 @@ public final class ProtobufCodec {
         tree.put("apiVersion", actual.apiVersion());
         tree.put("kind", actual.kind());
         try {
-            tree.setAll(ProtoToJson.object(DynamicMessage.parseFrom(type, envelope.getRaw())));
+            tree.setAll(ProtoToJson.object(DynamicMessage.parseFrom(type, envelope.raw())));
         } catch (InvalidProtocolBufferException e) {
             throw cannotHandle(actual, expected, goError(e));
         } catch (IllegalArgumentException e) {
@@ -104,7 +108,12 @@ public final class ProtobufCodec {
         return out;
     }
 
-    private static Runtime.Unknown envelope(byte[] body, GroupVersionKind expected) {
+    /**
+     * Parses the envelope. Through {@link DynamicMessage}, not the generated {@code Runtime.Unknown}:
+     * client-java-proto's generated parsers predate protobuf 22 and protobuf-java 4 warns about (and
+     * guards against) them on every class's first parse.
+     */
+    private static Envelope envelope(byte[] body, GroupVersionKind expected) {
         if (body.length == 0) {
             throw unrecognized(expected, "empty data", body);
         }
@@ -116,15 +125,25 @@ public final class ProtobufCodec {
             throw unrecognized(expected, "empty body", body);
         }
         try {
-            return Runtime.Unknown.parseFrom(ByteString.copyFrom(body, PREFIX.length, body.length - PREFIX.length));
+            DynamicMessage unknown = DynamicMessage.parseFrom(UNKNOWN,
+                    ByteString.copyFrom(body, PREFIX.length, body.length - PREFIX.length));
+            Message typeMeta = (Message) unknown.getField(UNKNOWN.findFieldByName("typeMeta"));
+            return new Envelope(
+                    (String) typeMeta.getField(TYPE_META.findFieldByName("apiVersion")),
+                    (String) typeMeta.getField(TYPE_META.findFieldByName("kind")),
+                    (ByteString) unknown.getField(UNKNOWN.findFieldByName("raw")));
         } catch (InvalidProtocolBufferException e) {
             throw unrecognized(expected, goError(e), body);
         }
     }
 
+    /** The parts of {@code runtime.Unknown} that decoding uses. */
+    private record Envelope(String apiVersion, String kind, ByteString raw) {
+    }
+
     /** kube-apiserver's {@code copyKindDefaults}: an empty kind or version comes from the endpoint. */
-    private static GroupVersionKind withDefaults(Runtime.TypeMeta meta, GroupVersionKind expected) {
-        String apiVersion = meta.getApiVersion();
+    private static GroupVersionKind withDefaults(Envelope envelope, GroupVersionKind expected) {
+        String apiVersion = envelope.apiVersion();
         int slash = apiVersion.indexOf('/');
         String group = slash < 0 ? "" : apiVersion.substring(0, slash);
         String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
@@ -132,7 +151,7 @@ public final class ProtobufCodec {
             group = expected.group();
             version = expected.version();
         }
-        String kind = meta.getKind().isEmpty() ? expected.kind() : meta.getKind();
+        String kind = envelope.kind().isEmpty() ? expected.kind() : envelope.kind();
         return new GroupVersionKind(group, version, kind);
     }
 
