@@ -45,10 +45,16 @@ record Fields(List<Field> all) {
             "DeviceAllocationConfiguration.deviceConfiguration", "DeviceClaimConfiguration.deviceConfiguration",
             "DeviceClassConfiguration.deviceConfiguration");
 
-    /** Proto names spelled from the Go field name. */
+    /**
+     * Proto names spelled from the Go field name, where the JSON name differs. ({@code DaemonEndpoint.Port}
+     * is capitalised in JSON too.)
+     */
     private static final Map<String, String> RENAMED = Map.of(
             "uID", "uid",
-            "aPIGroup", "apiGroup");
+            "aPIGroup", "apiGroup",
+            "Webhooks", "webhooks",
+            "Expression", "expression",
+            "Name", "name");
 
     private static final String JSON_SCHEMA_PROPS = "JSONSchemaProps";
 
@@ -82,13 +88,6 @@ record Fields(List<Field> all) {
                         .toLowerCase(Locale.ROOT);
             }
         }
-        String renamed = RENAMED.get(name);
-        if (renamed != null) {
-            return renamed;
-        }
-        if (Character.isUpperCase(name.charAt(0))) {
-            return Character.toLowerCase(name.charAt(0)) + name.substring(1);
-        }
-        return name;
+        return RENAMED.getOrDefault(name, name);
     }
 }
