@@ -33,12 +33,16 @@ public final class ProtobufCodec {
     /** The media type of this format. */
     public static final String MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
 
+    /** The Content-Type of a watch response in this format. */
+    public static final String WATCH_MEDIA_TYPE = MEDIA_TYPE + ";stream=watch";
+
     private static final byte[] PREFIX = {0x6b, 0x38, 0x73, 0x00};
     /** The name of kube-apiserver's scheme in "no kind is registered" errors. */
     private static final String SCHEME = "pkg/api/legacyscheme/scheme.go:30";
 
     private static final Descriptor UNKNOWN = Runtime.Unknown.getDescriptor();
     private static final Descriptor TYPE_META = Runtime.TypeMeta.getDescriptor();
+    private static final Descriptor WATCH_EVENT = io.kubernetes.client.proto.Meta.WatchEvent.getDescriptor();
 
     private ProtobufCodec() {
     }
@@ -113,6 +117,26 @@ public final class ProtobufCodec {
      * client-java-proto's generated parsers predate protobuf 22 and protobuf-java 4 warns about (and
      * guards against) them on every class's first parse.
      */
+    /**
+     * One frame of a protobuf watch stream, as kube-apiserver writes it: a 4-byte big-endian length, then
+     * a {@code metav1.WatchEvent} message without prefix or envelope whose {@code object.raw} is the
+     * object {@link #encode encoded} with both (for {@code ERROR} events, a {@code v1 Status}).
+     *
+     * @param type {@code ADDED}, {@code MODIFIED}, {@code DELETED}, {@code BOOKMARK} or {@code ERROR}
+     * @throws IllegalArgumentException as {@link #encode}
+     */
+    public static byte[] encodeWatchEvent(String type, JsonNode object, GroupVersionKind gvk) {
+        Descriptor event = WATCH_EVENT;
+        Descriptor raw = event.findFieldByName("object").getMessageType();
+        byte[] message = DynamicMessage.newBuilder(event)
+                .setField(event.findFieldByName("type"), type)
+                .setField(event.findFieldByName("object"), DynamicMessage.newBuilder(raw)
+                        .setField(raw.findFieldByName("raw"), ByteString.copyFrom(encode(object, gvk)))
+                        .build())
+                .build().toByteArray();
+        return java.nio.ByteBuffer.allocate(4 + message.length).putInt(message.length).put(message).array();
+    }
+
     private static Envelope envelope(byte[] body, GroupVersionKind expected) {
         if (body.length == 0) {
             throw unrecognized(expected, "empty data", body);

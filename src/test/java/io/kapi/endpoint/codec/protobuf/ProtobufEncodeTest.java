@@ -98,6 +98,20 @@ class ProtobufEncodeTest {
     }
 
     @Test
+    @DisplayName("a watch frame is a length, then a bare WatchEvent whose object is a full envelope")
+    void watchEvent() throws Exception {
+        JsonNode json = tree("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c1","resourceVersion":"5"}}""");
+        byte[] frame = ProtobufCodec.encodeWatchEvent("ADDED", json, ProtobufDecodeTest.CONFIG_MAP);
+        int length = java.nio.ByteBuffer.wrap(frame).getInt();
+        assertEquals(frame.length - 4, length);
+        Meta.WatchEvent event = Meta.WatchEvent.parseFrom(Arrays.copyOfRange(frame, 4, frame.length));
+        assertEquals("ADDED", event.getType());
+        byte[] object = event.getObject().getRaw().toByteArray();
+        assertTree(json.toString(), ProtobufCodec.decode(object, ProtobufDecodeTest.CONFIG_MAP));
+    }
+
+    @Test
     @DisplayName("PartialObjectMetadataList is supported; Table and custom resources are not")
     void supported() {
         assertTrue(ProtobufCodec.supports(new GroupVersionKind("meta.k8s.io", "v1", "PartialObjectMetadataList")));
