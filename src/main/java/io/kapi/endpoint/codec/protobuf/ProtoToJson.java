@@ -9,6 +9,8 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -30,6 +32,7 @@ import java.util.Set;
 final class ProtoToJson {
 
     private static final JsonNodeFactory NODES = Json.NODES;
+    private static final ByteString PROTOBUF_PREFIX = ByteString.copyFrom(new byte[] {0x6b, 0x38, 0x73, 0x00});
 
     /**
      * Scalar fields whose zero value differs from absent, by JSON name, or by {@code Message.name} where
@@ -217,9 +220,20 @@ final class ProtoToJson {
         return arr;
     }
 
+    /**
+     * Embedded raw bytes as JSON. A {@code RawExtension} holding an object that a protobuf client encoded
+     * (prefix {@code k8s\0}) is decoded as an object of its own.
+     */
     private static JsonNode rawJson(ByteString raw) {
         if (raw.isEmpty()) {
             return NODES.nullNode();
+        }
+        if (raw.startsWith(PROTOBUF_PREFIX)) {
+            try {
+                return ProtobufCodec.decode(raw.toByteArray(), new GroupVersionKind("", "", ""));
+            } catch (ApiException e) {
+                throw new IllegalArgumentException("embedded object: " + e.getMessage(), e);
+            }
         }
         try {
             return Json.MAPPER.readTree(raw.toByteArray());

@@ -17,6 +17,7 @@ import io.kubernetes.client.proto.V1Batch;
 import io.kubernetes.client.proto.V1Rbac;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -243,6 +244,24 @@ class ProtobufDecodeTest {
                    "managedFields":[{"manager":"kubectl","operation":"Apply","apiVersion":"v1",
                      "time":"2023-11-14T22:13:20Z","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{}}}}]}}""",
                 ProtobufCodec.decode(envelope("v1", "ConfigMap", cm), CONFIG_MAP));
+    }
+
+    @Test
+    @DisplayName("a RawExtension holds embedded JSON, or an object encoded in protobuf, as an object")
+    void rawExtension() {
+        V1.ConfigMap inner = V1.ConfigMap.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName("in")).build();
+        for (ByteString data : List.of(ByteString.copyFromUtf8("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                        + "\"metadata\":{\"name\":\"in\"}}"),
+                ByteString.copyFrom(envelope("v1", "ConfigMap", inner)))) {
+            V1Apps.ControllerRevision rev = V1Apps.ControllerRevision.newBuilder()
+                    .setMetadata(Meta.ObjectMeta.newBuilder().setName("rev"))
+                    .setData(Runtime.RawExtension.newBuilder().setRaw(data)).setRevision(1).build();
+            assertTree("""
+                    {"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"rev"},
+                     "data":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"in"}},"revision":1}""",
+                    ProtobufCodec.decode(envelope("apps/v1", "ControllerRevision", rev),
+                            new GroupVersionKind("apps", "v1", "ControllerRevision")));
+        }
     }
 
     @Test
