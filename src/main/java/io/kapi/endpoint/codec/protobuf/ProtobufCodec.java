@@ -113,11 +113,6 @@ public final class ProtobufCodec {
     }
 
     /**
-     * Parses the envelope. Through {@link DynamicMessage}, not the generated {@code Runtime.Unknown}:
-     * client-java-proto's generated parsers predate protobuf 22 and protobuf-java 4 warns about (and
-     * guards against) them on every class's first parse.
-     */
-    /**
      * One frame of a protobuf watch stream, as kube-apiserver writes it: a 4-byte big-endian length, then
      * a {@code metav1.WatchEvent} message without prefix or envelope whose {@code object.raw} is the
      * object {@link #encode encoded} with both (for {@code ERROR} events, a {@code v1 Status}).
@@ -137,6 +132,11 @@ public final class ProtobufCodec {
         return java.nio.ByteBuffer.allocate(4 + message.length).putInt(message.length).put(message).array();
     }
 
+    /**
+     * Parses the envelope. Through {@link DynamicMessage}, not the generated {@code Runtime.Unknown}:
+     * client-java-proto's generated parsers predate protobuf 22 and protobuf-java 4 warns about (and
+     * guards against) them on every class's first parse.
+     */
     private static Envelope envelope(byte[] body, GroupVersionKind expected) {
         if (body.length == 0) {
             throw unrecognized(expected, "empty data", body);
