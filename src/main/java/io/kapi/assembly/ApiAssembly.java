@@ -8,10 +8,10 @@ import io.kapi.apis.bootstrap.BootstrapHooks;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
+import io.kapi.endpoint.KubeBodyDecoder;
 import io.kapi.endpoint.NegotiatedWriter;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.SchemaFieldValidation;
-import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.PatchHandler;
@@ -45,12 +45,13 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Schemas schemas = Schemas.load();
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
+        SchemaValidator schemaValidator = new SchemaValidator(schemas);
         Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
-                MetadataRules.create(), clock);
+                MetadataRules.create(schemaValidator), clock);
         Codecs codecs = new Codecs(
-                (request, expected) -> RequestDecoder.decode(request.header("Content-Type"), request.body(), expected),
+                new KubeBodyDecoder(),
                 new NegotiatedWriter(TableConvertor.create(schemas), clock),
-                new SchemaFieldValidation(new SchemaValidator(schemas)));
+                new SchemaFieldValidation(schemaValidator));
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
         OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
         RestHandler api = new DelegationChain(List.of(
