@@ -44,10 +44,29 @@ public final class FieldManager {
     private final SchemaType type;
     private final Updater updater;
 
-    FieldManager(GroupVersionKind gvk, SchemaType type) {
+    private final FieldSet resetFields;
+
+    FieldManager(GroupVersionKind gvk, SchemaType type, FieldSet resetFields) {
         this.gvk = gvk;
         this.type = type;
-        this.updater = new Updater(type, gvk.apiVersion());
+        this.resetFields = resetFields;
+        this.updater = new Updater(type, gvk.apiVersion(), resetFields);
+    }
+
+    /**
+     * This manager with fields the strategy resets: nobody owns them, and changes to them neither
+     * move ownership nor conflict (kube's {@code GetResetFields}). E.g. {@code List.of(List.of("status"))}
+     * for the main resource of a kind with a status subresource, {@code List.of(List.of("spec"))} for
+     * its status subresource. Build one per (kind, subresource) once and keep it.
+     *
+     * @param paths field paths, each a list of field names from the root
+     */
+    public FieldManager resetting(java.util.List<java.util.List<String>> paths) {
+        FieldSet.Builder b = new FieldSet.Builder();
+        for (java.util.List<String> path : paths) {
+            b.insert(path.stream().<PathElement>map(PathElement.Field::new).toList());
+        }
+        return new FieldManager(gvk, type, resetFields.union(b.build()));
     }
 
     public GroupVersionKind kind() {
@@ -131,8 +150,9 @@ public final class FieldManager {
         if (manager.equals(LastApplied.KUBECTL) && LastApplied.of(object) != null) {
             LastApplied.update(object, applied);
         }
+        boolean changed = base == null || !Values.equal(base, object);
         setManagedFields(object, result.managers());
-        return new ApplyResult(object, live == null, result.object() != null);
+        return new ApplyResult(object, live == null, changed);
     }
 
     private Updater.Applied applyForgivingLastApplied(ObjectNode live, ObjectNode applied, FieldSet configSet,

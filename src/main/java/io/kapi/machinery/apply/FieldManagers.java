@@ -34,13 +34,13 @@ public final class FieldManagers {
     public FieldManager forKind(GroupVersionKind gvk) {
         return managers.computeIfAbsent(gvk, k -> {
             SchemaType t = types.forKind(k);
-            return new FieldManager(k, t != null ? t : types.forSchema(null));
+            return new FieldManager(k, t != null ? t : types.forSchema(null), FieldSet.EMPTY);
         });
     }
 
     /** The field manager of a custom kind, typed by its OpenAPI v3 schema (null: untyped); not cached. */
     public FieldManager forSchema(GroupVersionKind gvk, JsonNode openApiV3Schema) {
-        return new FieldManager(gvk, types.forSchema(openApiV3Schema));
+        return new FieldManager(gvk, types.forSchema(openApiV3Schema), FieldSet.EMPTY);
     }
 
     /**

@@ -79,8 +79,9 @@ sealed interface SchemaType {
             this.atomic = atomic;
         }
 
-        static MapType struct(boolean atomic) {
-            return new MapType(new HashMap<>(), new HashMap<>(), null, atomic);
+        /** A struct; {@code preserveUnknown} lets it hold undeclared, untyped fields. */
+        static MapType struct(boolean atomic, boolean preserveUnknown) {
+            return new MapType(new HashMap<>(), new HashMap<>(), preserveUnknown ? UNTYPED : null, atomic);
         }
 
         MapType withAtomic(boolean atomic) {

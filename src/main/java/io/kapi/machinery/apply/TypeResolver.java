@@ -116,7 +116,7 @@ final class TypeResolver {
             return SchemaType.UNTYPED;
         }
         if (def.has("properties")) {
-            SchemaType.MapType struct = SchemaType.MapType.struct(isAtomicMap(def));
+            SchemaType.MapType struct = SchemaType.MapType.struct(isAtomicMap(def), preservesUnknown(def));
             byDefinition.put(name, struct);
             fillStruct(struct, def, name);
             return struct;
@@ -144,7 +144,7 @@ final class TypeResolver {
             return list(schema);
         }
         if (schema.has("properties")) {
-            SchemaType.MapType struct = SchemaType.MapType.struct(isAtomicMap(schema));
+            SchemaType.MapType struct = SchemaType.MapType.struct(isAtomicMap(schema), preservesUnknown(schema));
             fillStruct(struct, schema, owner);
             return struct;
         }
@@ -213,6 +213,10 @@ final class TypeResolver {
             }
         }
         return new SchemaType.ListType(atomic, keys, defaults, element);
+    }
+
+    private static boolean preservesUnknown(JsonNode schema) {
+        return schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
     }
 
     private static boolean isAtomicMap(JsonNode schema) {

@@ -15,10 +15,25 @@ final class Updater {
 
     private final SchemaType type;
     private final String apiVersion;
+    private final FieldSet ignored;
 
-    Updater(SchemaType type, String apiVersion) {
+    /**
+     * @param ignored fields nobody owns: those the strategy resets (kube's reset fields), e.g. status
+     *     on the main resource; an update or apply never takes them and never conflicts on them
+     */
+    Updater(SchemaType type, String apiVersion, FieldSet ignored) {
         this.type = type;
         this.apiVersion = apiVersion;
+        this.ignored = ignored;
+    }
+
+    private Compare.Comparison compare(ObjectNode oldObj, ObjectNode newObj) {
+        Compare.Comparison c = Compare.of(type, oldObj, newObj);
+        if (ignored.isEmpty()) {
+            return c;
+        }
+        return new Compare.Comparison(c.added().recursiveDifference(ignored),
+                c.removed().recursiveDifference(ignored), c.modified().recursiveDifference(ignored));
     }
 
     /** Apply failed: other managers own fields the apply changes. */
@@ -84,7 +99,7 @@ final class Updater {
      */
     LinkedHashMap<ManagerKey, ManagedFields.Entry> update(ObjectNode live, ObjectNode newObj,
             LinkedHashMap<ManagerKey, ManagedFields.Entry> managers, ManagerKey manager) {
-        Compare.Comparison compare = Compare.of(type, live, newObj);
+        Compare.Comparison compare = compare(live, newObj);
         LinkedHashMap<ManagerKey, ManagedFields.Entry> out;
         try {
             out = update(compare, managers, manager, true);
@@ -93,7 +108,8 @@ final class Updater {
         }
         ManagedFields.Entry previous = out.get(manager);
         FieldSet set = previous == null ? FieldSet.EMPTY : previous.set();
-        set = set.union(compare.modified()).union(compare.added()).difference(compare.removed());
+        set = set.union(compare.modified()).union(compare.added()).difference(compare.removed())
+                .recursiveDifference(ignored);
         if (set.isEmpty()) {
             out.remove(manager);
         } else {
@@ -111,11 +127,12 @@ final class Updater {
             LinkedHashMap<ManagerKey, ManagedFields.Entry> managers, ManagerKey manager, boolean force)
             throws Conflicts {
         ObjectNode merged = Merge.of(type, live, config);
+        configSet = configSet.recursiveDifference(ignored);
         ManagedFields.Entry last = managers.get(manager);
         LinkedHashMap<ManagerKey, ManagedFields.Entry> next = new LinkedHashMap<>(managers);
         next.put(manager, new ManagedFields.Entry(configSet, apiVersion, last == null ? null : last.time()));
         merged = prune(merged, next, last == null ? FieldSet.EMPTY : last.set());
-        Compare.Comparison compare = Compare.of(type, live, merged);
+        Compare.Comparison compare = compare(live, merged);
         LinkedHashMap<ManagerKey, ManagedFields.Entry> out = update(compare, next, manager, force);
         boolean unchanged = live != null && Values.equal(live, merged);
         return new Applied(unchanged ? null : merged, out);
