@@ -1,0 +1,158 @@
+package io.kapi.endpoint.codec;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.kapi.machinery.Json;
+import java.io.IOException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.List;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+
+/**
+ * Reads the first YAML document of a body into a Jackson tree (later documents are ignored, as Go's
+ * {@code yaml.Unmarshal} ignores them), noting duplicate keys the way {@code sigs.k8s.io/yaml}'s strict
+ * conversion reports them: one message, {@code error converting YAML to JSON: yaml: unmarshal errors:\n
+ * line 4: key "name" already set in map}. The last duplicate wins. Syntax errors become
+ * {@code error converting YAML to JSON: yaml: line 3: <problem>}.
+ */
+final class YamlTreeReader {
+
+    private static final YAMLFactory FACTORY = YAMLFactory.builder()
+            .loaderOptions(loaderOptions())
+            .build();
+    private static final JsonNodeFactory NODES = Json.NODES;
+    private static final String PREFIX = "error converting YAML to JSON: yaml: ";
+
+    private final JsonParser parser;
+    private final List<String> duplicateLines = new ArrayList<>();
+    private final Map<String, JsonNode> anchors = new HashMap<>();
+
+    /** SnakeYAML's defaults allow 50 levels, too few for CRD schemas; the body limit bounds the size anyway. */
+    private static org.yaml.snakeyaml.LoaderOptions loaderOptions() {
+        org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
+        options.setNestingDepthLimit(JsonTreeReader.MAX_DEPTH);
+        options.setCodePointLimit((int) RequestDecoder.MAX_BODY_BYTES + 1);
+        options.setAllowDuplicateKeys(true);
+        return options;
+    }
+
+    private YamlTreeReader(JsonParser parser) {
+        this.parser = parser;
+    }
+
+    /** The first document of {@code data}, or null for an empty one; duplicates go to {@code duplicates}. */
+    static JsonNode read(byte[] data, List<String> duplicates) {
+        try (JsonParser p = FACTORY.createParser(data)) {
+            YamlTreeReader r = new YamlTreeReader(p);
+            JsonToken first = p.nextToken();
+            if (first == null) {
+                return null;
+            }
+            JsonNode value = r.value(first);
+            if (!r.duplicateLines.isEmpty()) {
+                duplicates.add(PREFIX + "unmarshal errors:\n" + String.join("\n", r.duplicateLines));
+            }
+            return value;
+        } catch (IOException e) {
+            throw new SyntaxError(PREFIX + describe(e));
+        }
+    }
+
+    private JsonNode value(JsonToken t) throws IOException {
+        if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
+            JsonNode target = anchors.get(parser.getText());
+            if (target == null) {
+                throw new SyntaxError(PREFIX + "unknown anchor '" + parser.getText() + "' referenced");
+            }
+            return target.deepCopy();
+        }
+        String anchor = parser instanceof YAMLParser yaml ? yaml.getObjectId() : null;
+        JsonNode node = plainValue(t);
+        if (anchor != null) {
+            anchors.put(anchor, node);
+        }
+        return node;
+    }
+
+    private JsonNode plainValue(JsonToken t) throws IOException {
+        return switch (t) {
+            case START_OBJECT -> object();
+            case START_ARRAY -> array();
+            case VALUE_STRING -> NODES.textNode(parser.getText());
+            case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
+                case INT -> NODES.numberNode(parser.getIntValue());
+                case LONG -> NODES.numberNode(parser.getLongValue());
+                default -> NODES.numberNode(parser.getBigIntegerValue());
+            };
+            case VALUE_NUMBER_FLOAT -> floatNode(parser.getDecimalValue());
+            case VALUE_TRUE -> NODES.booleanNode(true);
+            case VALUE_FALSE -> NODES.booleanNode(false);
+            case VALUE_NULL -> NODES.nullNode();
+            default -> NODES.textNode(parser.getText());
+        };
+    }
+
+    /**
+     * A YAML float as Go's YAML-to-JSON conversion writes it: integral values ({@code 1.0}) become integers,
+     * since Go marshals the float64 1 as {@code 1}.
+     */
+    private static JsonNode floatNode(java.math.BigDecimal d) {
+        if (d.signum() == 0) {
+            return NODES.numberNode(0);
+        }
+        java.math.BigDecimal stripped = d.stripTrailingZeros();
+        if (stripped.scale() <= 0 && stripped.precision() - stripped.scale() <= 18) {
+            long v = stripped.longValueExact();
+            return v == (int) v ? NODES.numberNode((int) v) : NODES.numberNode(v);
+        }
+        return NODES.numberNode(d);
+    }
+
+    private ObjectNode object() throws IOException {
+        ObjectNode obj = NODES.objectNode();
+        for (JsonToken t = parser.nextToken(); t != JsonToken.END_OBJECT; t = parser.nextToken()) {
+            String key = parser.currentName();
+            int line = parser.currentTokenLocation().getLineNr();
+            JsonNode v = value(parser.nextToken());
+            if (obj.replace(key, v) != null) {
+                duplicateLines.add("  line %d: key \"%s\" already set in map".formatted(line, key));
+            }
+        }
+        return obj;
+    }
+
+    private ArrayNode array() throws IOException {
+        ArrayNode arr = NODES.arrayNode();
+        for (JsonToken t = parser.nextToken(); t != JsonToken.END_ARRAY; t = parser.nextToken()) {
+            arr.add(value(t));
+        }
+        return arr;
+    }
+
+    /** {@code line N: problem}, as go-yaml words a scanner or parser error. */
+    private static String describe(IOException e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof MarkedYAMLException y && y.getProblemMark() != null) {
+                String problem = y.getProblem() == null ? "invalid YAML" : y.getProblem();
+                problem = problem.replace("mapping values are not allowed here",
+                        "mapping values are not allowed in this context");
+                return "line %d: %s".formatted(y.getProblemMark().getLine() + 1, problem);
+            }
+        }
+        String m = e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+        return m == null ? "invalid YAML" : firstLine(m);
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}
