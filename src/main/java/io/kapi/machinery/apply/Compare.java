@@ -43,6 +43,9 @@ final class Compare {
 
     private void walk(SchemaType type, JsonNode l, JsonNode r, PathElement self, FieldSet.Builder a,
             FieldSet.Builder rm, FieldSet.Builder m) {
+        if (l != null && r != null && Values.equal(l, r)) {
+            return; // equal subtrees hold no change (the common case: skip the walk)
+        }
         JsonNode sample = r != null ? r : l;
         boolean leaf;
         switch (type) {

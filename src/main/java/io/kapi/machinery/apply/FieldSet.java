@@ -25,6 +25,22 @@ final class FieldSet {
 
     static final FieldSet EMPTY = new FieldSet(new TreeSet<>(), new TreeMap<>());
 
+    /**
+     * Parsed fieldsV1 keys: objects are decoded on every request from their stored managedFields,
+     * and the same few hundred keys come back each time. Cleared when it grows past its bound.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<String, PathElement> KEYS =
+            new java.util.concurrent.ConcurrentHashMap<>() {
+                @Override
+                public PathElement computeIfAbsent(String key,
+                        java.util.function.Function<? super String, ? extends PathElement> f) {
+                    if (size() > 50_000) {
+                        clear();
+                    }
+                    return super.computeIfAbsent(key, f);
+                }
+            };
+
     private final NavigableSet<PathElement> members;
     private final NavigableMap<PathElement, FieldSet> children;
 
@@ -242,7 +258,7 @@ final class FieldSet {
             if (!(e.getValue() instanceof ObjectNode child)) {
                 throw new IllegalArgumentException("fieldsV1 values must be objects");
             }
-            PathElement pe = PathElement.parseFieldsV1Key(e.getKey());
+            PathElement pe = KEYS.computeIfAbsent(e.getKey(), PathElement::parseFieldsV1Key);
             if (child.isEmpty() || child.has(".")) {
                 into.members.add(pe);
             }
@@ -302,6 +318,7 @@ final class FieldSet {
             b.members.add(path.getLast());
         }
 
+        /** The set built; the builder must not be used afterwards. */
         FieldSet build() {
             TreeMap<PathElement, FieldSet> c = new TreeMap<>();
             children.forEach((pe, b) -> {
@@ -313,7 +330,7 @@ final class FieldSet {
             if (members.isEmpty() && c.isEmpty()) {
                 return EMPTY;
             }
-            return new FieldSet(new TreeSet<>(members), c);
+            return new FieldSet(members, c); // the builder is spent: its member set is handed over
         }
     }
 }

@@ -131,7 +131,7 @@ final class Updater {
         ManagedFields.Entry last = managers.get(manager);
         LinkedHashMap<ManagerKey, ManagedFields.Entry> next = new LinkedHashMap<>(managers);
         next.put(manager, new ManagedFields.Entry(configSet, apiVersion, last == null ? null : last.time()));
-        merged = prune(merged, next, last == null ? FieldSet.EMPTY : last.set());
+        merged = prune(merged, next, manager, last == null ? FieldSet.EMPTY : last.set());
         Compare.Comparison compare = compare(live, merged);
         LinkedHashMap<ManagerKey, ManagedFields.Entry> out = update(compare, next, manager, force);
         boolean unchanged = live != null && Values.equal(live, merged);
@@ -142,8 +142,10 @@ final class Updater {
      * Removes what the applier applied last time and no longer does, unless some manager (the
      * applier's new set included) owns it; fields nobody owns that it never applied stay.
      */
-    private ObjectNode prune(ObjectNode merged, Map<ManagerKey, ManagedFields.Entry> managers, FieldSet lastSet) {
-        if (lastSet.isEmpty()) {
+    private ObjectNode prune(ObjectNode merged, Map<ManagerKey, ManagedFields.Entry> managers, ManagerKey applier,
+            FieldSet lastSet) {
+        if (lastSet.isEmpty() || lastSet.difference(managers.get(applier).set()).isEmpty()) {
+            // still applying everything it applied: each such path and its parents are owned now
             return merged;
         }
         FieldSet last = lastSet.ensureNamedFieldsAreMembers(type);
