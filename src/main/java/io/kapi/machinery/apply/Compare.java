@@ -13,7 +13,7 @@ import java.util.Set;
  *
  * <p>A struct field kube's Go types always encode (a value struct, a required slice) counts as
  * present with its implicit value when absent from a JSON tree, as it is present in the typed object
- * kube compares.
+ * kube compares; an explicit null on a typed field counts as absent, as decoding drops it.
  */
 final class Compare {
 
@@ -118,7 +118,8 @@ final class Compare {
             return null;
         }
         JsonNode v = parent.get(k);
-        if (v == null && mt != null) {
+        if (mt != null && (v == null || v.isNull())) {
+            // a typed object has no explicit nulls: absent, or the value Go always encodes
             v = mt.implicit().get(k);
         }
         return v;

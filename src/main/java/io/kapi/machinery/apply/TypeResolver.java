@@ -166,7 +166,9 @@ final class TypeResolver {
             struct.fields().put(p.getKey(), t);
             boolean isStruct = t instanceof SchemaType.MapType mt && !mt.fields().isEmpty() && mt.elementType() == null
                     || t instanceof SchemaType.MapType && p.getValue().has("$ref");
-            if (isStruct && (VALUE_STRUCTS.contains(p.getKey()) && !owner.endsWith("core.v1.PodSpec")
+            if (owner.equals(OBJECT_META) && p.getKey().equals("creationTimestamp")) {
+                struct.implicit().put(p.getKey(), NullNode.getInstance()); // a zero metav1.Time encodes as null
+            } else if (isStruct && (VALUE_STRUCTS.contains(p.getKey()) && !owner.endsWith("core.v1.PodSpec")
                     || required.contains(p.getKey()) && !p.getKey().equals("selector"))) {
                 struct.implicit().put(p.getKey(), Json.object());
             } else if (required.contains(p.getKey()) && !(t instanceof SchemaType.Scalar)) {

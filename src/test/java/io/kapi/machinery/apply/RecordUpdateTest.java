@@ -47,6 +47,21 @@ class RecordUpdateTest {
     }
 
     @Test
+    @DisplayName("create should record what kube's typed objects show: no explicit nulls, no value structs")
+    void createLikeTypedObjects() {
+        ObjectNode d = yaml(Fixtures.DEPLOYMENT);
+        d.with("spec").with("template").with("metadata").putNull("creationTimestamp");
+        d.with("spec").putObject("strategy");
+        d.putObject("status");
+        ObjectNode out = DEPLOYMENTS.recordUpdate(null, d, "kubectl-create", "", at(0));
+        assertEquals(json("""
+                {"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:replicas":{},"f:selector":{},\
+                "f:template":{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{\
+                "k:{\\"name\\":\\"nginx\\"}":{".":{},"f:image":{},"f:name":{}}}}}}}"""),
+                fieldsOf(out, "kubectl-create", "Update"));
+    }
+
+    @Test
     @DisplayName("an update by a second manager should move the fields it changed and leave the rest")
     void twoManagers() {
         ObjectNode old = created("kubectl-create");
