@@ -60,7 +60,7 @@ final class LastApplied {
             a.remove(ANNOTATION);
         }
         String value = Values.goJson(config) + "\n";
-        ObjectNode annotations = obj.with("metadata").with("annotations");
+        ObjectNode annotations = obj.withObjectProperty("metadata").withObjectProperty("annotations");
         annotations.put(ANNOTATION, value);
         long size = 0;
         for (Map.Entry<String, JsonNode> e : annotations.properties()) {

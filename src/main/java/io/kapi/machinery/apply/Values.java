@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.LongNode;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -53,8 +52,7 @@ final class Values {
             if (a.size() != b.size()) {
                 return false;
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : a.properties()) {
                 if (!equal(e.getValue(), b.get(e.getKey()))) {
                     return false;
                 }
