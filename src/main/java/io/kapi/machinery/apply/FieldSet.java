@@ -43,6 +43,8 @@ final class FieldSet {
 
     private final NavigableSet<PathElement> members;
     private final NavigableMap<PathElement, FieldSet> children;
+    /** The fieldsV1 rendering, once computed or read; never handed out, only copies. */
+    private volatile ObjectNode encoded;
 
     private FieldSet(NavigableSet<PathElement> members, NavigableMap<PathElement, FieldSet> children) {
         this.members = members;
@@ -204,11 +206,18 @@ final class FieldSet {
         return n[0];
     }
 
-    /** Writes this set as kube's {@code fieldsV1} object. */
+    /**
+     * Writes this set as kube's {@code fieldsV1} object (a fresh tree each call). A set read from
+     * fieldsV1 writes back what it was read from, as kube keeps an unchanged entry's bytes.
+     */
     ObjectNode toFieldsV1() {
-        ObjectNode out = Json.object();
-        emit(out, false);
-        return out;
+        ObjectNode memo = encoded;
+        if (memo == null) {
+            memo = Json.object();
+            emit(memo, false);
+            encoded = memo;
+        }
+        return memo.deepCopy();
     }
 
     private void emit(ObjectNode out, boolean includeSelf) {
@@ -247,7 +256,11 @@ final class FieldSet {
         }
         Builder b = new Builder();
         read(obj, b);
-        return b.build();
+        FieldSet set = b.build();
+        if (set != EMPTY) {
+            set.encoded = obj.deepCopy();
+        }
+        return set;
     }
 
     private static void read(ObjectNode obj, Builder into) {

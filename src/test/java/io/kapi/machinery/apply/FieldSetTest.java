@@ -50,13 +50,21 @@ class FieldSetTest {
     }
 
     @Test
-    @DisplayName("fieldsV1 should be written in kube's order: fields, then keys, then values, '.' first")
+    @DisplayName("a computed set should be written in kube's order: fields, then keys, then values, '.' first")
     void canonicalOrder() throws Exception {
         FieldSet set = FieldSet.fromFieldsV1(Json.MAPPER.readTree("""
-                {"v:\\"b\\"":{},"k:{\\"name\\":\\"x\\"}":{"f:z":{},".":{},"f:a":{}},"f:b":{},"v:\\"a\\"":{},"f:a":{}}"""));
+                {"v:\\"b\\"":{},"k:{\\"name\\":\\"x\\"}":{"f:z":{},".":{},"f:a":{}},"f:b":{},"v:\\"a\\"":{},"f:a":{}}"""))
+                .union(read("{\"f:c\":{}}"));
         assertEquals("""
-                {"f:a":{},"f:b":{},"k:{\\"name\\":\\"x\\"}":{".":{},"f:a":{},"f:z":{}},"v:\\"a\\"":{},"v:\\"b\\"":{}}""",
-                Json.MAPPER.writeValueAsString(set.toFieldsV1()));
+                {"f:a":{},"f:b":{},"f:c":{},"k:{\\"name\\":\\"x\\"}":{".":{},"f:a":{},"f:z":{}},"v:\\"a\\"":{},\
+                "v:\\"b\\"":{}}""", Json.MAPPER.writeValueAsString(set.toFieldsV1()));
+    }
+
+    @Test
+    @DisplayName("a set read from fieldsV1 and left unchanged should write back the bytes it was read from")
+    void unchangedKeepsBytes() throws Exception {
+        String messy = "{\"f:b\":{},\"f:a\":{}}";
+        assertEquals(messy, Json.MAPPER.writeValueAsString(read(messy).toFieldsV1()));
     }
 
     @Test
