@@ -303,13 +303,18 @@ public final class FieldManager {
         }
     }
 
+    /** A read-only view of {@code obj} without managedFields: only the root and metadata are new nodes. */
     private static ObjectNode withoutManagedFields(ObjectNode obj) {
-        if (!obj.path("metadata").has("managedFields")) {
+        if (!(obj.get("metadata") instanceof ObjectNode meta) || !meta.has("managedFields")) {
             return obj;
         }
-        ObjectNode copy = obj.deepCopy();
-        ((ObjectNode) copy.get("metadata")).remove("managedFields");
-        return copy;
+        ObjectNode view = obj.objectNode();
+        view.setAll(obj);
+        ObjectNode metaView = obj.objectNode();
+        metaView.setAll(meta);
+        metaView.remove("managedFields");
+        view.set("metadata", metaView);
+        return view;
     }
 
     private static void setManagedFields(ObjectNode obj, Map<ManagerKey, ManagedFields.Entry> managed) {

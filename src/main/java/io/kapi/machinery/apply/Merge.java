@@ -25,7 +25,10 @@ final class Merge {
     private Merge() {
     }
 
-    /** A new tree: {@code live} (may be null) with {@code config} merged in. Neither input is changed. */
+    /**
+     * A new tree: {@code live} (may be null) with {@code config} merged in. Neither input is changed,
+     * and the result shares no node with them (callers go on to mutate it).
+     */
     static ObjectNode of(SchemaType type, ObjectNode live, ObjectNode config) {
         JsonNode out = merge(type instanceof SchemaType.MapType ? type : SchemaType.UNTYPED,
                 live == null ? Json.object() : live, config);
@@ -34,7 +37,7 @@ final class Merge {
 
     private static JsonNode merge(SchemaType type, JsonNode l, JsonNode r) {
         if (r == null) {
-            return l;
+            return l == null ? null : l.deepCopy();
         }
         if (l == null || l.isNull() || r.isNull()) {
             return r.deepCopy();
@@ -57,7 +60,7 @@ final class Merge {
             String k = e.getKey();
             JsonNode rc = r.get(k);
             if (rc == null) {
-                out.set(k, e.getValue());
+                out.set(k, e.getValue().deepCopy());
             } else if (!rc.isNull()) {
                 out.set(k, merge(entryType(mt, k), e.getValue(), rc));
             }
@@ -115,7 +118,7 @@ final class Merge {
             if (li < lhs.size()) {
                 PathElement pe = lhs.get(li);
                 if (!right.containsKey(pe)) {
-                    out.add(left.get(pe));
+                    out.add(left.get(pe).deepCopy());
                     li++;
                     continue;
                 } else if (mergedRight.contains(pe)) {

@@ -83,6 +83,9 @@ sealed interface PathElement extends Comparable<PathElement> {
 
     @Override
     default int compareTo(PathElement o) {
+        if (this instanceof Field f && o instanceof Field g) { // the common case: a fast path
+            return f.name().compareTo(g.name());
+        }
         int c = Integer.compare(rank(this), rank(o));
         if (c != 0) {
             return c;

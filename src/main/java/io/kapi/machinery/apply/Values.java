@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BigIntegerNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,9 @@ final class Values {
         if (a == null || b == null) {
             return false;
         }
+        if (a instanceof TextNode ta) { // the common leaf: a fast path
+            return b instanceof TextNode tb && ta.textValue().equals(tb.textValue());
+        }
         if (a.isNumber() && b.isNumber()) {
             return a.decimalValue().compareTo(b.decimalValue()) == 0;
         }
@@ -75,6 +79,12 @@ final class Values {
 
     /** structured-merge-diff's total order of values. */
     static int compare(JsonNode a, JsonNode b) {
+        if (a instanceof TextNode ta && b instanceof TextNode tb) { // key values are mostly strings
+            return ta.textValue().compareTo(tb.textValue());
+        }
+        if (a instanceof LongNode la && b instanceof LongNode lb) {
+            return Long.compare(la.longValue(), lb.longValue());
+        }
         int ra = rank(a);
         int rb = rank(b);
         boolean numA = ra <= 1;

@@ -347,6 +347,23 @@ class ApplyTest {
     }
 
     @Test
+    @DisplayName("apply should leave its inputs alone and share no node with them")
+    void inputsUntouched() {
+        ObjectNode csa = yaml(DEPLOYMENT);
+        csa.with("metadata").with("annotations").put(LastApplied.ANNOTATION, "{}");
+        ObjectNode live = stored(DEPLOYMENTS.recordUpdate(null, csa, "kubectl-client-side-apply", "", at(0)));
+        ObjectNode liveBefore = live.deepCopy();
+        ObjectNode config = yaml(DEPLOYMENT);
+        config.with("spec").put("replicas", 4);
+        ObjectNode configBefore = config.deepCopy();
+        ObjectNode out = DEPLOYMENTS.apply(live, config, "kubectl", "", true, at(1)).object();
+        ((ObjectNode) out.at("/spec/template/spec/containers/0")).put("image", "mutated");
+        out.with("metadata").with("annotations").put("x", "y");
+        assertEquals(liveBefore, live);
+        assertEquals(configBefore, config);
+    }
+
+    @Test
     @DisplayName("a configuration of another kind or version should be 400 invalid object type")
     void wrongKind() {
         ObjectNode config = yaml(DEPLOYMENT);
