@@ -191,7 +191,11 @@ public final class FieldManager {
         ManagedFields.Entry mine = managers.get(key);
         if (mine != null) {
             String time = result.object() != null ? ObjectMeta.format(now) : previousTime(managed, key);
-            managers.put(key, new ManagedFields.Entry(mine.set(), mine.apiVersion(), time));
+            ManagedFields.Entry previous = managed.get(key);
+            FieldSet set = previous != null && previous.set().equals(mine.set())
+                    ? previous.set() // unchanged: the decoded set writes back its bytes
+                    : mine.set();
+            managers.put(key, new ManagedFields.Entry(set, mine.apiVersion(), time));
         }
         return new Updater.Applied(result.object(), capUpdateManagers(managers));
     }

@@ -80,6 +80,23 @@ final class FieldSet {
         return !path.isEmpty() && s.members.contains(path.getLast());
     }
 
+    /** Whether every path of this set is in {@code o}. */
+    boolean isSubsetOf(FieldSet o) {
+        if (this == o || isEmpty()) {
+            return true;
+        }
+        if (!o.members.containsAll(members)) {
+            return false;
+        }
+        for (Map.Entry<PathElement, FieldSet> e : children.entrySet()) {
+            FieldSet other = o.children.get(e.getKey());
+            if (other == null || !e.getValue().isSubsetOf(other)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     FieldSet union(FieldSet o) {
         if (o.isEmpty()) {
             return this;

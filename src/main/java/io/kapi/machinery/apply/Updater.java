@@ -144,7 +144,7 @@ final class Updater {
      */
     private ObjectNode prune(ObjectNode merged, Map<ManagerKey, ManagedFields.Entry> managers, ManagerKey applier,
             FieldSet lastSet) {
-        if (lastSet.isEmpty() || lastSet.difference(managers.get(applier).set()).isEmpty()) {
+        if (lastSet.isEmpty() || lastSet.isSubsetOf(managers.get(applier).set())) {
             // still applying everything it applied: each such path and its parents are owned now
             return merged;
         }
