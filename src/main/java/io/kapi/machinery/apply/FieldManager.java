@@ -22,11 +22,12 @@ import java.util.Map;
  * Thread-safe and stateless between calls; obtain one from {@link FieldManagers}.
  *
  * <p>kube's chain of managers, outermost first, and where each lives here: version check
- * ({@link #apply}), last-applied annotation update and conflict forgiveness ({@link LastApplied}),
- * skip tracking on updates of objects that have none and "before-first-apply" ({@link #skipNonApplied}),
- * at most 10 update entries ({@link #capUpdateManagers}), manager identifiers ({@link ManagerKey}),
- * entry times and merging of a manager's successive updates ({@link #trackUpdate}), stripping of
- * identity metadata ({@link #strip}), and the structured merge itself ({@link Updater}).
+ * ({@link #apply}); last-applied annotation update and conflict forgiveness ({@link LastApplied});
+ * no tracking on updates of objects that have none, and "before-first-apply" on the first apply
+ * ({@link #recordUpdate}, {@code applyTracked}); at most 10 update entries ({@code capUpdateManagers});
+ * manager identifiers ({@link ManagerKey}); entry times and merging of a manager's successive
+ * updates ({@code trackUpdate}); stripping of identity metadata ({@code strip}); and the structured
+ * merge itself ({@link Updater}).
  */
 public final class FieldManager {
 
