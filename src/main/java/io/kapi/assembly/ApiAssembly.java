@@ -13,9 +13,12 @@ import io.kapi.endpoint.NegotiatedWriter;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.SchemaFieldValidation;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
+import io.kapi.endpoint.handlers.ApplyHandler;
 import io.kapi.endpoint.handlers.Codecs;
+import io.kapi.endpoint.handlers.FieldTracking;
 import io.kapi.endpoint.handlers.PatchHandler;
 import io.kapi.endpoint.handlers.ScaleHandler;
+import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.endpoint.table.TableConvertor;
@@ -51,13 +54,14 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Codecs codecs = new Codecs(
                 new KubeBodyDecoder(),
                 new NegotiatedWriter(TableConvertor.create(schemas), clock),
-                new SchemaFieldValidation(schemaValidator));
+                new SchemaFieldValidation(schemaValidator),
+                new FieldTracking(new FieldManagers(schemas), clock));
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
         OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
         RestHandler api = new DelegationChain(List.of(
                 new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
-                new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, ServerSideApplyPending.INSTANCE),
+                new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
                         Map.of("scale", new ScaleHandler(codecs, patchSchemas), "finalize", new NamespaceFinalize(codecs)),
                         SelfReviews.handlers(codecs))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));

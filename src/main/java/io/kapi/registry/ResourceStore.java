@@ -55,6 +55,11 @@ public final class ResourceStore {
         return resource;
     }
 
+    /** The object, or empty when it does not exist. */
+    public java.util.Optional<ObjectNode> find(String namespace, String name) {
+        return storage.get(keys.key(namespace, name)).map(codec::decode);
+    }
+
     /** @throws ApiException NotFound */
     public ObjectNode get(String namespace, String name) {
         String key = keys.key(namespace, name);
