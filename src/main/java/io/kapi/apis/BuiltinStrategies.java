@@ -1,5 +1,6 @@
 package io.kapi.apis;
 
+import io.kapi.apis.validation.BuiltinValidation;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.Defaulter;
 import io.kapi.registry.GenericStrategy;
@@ -41,7 +42,7 @@ public final class BuiltinStrategies implements StrategyProvider {
     public Strategy forResource(ApiResource resource) {
         String key = resource.group() + "/" + resource.name();
         Strategy generic = new GenericStrategy(GENERATION.contains(key), CREATE_ON_UPDATE.contains(key),
-                Defaulter.NONE, KindValidator.NONE);
+                Defaulter.NONE, BuiltinValidation.forKind(resource.gvk()));
         return key.equals("/namespaces") ? new NamespaceStrategy(generic) : generic;
     }
 }
