@@ -33,7 +33,23 @@ public final class BuiltinValidation {
             Map.entry("apps/StatefulSet", Workloads.STATEFUL_SET),
             Map.entry("apps/DaemonSet", Workloads.DAEMON_SET),
             Map.entry("batch/Job", Batch.JOB),
-            Map.entry("batch/CronJob", Batch.CRON_JOB));
+            Map.entry("batch/CronJob", Batch.CRON_JOB),
+            Map.entry("/PersistentVolumeClaim", Storage.PVC),
+            Map.entry("/PersistentVolume", Storage.PV),
+            Map.entry("storage.k8s.io/StorageClass", Storage.STORAGE_CLASS),
+            Map.entry("/Namespace", Cluster.NAMESPACE),
+            Map.entry("/Node", Cluster.NODE),
+            Map.entry("/Event", Cluster.EVENT),
+            Map.entry("coordination.k8s.io/Lease", Cluster.LEASE),
+            Map.entry("scheduling.k8s.io/PriorityClass", Cluster.PRIORITY_CLASS),
+            Map.entry("rbac.authorization.k8s.io/Role", Rbac.ROLE),
+            Map.entry("rbac.authorization.k8s.io/ClusterRole", Rbac.CLUSTER_ROLE),
+            Map.entry("rbac.authorization.k8s.io/RoleBinding", Rbac.ROLE_BINDING),
+            Map.entry("rbac.authorization.k8s.io/ClusterRoleBinding", Rbac.CLUSTER_ROLE_BINDING),
+            Map.entry("policy/PodDisruptionBudget", Scaling.PDB),
+            Map.entry("autoscaling/HorizontalPodAutoscaler", Scaling.HPA),
+            Map.entry("networking.k8s.io/Ingress", Networking.INGRESS),
+            Map.entry("networking.k8s.io/NetworkPolicy", Networking.NETWORK_POLICY));
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
