@@ -159,6 +159,7 @@ final class ConfigData {
             sorted(Json.at(secret, "stringData")).forEach((k, v) -> now.put(k, v.asText()));
             Map<String, String> before = new LinkedHashMap<>();
             sorted(Json.at(old, "data")).forEach((k, v) -> before.put(k, decode(v.asText())));
+            sorted(Json.at(old, "stringData")).forEach((k, v) -> before.put(k, v.asText()));
             if (!now.equals(before)) {
                 e.forbidden("data", IMMUTABLE_SET);
             }

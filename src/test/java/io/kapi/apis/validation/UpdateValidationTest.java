@@ -109,6 +109,32 @@ class UpdateValidationTest {
                         List.of("data: Forbidden: field is immutable when `immutable` is set")),
                 Arguments.of("configmap: immutable can't be unset", CONFIG_MAP.replace("immutable: true", "immutable: false"),
                         CONFIG_MAP, List.of("immutable: Forbidden: field is immutable when `immutable` is set")),
+                Arguments.of("secret: unchanged stringData of an immutable secret passes", """
+                        apiVersion: v1
+                        kind: Secret
+                        metadata: {name: s, namespace: default}
+                        immutable: true
+                        stringData: {a: b}
+                        """, """
+                        apiVersion: v1
+                        kind: Secret
+                        metadata: {name: s, namespace: default}
+                        immutable: true
+                        data: {a: Yg==}
+                        """, List.of()),
+                Arguments.of("secret: data of an immutable secret is immutable", """
+                        apiVersion: v1
+                        kind: Secret
+                        metadata: {name: s, namespace: default}
+                        immutable: true
+                        stringData: {a: c}
+                        """, """
+                        apiVersion: v1
+                        kind: Secret
+                        metadata: {name: s, namespace: default}
+                        immutable: true
+                        data: {a: Yg==}
+                        """, List.of("data: Forbidden: field is immutable when `immutable` is set")),
                 Arguments.of("secret: type is immutable", """
                         apiVersion: v1
                         kind: Secret
