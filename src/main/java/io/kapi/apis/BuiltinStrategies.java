@@ -1,9 +1,9 @@
 package io.kapi.apis;
 
 import io.kapi.apis.defaults.BuiltinDefaults;
+import io.kapi.apis.validation.BuiltinValidation;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.GenericStrategy;
-import io.kapi.registry.KindValidator;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyProvider;
 import java.util.Set;
@@ -41,11 +41,11 @@ public final class BuiltinStrategies implements StrategyProvider {
     public Strategy forResource(ApiResource resource) {
         String key = resource.group() + "/" + resource.name();
         Strategy generic = new GenericStrategy(GENERATION.contains(key), CREATE_ON_UPDATE.contains(key),
-                BuiltinDefaults.forKind(resource.gvk()), KindValidator.NONE);
+                BuiltinDefaults.forKind(resource.gvk()), BuiltinValidation.forKind(resource.gvk()));
         return switch (key) {
             case "/namespaces" -> new NamespaceStrategy(generic);
-            case "/pods" -> new PodStrategy(generic);
-            default -> generic;
+            case "/pods" -> new PodStrategy(BuiltinValidation.withStatusSplit(generic, resource.gvk()));
+            default -> BuiltinValidation.withStatusSplit(generic, resource.gvk());
         };
     }
 }
