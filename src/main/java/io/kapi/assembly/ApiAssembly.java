@@ -4,6 +4,8 @@ import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.SelfReviews;
 import io.kapi.apis.SystemNamespaces;
+import io.kapi.apis.services.ServiceAllocators;
+import io.kapi.apis.services.ServiceRanges;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
@@ -44,8 +46,12 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Schemas schemas = Schemas.load();
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
-        Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
+        ServiceAllocators services = new ServiceAllocators(
+                ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
+                Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
+        Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(services::decorate),
                 MetadataRules.create(), clock);
+        services.connect(registry);
         Codecs codecs = new Codecs(
                 (request, expected) -> RequestDecoder.decode(request.header("Content-Type"), request.body(), expected),
                 new NegotiatedWriter(TableConvertor.create(schemas), clock),
@@ -60,8 +66,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                         SelfReviews.handlers(codecs))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         List<PostStartHook> hooks = new ArrayList<>(List.of(new SystemNamespaces(registry.namespaces()),
-                new OpenApiWarmUp(openApi)));
-        List<AutoCloseable> resources = new ArrayList<>();
+                new OpenApiWarmUp(openApi), services));
+        List<AutoCloseable> resources = new ArrayList<>(List.of(services));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(registry, Duration.ofSeconds(1));
             hooks.add(namespaces);
