@@ -10,9 +10,9 @@ import java.util.List;
  * write. Implementations must be stateless and thread-safe.
  *
  * <p>Order on create: schema validation (in the handler) → {@link #applyDefaults} →
- * {@link #prepareForCreate} → {@link #validate} → {@link #canonicalize} → store. On update:
- * {@link #applyDefaults} → {@link #prepareForUpdate} → {@link #validateUpdate} →
- * {@link #canonicalize} → store.
+ * {@link #prepareForCreate} → {@link #beginCreate} → {@link #validate} → {@link #canonicalize} →
+ * store → finish. On update: {@link #applyDefaults} → {@link #prepareForUpdate} →
+ * {@link #beginUpdate} → {@link #validateUpdate} → {@link #canonicalize} → store → finish.
  */
 public interface Strategy {
 
