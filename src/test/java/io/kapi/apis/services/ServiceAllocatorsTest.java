@@ -246,6 +246,47 @@ class ServiceAllocatorsTest {
     }
 
     @Test
+    @DisplayName("an update asking for a taken node port is refused and keeps what the service held")
+    void updateRefusedKeepsAllocations() {
+        start();
+        services.create("default", service("a", "NodePort"), false);
+        ObjectNode b = services.create("default", service("b", "NodePort"), false);
+        int taken = services.get("default", "a").path("spec").path("ports").get(0).path("nodePort").asInt();
+        int own = b.path("spec").path("ports").get(0).path("nodePort").asInt();
+        ObjectNode change = b.deepCopy();
+        change.with("spec").withArray("ports").addObject().put("name", "extra").put("port", 81).put("protocol", "TCP");
+        ((ObjectNode) change.path("spec").path("ports").get(0)).put("nodePort", taken);
+        ApiException e = assertThrows(ApiException.class, () -> services.update("default", "b", change, false));
+        assertEquals(422, e.code());
+        assertEquals(2, allocators.portAllocator().snapshot().bits().cardinality(), "the extra port was given back");
+        assertTrue(allocators.portAllocator().snapshot().bits().get(own - 30000));
+    }
+
+    @Test
+    @DisplayName("a dry-run update that adds a node port persists nothing")
+    void dryRunUpdate() {
+        start();
+        ObjectNode s = services.create("default", service("s", "ClusterIP"), false);
+        s.with("spec").put("type", "NodePort");
+        ObjectNode shown = services.update("default", "s", s, true).object();
+        assertTrue(shown.path("spec").path("ports").get(0).path("nodePort").asInt() >= 30000);
+        assertEquals(0, allocators.portAllocator().snapshot().bits().cardinality());
+        assertEquals("ClusterIP", services.get("default", "s").path("spec").path("type").asText());
+    }
+
+    @Test
+    @DisplayName("upgrading a single-stack service to PreferDualStack allocates its second family")
+    void upgradeToDualStack() {
+        start(ServiceRanges.parse("10.96.0.0/16,fd00:10:96::/108", "30000-32767"));
+        ObjectNode s = services.create("default", service("up", "ClusterIP"), false);
+        assertEquals(1, s.path("spec").path("clusterIPs").size());
+        s.with("spec").put("ipFamilyPolicy", "PreferDualStack");
+        ObjectNode up = services.update("default", "up", s, false).object();
+        assertEquals(2, up.path("spec").path("clusterIPs").size());
+        assertEquals(2, ipAddresses.list("", ListOptions.ALL).items().size());
+    }
+
+    @Test
     @DisplayName("headless and ExternalName services get no IP")
     void noIp() {
         start();
