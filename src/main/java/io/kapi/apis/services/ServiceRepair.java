@@ -81,8 +81,9 @@ final class ServiceRepair {
                 LOG.log(System.Logger.Level.INFO, "releasing leaked cluster IP {0}", name);
                 delete(ipAddresses, name);
             } else if (owner != null && !owner.equals(ServiceRef.ofParent(ip))) {
-                LOG.log(System.Logger.Level.WARNING, "IPAddress {0} does not name its service {1}/{2}",
+                LOG.log(System.Logger.Level.INFO, "pointing IPAddress {0} at its service {1}/{2}",
                         name, owner.namespace(), owner.name());
+                reparent(ipAddresses, ip, owner);
             }
         }
         wanted.forEach((ip, owner) -> {
@@ -125,6 +126,18 @@ final class ServiceRepair {
         suspectedPortLeaks.keySet().removeIf(held::contains);
         if (!allocators.portAllocator().replace(snapshot, keep)) {
             LOG.log(System.Logger.Level.DEBUG, "node ports changed during the repair; retrying next pass");
+        }
+    }
+
+    /** A generated service name can change after allocation (a retried clash): follow the service. */
+    private static void reparent(ResourceStore store, ObjectNode ip, ServiceRef owner) {
+        ObjectNode ref = ip.with("spec").putObject("parentRef");
+        ref.put("group", "").put("resource", "services").put("namespace", owner.namespace()).put("name", owner.name());
+        try {
+            store.update("", ObjectMeta.of(ip).name(), ip, false);
+        } catch (ApiException e) {
+            LOG.log(System.Logger.Level.DEBUG, "IPAddress {0} changed during the repair: {1}",
+                    ObjectMeta.of(ip).name(), e.getMessage());
         }
     }
 

@@ -344,16 +344,22 @@ class ServiceAllocatorsTest {
 
         start();   // a new registry over the same storage
         ipAddresses.create("", ipAddress("10.96.0.99"), false);   // leaked by a crash between allocation and store
+        ObjectNode other = services.create("default", service("moved", "ClusterIP"), false);
+        String otherIp = other.path("spec").path("clusterIP").asText();
+        ObjectNode misnamed = ipAddresses.get("", otherIp);
+        misnamed.with("spec").with("parentRef").put("name", "old-generated-name");
+        ipAddresses.update("", otherIp, misnamed, false);
         allocators.repair();
+        assertEquals("moved", ipAddresses.get("", otherIp).path("spec").path("parentRef").path("name").asText());
         assertEquals("kept", ipAddresses.get("", ip).path("spec").path("parentRef").path("name").asText());
         assertThrows(ApiException.class, () -> ipAddresses.get("", "10.96.0.99"));
         assertTrue(allocators.portAllocator().snapshot().bits().get(port - 30000));
 
         ObjectNode clash = withIp(service("clash", "NodePort"), ip);
         assertEquals(422, assertThrows(ApiException.class, () -> services.create("default", clash, false)).code());
-        ObjectNode other = service("other", "NodePort");
-        ((ObjectNode) other.path("spec").path("ports").get(0)).put("nodePort", port);
-        assertEquals(422, assertThrows(ApiException.class, () -> services.create("default", other, false)).code());
+        ObjectNode samePort = service("other", "NodePort");
+        ((ObjectNode) samePort.path("spec").path("ports").get(0)).put("nodePort", port);
+        assertEquals(422, assertThrows(ApiException.class, () -> services.create("default", samePort, false)).code());
     }
 
     @Test
