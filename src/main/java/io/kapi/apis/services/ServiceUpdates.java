@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * What kube-apiserver does to an updated service before allocating: keeps allocated values the client
  * left out ({@code patchAllocatedValues}) and drops the ones a type change makes meaningless when the
- * client merely sent them back unchanged ({@code dropTypeDependentFields}).
+ * client merely sent them back unchanged ({@code dropTypeDependentFields}), including
+ * {@code externalTrafficPolicy} and the load-balancer fields.
  */
 final class ServiceUpdates {
 
@@ -61,10 +62,31 @@ final class ServiceUpdates {
                 ((ObjectNode) port).remove("nodePort");
             }
         }
+        if (externallyAccessible(old) && !externallyAccessible(service)
+                && spec.path("externalTrafficPolicy").equals(oldSpec.path("externalTrafficPolicy"))) {
+            spec.remove("externalTrafficPolicy");
+        }
+        if (isLoadBalancer(old) && !isLoadBalancer(service)) {
+            for (String field : new String[] {"allocateLoadBalancerNodePorts", "loadBalancerClass"}) {
+                if (spec.path(field).equals(oldSpec.path(field))) {
+                    spec.remove(field);
+                }
+            }
+        }
         if (ServiceSpec.needsHealthCheckNodePort(old) && !ServiceSpec.needsHealthCheckNodePort(service)
                 && spec.path("healthCheckNodePort").equals(oldSpec.path("healthCheckNodePort"))) {
             spec.remove("healthCheckNodePort");
         }
+    }
+
+    /** NodePort and LoadBalancer services take externalTrafficPolicy. */
+    private static boolean externallyAccessible(ObjectNode service) {
+        String type = service.path("spec").path("type").asText("ClusterIP");
+        return type.equals("NodePort") || type.equals("LoadBalancer");
+    }
+
+    private static boolean isLoadBalancer(ObjectNode service) {
+        return service.path("spec").path("type").asText("").equals("LoadBalancer");
     }
 
     private static int oldNodePort(ObjectNode old, JsonNode port) {
