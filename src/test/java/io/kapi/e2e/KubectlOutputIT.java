@@ -1,0 +1,148 @@
+package io.kapi.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.Json;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** kubectl's output formats, short names, get all, and optimistic concurrency on replace. */
+@DisplayName("kubectl output and concurrency")
+final class KubectlOutputIT {
+
+    @RegisterExtension
+    static final KapiExtension KAPI = new KapiExtension();
+
+    static final String NS = "e2e-out";
+
+    @BeforeAll
+    static void objects() {
+        Kubectl k = KAPI.kubectl();
+        k.run("create", "namespace", NS).assertOk();
+        for (String file : List.of("configmap.yaml", "deployment.yaml", "service.yaml", "cronjob.yaml", "job.yaml",
+                "serviceaccount.yaml", "pdb.yaml")) {
+            k.runWithInput(Manifests.read(file), "create", "-n", NS, "-f", "-").assertOk();
+        }
+    }
+
+    private static Kubectl.Result kubectl(String... args) {
+        return KAPI.kubectl().run(args);
+    }
+
+    @Test
+    @DisplayName("get all lists services, deployments, jobs and cronjobs of the namespace by group-qualified name")
+    void getAll() {
+        Kubectl.Result r = kubectl("get", "all", "-n", NS).assertOk();
+        for (String ref : List.of("service/svc1", "deployment.apps/web", "job.batch/job1", "cronjob.batch/cj1")) {
+            assertTrue(r.stdout().lines().anyMatch(l -> l.startsWith(ref + " ")), ref + " in " + r);
+        }
+        assertTrue(!r.stdout().contains("configmap/"), "configmaps are not in category all: " + r);
+    }
+
+    @ParameterizedTest(name = "get {0}")
+    @CsvSource({"cm, cm1", "deploy, web", "svc, svc1", "sa, sa1", "pdb, pdb1", "cj, cj1"})
+    @DisplayName("short names resolve to their resources")
+    void shortNames(String shortName, String name) {
+        Kubectl.Result r = kubectl("get", shortName, "-n", NS).assertOk();
+        assertTrue(r.stdout().lines().skip(1).anyMatch(l -> l.startsWith(name + " ")), r.toString());
+    }
+
+    @Test
+    @DisplayName("get cm prints the server's table: NAME, DATA, AGE")
+    void configMapTable() {
+        Kubectl.Result r = kubectl("get", "cm", "cm1", "-n", NS).assertOk();
+        List<String> lines = r.stdout().strip().lines().toList();
+        assertTrue(lines.get(0).matches("NAME\\s+DATA\\s+AGE"), r.toString());
+        assertTrue(lines.get(1).matches("cm1\\s+2\\s+[0-9smhd]+"), r.toString());
+    }
+
+    @Test
+    @DisplayName("get deploy -o wide adds CONTAINERS, IMAGES and SELECTOR columns")
+    void wide() {
+        Kubectl.Result r = kubectl("get", "deploy", "web", "-n", NS, "-o", "wide").assertOk();
+        List<String> lines = r.stdout().strip().lines().toList();
+        assertTrue(lines.get(0).matches("NAME\\s+READY\\s+UP-TO-DATE\\s+AVAILABLE\\s+AGE\\s+CONTAINERS\\s+IMAGES\\s+SELECTOR"),
+                r.toString());
+        assertTrue(lines.get(1).matches("web\\s+0/2\\s+0\\s+0\\s+[0-9smhd]+\\s+nginx\\s+nginx:1.27\\s+app=web"), r.toString());
+    }
+
+    @Test
+    @DisplayName("get svc prints the allocated cluster IP and ports")
+    void serviceTable() {
+        Kubectl.Result r = kubectl("get", "svc", "svc1", "-n", NS).assertOk();
+        List<String> lines = r.stdout().strip().lines().toList();
+        assertTrue(lines.get(0).matches("NAME\\s+TYPE\\s+CLUSTER-IP\\s+EXTERNAL-IP\\s+PORT\\(S\\)\\s+AGE"), r.toString());
+        assertTrue(lines.get(1).matches("svc1\\s+ClusterIP\\s+\\d+\\.\\d+\\.\\d+\\.\\d+\\s+<none>\\s+80/TCP\\s+[0-9smhd]+"),
+                r.toString());
+    }
+
+    @Test
+    @DisplayName("get -o name and -o jsonpath over a list")
+    void nameAndJsonPathOverList() {
+        Kubectl.Result names = kubectl("get", "cm", "-n", NS, "-o", "name").assertOk();
+        assertTrue(names.stdout().lines().toList().contains("configmap/cm1"), names.toString());
+        Kubectl.Result paths = kubectl("get", "cm", "-n", NS, "-o", "jsonpath={.items[*].metadata.name}").assertOk();
+        assertTrue(List.of(paths.stdout().split(" ")).contains("cm1"), paths.toString());
+    }
+
+    @Test
+    @DisplayName("get -l selects by label, -o json gives a v1 List")
+    void labelSelector() throws IOException {
+        Kubectl.Result r = kubectl("get", "cm,svc", "-n", NS, "-l", "app=e2e", "-o", "json").assertOk();
+        JsonNode list = Json.MAPPER.readTree(r.stdout());
+        assertEquals("List", list.path("kind").asText(), r.toString());
+        assertEquals(1, list.path("items").size(), r.toString());
+        assertEquals("cm1", list.path("items").get(0).path("metadata").path("name").asText(), r.toString());
+    }
+
+    @Test
+    @DisplayName("replace with a stale resourceVersion fails with Conflict")
+    void staleReplace() throws IOException {
+        kubectl("create", "configmap", "racy", "-n", NS, "--from-literal=k=v1").assertOk();
+        ObjectNode stale = (ObjectNode) Json.MAPPER.readTree(
+                kubectl("get", "cm", "racy", "-n", NS, "-o", "json").assertOk().stdout());
+        ObjectNode first = stale.deepCopy();
+        first.withObjectProperty("data").put("k", "v2");
+        KAPI.kubectl().runWithInput(first.toString(), "replace", "-f", "-").assertOk();
+        ObjectNode second = stale.deepCopy();
+        second.withObjectProperty("data").put("k", "v3");
+        Kubectl.Result r = KAPI.kubectl().runWithInput(second.toString(), "replace", "-f", "-").assertFailed();
+        assertEquals("Error from server (Conflict): error when replacing \"STDIN\": Operation cannot be fulfilled on "
+                + "configmaps \"racy\": the object has been modified; please apply your changes to the latest version "
+                + "and try again", r.stderr().strip(), r.toString());
+        assertEquals("v2", kubectl("get", "cm", "racy", "-n", NS, "-o", "jsonpath={.data.k}").assertOk().stdout());
+    }
+
+    @Test
+    @DisplayName("apply creates, then configures, then leaves unchanged")
+    void apply() {
+        String manifest = Manifests.read("configmap.yaml").replace("name: cm1", "name: applied");
+        Kubectl k = KAPI.kubectl();
+        assertEquals("configmap/applied created", k.runWithInput(manifest, "apply", "-n", NS, "-f", "-").assertOk()
+                .stdout().strip());
+        assertEquals("configmap/applied unchanged", k.runWithInput(manifest, "apply", "-n", NS, "-f", "-").assertOk()
+                .stdout().strip());
+        assertEquals("configmap/applied configured", k.runWithInput(manifest.replace("blue", "green"), "apply", "-n", NS,
+                "-f", "-").assertOk().stdout().strip());
+        assertEquals("green", kubectl("get", "cm", "applied", "-n", NS, "-o", "jsonpath={.data.color}").assertOk().stdout());
+    }
+
+    @Test
+    @DisplayName("label and annotate patch the object in place")
+    void labelAndAnnotate() {
+        assertEquals("configmap/cm1 labeled", kubectl("label", "cm", "cm1", "-n", NS, "tier=gold").assertOk().stdout().strip());
+        assertEquals("configmap/cm1 annotated",
+                kubectl("annotate", "cm", "cm1", "-n", NS, "note=hi").assertOk().stdout().strip());
+        assertEquals("gold hi", kubectl("get", "cm", "cm1", "-n", NS, "-o",
+                "jsonpath={.metadata.labels.tier} {.metadata.annotations.note}").assertOk().stdout());
+    }
+}
