@@ -38,16 +38,14 @@ public final class Status {
     }
 
     /** The Success status a delete of a collection or a name-less delete answers with. */
-    public static ObjectNode success(ApiException.Details details) {
+    public static ObjectNode success(ApiException.Details details, String uid) {
         ObjectNode s = header();
         s.put("status", "Success");
-        if (details != null) {
-            ObjectNode d = s.putObject("details");
-            putIfPresent(d, "name", details.name());
-            putIfPresent(d, "group", details.group());
-            putIfPresent(d, "kind", details.kind());
-            putIfPresent(d, "uid", null);
-        }
+        ObjectNode d = s.putObject("details");
+        putIfPresent(d, "name", details.name());
+        putIfPresent(d, "group", details.group());
+        putIfPresent(d, "kind", details.kind());
+        putIfPresent(d, "uid", uid);
         return s;
     }
 

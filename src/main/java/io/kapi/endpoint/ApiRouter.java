@@ -1,0 +1,127 @@
+package io.kapi.endpoint;
+
+import io.kapi.endpoint.handlers.Codecs;
+import io.kapi.endpoint.handlers.CreateHandler;
+import io.kapi.endpoint.handlers.DeleteCollectionHandler;
+import io.kapi.endpoint.handlers.DeleteHandler;
+import io.kapi.endpoint.handlers.GetHandler;
+import io.kapi.endpoint.handlers.ListHandler;
+import io.kapi.endpoint.handlers.ResourceRequest;
+import io.kapi.endpoint.handlers.StatusHandler;
+import io.kapi.endpoint.handlers.UpdateHandler;
+import io.kapi.endpoint.handlers.VerbHandler;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.StatusReason;
+import io.kapi.machinery.resource.ApiResource;
+import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceStore;
+import java.util.Map;
+
+/**
+ * Routes resource requests ({@code /api/v1/...}, {@code /apis/{g}/{v}/...}) to the verb handler the
+ * table below names, after checking that the resource exists and supports the verb. Paths that are
+ * not resource requests (discovery documents) fall through to the next handler.
+ */
+public final class ApiRouter implements RestHandler {
+
+    private final Registry registry;
+    private final Map<String, VerbHandler> verbs;
+    private final VerbHandler status;
+    private final Map<GroupVersionResource, VerbHandler> computed;
+
+    /**
+     * @param computed handlers of resources that are computed rather than stored (reviews), by resource
+     */
+    public ApiRouter(Registry registry, Codecs codecs, Map<GroupVersionResource, VerbHandler> computed) {
+        this.registry = registry;
+        this.computed = Map.copyOf(computed);
+        this.verbs = Map.of(
+                "get", new GetHandler(codecs),
+                "list", new ListHandler(codecs),
+                "create", new CreateHandler(codecs),
+                "update", new UpdateHandler(codecs),
+                "delete", new DeleteHandler(codecs),
+                "deletecollection", new DeleteCollectionHandler(codecs));
+        this.status = new StatusHandler(codecs);
+    }
+
+    @Override
+    public RestResponse handle(RestRequest request) {
+        RequestInfo info = RequestInfo.parse(request.method(), request.path(), request.param("watch"));
+        if (info == null || info.resource().isEmpty()) {
+            return null;
+        }
+        ApiResource resource = registry.resource(info.group(), info.version(), info.resource())
+                .orElse(null);
+        if (resource == null) {
+            if (registry.servesGroupVersion(info.group(), info.version())) {
+                throw ApiException.pathNotFound();
+            }
+            return null;
+        }
+        if (info.verb().isEmpty()) {
+            throw ApiException.methodNotAllowed();
+        }
+        checkScope(resource, info);
+        VerbHandler special = computed.get(resource.gvr());
+        if (special != null) {
+            return special.handle(new ResourceRequest(request, info, resource, null));
+        }
+        ResourceStore store = registry.store(resource).orElseThrow(() -> notSupportedYet(resource, info));
+        ResourceRequest routed = new ResourceRequest(request, info, resource, store);
+        if (!info.subresource().isEmpty()) {
+            return subresource(routed);
+        }
+        if (!resource.supports(info.verb())) {
+            throw ApiException.methodNotAllowed();
+        }
+        VerbHandler handler = verbs.get(info.verb());
+        if (handler == null) {
+            throw notSupportedYet(resource, info);
+        }
+        return handler.handle(routed);
+    }
+
+    /**
+     * Namespaced resources are served under {@code namespaces/{ns}/} for every verb and at the top
+     * level only for list and watch; cluster-scoped ones never under a namespace.
+     */
+    private static void checkScope(ApiResource resource, RequestInfo info) {
+        boolean namespacePath = !info.namespace().isEmpty() && !resource.name().equals("namespaces");
+        if (resource.namespaced() && !namespacePath) {
+            if (!info.name().isEmpty()) {
+                throw ApiException.pathNotFound();
+            }
+            if (!info.verb().equals("list") && !info.verb().equals("watch")) {
+                throw ApiException.methodNotAllowed();
+            }
+        } else if (!resource.namespaced() && namespacePath) {
+            throw ApiException.pathNotFound();
+        }
+    }
+
+    private RestResponse subresource(ResourceRequest r) {
+        ApiResource.Subresource sub = r.resource().subresource(r.info().subresource());
+        if (sub == null || r.info().name().isEmpty()) {
+            throw ApiException.pathNotFound();
+        }
+        if (!sub.verbs().contains(r.info().verb())) {
+            throw ApiException.methodNotAllowed();
+        }
+        if (sub.name().equals("status") && !r.info().verb().equals("patch")) {
+            return status.handle(r);
+        }
+        throw notSupportedYet(r.resource(), r.info());
+    }
+
+    /** A clear answer for what kube-apiserver serves and Kapi does not yet. */
+    private static ApiException notSupportedYet(ApiResource resource, RequestInfo info) {
+        GroupVersionResource gvr = resource.gvr();
+        String what = info.subresource().isEmpty() ? gvr.qualifiedResource()
+                : gvr.qualifiedResource() + "/" + info.subresource();
+        return new ApiException(StatusReason.METHOD_NOT_ALLOWED, 405,
+                "%s on %s is not supported by this server yet".formatted(info.verb(), what),
+                ApiException.Details.NONE);
+    }
+}

@@ -1,0 +1,14 @@
+package io.kapi.endpoint.handlers;
+
+import io.kapi.endpoint.RestRequest;
+
+/**
+ * Reads an object from a request body by its Content-Type (JSON or YAML), at most 3 MiB.
+ * Throws {@link io.kapi.machinery.ApiException}: 415 for an unsupported type, 413 for a body too
+ * large, 400 for a malformed body or one that is not an object.
+ */
+@FunctionalInterface
+public interface BodyDecoder {
+
+    Decoded decode(RestRequest request);
+}

@@ -1,0 +1,28 @@
+package io.kapi.endpoint.handlers;
+
+import io.kapi.endpoint.RestResponse;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.Status;
+import io.kapi.registry.DeleteResult;
+import java.util.List;
+
+/**
+ * DELETE of one object. Answers a Success Status naming what was deleted, or, when finalizers hold
+ * the object, the object itself with its deletionTimestamp, as kube-apiserver does.
+ */
+public record DeleteHandler(Codecs codecs) implements VerbHandler {
+
+    @Override
+    public RestResponse handle(ResourceRequest r) {
+        var options = DeleteOptionsReader.read(r.http(), r.dryRun());
+        DeleteResult result = r.store().delete(r.info().namespace(), r.info().name(), options);
+        if (!result.deleted()) {
+            return codecs.encoder().object(r.http(), r.resource(), 200, result.object());
+        }
+        var gvr = r.resource().gvr();
+        var details = new ApiException.Details(r.info().name(), gvr.group().isEmpty() ? null : gvr.group(),
+                gvr.resource(), List.of(), null);
+        return codecs.encoder().plain(r.http(), 200, Status.success(details, ObjectMeta.of(result.object()).uid()));
+    }
+}

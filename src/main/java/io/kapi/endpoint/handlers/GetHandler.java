@@ -1,0 +1,13 @@
+package io.kapi.endpoint.handlers;
+
+import io.kapi.endpoint.RestResponse;
+
+/** GET of one object. */
+public record GetHandler(Codecs codecs) implements VerbHandler {
+
+    @Override
+    public RestResponse handle(ResourceRequest r) {
+        var object = r.store().get(r.info().namespace(), r.info().name());
+        return codecs.encoder().object(r.http(), r.resource(), 200, object);
+    }
+}

@@ -1,0 +1,65 @@
+package io.kapi.registry;
+
+import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.resource.ApiResource;
+import io.kapi.storage.Storage;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every served resource and the REST store behind it. Resources that kube-apiserver computes rather
+ * than stores (reviews, bindings, component statuses) have no store here.
+ */
+public final class Registry {
+
+    /** group/resource of resources that are not stored objects. */
+    private static final Set<String> NOT_STORED = Set.of(
+            "/bindings", "/componentstatuses",
+            "authentication.k8s.io/tokenreviews", "authentication.k8s.io/selfsubjectreviews",
+            "authorization.k8s.io/localsubjectaccessreviews", "authorization.k8s.io/selfsubjectaccessreviews",
+            "authorization.k8s.io/selfsubjectrulesreviews", "authorization.k8s.io/subjectaccessreviews");
+
+    private final Map<GroupVersionResource, ApiResource> resources = new HashMap<>();
+    private final Map<GroupVersionResource, ResourceStore> stores = new HashMap<>();
+    private final Set<String> groupVersions = new HashSet<>();
+
+    public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies,
+                    MetadataValidation metadataValidation, Clock clock) {
+        NamespaceCheck namespaces = this::requireNamespace;
+        for (ApiResource resource : served) {
+            resources.put(resource.gvr(), resource);
+            groupVersions.add(resource.group() + "/" + resource.version());
+            if (!NOT_STORED.contains(resource.group() + "/" + resource.name())) {
+                stores.put(resource.gvr(), new ResourceStore(resource, strategies.forResource(resource), storage,
+                        metadataValidation, namespaces, clock));
+            }
+        }
+    }
+
+    public Optional<ApiResource> resource(String group, String version, String plural) {
+        return Optional.ofNullable(resources.get(new GroupVersionResource(group, version, plural)));
+    }
+
+    public boolean servesGroupVersion(String group, String version) {
+        return groupVersions.contains(group + "/" + version);
+    }
+
+    /** The store of a resource, or empty for resources that are not stored objects. */
+    public Optional<ResourceStore> store(ApiResource resource) {
+        return Optional.ofNullable(stores.get(resource.gvr()));
+    }
+
+    /** The store of core/v1 namespaces. */
+    public ResourceStore namespaces() {
+        return stores.get(new GroupVersionResource("", "v1", "namespaces"));
+    }
+
+    private void requireNamespace(String namespace) {
+        namespaces().get("", namespace);
+    }
+}

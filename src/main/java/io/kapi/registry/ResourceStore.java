@@ -1,0 +1,377 @@
+package io.kapi.registry;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.resource.ApiResource;
+import io.kapi.storage.KeyValue;
+import io.kapi.storage.RangeResult;
+import io.kapi.storage.Storage;
+import io.kapi.storage.StorageException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The generic REST store of one resource (kube-apiserver's {@code registry.Store}): configured, not
+ * subclassed, with the resource, its {@link Strategy} and a {@link Storage}. Every write reads
+ * straight through named steps; storage errors are translated once, here.
+ *
+ * <p>Objects are stored as JSON without {@code metadata.resourceVersion}; reads set it from the
+ * key's modRevision, so the version a client sees is exactly the storage revision.
+ */
+public final class ResourceStore {
+
+    /** kube-apiserver retries a generated name this many times; 5 random characters of 27 make a clash rare. */
+    private static final int NAME_GENERATION_ATTEMPTS = 8;
+
+    private final ApiResource resource;
+    private final Strategy strategy;
+    private final Storage storage;
+    private final ObjectKeys keys;
+    private final MetadataValidation metadataValidation;
+    private final NamespaceCheck namespaceCheck;
+    private final ObjectCodec codec;
+    private final Clock clock;
+
+    ResourceStore(ApiResource resource, Strategy strategy, Storage storage, MetadataValidation metadataValidation,
+                  NamespaceCheck namespaceCheck, Clock clock) {
+        this.resource = resource;
+        this.strategy = strategy;
+        this.storage = storage;
+        this.keys = ObjectKeys.of(resource);
+        this.metadataValidation = metadataValidation;
+        this.namespaceCheck = namespaceCheck;
+        this.codec = new ObjectCodec(resource);
+        this.clock = clock;
+    }
+
+    public ApiResource resource() {
+        return resource;
+    }
+
+    /** @throws ApiException NotFound */
+    public ObjectNode get(String namespace, String name) {
+        String key = keys.key(namespace, name);
+        return storage.get(key).map(codec::decode).orElseThrow(() -> ApiException.notFound(gvr(), name));
+    }
+
+    /** Lists a namespace (or every namespace when {@code namespace} is empty), one page at a time. */
+    public ListResult list(String namespace, ListOptions options) {
+        String prefix = keys.collection(namespace);
+        ContinueToken from = ContinueToken.decode(options.continueToken());
+        String startKey = from == null ? null : prefix + from.start();
+        long revision = from == null ? 0 : from.revision();
+        if (options.fieldName() != null) {
+            return listOne(namespace, options);
+        }
+        List<ObjectNode> items = new ArrayList<>();
+        int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : 0;
+        RangeResult page;
+        try {
+            do {
+                int want = limit == 0 ? 0 : limit - items.size();
+                page = storage.range(prefix, startKey, want, revision);
+                revision = page.revision();
+                for (KeyValue kv : page.items()) {
+                    ObjectNode object = codec.decode(kv);
+                    if (options.labelSelector().matches(ObjectMeta.of(object).labels())) {
+                        items.add(object);
+                    }
+                    startKey = kv.key() + "\0";
+                }
+            } while (page.more() && limit > 0 && items.size() < limit);
+        } catch (StorageException.Compacted e) {
+            throw ApiException.gone(ContinueToken.EXPIRED_MESSAGE);
+        }
+        if (!page.more()) {
+            return new ListResult(items, Long.toString(revision), null, null);
+        }
+        String next = new ContinueToken(revision, startKey.substring(prefix.length())).encode();
+        Long remaining = options.labelSelector().isEverything() ? page.remaining() : null;
+        return new ListResult(items, Long.toString(revision), next, remaining);
+    }
+
+    private ListResult listOne(String namespace, ListOptions options) {
+        List<ObjectNode> items = new ArrayList<>();
+        long revision = storage.currentRevision();
+        if (!namespace.isEmpty() || !resource.namespaced()) {
+            storage.get(keys.key(namespace, options.fieldName())).map(codec::decode)
+                    .filter(o -> options.labelSelector().matches(ObjectMeta.of(o).labels()))
+                    .ifPresent(items::add);
+        } else {
+            for (ObjectNode o : list(namespace, new ListOptions(0, null, options.labelSelector(), null)).items()) {
+                if (ObjectMeta.of(o).name().equals(options.fieldName())) {
+                    items.add(o);
+                }
+            }
+        }
+        return new ListResult(items, Long.toString(revision), null, null);
+    }
+
+    /**
+     * Creates an object in {@code namespace} (ignored for cluster-scoped resources).
+     *
+     * @throws ApiException AlreadyExists, Invalid, NotFound (namespace), BadRequest (namespace mismatch)
+     */
+    public ObjectNode create(String namespace, ObjectNode object, boolean dryRun) {
+        ObjectMeta meta = ObjectMeta.of(object);
+        assignNamespace(meta, namespace);
+        prepareMetadataForCreate(meta);
+        strategy.prepareForCreate(object);
+        boolean generated = meta.name().isEmpty() && !meta.generateName().isEmpty();
+        if (generated) {
+            meta.name(NameGenerator.generate(meta.generateName()));
+        }
+        validate(object, strategy.validate(object));
+        if (resource.namespaced()) {
+            namespaceCheck.requireExists(meta.namespace());
+        }
+        strategy.canonicalize(object);
+        if (dryRun) {
+            return object;
+        }
+        for (int attempt = 1; ; attempt++) {
+            try {
+                KeyValue kv = storage.create(keys.key(meta.namespace(), meta.name()), codec.encode(object));
+                meta.resourceVersion(Long.toString(kv.modRevision()));
+                return object;
+            } catch (StorageException.KeyExists e) {
+                if (!generated || attempt == NAME_GENERATION_ATTEMPTS) {
+                    throw StorageErrors.interpret(e, gvr(), meta.name());
+                }
+                meta.name(NameGenerator.generate(meta.generateName()));
+            } catch (StorageException e) {
+                throw StorageErrors.interpret(e, gvr(), meta.name());
+            }
+        }
+    }
+
+    /**
+     * Replaces an object (PUT). A resourceVersion in the body must match the stored one.
+     *
+     * @throws ApiException NotFound (unless the kind creates on update), Conflict, Invalid, BadRequest
+     */
+    public UpdateResult update(String namespace, String name, ObjectNode object, boolean dryRun) {
+        return replace(namespace, name, object, dryRun, strategy);
+    }
+
+    /**
+     * Replaces only the {@code status} of an object (PUT to {@code /status}); the body's other fields
+     * are ignored, its resourceVersion, if set, must match.
+     *
+     * @throws ApiException NotFound, Conflict, Invalid
+     */
+    public ObjectNode updateStatus(String namespace, String name, ObjectNode object, boolean dryRun) {
+        if (!ObjectMeta.of(object).name().isEmpty() && !ObjectMeta.of(object).name().equals(name)) {
+            throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
+                    .formatted(ObjectMeta.of(object).name(), name));
+        }
+        ObjectMeta.of(object).name(name);
+        if (storage.get(keys.key(namespace, name)).isEmpty()) {
+            throw ApiException.notFound(gvr(), name);
+        }
+        return replace(namespace, name, object, dryRun, new StatusStrategy(strategy)).object();
+    }
+
+    private UpdateResult replace(String namespace, String name, ObjectNode object, boolean dryRun, Strategy using) {
+        ObjectMeta meta = ObjectMeta.of(object);
+        assignNamespace(meta, namespace);
+        if (meta.name().isEmpty()) {
+            meta.name(name);
+        } else if (!meta.name().equals(name)) {
+            throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
+                    .formatted(meta.name(), name));
+        }
+        String key = keys.key(meta.namespace(), name);
+        KeyValue current = storage.get(key).orElse(null);
+        if (current == null) {
+            if (!using.allowCreateOnUpdate()) {
+                throw ApiException.notFound(gvr(), name);
+            }
+            if (!meta.resourceVersion().isEmpty()) {
+                throw ApiException.notFound(gvr(), name);
+            }
+            return new UpdateResult(create(namespace, object, dryRun), true);
+        }
+        ObjectNode old = codec.decode(current);
+        String wanted = meta.resourceVersion();
+        if (wanted.isEmpty() && !using.allowUnconditionalUpdate()) {
+            throw ApiException.invalid(resource.gvk(), name, List.of(FieldError.invalid("metadata.resourceVersion",
+                    "\"\"", "must be specified for an update")));
+        }
+        if (!wanted.isEmpty() && !wanted.equals(Long.toString(current.modRevision()))) {
+            throw ApiException.staleUpdate(gvr(), name);
+        }
+        prepareMetadataForUpdate(meta, ObjectMeta.of(old));
+        using.prepareForUpdate(object, old);
+        List<FieldError> errors = new ArrayList<>(validateCommonUpdate(meta, ObjectMeta.of(old)));
+        errors.addAll(using.validateUpdate(object, old));
+        validate(object, errors);
+        using.canonicalize(object);
+        if (dryRun) {
+            meta.resourceVersion(Long.toString(current.modRevision()));
+            return new UpdateResult(object, false);
+        }
+        try {
+            if (!meta.deletionTimestamp().isEmpty() && !meta.hasFinalizers()) {
+                storage.delete(key, current.modRevision());
+                return new UpdateResult(object, false);
+            }
+            KeyValue kv = storage.update(key, codec.encode(object), current.modRevision());
+            meta.resourceVersion(Long.toString(kv.modRevision()));
+            return new UpdateResult(object, false);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
+        }
+    }
+
+    /**
+     * Deletes an object; one with finalizers only gets its deletionTimestamp set.
+     *
+     * @throws ApiException NotFound, Conflict (failed precondition or concurrent change)
+     */
+    public DeleteResult delete(String namespace, String name, DeleteOptions options) {
+        String key = keys.key(namespace, name);
+        KeyValue current = storage.get(key).orElseThrow(() -> ApiException.notFound(gvr(), name));
+        ObjectNode object = codec.decode(current);
+        ObjectMeta meta = ObjectMeta.of(object);
+        checkPreconditions(meta, options);
+        if (meta.hasFinalizers()) {
+            return markDeleting(key, current, object, options.dryRun());
+        }
+        if (options.dryRun()) {
+            return new DeleteResult(object, true);
+        }
+        try {
+            storage.delete(key, current.modRevision());
+            return new DeleteResult(object, true);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
+        }
+    }
+
+    /** Deletes every object a list selects; returns them as deleted (or as marked for deletion). */
+    public List<ObjectNode> deleteCollection(String namespace, ListOptions listOptions, DeleteOptions options) {
+        List<ObjectNode> deleted = new ArrayList<>();
+        for (ObjectNode object : list(namespace, listOptions).items()) {
+            ObjectMeta meta = ObjectMeta.of(object);
+            try {
+                deleted.add(delete(meta.namespace(), meta.name(), options).object());
+            } catch (ApiException e) {
+                if (e.code() != 404) {
+                    throw e;
+                }
+            }
+        }
+        return deleted;
+    }
+
+    private DeleteResult markDeleting(String key, KeyValue current, ObjectNode object, boolean dryRun) {
+        ObjectMeta meta = ObjectMeta.of(object);
+        if (!meta.deletionTimestamp().isEmpty()) {
+            return new DeleteResult(object, false);
+        }
+        meta.node().put("deletionTimestamp", ObjectMeta.format(clock.instant()));
+        meta.node().put("deletionGracePeriodSeconds", 0);
+        if (dryRun) {
+            return new DeleteResult(object, false);
+        }
+        try {
+            meta.resourceVersion("");
+            KeyValue kv = storage.update(key, codec.encode(object), current.modRevision());
+            meta.resourceVersion(Long.toString(kv.modRevision()));
+            return new DeleteResult(object, false);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), meta.name());
+        }
+    }
+
+    private void checkPreconditions(ObjectMeta meta, DeleteOptions options) {
+        if (options.preconditionUid() != null && !options.preconditionUid().equals(meta.uid())) {
+            throw ApiException.conflict(gvr(), meta.name(), "Precondition failed: UID in precondition: %s, UID in object meta: %s"
+                    .formatted(options.preconditionUid(), meta.uid()));
+        }
+        String rv = options.preconditionResourceVersion();
+        if (rv != null && !rv.equals(meta.resourceVersion())) {
+            throw ApiException.conflict(gvr(), meta.name(),
+                    "Precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %s"
+                            .formatted(rv, meta.resourceVersion()));
+        }
+    }
+
+    private void assignNamespace(ObjectMeta meta, String namespace) {
+        if (!resource.namespaced()) {
+            meta.namespace(null);
+            return;
+        }
+        if (meta.namespace().isEmpty()) {
+            meta.namespace(namespace);
+        } else if (!meta.namespace().equals(namespace)) {
+            throw ApiException.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the request");
+        }
+    }
+
+    private void prepareMetadataForCreate(ObjectMeta meta) {
+        meta.uid(UUID.randomUUID().toString());
+        meta.creationTimestamp(clock.instant());
+        meta.resourceVersion(null);
+        meta.node().remove("deletionTimestamp");
+        meta.node().remove("deletionGracePeriodSeconds");
+        meta.node().remove("selfLink");
+    }
+
+    private static void prepareMetadataForUpdate(ObjectMeta meta, ObjectMeta old) {
+        if (meta.uid().isEmpty()) {
+            meta.copyFrom(old, "uid");
+        }
+        meta.copyFrom(old, "creationTimestamp");
+        meta.copyFrom(old, "deletionTimestamp");
+        meta.copyFrom(old, "deletionGracePeriodSeconds");
+        meta.node().remove("selfLink");
+        meta.resourceVersion(null);
+    }
+
+    private static List<FieldError> validateCommonUpdate(ObjectMeta meta, ObjectMeta old) {
+        List<FieldError> errors = new ArrayList<>();
+        if (!meta.uid().equals(old.uid())) {
+            errors.add(FieldError.invalid("metadata.uid", quote(meta.uid()), "field is immutable"));
+        }
+        if (!old.deletionTimestamp().isEmpty() && meta.node().has("finalizers")) {
+            for (var f : meta.node().path("finalizers")) {
+                boolean known = false;
+                for (var o : old.node().path("finalizers")) {
+                    known |= o.asText().equals(f.asText());
+                }
+                if (!known) {
+                    errors.add(FieldError.forbidden("metadata.finalizers",
+                            "no new finalizers can be added if the object is being deleted, found new finalizers [\""
+                                    + f.asText() + "\"]"));
+                }
+            }
+        }
+        return errors;
+    }
+
+    private void validate(ObjectNode object, List<FieldError> strategyErrors) {
+        ObjectMeta meta = ObjectMeta.of(object);
+        List<FieldError> errors = new ArrayList<>(metadataValidation.validate(resource, object));
+        errors.addAll(strategyErrors);
+        if (!errors.isEmpty()) {
+            String name = meta.name().isEmpty() ? meta.generateName() : meta.name();
+            throw ApiException.invalid(resource.gvk(), name, errors);
+        }
+    }
+
+    private GroupVersionResource gvr() {
+        return resource.gvr();
+    }
+
+    static String quote(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+}

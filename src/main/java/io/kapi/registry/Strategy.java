@@ -1,0 +1,48 @@
+package io.kapi.registry;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.FieldError;
+import java.util.List;
+
+/**
+ * What a kind means beyond its schema, as kube-apiserver's {@code RESTCreateStrategy} and
+ * {@code RESTUpdateStrategy}: the generic {@link ResourceStore} calls these at fixed points of every
+ * write. Implementations must be stateless and thread-safe.
+ *
+ * <p>Order on create: {@link #prepareForCreate} → schema validation → {@link #validate} →
+ * {@link #canonicalize} → store. On update: {@link #prepareForUpdate} → schema validation →
+ * {@link #validateUpdate} → {@link #canonicalize} → store.
+ */
+public interface Strategy {
+
+    /** Clears fields the client may not set and sets what the server owns (e.g. status, generation). */
+    void prepareForCreate(ObjectNode object);
+
+    /** Carries over what the client may not change and bumps the generation on spec changes. */
+    void prepareForUpdate(ObjectNode object, ObjectNode old);
+
+    /** Errors of a new object beyond its schema, with kube-apiserver's field paths. */
+    List<FieldError> validate(ObjectNode object);
+
+    /** Errors of an update, e.g. changed immutable fields. */
+    List<FieldError> validateUpdate(ObjectNode object, ObjectNode old);
+
+    /** Normalises the object just before it is stored. */
+    default void canonicalize(ObjectNode object) {
+    }
+
+    /** Whether a PUT to a missing object creates it. */
+    default boolean allowCreateOnUpdate() {
+        return false;
+    }
+
+    /** Whether a PUT without metadata.resourceVersion is accepted (last write wins). */
+    default boolean allowUnconditionalUpdate() {
+        return true;
+    }
+
+    /** Warnings (sent as {@code Warning} headers) for a new object. */
+    default List<String> warningsOnCreate(ObjectNode object) {
+        return List.of();
+    }
+}

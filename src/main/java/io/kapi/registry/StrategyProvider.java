@@ -1,0 +1,10 @@
+package io.kapi.registry;
+
+import io.kapi.machinery.resource.ApiResource;
+
+/** Chooses the strategy of each resource's store; the built-in API groups supply theirs. */
+@FunctionalInterface
+public interface StrategyProvider {
+
+    Strategy forResource(ApiResource resource);
+}
