@@ -46,6 +46,7 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
     public void afterAll(ExtensionContext context) {
         if (kapi != null) {
             kapi.close();
+            KapiProcess.deleteTree(cacheDir);
         }
     }
 

@@ -94,7 +94,8 @@ public final class KapiProcess implements AutoCloseable {
         LIVE.add(this);
         awaitReady();
         lastStartToReady = Duration.ofNanos(System.nanoTime() - t0);
-        LOG.log(System.Logger.Level.INFO, "{0} ready on port {1} in {2} ms", name, port, lastStartToReady.toMillis());
+        LOG.log(System.Logger.Level.INFO, "{0} ready on port {1} in {2} ms", name, String.valueOf(port),
+                String.valueOf(lastStartToReady.toMillis()));
         return this;
     }
 
@@ -139,10 +140,18 @@ public final class KapiProcess implements AutoCloseable {
     @Override
     public void close() {
         stop();
-        try (Stream<Path> files = Files.walk(dataDir)) {
+        deleteTree(dataDir);
+    }
+
+    /** Deletes a directory tree, best effort (a warning if something stays). */
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "cannot delete {0}: {1}", dataDir, e);
+            LOG.log(System.Logger.Level.WARNING, "cannot delete {0}: {1}", dir, e);
         }
     }
 
