@@ -42,7 +42,7 @@ final class CrudIT {
             new Case("configmap.yaml", "configmap", "configmaps", "cm1", true,
                     "{.data.greeting}", "hello", "(?s)Labels:\\s+app=e2e.*greeting:\\s*\\n-+\\s*\\nhello"),
             new Case("secret.yaml", "secret", "secrets", "secret1", true,
-                    "{.data.username}", "YWRtaW4=", "(?s)Type:\\s+Opaque.*password:\\s+7 bytes\\s+username:\\s+5 bytes"),
+                    "{.data.username}", "YWRtaW4=", "(?s)Type:\\s+Opaque(?=.*password:\\s+7 bytes)(?=.*username:\\s+5 bytes)"),
             new Case("service.yaml", "service", "services", "svc1", true,
                     "{.spec.type}/{.spec.ports[0].protocol}/{.spec.sessionAffinity}", "ClusterIP/TCP/None",
                     "(?s)Type:\\s+ClusterIP.*Port:\\s+http\\s+80/TCP.*TargetPort:\\s+8080/TCP"),
