@@ -29,6 +29,7 @@ public final class Schemas {
     private static final String FABRIC8 = "/openshift-generated.json";
     private static final String EXTRA = "/schemas/extra-definitions.json";
     private static final String REF_PREFIX = "#/definitions/";
+    private static final String API_PREFIX = "io.k8s.api.";
 
     private final Map<String, ObjectNode> definitions;
     private final Map<GroupVersionKind, String> byKind;
@@ -36,7 +37,11 @@ public final class Schemas {
     private Schemas(Map<String, ObjectNode> definitions) {
         this.definitions = Collections.unmodifiableMap(definitions);
         Map<GroupVersionKind, String> kinds = new HashMap<>();
-        definitions.forEach((name, def) -> gvkOf(def).ifPresent(gvk -> kinds.putIfAbsent(gvk, name)));
+        definitions.forEach((name, def) -> {
+            if (isTopLevel(def)) {
+                gvkOf(name, def).ifPresent(gvk -> kinds.putIfAbsent(gvk, name));
+            }
+        });
         this.byKind = Collections.unmodifiableMap(kinds);
     }
 
@@ -76,6 +81,28 @@ public final class Schemas {
         }
         return Optional.of(new GroupVersionKind(info.path("Group").asText(""), info.get("Version").asText(),
                 info.get("Kind").asText()));
+    }
+
+    /**
+     * The group, version and kind of definition {@code name}, correcting {@code x-fabric8-info}: the
+     * fabric8 file leaves {@code Group} empty for the groups whose name has no dot (apps, autoscaling,
+     * batch, policy, extensions), so for {@code io.k8s.api.<pkg>.<version>.<Kind>} outside core the
+     * group is taken from the package name.
+     */
+    public static Optional<GroupVersionKind> gvkOf(String name, JsonNode def) {
+        return gvkOf(def).map(gvk -> {
+            if (!gvk.group().isEmpty() || !name.startsWith(API_PREFIX)) {
+                return gvk;
+            }
+            String pkg = name.substring(API_PREFIX.length(), name.indexOf('.', API_PREFIX.length()));
+            return pkg.equals("core") ? gvk : new GroupVersionKind(pkg, gvk.version(), gvk.kind());
+        });
+    }
+
+    /** Whether a definition is a top-level kind (has {@code apiVersion} and {@code kind} fields). */
+    public static boolean isTopLevel(JsonNode def) {
+        JsonNode props = def.path("properties");
+        return props.has("apiVersion") && props.has("kind");
     }
 
     private static void readDefinitions(String resource, boolean required, Map<String, ObjectNode> into) {

@@ -1,0 +1,112 @@
+package io.kapi.endpoint.discovery;
+
+import io.kapi.machinery.ApiException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Content negotiation for discovery. client-go asks for aggregated discovery with
+ * {@code application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList} (then v2beta1, then
+ * plain JSON or protobuf as fallbacks); the first acceptable entry by descending {@code q} wins.
+ * Only JSON is served: a request that accepts neither JSON nor an aggregated form gets 406.
+ */
+final class DiscoveryAccept {
+
+    /** The aggregated forms kube-apiserver serves; clients check the response Content-Type. */
+    enum Aggregated {
+        V2("v2"), V2BETA1("v2beta1");
+
+        private final String version;
+
+        Aggregated(String version) {
+            this.version = version;
+        }
+
+        String apiVersion() {
+            return "apidiscovery.k8s.io/" + version;
+        }
+
+        String contentType() {
+            return "application/json;g=apidiscovery.k8s.io;v=" + version + ";as=APIGroupDiscoveryList";
+        }
+    }
+
+    private record MediaRange(String type, String g, String v, String as, double q) {
+    }
+
+    private DiscoveryAccept() {
+    }
+
+    /**
+     * The aggregated form to answer with, or null for the plain document.
+     *
+     * @param allowAggregated whether this path serves aggregated discovery ({@code /api}, {@code /apis})
+     * @throws ApiException 406 if nothing acceptable is offered
+     */
+    static Aggregated negotiate(String accept, boolean allowAggregated) {
+        if (accept == null || accept.isBlank()) {
+            return null;
+        }
+        List<MediaRange> ranges = parse(accept);
+        ranges.sort(Comparator.comparingDouble(MediaRange::q).reversed());
+        for (MediaRange r : ranges) {
+            if (r.q() <= 0) {
+                continue;
+            }
+            if (r.as() != null) {
+                if (allowAggregated && r.type().equals("application/json")
+                        && "apidiscovery.k8s.io".equals(r.g()) && "APIGroupDiscoveryList".equals(r.as())) {
+                    if ("v2".equals(r.v())) {
+                        return Aggregated.V2;
+                    }
+                    if ("v2beta1".equals(r.v())) {
+                        return Aggregated.V2BETA1;
+                    }
+                }
+                continue;
+            }
+            if (r.type().equals("application/json") || r.type().equals("application/*") || r.type().equals("*/*")) {
+                return null;
+            }
+        }
+        throw ApiException.notAcceptable("application/json, application/yaml, application/vnd.kubernetes.protobuf");
+    }
+
+    private static List<MediaRange> parse(String accept) {
+        List<MediaRange> out = new ArrayList<>();
+        for (String entry : accept.split(",")) {
+            String[] parts = entry.split(";");
+            String type = parts[0].strip().toLowerCase(Locale.ROOT);
+            String g = null;
+            String v = null;
+            String as = null;
+            double q = 1;
+            for (int i = 1; i < parts.length; i++) {
+                String[] kv = parts[i].split("=", 2);
+                if (kv.length != 2) {
+                    continue;
+                }
+                String value = kv[1].strip();
+                switch (kv[0].strip()) {
+                    case "g" -> g = value;
+                    case "v" -> v = value;
+                    case "as" -> as = value;
+                    case "q" -> q = parseQ(value);
+                    default -> { }
+                }
+            }
+            out.add(new MediaRange(type, g, v, as, q));
+        }
+        return out;
+    }
+
+    private static double parseQ(String value) {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package io.kapi.machinery.resource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GroupVersion;
+import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The resources a default kube-apiserver 1.34 serves, read once from the data file
+ * {@code apis/builtin-resources.json}: every group/version/resource with its names, scope, verbs,
+ * short names, categories and subresources, the group-versions in discovery order, and the version
+ * each resource is stored in (which discovery's {@code storageVersionHash} is computed from).
+ *
+ * <p>Immutable and thread-safe; {@link #builtin()} parses the file on first use only.
+ */
+public final class ResourceTable {
+
+    private static final String DATA = "/apis/builtin-resources.json";
+
+    private final List<ApiResource> resources;
+    private final List<GroupVersion> groupVersions;
+    private final Map<String, List<String>> versionsByGroup;
+    private final Map<String, ApiResource> byPath;
+    private final Map<GroupVersionKind, ApiResource> byKind;
+    private final Map<ApiResource, String> storageHashes;
+
+    private ResourceTable(List<ApiResource> resources, Map<String, List<String>> versionsByGroup,
+                          Map<ApiResource, GroupVersionKind> storage) {
+        this.resources = List.copyOf(resources);
+        this.versionsByGroup = Collections.unmodifiableMap(versionsByGroup);
+        List<GroupVersion> gvs = new ArrayList<>();
+        versionsByGroup.forEach((g, vs) -> vs.forEach(v -> gvs.add(new GroupVersion(g, v))));
+        this.groupVersions = List.copyOf(gvs);
+        Map<String, ApiResource> paths = new HashMap<>();
+        Map<GroupVersionKind, ApiResource> kinds = new HashMap<>();
+        Map<ApiResource, String> hashes = new HashMap<>();
+        for (ApiResource r : resources) {
+            paths.put(key(r.group(), r.version(), r.name()), r);
+            kinds.putIfAbsent(r.gvk(), r);
+            GroupVersionKind s = storage.get(r);
+            if (s != null) {
+                hashes.put(r, storageVersionHash(s));
+            }
+        }
+        this.byPath = Map.copyOf(paths);
+        this.byKind = Map.copyOf(kinds);
+        this.storageHashes = Map.copyOf(hashes);
+    }
+
+    private static final class Builtin {
+        static final ResourceTable INSTANCE = load(DATA);
+    }
+
+    /** The built-in API of kube-apiserver 1.34 with its default feature gates and API enablement. */
+    public static ResourceTable builtin() {
+        return Builtin.INSTANCE;
+    }
+
+    /** Every resource, grouped by group-version in discovery order, alphabetical within one. */
+    public List<ApiResource> resources() {
+        return resources;
+    }
+
+    /**
+     * The served group-versions in kube-apiserver's discovery order: core {@code v1} first, then the
+     * groups by descending priority, each group's versions in preference order.
+     */
+    public List<GroupVersion> groupVersions() {
+        return groupVersions;
+    }
+
+    /** The resources of one group-version, in discovery order; empty if it is not served. */
+    public List<ApiResource> resources(GroupVersion gv) {
+        return resources.stream()
+                .filter(r -> r.group().equals(gv.group()) && r.version().equals(gv.version()))
+                .toList();
+    }
+
+    /** Whether {@code gv} is served. */
+    public boolean serves(GroupVersion gv) {
+        return versionsByGroup.getOrDefault(gv.group(), List.of()).contains(gv.version());
+    }
+
+    /** The served versions of {@code group} in preference order; empty if the group is unknown. */
+    public List<String> versions(String group) {
+        return versionsByGroup.getOrDefault(group, List.of());
+    }
+
+    /** The resource at {@code /apis/group/version/plural} ({@code group} "" for core). */
+    public Optional<ApiResource> find(String group, String version, String plural) {
+        return Optional.ofNullable(byPath.get(key(group, version, plural)));
+    }
+
+    /** The resource serving {@code gvk} as its main kind (not as a subresource kind). */
+    public Optional<ApiResource> forKind(GroupVersionKind gvk) {
+        return Optional.ofNullable(byKind.get(gvk));
+    }
+
+    /**
+     * The preferred (first) version of {@code group}.
+     *
+     * @throws IllegalArgumentException if the group is not served
+     */
+    public String preferredVersion(String group) {
+        List<String> versions = versionsByGroup.get(group);
+        if (versions == null) {
+            throw new IllegalArgumentException("group not served: " + group);
+        }
+        return versions.getFirst();
+    }
+
+    /**
+     * Discovery's {@code storageVersionHash}: present only for resources kept in storage (not for
+     * virtual ones such as reviews or bindings).
+     */
+    public Optional<String> storageVersionHash(ApiResource resource) {
+        return Optional.ofNullable(storageHashes.get(resource));
+    }
+
+    /**
+     * kube-apiserver's hash of a storage version: the first 8 bytes of SHA-256 over
+     * {@code group/version/kind}, base64 encoded. Clients compare it for equality only.
+     */
+    public static String storageVersionHash(GroupVersionKind storage) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(
+                    (storage.group() + "/" + storage.version() + "/" + storage.kind())
+                            .getBytes(StandardCharsets.UTF_8));
+            return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(digest, 8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static ResourceTable load(String resource) {
+        try (InputStream in = ResourceTable.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing class-path resource " + resource);
+            }
+            return parse(Json.MAPPER.readTree(in));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
+    }
+
+    private static ResourceTable parse(JsonNode root) {
+        Map<String, List<String>> versions = new LinkedHashMap<>();
+        for (JsonNode g : root.path("groups")) {
+            versions.put(g.path("group").asText(), strings(g.path("versions")));
+        }
+        List<ApiResource> rows = new ArrayList<>();
+        Map<ApiResource, GroupVersionKind> storage = new HashMap<>();
+        for (JsonNode r : root.path("resources")) {
+            String group = r.path("group").asText();
+            String version = r.path("version").asText();
+            String kind = r.path("kind").asText();
+            List<ApiResource.Subresource> subs = new ArrayList<>();
+            for (JsonNode s : r.path("subresources")) {
+                subs.add(new ApiResource.Subresource(s.path("name").asText(),
+                        s.has("group") ? s.get("group").asText() : group,
+                        s.has("version") ? s.get("version").asText() : version,
+                        s.path("kind").asText(), strings(s.path("verbs"))));
+            }
+            ApiResource row = new ApiResource(group, version, r.path("name").asText(),
+                    r.path("singularName").asText(), kind, r.path("namespaced").asBoolean(),
+                    strings(r.path("verbs")), strings(r.path("shortNames")), strings(r.path("categories")),
+                    List.copyOf(subs));
+            if (!versions.getOrDefault(group, List.of()).contains(version)) {
+                throw new IllegalStateException("resource " + row.gvr() + " of an unlisted group-version");
+            }
+            rows.add(row);
+            if (r.hasNonNull("storageVersion")) {
+                GroupVersion s = GroupVersion.parse(r.get("storageVersion").asText());
+                storage.put(row, new GroupVersionKind(s.group(), s.version(), kind));
+            }
+        }
+        return new ResourceTable(rows, versions, storage);
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return List.copyOf(out);
+    }
+
+    private static String key(String group, String version, String plural) {
+        return group + "/" + version + "/" + plural;
+    }
+}

@@ -1,0 +1,35 @@
+package io.kapi.storage;
+
+import io.kapi.storage.memory.MemoryBackend;
+import io.kapi.storage.rocksdb.RocksBackend;
+import java.nio.file.Path;
+
+/** Opens the built-in {@link Storage} backends. */
+public final class Storages {
+
+    private Storages() {
+    }
+
+    /** A fresh, empty in-memory store (tests, benchmarks); everything is lost on close. */
+    public static Storage memory() {
+        return memory(StorageOptions.DEFAULT);
+    }
+
+    public static Storage memory(StorageOptions options) {
+        return MemoryBackend.open(options);
+    }
+
+    /**
+     * The embedded durable store in {@code dir} (created if missing), backed by RocksDB. Reopening a
+     * directory continues its data and revision; only one process may have it open.
+     *
+     * @throws StorageException.Unavailable if the directory cannot be opened (e.g. locked by another process)
+     */
+    public static Storage embedded(Path dir) {
+        return embedded(dir, StorageOptions.DEFAULT);
+    }
+
+    public static Storage embedded(Path dir, StorageOptions options) {
+        return RocksBackend.open(dir, options);
+    }
+}

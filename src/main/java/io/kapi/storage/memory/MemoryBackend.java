@@ -1,0 +1,15 @@
+package io.kapi.storage.memory;
+
+import io.kapi.storage.Storage;
+import io.kapi.storage.StorageOptions;
+
+/** Opens the in-memory backend; use {@link io.kapi.storage.Storages#memory()}. */
+public final class MemoryBackend {
+
+    private MemoryBackend() {
+    }
+
+    public static Storage open(StorageOptions options) {
+        return new MemoryStorage(options);
+    }
+}

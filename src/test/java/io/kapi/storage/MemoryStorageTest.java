@@ -1,0 +1,11 @@
+package io.kapi.storage;
+
+import org.junit.jupiter.api.DisplayName;
+
+@DisplayName("memory storage")
+final class MemoryStorageTest extends StorageContract {
+    @Override
+    protected Storage open(StorageOptions options) {
+        return Storages.memory(options);
+    }
+}
