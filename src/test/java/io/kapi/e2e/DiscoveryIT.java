@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -90,9 +91,11 @@ final class DiscoveryIT {
     void explainRecursive() {
         Kubectl.Result r = KAPI.kubectl().run("explain", "configmap", "--recursive").assertOk();
         assertTrue(r.stdout().contains("KIND:       ConfigMap"), r.toString());
-        for (String field : List.of("apiVersion\t<string>", "binaryData\t<map[string]string>", "data\t<map[string]string>",
-                "immutable\t<boolean>", "metadata\t<ObjectMeta>")) {
-            assertTrue(r.stdout().contains(field), field + " in " + r);
+        for (String field : List.of("apiVersion <string>", "binaryData <map[string]string>", "data <map[string]string>",
+                "immutable <boolean>", "metadata <ObjectMeta>")) {
+            String[] nameType = field.split(" ");
+            assertTrue(Pattern.compile("(?m)^  " + nameType[0] + "\\s+" + Pattern.quote(nameType[1]) + "$")
+                    .matcher(r.stdout()).find(), field + " in " + r);
         }
     }
 
