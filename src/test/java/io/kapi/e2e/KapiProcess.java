@@ -32,6 +32,7 @@ public final class KapiProcess implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KapiProcess.class.getName());
     private static final List<KapiProcess> LIVE = new CopyOnWriteArrayList<>();
+    private static boolean built;
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(KapiProcess::kill)));
@@ -58,7 +59,7 @@ public final class KapiProcess implements AutoCloseable {
         this.projectDir = Path.of(System.getProperty("kapi.e2e.projectDir", "")).toAbsolutePath();
         this.logDir = Path.of(System.getProperty("kapi.e2e.logDir", projectDir.resolve("target/e2e-logs").toString()));
         this.extraArgs = List.copyOf(extraArgs);
-        this.readyTimeout = Duration.ofSeconds(Long.getLong("kapi.e2e.readyTimeoutSeconds", 90));
+        this.readyTimeout = Duration.ofSeconds(Long.getLong("kapi.e2e.readyTimeoutSeconds", 60));
         this.port = freePort();
         try {
             Files.createDirectories(logDir);
@@ -74,6 +75,7 @@ public final class KapiProcess implements AutoCloseable {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("already running: " + name);
         }
+        ensureBuilt(projectDir, logDir);
         starts++;
         logFile = logDir.resolve(name + "-" + starts + ".log");
         List<String> command = new ArrayList<>(List.of(projectDir.resolve("bin/kapi").toString(),
@@ -215,6 +217,34 @@ public final class KapiProcess implements AutoCloseable {
         } catch (IOException e) {
             return "(cannot read " + logFile + ": " + e + ")";
         }
+    }
+
+    /**
+     * Once per JVM, before the first server starts: {@code bin/kapi --help}, which builds the project when
+     * it is stale and exits. So no server start pays (or races on) a build inside its readiness deadline.
+     */
+    private static synchronized void ensureBuilt(Path projectDir, Path logDir) {
+        if (built) {
+            return;
+        }
+        Path log = logDir.resolve("build.log");
+        try {
+            Process p = new ProcessBuilder(projectDir.resolve("bin/kapi").toString(), "--help")
+                    .directory(projectDir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            if (!p.waitFor(15, TimeUnit.MINUTES)) {
+                p.destroyForcibly().waitFor();
+                throw new AssertionError("bin/kapi --help (build) did not finish in 15 min; see " + log);
+            }
+            if (p.exitValue() != 0) {
+                throw new AssertionError("bin/kapi --help failed (exit " + p.exitValue() + "):\n" + Files.readString(log));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        built = true;
     }
 
     private void awaitReady() {
