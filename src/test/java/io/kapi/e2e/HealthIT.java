@@ -24,6 +24,17 @@ final class HealthIT {
     static final KapiExtension KAPI = new KapiExtension();
 
     @Test
+    @DisplayName("the generated admin kubeconfig points at the server's port with a client certificate")
+    void adminKubeconfig() {
+        Kubeconfig kc = KAPI.kapi().kubeconfig();
+        assertEquals("https://127.0.0.1:" + KAPI.kapi().port(), kc.server().toString());
+        assertTrue(kc.clientCertPem().isPresent() && kc.clientKeyPem().isPresent(), "client cert and key");
+        try (ApiClient client = KAPI.client()) {
+            assertEquals(200, client.get("/version").status());
+        }
+    }
+
+    @Test
     @DisplayName("/version says v1.34, major 1, minor 34")
     void version() throws IOException {
         Kubectl.Result r = KAPI.kubectl().run("get", "--raw", "/version").assertOk();

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -249,26 +248,28 @@ public final class KapiProcess implements AutoCloseable {
 
     private void awaitReady() {
         long deadline = System.nanoTime() + readyTimeout.toNanos();
-        Optional<HttpClient> http = Optional.empty();
+        HttpClient http = null;
+        HttpRequest readyz = null;
         String last = "admin.kubeconfig not written yet";
         try {
             while (System.nanoTime() < deadline) {
                 if (!process.isAlive()) {
                     throw startFailure("exited with code " + process.exitValue());
                 }
-                if (http.isEmpty() && Files.exists(kubeconfigPath())) {
+                if (http == null && Files.exists(kubeconfigPath())) {
                     try {
-                        http = Optional.of(HttpClient.newBuilder().sslContext(kubeconfig().anonymousSslContext())
-                                .connectTimeout(Duration.ofSeconds(2)).build());
+                        Kubeconfig kubeconfig = kubeconfig();
+                        http = HttpClient.newBuilder().sslContext(kubeconfig.anonymousSslContext())
+                                .connectTimeout(Duration.ofSeconds(2)).build();
+                        readyz = HttpRequest.newBuilder(kubeconfig.server().resolve("/readyz"))
+                                .timeout(Duration.ofSeconds(5)).build();
                     } catch (RuntimeException partiallyWritten) {
                         last = "kubeconfig unreadable: " + partiallyWritten;
                     }
                 }
-                if (http.isPresent()) {
+                if (http != null) {
                     try {
-                        HttpResponse<String> r = http.get().send(HttpRequest.newBuilder(kubeconfig().server()
-                                        .resolve("/readyz")).timeout(Duration.ofSeconds(5)).build(),
-                                HttpResponse.BodyHandlers.ofString());
+                        HttpResponse<String> r = http.send(readyz, HttpResponse.BodyHandlers.ofString());
                         if (r.statusCode() == 200 && r.body().trim().equals("ok")) {
                             return;
                         }
@@ -277,14 +278,16 @@ public final class KapiProcess implements AutoCloseable {
                         last = "/readyz: " + notYetListening;
                     }
                 }
-                Thread.sleep(100);
+                Thread.sleep(50);
             }
             throw startFailure("not ready within " + readyTimeout.toSeconds() + " s; last: " + last);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw startFailure("interrupted");
         } finally {
-            http.ifPresent(HttpClient::close);
+            if (http != null) {
+                http.close();
+            }
         }
     }
 
