@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.authn.UserInfo;
 import io.kapi.endpoint.RestResponse;
+import io.kapi.endpoint.codec.Decoded;
 import io.kapi.endpoint.handlers.Codecs;
-import io.kapi.endpoint.handlers.Decoded;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.GroupVersionResource;
@@ -41,13 +41,13 @@ public final class SelfReviews {
         if (!r.info().verb().equals("create") || !r.info().subresource().isEmpty()) {
             throw io.kapi.machinery.ApiException.methodNotAllowed();
         }
-        Decoded body = codecs.decoder().decode(r.http());
+        Decoded body = codecs.decoder().decode(r.http(), r.resource().gvk());
         ObjectNode review = body.object();
         review.put("apiVersion", r.resource().gvk().apiVersion());
         review.put("kind", r.resource().kind());
         review.with("metadata").put("creationTimestamp", (String) null);
         filler.fill(review.putObject("status"), r.http().user());
-        return codecs.encoder().object(r.http(), r.resource(), 201, review);
+        return codecs.writer().object(r.http(), r.resource(), 201, review);
     }
 
     private static void whoAmI(ObjectNode status, UserInfo user) {

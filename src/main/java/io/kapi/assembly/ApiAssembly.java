@@ -1,9 +1,26 @@
 package io.kapi.assembly;
 
+import io.kapi.apis.BuiltinStrategies;
+import io.kapi.apis.SelfReviews;
+import io.kapi.apis.SystemNamespaces;
+import io.kapi.endpoint.ApiRouter;
+import io.kapi.endpoint.DelegationChain;
+import io.kapi.endpoint.NegotiatedWriter;
 import io.kapi.endpoint.RestHandler;
+import io.kapi.endpoint.SchemaFieldValidation;
+import io.kapi.endpoint.codec.RequestDecoder;
+import io.kapi.endpoint.discovery.DiscoveryHandler;
+import io.kapi.endpoint.handlers.Codecs;
+import io.kapi.endpoint.openapi.OpenApiHandler;
+import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.health.HealthCheck;
 import io.kapi.health.PostStartHook;
-import io.kapi.machinery.ApiException;
+import io.kapi.machinery.resource.ResourceTable;
+import io.kapi.machinery.schema.Schemas;
+import io.kapi.machinery.validation.SchemaValidator;
+import io.kapi.registry.Registry;
+import io.kapi.storage.Storage;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -15,10 +32,24 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
 
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
-        RestHandler notFound = request -> {
-            throw ApiException.pathNotFound();
-        };
-        return new ApiAssembly(notFound, List.of(), List.of(), () -> { });
+        Clock clock = Clock.systemUTC();
+        Schemas schemas = Schemas.load();
+        ResourceTable table = ResourceTable.builtin();
+        Storage storage = StorageBackends.open(config);
+        Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
+                MetadataRules.create(), clock);
+        Codecs codecs = new Codecs(
+                (request, expected) -> RequestDecoder.decode(request.header("Content-Type"), request.body(), expected),
+                new NegotiatedWriter(TableConvertor.create(schemas), clock),
+                new SchemaFieldValidation(new SchemaValidator(schemas)));
+        String address = config.advertiseAddress() + ":" + config.securePort();
+        RestHandler api = new DelegationChain(List.of(
+                new DiscoveryHandler(table, address),
+                new OpenApiHandler(table, schemas, "v1.34.0"),
+                new ApiRouter(registry, codecs, SelfReviews.handlers(codecs))));
+        List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
+        List<PostStartHook> hooks = List.of(new SystemNamespaces(registry.namespaces()));
+        return new ApiAssembly(api, checks, hooks, storage);
     }
 
     @Override

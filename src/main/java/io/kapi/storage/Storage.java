@@ -12,6 +12,18 @@ import java.util.function.Consumer;
  * synced to disk; concurrent writers may share one sync). A write that throws did not happen.
  *
  * <p>Thread safety: every method may be called from many threads at once.
+ *
+ * <p>Values: the store keeps the {@code byte[]} passed to a write as is (no copy): callers must
+ * not change it afterwards, and must not change arrays they read.
+ *
+ * <p>Key order: ascending {@link String#compareTo} order, which equals byte order of the UTF-8 keys
+ * for the ASCII keys Kubernetes uses.
+ *
+ * <p>History: old revisions stay readable (by {@link #range} and {@link #watch}) until compacted;
+ * backends compact automatically (see {@link StorageOptions}), so a caller must be ready for
+ * {@link StorageException.Compacted} and re-list, as kube-apiserver does on 410 Gone.
+ *
+ * <p>Implementations: {@link Storages#memory()} and {@link Storages#embedded(java.nio.file.Path)}.
  */
 public interface Storage extends AutoCloseable {
 
@@ -38,6 +50,7 @@ public interface Storage extends AutoCloseable {
      * @param limit at most this many items; 0 means no limit
      * @param revision read the snapshot at this revision; 0 means the current revision
      * @throws StorageException.Compacted if {@code revision} is older than the oldest kept revision
+     * @throws IllegalArgumentException if {@code revision} is newer than {@link #currentRevision()}
      */
     RangeResult range(String prefix, String startKey, int limit, long revision);
 
@@ -62,16 +75,24 @@ public interface Storage extends AutoCloseable {
 
     /**
      * Watches keys under {@code prefix} for writes after {@code fromRevision} (exclusive), delivering
-     * them in revision order to {@code listener} from a thread of the store's. The listener must not
-     * block for long: a listener that falls too far behind receives a {@link WatchEvent.Error} and
-     * the watch ends.
+     * them in revision order to {@code listener} from a thread of the store's (one thread per watch:
+     * calls to one listener never overlap). History after {@code fromRevision} is replayed first,
+     * then live writes follow with no gap and no duplicate. The listener must not block for long: a
+     * listener that falls too far behind ({@link StorageOptions#watchQueueCapacity()} pending events)
+     * receives a {@link WatchEvent.Error} and the watch ends; writers and other watchers never wait
+     * for it. A listener that throws ends its watch. Closing the store ends every watch with an
+     * {@link WatchEvent.Error}.
      *
      * @param fromRevision deliver events with revision greater than this; 0 means only future writes
      * @throws StorageException.Compacted if events after {@code fromRevision} are no longer kept
      */
     Watch watch(String prefix, long fromRevision, Consumer<WatchEvent> listener);
 
-    /** Forgets history at and before {@code revision}; current values are kept. */
+    /**
+     * Forgets history before {@code revision}: afterwards {@code revision} is the oldest one a range
+     * may read and a watch may start from. Current values are kept. A revision at or below the
+     * compacted one is ignored; one above the current revision compacts to the current one.
+     */
     void compact(long revision);
 
     /** The oldest revision a range or watch may still ask for. */

@@ -22,9 +22,9 @@ import java.util.Objects;
 public record StorageOptions(int watchQueueCapacity, Duration historyRetention,
         long maxHistoryRevisions, Duration compactionCheckInterval) {
 
-    /** 4096 pending events per watcher, 5 minutes or 500 000 revisions of history, checked every 30 s. */
+    /** 4096 pending events per watcher, 5 minutes (at most 100 000 revisions) of history, checked every 30 s. */
     public static final StorageOptions DEFAULT =
-            new StorageOptions(4096, Duration.ofMinutes(5), 500_000, Duration.ofSeconds(30));
+            new StorageOptions(4096, Duration.ofMinutes(5), 100_000, Duration.ofSeconds(30));
 
     public StorageOptions {
         if (watchQueueCapacity < 1) {

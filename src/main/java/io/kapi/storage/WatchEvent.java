@@ -19,8 +19,13 @@ public sealed interface WatchEvent {
     }
 
     /**
-     * The watch can no longer be served (the watcher fell behind its budget, or the start revision
-     * was compacted); no further events follow. The client must re-list.
+     * The watch can no longer be served; no further events follow. The client must re-list (or
+     * re-watch from {@code revision}, which may in turn fail with {@code Compacted}).
+     *
+     * @param cause {@link StorageException.Compacted} if history the watch needed was compacted
+     *        away, {@link StorageException.Unavailable} if the watcher fell behind or the store closed
+     * @param revision the revision of the last event delivered to this watch before the error (its
+     *        start revision if none)
      */
     record Error(StorageException cause, long revision) implements WatchEvent {
     }

@@ -81,10 +81,11 @@ public final class DiscoveryHandler implements RestHandler {
 
     private RestResponse root(RestRequest request, boolean core) {
         DiscoveryAccept.Aggregated aggregated = DiscoveryAccept.negotiate(request.header("Accept"), true);
-        Encoded doc = aggregated == null
-                ? core ? apiVersions : groupList
-                : (core ? aggregatedCore : aggregatedGroups).get(aggregated);
-        return doc.respond(request).withHeader("Vary", "Accept");
+        if (aggregated == null) {
+            return (core ? apiVersions : groupList).respond(request).withHeader("Vary", "Accept");
+        }
+        return (core ? aggregatedCore : aggregatedGroups).get(aggregated).respond(request)
+                .withHeader("Vary", "Accept").withHeader("Cache-Control", "public");
     }
 
     private static String trimSlash(String path) {

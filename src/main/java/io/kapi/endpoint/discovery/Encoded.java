@@ -10,8 +10,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * A document encoded once, with its strong ETag (the quoted upper-case hex SHA-256 of the bytes, as
- * kube-apiserver's discovery and OpenAPI handlers compute it).
+ * A document encoded once, with its strong ETag (the quoted upper-case hex SHA-512 of the bytes, as
+ * kube-apiserver's aggregated discovery handler computes it).
  */
 record Encoded(byte[] data, String contentType, String etag) {
 
@@ -26,7 +26,7 @@ record Encoded(byte[] data, String contentType, String etag) {
 
     static String etag(byte[] bytes) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
+            byte[] digest = MessageDigest.getInstance("SHA-512").digest(bytes);
             return '"' + HexFormat.of().withUpperCase().formatHex(digest) + '"';
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

@@ -1,6 +1,8 @@
 package io.kapi.endpoint.handlers;
 
 import io.kapi.endpoint.RestRequest;
+import io.kapi.endpoint.codec.Decoded;
+import io.kapi.machinery.GroupVersionKind;
 
 /**
  * Reads an object from a request body by its Content-Type (JSON or YAML), at most 3 MiB.
@@ -10,5 +12,6 @@ import io.kapi.endpoint.RestRequest;
 @FunctionalInterface
 public interface BodyDecoder {
 
-    Decoded decode(RestRequest request);
+    /** @param expected the kind the endpoint serves, for the wording of errors */
+    Decoded decode(RestRequest request, GroupVersionKind expected);
 }

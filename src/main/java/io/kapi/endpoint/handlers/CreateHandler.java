@@ -1,6 +1,7 @@
 package io.kapi.endpoint.handlers;
 
 import io.kapi.endpoint.RestResponse;
+import io.kapi.endpoint.codec.Decoded;
 import io.kapi.machinery.ApiException;
 import java.util.List;
 
@@ -13,10 +14,10 @@ public record CreateHandler(Codecs codecs) implements VerbHandler {
             throw ApiException.methodNotAllowed();
         }
         boolean dryRun = r.dryRun();
-        Decoded body = codecs.decoder().decode(r.http());
+        Decoded body = codecs.decoder().decode(r.http(), r.resource().gvk());
         TypeCheck.apply(body.object(), r.resource().gvk());
         List<String> warnings = codecs.schemaCheck().check(r.http(), r.resource(), body);
         var created = r.store().create(r.info().namespace(), body.object(), dryRun);
-        return Warnings.add(codecs.encoder().object(r.http(), r.resource(), 201, created), warnings);
+        return Warnings.add(codecs.writer().object(r.http(), r.resource(), 201, created), warnings);
     }
 }

@@ -13,6 +13,6 @@ public record DeleteCollectionHandler(Codecs codecs) implements VerbHandler {
         FieldSelectors fields = FieldSelectors.parse(r.http().param("fieldSelector"));
         ListOptions list = new ListOptions(0, null, LabelSelector.parse(r.http().param("labelSelector")), fields.name());
         var deleted = r.store().deleteCollection(r.info().namespace(), list, options);
-        return codecs.encoder().plain(r.http(), 200, Lists.of(r.resource(), deleted));
+        return codecs.writer().plain(r.http(), 200, Lists.of(r.resource(), deleted));
     }
 }

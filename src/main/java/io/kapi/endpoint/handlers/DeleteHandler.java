@@ -18,11 +18,11 @@ public record DeleteHandler(Codecs codecs) implements VerbHandler {
         var options = DeleteOptionsReader.read(r.http(), r.dryRun());
         DeleteResult result = r.store().delete(r.info().namespace(), r.info().name(), options);
         if (!result.deleted()) {
-            return codecs.encoder().object(r.http(), r.resource(), 200, result.object());
+            return codecs.writer().object(r.http(), r.resource(), 200, result.object());
         }
         var gvr = r.resource().gvr();
         var details = new ApiException.Details(r.info().name(), gvr.group().isEmpty() ? null : gvr.group(),
                 gvr.resource(), List.of(), null);
-        return codecs.encoder().plain(r.http(), 200, Status.success(details, ObjectMeta.of(result.object()).uid()));
+        return codecs.writer().plain(r.http(), 200, Status.success(details, ObjectMeta.of(result.object()).uid()));
     }
 }

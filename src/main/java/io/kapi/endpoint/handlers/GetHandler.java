@@ -8,6 +8,6 @@ public record GetHandler(Codecs codecs) implements VerbHandler {
     @Override
     public RestResponse handle(ResourceRequest r) {
         var object = r.store().get(r.info().namespace(), r.info().name());
-        return codecs.encoder().object(r.http(), r.resource(), 200, object);
+        return codecs.writer().object(r.http(), r.resource(), 200, object);
     }
 }

@@ -16,14 +16,14 @@ public record ListHandler(Codecs codecs) implements VerbHandler {
         String namespace = r.info().namespace();
         if (fields.namespace() != null && r.resource().namespaced()) {
             if (!namespace.isEmpty() && !namespace.equals(fields.namespace())) {
-                return codecs.encoder().list(r.http(), r.resource(),
+                return codecs.writer().list(r.http(), r.resource(),
                         new ListResult(List.of(), Long.toString(0), null, null));
             }
             namespace = fields.namespace();
         }
         ListOptions options = new ListOptions(limit(r.http().param("limit")), r.http().param("continue"),
                 LabelSelector.parse(r.http().param("labelSelector")), fields.name());
-        return codecs.encoder().list(r.http(), r.resource(), r.store().list(namespace, options));
+        return codecs.writer().list(r.http(), r.resource(), r.store().list(namespace, options));
     }
 
     static long limit(String value) {

@@ -8,12 +8,12 @@ import io.kapi.registry.ListResult;
 import java.util.List;
 
 /** Builds the {@code {Kind}List} objects list and deletecollection answer with. */
-final class Lists {
+public final class Lists {
 
     private Lists() {
     }
 
-    static ObjectNode of(ApiResource resource, ListResult page) {
+    public static ObjectNode of(ApiResource resource, ListResult page) {
         ObjectNode list = of(resource, page.items());
         ObjectNode meta = (ObjectNode) list.get("metadata");
         meta.put("resourceVersion", page.resourceVersion());
@@ -27,7 +27,7 @@ final class Lists {
     }
 
     /** A list of built-in objects; items carry no apiVersion/kind, as kube-apiserver encodes them. */
-    static ObjectNode of(ApiResource resource, List<ObjectNode> items) {
+    public static ObjectNode of(ApiResource resource, List<ObjectNode> items) {
         ObjectNode list = Json.object();
         list.put("kind", resource.kind() + "List");
         list.put("apiVersion", resource.gvk().apiVersion());

@@ -1,6 +1,7 @@
 package io.kapi.endpoint.handlers;
 
 import io.kapi.endpoint.RestRequest;
+import io.kapi.endpoint.codec.Decoded;
 import io.kapi.machinery.resource.ApiResource;
 import java.util.List;
 

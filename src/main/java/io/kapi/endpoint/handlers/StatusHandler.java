@@ -2,6 +2,7 @@ package io.kapi.endpoint.handlers;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
+import io.kapi.endpoint.codec.Decoded;
 import io.kapi.machinery.ApiException;
 import java.util.List;
 
@@ -23,10 +24,10 @@ public record StatusHandler(Codecs codecs) implements VerbHandler {
 
     private RestResponse update(ResourceRequest r) {
         boolean dryRun = r.dryRun();
-        Decoded body = codecs.decoder().decode(r.http());
+        Decoded body = codecs.decoder().decode(r.http(), r.resource().gvk());
         TypeCheck.apply(body.object(), r.resource().gvk());
         List<String> warnings = codecs.schemaCheck().check(r.http(), r.resource(), body);
         ObjectNode updated = r.store().updateStatus(r.info().namespace(), r.info().name(), body.object(), dryRun);
-        return Warnings.add(codecs.encoder().object(r.http(), r.resource(), 200, updated), warnings);
+        return Warnings.add(codecs.writer().object(r.http(), r.resource(), 200, updated), warnings);
     }
 }

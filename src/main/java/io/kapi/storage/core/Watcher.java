@@ -3,6 +3,7 @@ package io.kapi.storage.core;
 import io.kapi.storage.StorageException;
 import io.kapi.storage.Watch;
 import io.kapi.storage.WatchEvent;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 /**
@@ -12,6 +13,7 @@ import java.util.function.Consumer;
  */
 final class Watcher implements Watch {
     private static final System.Logger LOG = System.getLogger(Watcher.class.getName());
+    private static final ThreadFactory THREADS = Thread.ofVirtual().name("kapi-watch-", 0).factory();
 
     private final WatchHub hub;
     private final String prefix;
@@ -37,7 +39,7 @@ final class Watcher implements Watch {
     }
 
     void start() {
-        Thread.ofVirtual().name("kapi-watch", 0).start(this::run);
+        THREADS.newThread(this::run).start();
     }
 
     /** Called by the hub, in revision order, for every live write; never blocks. */

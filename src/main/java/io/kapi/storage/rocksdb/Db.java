@@ -7,11 +7,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.rocksdb.AbstractNativeReference;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.InfoLogLevel;
+import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
@@ -21,8 +25,10 @@ import org.rocksdb.RocksDBException;
  * and reads at past revisions; pruned by compaction).
  */
 record Db(RocksDB rocks, ColumnFamilyHandle meta, ColumnFamilyHandle kv, ColumnFamilyHandle log,
-        List<ColumnFamilyHandle> handles, DBOptions dbOptions, ColumnFamilyOptions cfOptions)
-        implements AutoCloseable {
+        List<ColumnFamilyHandle> handles, List<AbstractNativeReference> owned) implements AutoCloseable {
+
+    /** Block cache shared by the column families; hot keys and index blocks stay in memory. */
+    private static final long BLOCK_CACHE_BYTES = 64L << 20;
 
     static final byte[] REVISION = "revision".getBytes(StandardCharsets.US_ASCII);
     static final byte[] COMPACTED = "compacted".getBytes(StandardCharsets.US_ASCII);
@@ -35,7 +41,13 @@ record Db(RocksDB rocks, ColumnFamilyHandle meta, ColumnFamilyHandle kv, ColumnF
                 .setMaxBackgroundJobs(2)
                 .setKeepLogFileNum(3)
                 .setInfoLogLevel(InfoLogLevel.WARN_LEVEL);
-        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions();
+        // Every create and update reads the key first (precondition check): a bloom filter keeps
+        // lookups of absent keys off the disk.
+        LRUCache cache = new LRUCache(BLOCK_CACHE_BYTES);
+        BloomFilter bloom = new BloomFilter(10);
+        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions()
+                .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(bloom));
+        List<AbstractNativeReference> owned = List.of(dbOptions, cfOptions, bloom, cache);
         List<ColumnFamilyDescriptor> descriptors = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
                 new ColumnFamilyDescriptor("kv".getBytes(StandardCharsets.US_ASCII), cfOptions),
@@ -44,12 +56,10 @@ record Db(RocksDB rocks, ColumnFamilyHandle meta, ColumnFamilyHandle kv, ColumnF
         try {
             Files.createDirectories(dir);
             RocksDB rocks = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
-            return new Db(rocks, handles.get(0), handles.get(1), handles.get(2), List.copyOf(handles),
-                    dbOptions, cfOptions);
+            return new Db(rocks, handles.get(0), handles.get(1), handles.get(2), List.copyOf(handles), owned);
         } catch (RocksDBException | IOException e) {
             handles.forEach(ColumnFamilyHandle::close);
-            dbOptions.close();
-            cfOptions.close();
+            owned.forEach(AbstractNativeReference::close);
             throw new StorageException.Unavailable("cannot open storage in " + dir + ": " + e.getMessage(), e);
         }
     }
@@ -71,7 +81,6 @@ record Db(RocksDB rocks, ColumnFamilyHandle meta, ColumnFamilyHandle kv, ColumnF
         } catch (RocksDBException e) {
             System.getLogger(Db.class.getName()).log(System.Logger.Level.WARNING, "closing RocksDB failed", e);
         }
-        dbOptions.close();
-        cfOptions.close();
+        owned.forEach(AbstractNativeReference::close);
     }
 }

@@ -199,7 +199,11 @@ final class GroupCommitWriter implements AutoCloseable {
         failing = false;
         compacted = compactTo;
         revision = rev;
-        onCommit.accept(events);
+        try {
+            onCommit.accept(events);
+        } catch (RuntimeException e) { // the writes are durable: answer the callers regardless
+            LOG.log(System.Logger.Level.ERROR, "publishing committed events failed", e);
+        }
         for (int i = 0; i < batch.size(); i++) {
             if (results[i] instanceof StorageException e) {
                 batch.get(i).done().completeExceptionally(e);

@@ -10,7 +10,7 @@ import io.kapi.registry.ListResult;
  * Writes objects in the form the request's Accept header asks for: JSON, YAML, a
  * {@code meta.k8s.io} Table or PartialObjectMetadata; 406 when none is acceptable.
  */
-public interface ResponseEncoder {
+public interface ResponseWriter {
 
     /** One object (get, create, update, delete). */
     RestResponse object(RestRequest request, ApiResource resource, int status, ObjectNode object);

@@ -1,0 +1,20 @@
+package io.kapi.assembly;
+
+import io.kapi.storage.Storage;
+import io.kapi.storage.Storages;
+
+/** Opens the storage backend the configuration names. */
+final class StorageBackends {
+
+    private StorageBackends() {
+    }
+
+    static Storage open(ApiConfig config) {
+        return switch (config.storageBackend()) {
+            case "memory" -> Storages.memory();
+            case "embedded" -> Storages.embedded(config.dataDir().resolve("store"));
+            default -> throw new IllegalArgumentException(
+                    "storage backend \"" + config.storageBackend() + "\" is not available yet (use embedded or memory)");
+        };
+    }
+}

@@ -1,0 +1,92 @@
+package io.kapi.endpoint.codec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.kapi.machinery.Json;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a response body in the negotiated format, the way kube-apiserver's serializers do: compact JSON
+ * ending in a newline (Go's {@code json.Encoder}), two-space indented JSON for {@code pretty}, and YAML with
+ * map keys sorted (Go's {@code sigs.k8s.io/yaml}), block sequences at the key's indentation, and strings that
+ * would read as other types quoted. The conversion to Table or PartialObjectMetadata is the caller's job:
+ * this class only serializes.
+ */
+public final class ResponseEncoder {
+
+    private static final ObjectWriter COMPACT = Json.MAPPER.writer();
+    private static final ObjectWriter PRETTY = Json.MAPPER.writer(new DefaultPrettyPrinter()
+            .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+            .withArrayIndenter(new DefaultIndenter("  ", "\n"))
+            .withSeparators(Separators.createDefaultInstance()
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                    .withObjectEmptySeparator("")
+                    .withArrayEmptySeparator("")));
+    private static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
+                    .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                    .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+                    .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
+                    .build())
+            .build();
+
+    private ResponseEncoder() {
+    }
+
+    /** The bytes of {@code body} in {@code target}'s format; send them with {@link #contentType}. */
+    public static byte[] encode(JsonNode body, ResponseTarget target) {
+        try {
+            return switch (target.format()) {
+                case JSON -> withNewline((target.pretty() ? PRETTY : COMPACT).writeValueAsBytes(body));
+                case YAML -> YAML.writeValueAsBytes(sorted(body));
+            };
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The Content-Type header of a response to {@code target}: {@code application/json} or {@code application/yaml}. */
+    public static String contentType(ResponseTarget target) {
+        return target.format().mediaType();
+    }
+
+    private static byte[] withNewline(byte[] json) {
+        byte[] out = new byte[json.length + 1];
+        System.arraycopy(json, 0, out, 0, json.length);
+        out[json.length] = '\n';
+        return out;
+    }
+
+    /** A copy with object keys in byte order, as Go's YAML marshaller writes maps. */
+    static JsonNode sorted(JsonNode node) {
+        if (node instanceof ObjectNode obj) {
+            List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(obj.properties());
+            entries.sort(Map.Entry.comparingByKey());
+            ObjectNode copy = Json.NODES.objectNode();
+            for (Map.Entry<String, JsonNode> e : entries) {
+                copy.set(e.getKey(), sorted(e.getValue()));
+            }
+            return copy;
+        }
+        if (node instanceof ArrayNode arr) {
+            ArrayNode copy = Json.NODES.arrayNode(arr.size());
+            arr.forEach(e -> copy.add(sorted(e)));
+            return copy;
+        }
+        return node;
+    }
+
+}

@@ -1,0 +1,271 @@
+package io.kapi.endpoint.openapi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.endpoint.RestHandler;
+import io.kapi.endpoint.RestRequest;
+import io.kapi.endpoint.RestResponse;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersion;
+import io.kapi.machinery.Json;
+import io.kapi.machinery.resource.ResourceTable;
+import io.kapi.machinery.schema.Schemas;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Serves {@code /openapi/v2} (Swagger 2.0, JSON) and {@code /openapi/v3} (the index) with
+ * {@code /openapi/v3/api/v1} and {@code /openapi/v3/apis/{group}/{version}} (OpenAPI 3.0), generated
+ * from the resource table and the schemas.
+ *
+ * <p>Documents are built on first use and encoded once; every answer carries an ETag and a matching
+ * {@code If-None-Match} gets 304. A v3 request whose {@code hash} matches is marked immutable for a
+ * year; a stale {@code hash} is redirected (301) to the current one, as kube-openapi does. v2 is served
+ * as JSON or as gnostic protobuf (what kubectl asks for); v3 as JSON only (what kubectl asks for), a
+ * request accepting neither gets 406.
+ * Paths outside {@code /openapi/} answer null.
+ */
+public final class OpenApiHandler implements RestHandler {
+
+    private static final System.Logger LOG = System.getLogger(OpenApiHandler.class.getName());
+    private static final String JSON = "application/json";
+    static final String PROTOBUF = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+    private static final String PROTOBUF_DEPRECATED = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+    private static final String V3_PREFIX = "/openapi/v3/";
+
+    private final ResourceTable table;
+    private final Schemas schemas;
+    private final String version;
+    private volatile Built built;
+    private volatile Document v2;
+    private volatile Document v2Protobuf;
+
+    private record Built(Definitions definitions, PathPlanner planner, Map<String, Document> groupVersions,
+                         Document index) {
+    }
+
+    /**
+     * @param table the served resources
+     * @param schemas the definitions
+     * @param version {@code info.version} of the v2 document, e.g. {@code v1.34.0}
+     */
+    public OpenApiHandler(ResourceTable table, Schemas schemas, String version) {
+        this.table = table;
+        this.schemas = schemas;
+        this.version = version;
+    }
+
+    @Override
+    public RestResponse handle(RestRequest request) {
+        String path = request.path();
+        if (!path.equals("/openapi/v2") && !path.equals("/openapi/v3") && !path.startsWith(V3_PREFIX)) {
+            return path.startsWith("/openapi/") ? notFound() : null;
+        }
+        if (!request.method().equals("GET") && !request.method().equals("HEAD")) {
+            throw ApiException.methodNotAllowed();
+        }
+        if (path.equals("/openapi/v2")) {
+            String type = v2Type(request.header("Accept"));
+            // kube-apiserver labels protobuf application/octet-stream: client-go's media-type parser
+            // rejects the '@' of the requested type
+            return type.equals(JSON)
+                    ? respond(request, v2(), JSON).withHeader("Vary", "Accept")
+                    : respond(request, v2Protobuf(), "application/octet-stream").withHeader("Vary", "Accept");
+        }
+        Built b = built();
+        if (path.equals("/openapi/v3")) {
+            return respond(request, b.index(), JSON);
+        }
+        String key = path.substring(V3_PREFIX.length());
+        Document doc = b.groupVersions().get(key);
+        if (doc == null) {
+            return notFound();
+        }
+        requireJson(request.header("Accept"));
+        String hash = request.param("hash");
+        if (hash != null && !hash.equals(doc.hash())) {
+            return RestResponse.bytes(301, null, new byte[0])
+                    .withHeader("Location", V3_PREFIX + key + "?hash=" + doc.hash());
+        }
+        RestResponse response = respond(request, doc, JSON).withHeader("Vary", "Accept");
+        if (hash != null) {
+            response.withHeader("Cache-Control", "public, immutable").withHeader("Expires",
+                    DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).plusYears(1)));
+        }
+        return response;
+    }
+
+    /** Builds every document now instead of on first request (the v2 document included). */
+    public void prepare() {
+        built();
+        v2Protobuf();
+    }
+
+    private static RestResponse notFound() {
+        throw ApiException.pathNotFound();
+    }
+
+    private static RestResponse respond(RestRequest request, Document doc, String contentType) {
+        RestResponse response = doc.matches(request.header("If-None-Match"))
+                ? RestResponse.bytes(304, null, new byte[0])
+                : RestResponse.bytes(200, contentType, doc.data());
+        return response.withHeader("ETag", doc.etag());
+    }
+
+    /** Accepts JSON, {@code application/*}, {@code *}{@code /*} or no Accept; anything else is 406. */
+    private static void requireJson(String accept) {
+        if (accept == null || accept.isBlank()) {
+            return;
+        }
+        for (String range : accept.split(",")) {
+            String type = range.split(";")[0].strip().toLowerCase(Locale.ROOT);
+            boolean zeroQ = range.replace(" ", "").contains(";q=0") && !range.matches(".*;\\s*q=0\\.\\d*[1-9].*");
+            if (!zeroQ && (type.equals(JSON) || type.equals("application/*") || type.equals("*/*"))) {
+                return;
+            }
+        }
+        throw ApiException.notAcceptable(JSON);
+    }
+
+    /**
+     * The v2 media type to answer with: JSON or gnostic protobuf, whichever the Accept header lists
+     * first with the highest {@code q}; 406 if it lists neither (nor a wildcard).
+     */
+    static String v2Type(String accept) {
+        if (accept == null || accept.isBlank()) {
+            return JSON;
+        }
+        String best = null;
+        double bestQ = 0;
+        for (String range : accept.split(",")) {
+            String[] parts = range.split(";");
+            String type = parts[0].strip().toLowerCase(Locale.ROOT);
+            double q = 1;
+            for (int i = 1; i < parts.length; i++) {
+                String param = parts[i].strip();
+                if (param.startsWith("q=")) {
+                    try {
+                        q = Double.parseDouble(param.substring(2));
+                    } catch (NumberFormatException e) {
+                        q = 0;
+                    }
+                }
+            }
+            String offered = switch (type) {
+                case JSON, "application/*", "*/*" -> JSON;
+                case PROTOBUF, PROTOBUF_DEPRECATED -> PROTOBUF;
+                default -> null;
+            };
+            if (offered != null && q > bestQ) {
+                best = offered;
+                bestQ = q;
+            }
+        }
+        if (best == null) {
+            throw ApiException.notAcceptable(JSON + ", " + PROTOBUF);
+        }
+        return best;
+    }
+
+    private Built built() {
+        Built b = built;
+        if (b == null) {
+            synchronized (this) {
+                b = built;
+                if (b == null) {
+                    b = build();
+                    built = b;
+                }
+            }
+        }
+        return b;
+    }
+
+    private Document v2() {
+        Document d = v2;
+        if (d == null) {
+            synchronized (this) {
+                d = v2;
+                if (d == null) {
+                    long start = System.nanoTime();
+                    Built b = built();
+                    List<Operation.PathItem> items = new ArrayList<>();
+                    table.groupVersions().forEach(gv -> items.addAll(b.planner().plan(gv)));
+                    ObjectNode doc = SwaggerWriter.document(version, items, b.definitions(),
+                            b.definitions().closure(roots(items)));
+                    d = Document.of(doc);
+                    v2 = d;
+                    LOG.log(System.Logger.Level.INFO, "OpenAPI v2 built in {0} ms ({1} bytes)",
+                            String.valueOf((System.nanoTime() - start) / 1_000_000), String.valueOf(d.data().length));
+                }
+            }
+        }
+        return d;
+    }
+
+    private Document v2Protobuf() {
+        Document d = v2Protobuf;
+        if (d == null) {
+            Document json = v2();
+            synchronized (this) {
+                d = v2Protobuf;
+                if (d == null) {
+                    try {
+                        d = Document.ofBytes(SwaggerProto.encode(Json.MAPPER.readTree(json.data())));
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                    v2Protobuf = d;
+                }
+            }
+        }
+        return d;
+    }
+
+    private Built build() {
+        long start = System.nanoTime();
+        Definitions definitions = new Definitions(schemas, table.groupVersions());
+        PathPlanner planner = new PathPlanner(table, definitions);
+        Map<String, JsonNode> v3Schemas = new HashMap<>();
+        Map<String, Document> docs = new LinkedHashMap<>();
+        ObjectNode index = Json.object();
+        ObjectNode paths = index.putObject("paths");
+        for (GroupVersion gv : table.groupVersions()) {
+            List<Operation.PathItem> items = planner.plan(gv);
+            Set<String> names = definitions.closure(roots(items));
+            names.forEach(n -> v3Schemas.computeIfAbsent(n, k -> OpenApiV3Writer.schema(k, definitions.get(k))));
+            Document doc = Document.of(OpenApiV3Writer.document(items, v3Schemas, names));
+            String key = gv.group().isEmpty() ? "api/" + gv.version() : "apis/" + gv.group() + "/" + gv.version();
+            docs.put(key, doc);
+            paths.putObject(key).put("serverRelativeURL", V3_PREFIX + key + "?hash=" + doc.hash());
+        }
+        LOG.log(System.Logger.Level.INFO, "OpenAPI v3 built in {0} ms for {1} group-versions",
+                String.valueOf((System.nanoTime() - start) / 1_000_000), docs.size());
+        return new Built(definitions, planner, Map.copyOf(docs), Document.of(index));
+    }
+
+    private static List<String> roots(List<Operation.PathItem> items) {
+        List<String> roots = new ArrayList<>();
+        for (Operation.PathItem item : items) {
+            for (Operation op : item.operations()) {
+                if (op.body() != null) {
+                    roots.add(op.body());
+                }
+                op.responses().values().forEach(r -> {
+                    if (r != null) {
+                        roots.add(r);
+                    }
+                });
+            }
+        }
+        return roots;
+    }
+}

@@ -1,0 +1,106 @@
+package io.kapi.endpoint.table;
+
+import static io.kapi.endpoint.table.Column.age;
+import static io.kapi.endpoint.table.Column.integer;
+import static io.kapi.endpoint.table.Column.nameColumn;
+import static io.kapi.endpoint.table.Column.string;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The tables of the {@code apps} group. */
+final class AppsPrinters {
+
+    private static final String[] TEMPLATE = {"spec", "template", "spec"};
+    private static final String V1 = "apps.v1";
+
+    private AppsPrinters() {
+    }
+
+    static void register(Map<String, KindPrinter> into) {
+        into.put("apps/Deployment", deployments());
+        into.put("apps/ReplicaSet", replicaSets());
+        into.put("apps/StatefulSet", statefulSets());
+        into.put("apps/DaemonSet", daemonSets());
+        into.put("apps/ControllerRevision", KindPrinter.of(nameColumn(),
+                string("Controller", Doc.text("Controller of the object"), (o, now) -> controller(o)),
+                string("Revision", Doc.api(V1, "ControllerRevision", "revision"), (o, now) -> Obj.num(o, "revision")),
+                age()));
+    }
+
+    private static KindPrinter deployments() {
+        List<Column> cols = new ArrayList<>(List.of(nameColumn(),
+                string("Ready", Doc.text("Number of the pod with ready state"),
+                        (o, now) -> Obj.num(o, "status", "readyReplicas") + "/" + Obj.num(o, "spec", "replicas")),
+                string("Up-to-date", Doc.api(V1, "DeploymentStatus", "updatedReplicas"), (o, now) -> Obj.num(o, "status", "updatedReplicas")),
+                string("Available", Doc.api(V1, "DeploymentStatus", "availableReplicas"), (o, now) -> Obj.num(o, "status", "availableReplicas")),
+                age()));
+        cols.addAll(Containers.wideColumns(TEMPLATE));
+        cols.add(string("Selector", Doc.api(V1, "DeploymentSpec", "selector"), (o, now) -> {
+            String s = Labels.selectorString(Obj.at(o, "spec", "selector"));
+            return s == null ? "<invalid>" : s;
+        }).wide());
+        return new KindPrinter(List.copyOf(cols), null);
+    }
+
+    private static KindPrinter replicaSets() {
+        List<Column> cols = new ArrayList<>(List.of(nameColumn(),
+                integer("Desired", Doc.api(V1, "ReplicaSetSpec", "replicas"), (o, now) -> Obj.num(o, "spec", "replicas")),
+                integer("Current", Doc.api(V1, "ReplicaSetStatus", "replicas"), (o, now) -> Obj.num(o, "status", "replicas")),
+                integer("Ready", Doc.api(V1, "ReplicaSetStatus", "readyReplicas"), (o, now) -> Obj.num(o, "status", "readyReplicas")),
+                age()));
+        cols.addAll(Containers.wideColumns(TEMPLATE));
+        cols.add(selector(Doc.api(V1, "ReplicaSetSpec", "selector")));
+        return new KindPrinter(List.copyOf(cols), null);
+    }
+
+    private static KindPrinter statefulSets() {
+        List<Column> cols = new ArrayList<>(List.of(nameColumn(),
+                string("Ready", Doc.text("Number of the pod with ready state"),
+                        (o, now) -> Obj.num(o, "status", "readyReplicas") + "/" + Obj.num(o, "spec", "replicas")),
+                age()));
+        cols.addAll(Containers.wideColumns(TEMPLATE));
+        return new KindPrinter(List.copyOf(cols), null);
+    }
+
+    private static KindPrinter daemonSets() {
+        List<Column> cols = new ArrayList<>(List.of(nameColumn(),
+                integer("Desired", Doc.api(V1, "DaemonSetStatus", "desiredNumberScheduled"), (o, now) -> Obj.num(o, "status", "desiredNumberScheduled")),
+                integer("Current", Doc.api(V1, "DaemonSetStatus", "currentNumberScheduled"), (o, now) -> Obj.num(o, "status", "currentNumberScheduled")),
+                integer("Ready", Doc.api(V1, "DaemonSetStatus", "numberReady"), (o, now) -> Obj.num(o, "status", "numberReady")),
+                integer("Up-to-date", Doc.api(V1, "DaemonSetStatus", "updatedNumberScheduled"), (o, now) -> Obj.num(o, "status", "updatedNumberScheduled")),
+                integer("Available", Doc.api(V1, "DaemonSetStatus", "numberAvailable"), (o, now) -> Obj.num(o, "status", "numberAvailable")),
+                string("Node Selector", Doc.core("PodSpec", "nodeSelector"),
+                        (o, now) -> Labels.format(Obj.at(o, "spec", "template", "spec", "nodeSelector"))),
+                age()));
+        cols.addAll(Containers.wideColumns(TEMPLATE));
+        cols.add(selector(Doc.api(V1, "DaemonSetSpec", "selector")));
+        return new KindPrinter(List.copyOf(cols), null);
+    }
+
+    /** The wide SELECTOR column of a {@code spec.selector} label selector. */
+    static Column selector(Doc doc) {
+        return string("Selector", doc, (o, now) -> Labels.formatSelector(Obj.at(o, "spec", "selector"))).wide();
+    }
+
+    /** {@code kind.group/name} of the controlling owner, lower-cased kind and group; {@code <none>} without one. */
+    private static String controller(JsonNode obj) {
+        for (JsonNode ref : Obj.list(obj, "metadata", "ownerReferences")) {
+            if (Obj.bool(ref, "controller")) {
+                String apiVersion = Obj.str(ref, "apiVersion");
+                int slash = apiVersion.indexOf('/');
+                String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+                String kind = Obj.str(ref, "kind");
+                if (kind.isEmpty() && group.isEmpty()) {
+                    return Obj.str(ref, "name");
+                }
+                String groupKind = group.isEmpty() ? kind : kind + "." + group;
+                return groupKind.toLowerCase(Locale.ROOT) + "/" + Obj.str(ref, "name");
+            }
+        }
+        return Labels.NONE;
+    }
+}

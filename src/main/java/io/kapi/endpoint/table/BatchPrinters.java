@@ -1,0 +1,107 @@
+package io.kapi.endpoint.table;
+
+import static io.kapi.endpoint.table.Column.age;
+import static io.kapi.endpoint.table.Column.bool;
+import static io.kapi.endpoint.table.Column.integer;
+import static io.kapi.endpoint.table.Column.nameColumn;
+import static io.kapi.endpoint.table.Column.string;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The tables of the {@code batch} group: jobs (STATUS COMPLETIONS DURATION AGE) and cron jobs. */
+final class BatchPrinters {
+
+    private static final String V1 = "batch.v1";
+
+    private BatchPrinters() {
+    }
+
+    static void register(Map<String, KindPrinter> into) {
+        into.put("batch/Job", jobs());
+        into.put("batch/CronJob", cronJobs());
+    }
+
+    private static KindPrinter jobs() {
+        List<Column> cols = new ArrayList<>(List.of(nameColumn(),
+                string("Status", Doc.text("Status of the job."), (o, now) -> jobStatus(o)),
+                string("Completions", Doc.api(V1, "JobStatus", "succeeded"), (o, now) -> completions(o)),
+                string("Duration", Doc.text("Time required to complete the job."), BatchPrinters::duration),
+                age()));
+        cols.addAll(Containers.wideColumns("spec", "template", "spec"));
+        cols.add(AppsPrinters.selector(Doc.api(V1, "JobSpec", "selector")));
+        return new KindPrinter(List.copyOf(cols), null);
+    }
+
+    private static String completions(JsonNode job) {
+        long succeeded = Obj.num(job, "status", "succeeded");
+        if (Obj.has(job, "spec", "completions")) {
+            return succeeded + "/" + Obj.num(job, "spec", "completions");
+        }
+        long parallelism = Obj.num(job, "spec", "parallelism");
+        return parallelism > 1 ? succeeded + "/1 of " + parallelism : succeeded + "/1";
+    }
+
+    /** Empty before the job starts; running time so far; start to completion once complete. */
+    private static String duration(JsonNode job, Instant now) {
+        Instant start = Obj.time(job, "status", "startTime");
+        if (start == null) {
+            return "";
+        }
+        Instant end = Obj.time(job, "status", "completionTime");
+        return HumanDuration.human(Duration.between(start, end == null ? now : end));
+    }
+
+    private static String jobStatus(JsonNode job) {
+        if (condition(job, "Complete")) {
+            return "Complete";
+        } else if (condition(job, "Failed")) {
+            return "Failed";
+        } else if (Obj.deleting(job)) {
+            return "Terminating";
+        } else if (condition(job, "Suspended")) {
+            return "Suspended";
+        } else if (condition(job, "FailureTarget")) {
+            return "FailureTarget";
+        }
+        return "Running";
+    }
+
+    /** Whether the first condition of {@code type} is True. */
+    private static boolean condition(JsonNode job, String type) {
+        for (JsonNode c : Obj.list(job, "status", "conditions")) {
+            if (type.equals(Obj.str(c, "type"))) {
+                return "True".equals(Obj.str(c, "status"));
+            }
+        }
+        return false;
+    }
+
+    private static KindPrinter cronJobs() {
+        String[] jobTemplate = {"spec", "jobTemplate", "spec"};
+        List<Column> cols = new ArrayList<>(List.of(nameColumn(),
+                string("Schedule", Doc.api(V1, "CronJobSpec", "schedule"), (o, now) -> Obj.str(o, "spec", "schedule")),
+                string("Timezone", Doc.api(V1, "CronJobSpec", "timeZone"), (o, now) -> Obj.strOr(o, Labels.NONE, "spec", "timeZone")),
+                bool("Suspend", Doc.api(V1, "CronJobSpec", "suspend"), (o, now) -> boolPtr(Obj.at(o, "spec", "suspend"))),
+                integer("Active", Doc.api(V1, "CronJobStatus", "active"), (o, now) -> (long) Obj.size(o, "status", "active")),
+                string("Last Schedule", Doc.api(V1, "CronJobStatus", "lastScheduleTime"),
+                        (o, now) -> Obj.has(o, "status", "lastScheduleTime") ? Obj.age(o, now, "status", "lastScheduleTime") : Labels.NONE),
+                age()));
+        cols.addAll(Containers.wideColumns("spec", "jobTemplate", "spec", "template", "spec"));
+        cols.add(string("Selector", Doc.api(V1, "JobSpec", "selector"),
+                (o, now) -> Labels.formatSelector(Obj.at(o, jobTemplate).path("selector"))).wide());
+        return new KindPrinter(List.copyOf(cols), null);
+    }
+
+    /** {@code printBoolPtr}: True, False, or {@code <unset>}. */
+    static String boolPtr(JsonNode value) {
+        if (value == null || !value.isBoolean()) {
+            return "<unset>";
+        }
+        return value.asBoolean() ? "True" : "False";
+    }
+}

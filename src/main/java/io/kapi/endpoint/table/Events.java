@@ -1,0 +1,103 @@
+package io.kapi.endpoint.table;
+
+import static io.kapi.endpoint.table.Column.string;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.Json;
+import java.time.Instant;
+import java.util.Locale;
+
+/**
+ * The table of events. kube-apiserver prints {@code events.k8s.io/v1} Events through the core printer (both
+ * are one stored kind), so those are first mapped to core/v1 field names.
+ */
+final class Events {
+
+    private Events() {
+    }
+
+    /** The Event printer; {@code eventsGroup} when the objects are {@code events.k8s.io} Events. */
+    static KindPrinter printer(boolean eventsGroup) {
+        return KindPrinter.of(
+                col(eventsGroup, string("Last Seen", Doc.core("Event", "lastTimestamp"), Events::lastSeen)),
+                col(eventsGroup, string("Type", Doc.core("Event", "type"), (o, now) -> Obj.str(o, "type"))),
+                col(eventsGroup, string("Reason", Doc.core("Event", "reason"), (o, now) -> Obj.str(o, "reason"))),
+                col(eventsGroup, string("Object", Doc.core("Event", "involvedObject"), (o, now) -> target(o))),
+                col(eventsGroup, string("Subobject", Doc.core("ObjectReference", "fieldPath"),
+                        (o, now) -> Obj.str(o, "involvedObject", "fieldPath")).wide()),
+                col(eventsGroup, string("Source", Doc.core("Event", "source"), (o, now) -> source(o)).wide()),
+                col(eventsGroup, string("Message", Doc.core("Event", "message"), (o, now) -> Obj.str(o, "message").strip())),
+                col(eventsGroup, string("First Seen", Doc.core("Event", "firstTimestamp"), Events::firstSeen).wide()),
+                col(eventsGroup, string("Count", Doc.core("Event", "count"), (o, now) -> count(o)).wide()),
+                col(eventsGroup, Column.nameColumn().wide()));
+    }
+
+    private static Column col(boolean eventsGroup, Column c) {
+        if (!eventsGroup) {
+            return c;
+        }
+        Column.Cell core = c.cell();
+        return new Column(c.name(), c.type(), c.format(), c.priority(), c.doc(), (o, now) -> core.value(toCore(o), now));
+    }
+
+    private static String firstSeen(JsonNode e, Instant now) {
+        Instant first = Obj.time(e, "firstTimestamp");
+        return first != null ? HumanDuration.since(first, now) : Obj.age(e, now, "eventTime");
+    }
+
+    private static String lastSeen(JsonNode e, Instant now) {
+        if (Obj.has(e, "series")) {
+            return Obj.age(e, now, "series", "lastObservedTime");
+        }
+        Instant last = Obj.time(e, "lastTimestamp");
+        return last != null ? HumanDuration.since(last, now) : firstSeen(e, now);
+    }
+
+    private static long count(JsonNode e) {
+        if (Obj.has(e, "series")) {
+            return Obj.num(e, "series", "count");
+        }
+        long count = Obj.num(e, "count");
+        return count == 0 ? 1 : count;
+    }
+
+    private static String target(JsonNode e) {
+        String kind = Obj.str(e, "involvedObject", "kind").toLowerCase(Locale.ROOT);
+        String name = Obj.str(e, "involvedObject", "name");
+        return name.isEmpty() ? kind : kind + "/" + name;
+    }
+
+    /** {@code formatEventSource}: component (else reporting controller), then {@code , host} (else reporting instance) when set. */
+    private static String source(JsonNode e) {
+        String component = Obj.strOr(e, Obj.str(e, "reportingComponent"), "source", "component");
+        String instance = Obj.strOr(e, Obj.str(e, "reportingInstance"), "source", "host");
+        return instance.isEmpty() ? component : component + ", " + instance;
+    }
+
+    /** An events.k8s.io/v1 Event under core/v1 field names, as kube's conversion to the internal Event. */
+    static ObjectNode toCore(JsonNode ev) {
+        ObjectNode core = Json.object();
+        copy(ev, "metadata", core, "metadata");
+        copy(ev, "type", core, "type");
+        copy(ev, "reason", core, "reason");
+        copy(ev, "regarding", core, "involvedObject");
+        copy(ev, "note", core, "message");
+        copy(ev, "deprecatedSource", core, "source");
+        copy(ev, "deprecatedFirstTimestamp", core, "firstTimestamp");
+        copy(ev, "deprecatedLastTimestamp", core, "lastTimestamp");
+        copy(ev, "deprecatedCount", core, "count");
+        copy(ev, "eventTime", core, "eventTime");
+        copy(ev, "series", core, "series");
+        copy(ev, "reportingController", core, "reportingComponent");
+        copy(ev, "reportingInstance", core, "reportingInstance");
+        return core;
+    }
+
+    private static void copy(JsonNode from, String field, ObjectNode to, String as) {
+        JsonNode v = from.get(field);
+        if (v != null && !v.isNull()) {
+            to.set(as, v);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.kapi.endpoint.table;
+
+import static io.kapi.endpoint.table.Column.age;
+import static io.kapi.endpoint.table.Column.nameColumn;
+import static io.kapi.endpoint.table.Column.string;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The tables of {@code rbac.authorization.k8s.io}: bindings only. kube has no printer for Role and
+ * ClusterRole, so those get the default NAME / CREATED AT table.
+ */
+final class RbacPrinters {
+
+    private RbacPrinters() {
+    }
+
+    static void register(Map<String, KindPrinter> into) {
+        into.put("rbac.authorization.k8s.io/RoleBinding", bindings("RoleBinding", "roleBinding"));
+        into.put("rbac.authorization.k8s.io/ClusterRoleBinding", bindings("ClusterRoleBinding", "clusterRoleBinding"));
+    }
+
+    private static KindPrinter bindings(String kind, String noun) {
+        return KindPrinter.of(nameColumn(),
+                string("Role", Doc.api("rbac.v1", kind, "roleRef"),
+                        (o, now) -> Obj.str(o, "roleRef", "kind") + "/" + Obj.str(o, "roleRef", "name")),
+                age(),
+                string("Users", Doc.text("Users in the " + noun), (o, now) -> subjects(o, "User")).wide(),
+                string("Groups", Doc.text("Groups in the " + noun), (o, now) -> subjects(o, "Group")).wide(),
+                string("ServiceAccounts", Doc.text("ServiceAccounts in the " + noun), (o, now) -> subjects(o, "ServiceAccount")).wide());
+    }
+
+    /** Subjects of one kind, {@code ", "}-joined; service accounts as {@code namespace/name}. */
+    private static String subjects(JsonNode binding, String kind) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode s : Obj.list(binding, "subjects")) {
+            if (kind.equals(Obj.str(s, "kind"))) {
+                out.add(kind.equals("ServiceAccount") ? Obj.str(s, "namespace") + "/" + Obj.str(s, "name") : Obj.str(s, "name"));
+            }
+        }
+        return String.join(", ", out);
+    }
+}

@@ -1,0 +1,84 @@
+package io.kapi.endpoint.table;
+
+import static io.kapi.endpoint.table.Column.age;
+import static io.kapi.endpoint.table.Column.bool;
+import static io.kapi.endpoint.table.Column.integer;
+import static io.kapi.endpoint.table.Column.nameColumn;
+import static io.kapi.endpoint.table.Column.string;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The tables of the {@code storage.k8s.io} group. */
+final class StoragePrinters {
+
+    private static final String V1 = "storage.v1";
+
+    private StoragePrinters() {
+    }
+
+    static void register(Map<String, KindPrinter> into) {
+        into.put("storage.k8s.io/StorageClass", KindPrinter.of(
+                new Column("Name", "string", "name", 0, Doc.meta("name"), (o, now) -> storageClassName(o)),
+                string("Provisioner", Doc.api(V1, "StorageClass", "provisioner"), (o, now) -> Obj.str(o, "provisioner")),
+                string("ReclaimPolicy", Doc.api(V1, "StorageClass", "reclaimPolicy"), (o, now) -> Obj.strOr(o, "Delete", "reclaimPolicy")),
+                string("VolumeBindingMode", Doc.api(V1, "StorageClass", "volumeBindingMode"),
+                        (o, now) -> Obj.strOr(o, "Immediate", "volumeBindingMode")),
+                string("AllowVolumeExpansion", Doc.api(V1, "StorageClass", "allowVolumeExpansion"),
+                        (o, now) -> Obj.bool(o, "allowVolumeExpansion")),
+                age()));
+        into.put("storage.k8s.io/VolumeAttributesClass", KindPrinter.of(nameColumn(),
+                string("DriverName", Doc.api(V1, "VolumeAttributesClass", "driverName"), (o, now) -> Obj.str(o, "driverName")),
+                age()));
+        into.put("storage.k8s.io/VolumeAttachment", KindPrinter.of(nameColumn(),
+                string("Attacher", Doc.api(V1, "VolumeAttachmentSpec", "attacher"), (o, now) -> Obj.str(o, "spec", "attacher"))
+                        .withFormat("name"),
+                string("PV", Doc.api(V1, "VolumeAttachmentSource", "persistentVolumeName"),
+                        (o, now) -> Obj.str(o, "spec", "source", "persistentVolumeName")),
+                string("Node", Doc.api(V1, "VolumeAttachmentSpec", "nodeName"), (o, now) -> Obj.str(o, "spec", "nodeName")),
+                bool("Attached", Doc.api(V1, "VolumeAttachmentStatus", "attached"), (o, now) -> Obj.bool(o, "status", "attached")),
+                age()));
+        into.put("storage.k8s.io/CSINode", KindPrinter.of(nameColumn(),
+                integer("Drivers", Doc.text("Drivers indicates the number of CSI drivers registered on the node"),
+                        (o, now) -> (long) Obj.size(o, "spec", "drivers")),
+                age()));
+        into.put("storage.k8s.io/CSIDriver", csiDrivers());
+        into.put("storage.k8s.io/CSIStorageCapacity", KindPrinter.of(nameColumn(),
+                string("StorageClassName", Doc.api(V1, "CSIStorageCapacity", "storageClassName"), (o, now) -> Obj.str(o, "storageClassName")),
+                string("Capacity", Doc.api(V1, "CSIStorageCapacity", "capacity"), (o, now) -> Obj.strOr(o, "<unset>", "capacity"))));
+    }
+
+    /** The name, marked {@code (default)} when an is-default-class annotation says {@code true}. */
+    private static String storageClassName(JsonNode sc) {
+        boolean isDefault = "true".equals(Obj.str(sc, "metadata", "annotations", "storageclass.kubernetes.io/is-default-class"))
+                || "true".equals(Obj.str(sc, "metadata", "annotations", "storageclass.beta.kubernetes.io/is-default-class"));
+        return isDefault ? Obj.name(sc) + " (default)" : Obj.name(sc);
+    }
+
+    private static KindPrinter csiDrivers() {
+        String doc = "CSIDriverSpec";
+        return KindPrinter.of(nameColumn(),
+                bool("AttachRequired", Doc.api(V1, doc, "attachRequired"),
+                        (o, now) -> !Obj.has(o, "spec", "attachRequired") || Obj.bool(o, "spec", "attachRequired")),
+                bool("PodInfoOnMount", Doc.api(V1, doc, "podInfoOnMount"), (o, now) -> Obj.bool(o, "spec", "podInfoOnMount")),
+                bool("StorageCapacity", Doc.api(V1, doc, "storageCapacity"), (o, now) -> Obj.bool(o, "spec", "storageCapacity")),
+                string("TokenRequests", Doc.api(V1, doc, "tokenRequests"), (o, now) -> tokenRequests(o)),
+                bool("RequiresRepublish", Doc.api(V1, doc, "requiresRepublish"), (o, now) -> Obj.bool(o, "spec", "requiresRepublish")),
+                string("Modes", Doc.api(V1, doc, "volumeLifecycleModes"), (o, now) -> {
+                    String modes = NetworkingPrinters.joined(o, "spec", "volumeLifecycleModes");
+                    return modes.isEmpty() ? Labels.NONE : modes;
+                }),
+                age());
+    }
+
+    private static String tokenRequests(JsonNode driver) {
+        if (!Obj.at(driver, "spec", "tokenRequests").isArray()) {
+            return "<unset>";
+        }
+        List<String> audiences = new ArrayList<>();
+        Obj.list(driver, "spec", "tokenRequests").forEach(t -> audiences.add(Obj.str(t, "audience")));
+        return String.join(",", audiences);
+    }
+}

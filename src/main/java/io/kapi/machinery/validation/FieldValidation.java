@@ -1,0 +1,51 @@
+package io.kapi.machinery.validation;
+
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GroupVersionKind;
+import java.util.List;
+
+/**
+ * The {@code fieldValidation} query parameter of create, update and patch: what to do with unknown and
+ * duplicate fields. kube-apiserver's default (no parameter) is {@link #WARN}.
+ */
+public enum FieldValidation {
+    /** Fail the request with 400 BadRequest {@code strict decoding error: ...}. */
+    STRICT("Strict"),
+    /** Drop the fields and answer with one {@code Warning} header per field. */
+    WARN("Warn"),
+    /** Drop the fields silently. */
+    IGNORE("Ignore");
+
+    private final String wire;
+
+    FieldValidation(String wire) {
+        this.wire = wire;
+    }
+
+    public String wire() {
+        return wire;
+    }
+
+    /**
+     * Parses the query parameter; null or empty is {@link #WARN}.
+     *
+     * @param optionsKind {@code CreateOptions}, {@code UpdateOptions} or {@code PatchOptions}: the kind
+     *     kube-apiserver names in its error
+     * @throws ApiException 422, worded as kube-apiserver: {@code CreateOptions.meta.k8s.io "" is invalid:
+     *     fieldValidation: Unsupported value: "foo": supported values: "", "Ignore", "Strict", "Warn"}
+     */
+    public static FieldValidation parse(String value, String optionsKind) {
+        if (value == null || value.isEmpty()) {
+            return WARN;
+        }
+        for (FieldValidation f : values()) {
+            if (f.wire.equals(value)) {
+                return f;
+            }
+        }
+        FieldError error = new FieldError(FieldError.Type.NOT_SUPPORTED, "fieldValidation", Messages.quote(value),
+                "supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"");
+        throw ApiException.invalid(new GroupVersionKind("meta.k8s.io", "v1", optionsKind), "", List.of(error));
+    }
+}

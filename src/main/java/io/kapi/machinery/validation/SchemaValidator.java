@@ -1,0 +1,99 @@
+package io.kapi.machinery.validation;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.schema.Schemas;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Checks a decoded object against its kind's schema the way kube-apiserver's decoding into Go structs
+ * does, and prunes what Go decoding would drop.
+ *
+ * <ol>
+ *   <li>Wrong JSON types: 400 BadRequest, {@code Deployment in version "v1" cannot be handled as a
+ *       Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type
+ *       int32}; bad quantities, times and base64 likewise with Go's messages. The first error wins.</li>
+ *   <li>Unknown fields (outside {@code x-kubernetes-preserve-unknown-fields} and untyped fields such as
+ *       RawExtension) are removed from {@code obj} in every mode, and {@code null} struct fields too.
+ *       With duplicates from the decoder they are then: {@link FieldValidation#STRICT} 400 {@code ...: strict
+ *       decoding error: duplicate field "metadata.name", unknown field "spec.foo"}; {@link FieldValidation#WARN}
+ *       warnings; {@link FieldValidation#IGNORE} nothing.</li>
+ *   <li>Missing required fields: returned as {@code Required value} field errors with kube's paths
+ *       ({@code spec.template.spec.containers[0].name}), for the caller to merge into one 422. Only absent,
+ *       null or empty-array values count; integers, booleans and anything under {@code status} are left to the
+ *       strategies, since Go cannot tell them from zero values and kube-apiserver checks ranges instead.</li>
+ * </ol>
+ *
+ * Thread-safe; kinds are compiled on first use and cached.
+ */
+public final class SchemaValidator {
+
+    private final ShapeCompiler compiler;
+    private final Schemas schemas;
+    private final Map<GroupVersionKind, Shape> roots = new ConcurrentHashMap<>();
+
+    public SchemaValidator(Schemas schemas) {
+        this.schemas = schemas;
+        this.compiler = new ShapeCompiler(schemas);
+    }
+
+    /**
+     * Validates and prunes {@code obj}, an object of kind {@code gvk}.
+     *
+     * @param duplicateFields the decoder's duplicate-field messages ({@code Decoded.duplicateFields()})
+     * @throws ApiException 400 BadRequest for type errors, and in Strict mode for unknown or duplicate fields
+     */
+    public ValidationResult validate(GroupVersionKind gvk, ObjectNode obj, FieldValidation mode,
+                                     List<String> duplicateFields) {
+        Walk walk = new Walk(gvk, root(gvk));
+        walk.run(obj);
+        if (mode == FieldValidation.IGNORE || (walk.unknown.isEmpty() && duplicateFields.isEmpty())) {
+            return walk.errors.isEmpty() ? ValidationResult.CLEAN : new ValidationResult(List.of(), walk.errors);
+        }
+        List<String> strict = new ArrayList<>(duplicateFields);
+        for (String path : walk.unknown) {
+            strict.add("unknown field " + Messages.quote(path));
+        }
+        if (mode == FieldValidation.STRICT) {
+            throw Walk.decodeError(gvk, "strict decoding error: " + String.join(", ", strict));
+        }
+        return new ValidationResult(List.copyOf(strict), walk.errors);
+    }
+
+    private Shape root(GroupVersionKind gvk) {
+        Shape s = roots.get(gvk);
+        if (s != null) {
+            return s;
+        }
+        synchronized (compiler) {
+            return roots.computeIfAbsent(gvk, k -> {
+                String name = definitionName(k);
+                return name == null ? Shape.Scalar.ANY : compiler.definition(name);
+            });
+        }
+    }
+
+    /**
+     * The definition of a kind: by the Go package naming convention first ({@code io.k8s.api.apps.v1.Deployment}),
+     * because the fabric8 metadata gives some groups (apps, batch, autoscaling, policy) as the core group;
+     * then by {@link Schemas#definitionName}.
+     */
+    private String definitionName(GroupVersionKind gvk) {
+        String group = gvk.group();
+        String pkg = switch (group) {
+            case "" -> "io.k8s.api.core";
+            case "apiextensions.k8s.io" -> "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions";
+            case "apiregistration.k8s.io" -> "io.k8s.kube-aggregator.pkg.apis.apiregistration";
+            default -> "io.k8s.api." + (group.indexOf('.') < 0 ? group : group.substring(0, group.indexOf('.')));
+        };
+        String conventional = pkg + "." + gvk.version() + "." + gvk.kind();
+        if (schemas.definition(conventional) != null) {
+            return conventional;
+        }
+        return schemas.definitionName(gvk).orElse(null);
+    }
+}

@@ -1,0 +1,79 @@
+package io.kapi.endpoint.codec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersionKind;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class NegotiationTest {
+
+    private static final String KUBECTL_GET = "application/json;as=Table;v=v1;g=meta.k8s.io,"
+            + "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @DisplayName("Accept headers pick format and conversion as kube-apiserver does")
+    @MethodSource("cases")
+    void negotiates(String accept, Format format, String as, String version) {
+        ResponseTarget t = Negotiation.forResource(accept);
+        assertEquals(format, t.format());
+        assertEquals(as == null ? null : new GroupVersionKind("meta.k8s.io", version, as), t.as());
+    }
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                Arguments.of(null, Format.JSON, null, null),
+                Arguments.of("", Format.JSON, null, null),
+                Arguments.of("*/*", Format.JSON, null, null),
+                Arguments.of("application/*", Format.JSON, null, null),
+                Arguments.of("application/json", Format.JSON, null, null),
+                Arguments.of("application/yaml", Format.YAML, null, null),
+                Arguments.of(KUBECTL_GET, Format.JSON, "Table", "v1"),
+                Arguments.of("application/json;as=Table;v=v1beta1;g=meta.k8s.io", Format.JSON, "Table", "v1beta1"),
+                Arguments.of("application/yaml;as=Table;v=v1;g=meta.k8s.io", Format.YAML, "Table", "v1"),
+                Arguments.of("application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json",
+                        Format.JSON, "PartialObjectMetadataList", "v1"),
+                Arguments.of("application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1",
+                        Format.JSON, "PartialObjectMetadata", "v1beta1"),
+                Arguments.of("application/json;as=Table;v=v2;g=meta.k8s.io,application/yaml", Format.YAML, null, null),
+                Arguments.of("application/json;as=Table,application/json", Format.JSON, null, null),
+                Arguments.of("application/vnd.kubernetes.protobuf,application/json", Format.JSON, null, null),
+                Arguments.of("application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1;g=meta.k8s.io",
+                        Format.JSON, "Table", "v1"),
+                Arguments.of("application/json;q=0.5,application/yaml", Format.YAML, null, null),
+                Arguments.of("*/*;q=0.1,application/yaml;q=0.9", Format.YAML, null, null),
+                Arguments.of("text/html,*/*;q=0.8", Format.JSON, null, null),
+                Arguments.of("application/json;charset=utf-8", Format.JSON, null, null));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @DisplayName("nothing servable is 406 NotAcceptable")
+    @MethodSource("unacceptable")
+    void notAcceptable(String accept) {
+        ApiException e = assertThrows(ApiException.class, () -> Negotiation.forResource(accept));
+        assertEquals(406, e.code());
+        assertEquals("only the following media types are accepted: application/json, application/yaml", e.getMessage());
+    }
+
+    static Stream<String> unacceptable() {
+        return Stream.of("application/vnd.kubernetes.protobuf", "text/html",
+                "application/json;as=Table;v=v1;g=other.io", "application/json;q=0");
+    }
+
+    @ParameterizedTest(name = "pretty={0}")
+    @DisplayName("pretty=1 on the media type asks for indented output")
+    @MethodSource("pretty")
+    void pretty(String accept, boolean pretty) {
+        assertEquals(pretty, Negotiation.forResource(accept).pretty());
+    }
+
+    static Stream<Arguments> pretty() {
+        return Stream.of(Arguments.of("application/json;pretty=1", true),
+                Arguments.of("application/json;pretty=0", false), Arguments.of("application/json", false));
+    }
+}
