@@ -1,0 +1,154 @@
+package io.kapi.cli;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** The flags Kapi accepts: kube-apiserver's names and sections, and Kapi's own few. */
+final class Flags {
+
+    static final String GENERIC = "Generic";
+    static final String ETCD = "Etcd";
+    static final String SECURE_SERVING = "Secure serving";
+    static final String AUDITING = "Auditing";
+    static final String AUTHENTICATION = "Authentication";
+    static final String AUTHORIZATION = "Authorization";
+    static final String ADMISSION = "Admission";
+    static final String NETWORKING = "Networking";
+    static final String KAPI = "Kapi";
+    static final String GLOBAL = "Global";
+
+    /** Sections in the order help prints them. */
+    static final List<String> SECTIONS = List.of(GENERIC, ETCD, SECURE_SERVING, AUDITING, AUTHENTICATION,
+            AUTHORIZATION, ADMISSION, NETWORKING, KAPI, GLOBAL);
+
+    static final List<Flag> ALL = List.of(
+            new Flag("advertise-address", null, GENERIC, "ip", null,
+                    "The IP address on which to advertise the apiserver to members of the cluster. This address "
+                            + "must be reachable by the rest of the cluster. If blank, the --bind-address will be "
+                            + "used. It is added to the self-made serving certificate.",
+                    true, false, (b, v) -> b.advertiseAddress = ip(v)),
+            new Flag("max-requests-inflight", null, GENERIC, "int", "400",
+                    "The maximum number of requests in flight at a given time. When the server exceeds this, "
+                            + "it rejects requests. Zero for no limit.",
+                    false, false, (b, v) -> b.maxRequestsInflight = integer(v)),
+            new Flag("min-request-timeout", null, GENERIC, "int", "1800",
+                    "An optional field indicating the minimum number of seconds a handler must keep a request "
+                            + "open before timing it out. Currently only honored by the watch request handler.",
+                    false, false, (b, v) -> b.minRequestTimeoutSeconds = integer(v)),
+            new Flag("request-timeout", null, GENERIC, "duration", "1m0s",
+                    "An optional field indicating the duration a handler must keep a request open before timing "
+                            + "it out. This is the default request timeout for requests but may be overridden by "
+                            + "flags such as --min-request-timeout for specific types of requests.",
+                    false, false, (b, v) -> b.requestTimeout = GoDuration.parse(v)),
+            new Flag("shutdown-delay-duration", null, GENERIC, "duration", "0s",
+                    "Time to delay the termination. During that time the server keeps serving requests "
+                            + "normally. The endpoints /healthz and /livez will return success, but /readyz "
+                            + "immediately returns failure.",
+                    true, false, (b, v) -> b.shutdownDelayDuration = GoDuration.parse(v)),
+            new Flag("etcd-servers", null, ETCD, "strings", null,
+                    "List of etcd servers to connect with (scheme://ip:port), comma separated. Implies "
+                            + "--storage-backend=etcd3.",
+                    true, true, (b, v) -> b.etcdServers = append(b.etcdServers, v)),
+            new Flag("storage-backend", null, ETCD, "string", null,
+                    "The storage backend for persistence. Options: 'embedded' (durable, in --data-dir; the "
+                            + "default), 'memory' (lost on exit), 'etcd3' (the default when --etcd-servers is set).",
+                    true, false, (b, v) -> b.storageBackend = v),
+            new Flag("bind-address", null, SECURE_SERVING, "ip", "0.0.0.0",
+                    "The IP address on which to listen for the --secure-port port. If blank or an unspecified "
+                            + "address (0.0.0.0 or ::), all interfaces will be used.",
+                    true, false, (b, v) -> b.bindAddress = v.isEmpty() ? "0.0.0.0" : ip(v)),
+            new Flag("secure-port", null, SECURE_SERVING, "int", "6443",
+                    "The port on which to serve HTTPS with authentication and authorization. It cannot be "
+                            + "switched off with 0.",
+                    true, false, (b, v) -> b.securePort = integer(v)),
+            new Flag("tls-cert-file", null, SECURE_SERVING, "string", null,
+                    "File containing the default x509 Certificate for HTTPS. (CA cert, if any, concatenated "
+                            + "after server cert). If HTTPS serving is enabled, and --tls-cert-file and "
+                            + "--tls-private-key-file are not provided, a self-signed CA and serving certificate "
+                            + "are generated in --data-dir, with an admin kubeconfig.",
+                    true, false, (b, v) -> b.tlsCertFile = Path.of(v)),
+            new Flag("tls-private-key-file", null, SECURE_SERVING, "string", null,
+                    "File containing the default x509 private key matching --tls-cert-file.",
+                    true, false, (b, v) -> b.tlsPrivateKeyFile = Path.of(v)),
+            new Flag("audit-policy-file", null, AUDITING, "string", null,
+                    "Path to the file that defines the audit policy configuration.",
+                    false, false, (b, v) -> b.auditPolicyFile = Path.of(v)),
+            new Flag("client-ca-file", null, AUTHENTICATION, "string", null,
+                    "If set, any request presenting a client certificate signed by one of the authorities in "
+                            + "the client-ca-file is authenticated with an identity corresponding to the "
+                            + "CommonName of the client certificate.",
+                    true, false, (b, v) -> b.clientCaFile = Path.of(v)),
+            new Flag("service-account-issuer", null, AUTHENTICATION, "stringArray", null,
+                    "Identifier of the service account token issuer. The issuer will assert this identifier in "
+                            + "\"iss\" claim of issued tokens.",
+                    false, true, (b, v) -> b.serviceAccountIssuers = append(b.serviceAccountIssuers, v)),
+            new Flag("token-auth-file", null, AUTHENTICATION, "string", null,
+                    "If set, the file that will be used to secure the secure port of the API server via token "
+                            + "authentication.",
+                    false, false, (b, v) -> b.tokenAuthFile = Path.of(v)),
+            new Flag("authorization-mode", null, AUTHORIZATION, "strings", "[AlwaysAllow]",
+                    "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: "
+                            + "AlwaysAllow,AlwaysDeny,ABAC,Webhook,RBAC,Node. (Until implemented, every "
+                            + "authenticated user may do anything.)",
+                    false, true, (b, v) -> b.authorizationModes = append(
+                            b.authorizationModes == null ? List.of() : b.authorizationModes, v)),
+            new Flag("enable-admission-plugins", null, ADMISSION, "strings", null,
+                    "admission plugins that should be enabled in addition to default enabled ones. "
+                            + "Comma-delimited list of admission plugins.",
+                    false, true, (b, v) -> b.enableAdmissionPlugins = append(b.enableAdmissionPlugins, v)),
+            new Flag("service-cluster-ip-range", null, NETWORKING, "string", "10.96.0.0/12",
+                    "A CIDR notation IP range from which to assign service cluster IPs. This must not overlap "
+                            + "with any IP ranges assigned to nodes or pods. Its first address is the "
+                            + "'kubernetes' service IP and is in the serving certificate.",
+                    true, false, (b, v) -> b.serviceClusterIpRange = v),
+            new Flag("service-node-port-range", null, NETWORKING, "portRange", "30000-32767",
+                    "A port range to reserve for services with NodePort visibility. Example: '30000-32767'. "
+                            + "Inclusive at both ends of the range.",
+                    false, false, (b, v) -> b.serviceNodePortRange = v),
+            new Flag("data-dir", null, KAPI, "string", "kapi-data",
+                    "Directory for the embedded store and the self-made certificates and admin.kubeconfig.",
+                    true, false, (b, v) -> b.dataDir = Path.of(v)),
+            new Flag("v", "v", GLOBAL, "Level", "0",
+                    "number for the log level verbosity",
+                    true, false, (b, v) -> b.verbosity = integer(v)),
+            new Flag("help", "h", GLOBAL, "", null, "help for kapi", true, false, (b, v) -> { }));
+
+    private Flags() {
+    }
+
+    static Flag byName(String name) {
+        return ALL.stream().filter(f -> f.name().equals(name)).findFirst().orElse(null);
+    }
+
+    static Flag byShorthand(String letter) {
+        return ALL.stream().filter(f -> letter.equals(f.shorthand())).findFirst().orElse(null);
+    }
+
+    private static int integer(String v) {
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("strconv.ParseInt: parsing \"" + v + "\": invalid syntax");
+        }
+    }
+
+    private static String ip(String v) {
+        if (!v.matches("[0-9.]+|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*")) {
+            throw new IllegalArgumentException("failed to parse IP: \"" + v + "\"");
+        }
+        try {
+            return InetAddress.ofLiteral(v).getHostAddress();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("failed to parse IP: \"" + v + "\"");
+        }
+    }
+
+    private static List<String> append(List<String> current, String commaSeparated) {
+        List<String> values = new ArrayList<>(current);
+        Arrays.stream(commaSeparated.split(",")).map(String::trim).filter(s -> !s.isEmpty()).forEach(values::add);
+        return List.copyOf(values);
+    }
+}

@@ -1,0 +1,178 @@
+package io.kapi.cli;
+
+import io.kapi.assembly.ApiAssembly;
+import io.kapi.assembly.ApiConfig;
+import io.kapi.server.KapiServer;
+import io.kapi.server.ServerConfig;
+import io.kapi.server.certs.LocalPki;
+import io.kapi.server.certs.ServingNames;
+import io.kapi.server.certs.TlsMaterial;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code kapi}: parses the kube-apiserver style flags, prepares the certificates, builds the API and
+ * serves it until SIGTERM or SIGINT. Exit codes: 0 after {@code --help} or a clean shutdown, 1 for a
+ * bad command line or a failed start.
+ * <pre>
+ *   flags → Options (defaults, validate)
+ *         → TlsMaterial (given files, or LocalPki in --data-dir)
+ *         → ApiAssembly.create(ApiConfig)
+ *         → KapiServer.start(ServerConfig, api handler, checks, post-start hooks)
+ *         → "Kapi is ready: kubectl --kubeconfig …"   → wait for a signal → shutdown
+ * </pre>
+ */
+public final class Main {
+
+    // Not a static field: the logging manager must be chosen before the first logger exists.
+    private static System.Logger log() {
+        return System.getLogger(Main.class.getName());
+    }
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        Logging.installManager();
+        System.exit(run(Arrays.asList(args), System.out, System.err));
+    }
+
+    /** Runs the command and returns its exit code; returns only after the server has stopped. */
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        Options options;
+        try {
+            switch (FlagParser.parse(args)) {
+                case FlagParser.Help() -> {
+                    out.print(Usage.text());
+                    return 0;
+                }
+                case FlagParser.Run(Options o) -> options = o;
+            }
+        } catch (FlagParser.FlagException e) {
+            err.println("Error: " + e.getMessage());
+            err.println("Run 'kapi --help' for usage.");
+            return 1;
+        }
+        Logging.configure(options.verbosity());
+        try {
+            return serve(options, out);
+        } catch (IOException | RuntimeException e) {
+            log().log(Level.ERROR, "Kapi failed to start", e);
+            err.println("Error: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static int serve(Options options, PrintStream out) throws IOException {
+        LocalPki pki = null;
+        TlsMaterial tls;
+        if (options.selfSignedCertificates()) {
+            pki = LocalPki.ensure(options.dataDir(), servingNames(options));
+            tls = pki.tls();
+        } else {
+            tls = TlsMaterial.fromFiles(options.tlsCertFile(), options.tlsPrivateKeyFile(), options.clientCaFile());
+            if (tls.clientCas().isEmpty()) {
+                log().log(Level.WARNING, "No --client-ca-file: client certificates are not accepted and only "
+                        + "the health and version endpoints can be used");
+            }
+        }
+        warnNotImplemented(options);
+        String advertise = options.advertiseAddress() != null ? options.advertiseAddress() : options.bindAddress();
+        ApiConfig apiConfig = new ApiConfig(options.dataDir(), options.effectiveStorageBackend(),
+                options.etcdServers(), options.serviceClusterIpRange(), advertise, options.securePort());
+        ApiAssembly api = ApiAssembly.create(apiConfig);
+        KapiServer server;
+        try {
+            ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(), tls)
+                    .withShutdownDelay(options.shutdownDelayDuration());
+            server = KapiServer.start(config, api.handler(), api.checks(), api.hooks());
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(api);
+            throw e;
+        }
+        KapiServer started = server;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            started.shutdown();
+            closeQuietly(api);
+        }, "kapi-shutdown"));
+        if (pki != null) {
+            Path kubeconfig = pki.writeKubeconfig(server.port());
+            out.println("Kapi is ready: kubectl --kubeconfig " + kubeconfig + " get ns");
+        } else {
+            out.println("Kapi is ready on https://" + advertise + ":" + server.port());
+        }
+        out.flush();
+        try {
+            server.awaitStopped();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private static ServingNames servingNames(Options options) {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = null;
+        }
+        String serviceIp = Cidr.parse(options.serviceClusterIpRange()).firstAddress();
+        List<String> addresses = new ArrayList<>();
+        addresses.add(options.bindAddress());
+        if (options.advertiseAddress() != null) {
+            addresses.add(options.advertiseAddress());
+        }
+        return ServingNames.standard(host, serviceIp, addresses);
+    }
+
+    private static void warnNotImplemented(Options options) {
+        Options d = Options.DEFAULT;
+        List<String> ignored = new ArrayList<>();
+        if (options.tokenAuthFile() != null) {
+            ignored.add("--token-auth-file");
+        }
+        if (!options.authorizationModes().equals(d.authorizationModes())) {
+            ignored.add("--authorization-mode");
+        }
+        if (!options.enableAdmissionPlugins().isEmpty()) {
+            ignored.add("--enable-admission-plugins");
+        }
+        if (!options.serviceAccountIssuers().isEmpty()) {
+            ignored.add("--service-account-issuer");
+        }
+        if (options.auditPolicyFile() != null) {
+            ignored.add("--audit-policy-file");
+        }
+        if (options.maxRequestsInflight() != d.maxRequestsInflight()) {
+            ignored.add("--max-requests-inflight");
+        }
+        if (options.minRequestTimeoutSeconds() != d.minRequestTimeoutSeconds()) {
+            ignored.add("--min-request-timeout");
+        }
+        if (!options.requestTimeout().equals(d.requestTimeout())) {
+            ignored.add("--request-timeout");
+        }
+        if (!options.serviceNodePortRange().equals(d.serviceNodePortRange())) {
+            ignored.add("--service-node-port-range");
+        }
+        if (!ignored.isEmpty()) {
+            log().log(Level.WARNING, "Not yet implemented, ignored: {0}", String.join(", ", ignored));
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable resource) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            log().log(Level.WARNING, "error while closing the API", e);
+        }
+    }
+}

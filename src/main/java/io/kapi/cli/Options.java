@@ -1,0 +1,189 @@
+package io.kapi.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The server's command-line options after parsing, with kube-apiserver's defaults. Immutable; build
+ * one with {@link #builder()} or take {@link #DEFAULT}. Paths are as given (relative to the working
+ * directory). {@link #validate()} lists what is wrong, as kube-apiserver's {@code Validate} does.
+ *
+ * @param storageBackend {@code embedded}, {@code memory} or {@code etcd3}; null means
+ *                       "etcd3 with --etcd-servers, else embedded" (see {@link #effectiveStorageBackend()})
+ */
+public record Options(int securePort, String bindAddress, String advertiseAddress,
+                      Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
+                      List<String> etcdServers, String storageBackend, Path dataDir,
+                      String serviceClusterIpRange, String serviceNodePortRange,
+                      Path tokenAuthFile, List<String> authorizationModes, List<String> enableAdmissionPlugins,
+                      List<String> serviceAccountIssuers, Path auditPolicyFile,
+                      int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
+                      Duration shutdownDelayDuration, int verbosity) {
+
+    static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
+    static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
+
+    public static final Options DEFAULT = builder().build();
+
+    public Options {
+        etcdServers = List.copyOf(etcdServers);
+        authorizationModes = List.copyOf(authorizationModes);
+        enableAdmissionPlugins = List.copyOf(enableAdmissionPlugins);
+        serviceAccountIssuers = List.copyOf(serviceAccountIssuers);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The backend in use: the one asked for, else etcd3 when etcd servers are given, else embedded. */
+    public String effectiveStorageBackend() {
+        if (storageBackend != null) {
+            return storageBackend;
+        }
+        return etcdServers.isEmpty() ? "embedded" : "etcd3";
+    }
+
+    /** True when no serving certificate is given, so Kapi makes its own in the data directory. */
+    public boolean selfSignedCertificates() {
+        return tlsCertFile == null;
+    }
+
+    /** Every problem with these options, worded for the command line; empty when valid. */
+    public List<String> validate() {
+        List<String> errors = new ArrayList<>();
+        if (securePort < 1 || securePort > 65535) {
+            errors.add("--secure-port %d must be between 1 and 65535, inclusive. It cannot be turned off with 0"
+                    .formatted(securePort));
+        }
+        if ((tlsCertFile == null) != (tlsPrivateKeyFile == null)) {
+            errors.add("--tls-cert-file and --tls-private-key-file must be given together");
+        }
+        for (Path file : new Path[] {tlsCertFile, tlsPrivateKeyFile, clientCaFile, tokenAuthFile, auditPolicyFile}) {
+            if (file != null && !Files.isReadable(file)) {
+                errors.add("cannot read file " + file);
+            }
+        }
+        if (clientCaFile != null && tlsCertFile == null) {
+            errors.add("--client-ca-file needs --tls-cert-file and --tls-private-key-file; without them Kapi "
+                    + "makes its own CA in --data-dir");
+        }
+        String backend = effectiveStorageBackend();
+        if (!STORAGE_BACKENDS.contains(backend)) {
+            errors.add("--storage-backend %s is invalid; must be one of embedded, memory, etcd3".formatted(backend));
+        } else if (backend.equals("etcd3") && etcdServers.isEmpty()) {
+            errors.add("--etcd-servers must be specified with --storage-backend=etcd3");
+        } else if (!backend.equals("etcd3") && !etcdServers.isEmpty()) {
+            errors.add("--etcd-servers is only used with --storage-backend=etcd3, not " + backend);
+        }
+        for (String server : etcdServers) {
+            if (!server.matches("(?i)https?://[^/]+/?")) {
+                errors.add("--etcd-servers: %s is not a URL like http://127.0.0.1:2379".formatted(server));
+            }
+        }
+        try {
+            Cidr range = Cidr.parse(serviceClusterIpRange);
+            if (range.hostBits() < 2 || (range.network().getAddress().length == 4 && range.prefix() < 8)) {
+                errors.add("--service-cluster-ip-range %s must leave room for services and be at most a /8"
+                        .formatted(serviceClusterIpRange));
+            }
+        } catch (IllegalArgumentException e) {
+            errors.add("--service-cluster-ip-range: " + e.getMessage());
+        }
+        if (!validPortRange(serviceNodePortRange)) {
+            errors.add("--service-node-port-range %s must be like 30000-32767".formatted(serviceNodePortRange));
+        }
+        for (String mode : authorizationModes) {
+            if (!AUTHORIZATION_MODES.contains(mode)) {
+                errors.add("--authorization-mode %s is not one of AlwaysAllow,AlwaysDeny,ABAC,Webhook,RBAC,Node"
+                        .formatted(mode));
+            }
+        }
+        if (maxRequestsInflight < 0) {
+            errors.add("--max-requests-inflight can not be negative value");
+        }
+        if (minRequestTimeoutSeconds < 0) {
+            errors.add("--min-request-timeout can not be negative value");
+        }
+        if (requestTimeout.isNegative()) {
+            errors.add("--request-timeout can not be negative value");
+        }
+        if (shutdownDelayDuration.isNegative()) {
+            errors.add("--shutdown-delay-duration can not be negative value");
+        }
+        if (verbosity < 0) {
+            errors.add("-v must not be negative");
+        }
+        return errors;
+    }
+
+    private static boolean validPortRange(String range) {
+        String[] parts = range.split("-", -1);
+        try {
+            if (parts.length != 2) {
+                return false;
+            }
+            int low = Integer.parseInt(parts[0].trim());
+            int high = Integer.parseInt(parts[1].trim());
+            return low >= 1 && low <= high && high <= 65535;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** Collects options; starts from the defaults. Not thread-safe. */
+    public static final class Builder {
+        int securePort = 6443;
+        String bindAddress = "0.0.0.0";
+        String advertiseAddress;
+        Path tlsCertFile;
+        Path tlsPrivateKeyFile;
+        Path clientCaFile;
+        List<String> etcdServers = List.of();
+        String storageBackend;
+        Path dataDir = Path.of("kapi-data");
+        String serviceClusterIpRange = "10.96.0.0/12";
+        String serviceNodePortRange = "30000-32767";
+        Path tokenAuthFile;
+        List<String> authorizationModes; // null: the default, replaced (not appended to) by the flag
+        List<String> enableAdmissionPlugins = List.of();
+        List<String> serviceAccountIssuers = List.of();
+        Path auditPolicyFile;
+        int maxRequestsInflight = 400;
+        int minRequestTimeoutSeconds = 1800;
+        Duration requestTimeout = Duration.ofMinutes(1);
+        Duration shutdownDelayDuration = Duration.ZERO;
+        int verbosity;
+
+        private Builder() {
+        }
+
+        public Builder securePort(int port) {
+            this.securePort = port;
+            return this;
+        }
+
+        public Builder dataDir(Path dir) {
+            this.dataDir = dir;
+            return this;
+        }
+
+        public Builder storageBackend(String backend) {
+            this.storageBackend = backend;
+            return this;
+        }
+
+        public Options build() {
+            return new Options(securePort, bindAddress, advertiseAddress, tlsCertFile, tlsPrivateKeyFile,
+                    clientCaFile, etcdServers, storageBackend, dataDir, serviceClusterIpRange, serviceNodePortRange,
+                    tokenAuthFile, authorizationModes == null ? List.of("AlwaysAllow") : authorizationModes,
+                    enableAdmissionPlugins, serviceAccountIssuers,
+                    auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
+                    shutdownDelayDuration, verbosity);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.kapi.health;
+
+import io.kapi.endpoint.RestHandler;
+import io.kapi.endpoint.RestRequest;
+import io.kapi.endpoint.RestResponse;
+import io.kapi.machinery.ApiException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Serves {@code /healthz}, {@code /livez} and {@code /readyz} with kube-apiserver's behaviour:
+ * <ul>
+ *   <li>{@code GET /readyz} → 200 {@code ok}, or 500 with the verbose report when a check fails;</li>
+ *   <li>{@code ?verbose} → one {@code [+]name ok} line per check and {@code readyz check passed};</li>
+ *   <li>{@code ?exclude=name} (repeatable) → the check is skipped and shown as excluded;</li>
+ *   <li>{@code GET /readyz/{check}} → {@code ok}, or 500 {@code internal server error: ...}.</li>
+ * </ul>
+ * Answers null for other paths so the delegation chain goes on. Bodies are {@code text/plain}.
+ */
+public final class HealthHandler implements RestHandler {
+
+    private static final String TEXT = "text/plain; charset=utf-8";
+    private final Map<String, List<HealthCheck>> endpoints;
+
+    /**
+     * @param checks the checks of all three endpoints, in display order (ping, log, storage,
+     *               post-start hooks)
+     * @param readyOnly checks of {@code /readyz} only, shown after the others (e.g. {@code shutdown})
+     */
+    public HealthHandler(List<HealthCheck> checks, List<HealthCheck> readyOnly) {
+        List<HealthCheck> ready = new ArrayList<>(checks);
+        ready.addAll(readyOnly);
+        this.endpoints = Map.of("healthz", List.copyOf(checks), "livez", List.copyOf(checks),
+                "readyz", List.copyOf(ready));
+    }
+
+    @Override
+    public RestResponse handle(RestRequest request) {
+        String path = request.path();
+        int slash = path.indexOf('/', 1);
+        String endpoint = slash < 0 ? path.substring(1) : path.substring(1, slash);
+        List<HealthCheck> checks = endpoints.get(endpoint);
+        if (checks == null || !path.startsWith("/")) {
+            return null;
+        }
+        if (!request.method().equals("GET") && !request.method().equals("HEAD")) {
+            throw ApiException.methodNotAllowed();
+        }
+        if (slash < 0) {
+            List<String> exclude = request.query().getOrDefault("exclude", List.of());
+            HealthReport report = HealthReport.run(endpoint, checks, exclude);
+            return text(report.passed() ? 200 : 500, report.body(request.query().containsKey("verbose")));
+        }
+        String name = path.substring(slash + 1);
+        for (HealthCheck check : checks) {
+            if (check.name().equals(name)) {
+                return single(check, request);
+            }
+        }
+        throw ApiException.pathNotFound();
+    }
+
+    /** One check: the reason is shown only to authenticated users, like the rest of the API. */
+    private static RestResponse single(HealthCheck check, RestRequest request) {
+        try {
+            check.check();
+            return text(200, "ok");
+        } catch (Exception e) {
+            boolean anonymous = request.user() == null
+                    || request.user().groups().contains("system:unauthenticated");
+            return text(500, "internal server error: " + (anonymous ? "reason withheld" : e.getMessage()) + "\n");
+        }
+    }
+
+    private static RestResponse text(int status, String body) {
+        return RestResponse.bytes(status, TEXT, body.getBytes(StandardCharsets.UTF_8))
+                .withHeader("X-Content-Type-Options", "nosniff");
+    }
+}

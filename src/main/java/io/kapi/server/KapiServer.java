@@ -1,0 +1,191 @@
+package io.kapi.server;
+
+import io.kapi.endpoint.RestHandler;
+import io.kapi.health.HealthCheck;
+import io.kapi.health.HealthHandler;
+import io.kapi.health.NamedCheck;
+import io.kapi.health.PostStartHook;
+import io.kapi.server.authn.ClientCertificateAuthenticator;
+import io.kapi.server.filter.Authentication;
+import io.kapi.server.filter.BodyLimit;
+import io.kapi.server.filter.Filter;
+import io.kapi.server.filter.FilterChain;
+import io.kapi.server.filter.PanicRecovery;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
+import org.eclipse.jetty.http2.HTTP2Cipher;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The HTTPS server in front of the API: Jetty with HTTP/2 and HTTP/1.1 over TLS (ALPN), client
+ * certificates asked for but optional, one virtual thread per request, and the filter chain
+ * <pre>
+ *   panic recovery → body limit → authentication → [/healthz /livez /readyz, /version, API]
+ * </pre>
+ * Lifecycle, after kube-apiserver's {@code lifecycle_signals.go}:
+ * <pre>
+ *   start()  → listening → post-start hooks run (readyz: poststarthook/* turn ok)
+ *   shutdown() → readyz "shutdown" fails → wait shutdownDelay → stop accepting, drain requests
+ *              (at most 10 s) → stopped
+ * </pre>
+ */
+public final class KapiServer implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(KapiServer.class.getName());
+    private static final long DRAIN_MILLIS = 10_000;
+
+    private final ServerConfig config;
+    private final Server jetty;
+    private final ServerConnector connector;
+    private final ExecutorService requests;
+    private final PostStartHooks hooks;
+    private final AtomicBoolean shuttingDown = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private KapiServer(ServerConfig config, RestHandler api, List<HealthCheck> checks, List<PostStartHook> hooks) {
+        this.config = config;
+        this.hooks = new PostStartHooks(hooks);
+        this.requests = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("kapi-request-", 0).factory());
+        List<HealthCheck> all = new ArrayList<>(List.of(NamedCheck.ping(), NamedCheck.log()));
+        all.addAll(checks);
+        all.addAll(this.hooks.checks());
+        HealthCheck shutdown = new NamedCheck("shutdown", () -> {
+            if (shuttingDown.get()) {
+                throw new IllegalStateException("the server is shutting down");
+            }
+        });
+        RestHandler root = new Delegation(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(), api));
+        List<Filter> filters = List.of(
+                new PanicRecovery(),
+                new BodyLimit(config.maxRequestBodyBytes()),
+                new Authentication(new ClientCertificateAuthenticator(config.tls().clientCas())));
+
+        QueuedThreadPool pool = new QueuedThreadPool();
+        pool.setName("kapi-jetty");
+        this.jetty = new Server(pool);
+        this.connector = connector(jetty, config);
+        jetty.addConnector(connector);
+        jetty.setHandler(new GracefulHandler(new JettyAdapter(FilterChain.of(filters, root), requests)));
+        jetty.setStopTimeout(DRAIN_MILLIS);
+        jetty.setStopAtShutdown(false);
+    }
+
+    /**
+     * Starts listening, then runs the post-start hooks in the background.
+     *
+     * @param api the API handler, asked after the health and version endpoints
+     * @param checks the API's own health checks (storage), shown after {@code ping} and {@code log}
+     * @throws IOException if the address cannot be bound (port in use); nothing is left running
+     */
+    public static KapiServer start(ServerConfig config, RestHandler api, List<HealthCheck> checks,
+                                   List<PostStartHook> hooks) throws IOException {
+        KapiServer server = new KapiServer(config, api, checks, hooks);
+        try {
+            server.jetty.start();
+        } catch (Exception e) {
+            server.stopQuietly();
+            if (e instanceof IOException io) {
+                throw new IOException("cannot listen on " + config.bindAddress() + ":" + config.port()
+                        + ": " + io.getMessage(), io);
+            }
+            throw new IOException("cannot start the server: " + e.getMessage(), e);
+        }
+        LOG.log(Level.INFO, "Serving securely on {0}:{1,number,#}", config.bindAddress(), server.port());
+        server.hooks.start();
+        return server;
+    }
+
+    /** The port actually bound. */
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    /** Blocks until the server has stopped. */
+    public void awaitStopped() throws InterruptedException {
+        stopped.await();
+    }
+
+    /**
+     * Shuts down gracefully (see the class comment). Safe to call more than once and from a signal
+     * handler; returns when the server has stopped.
+     */
+    public void shutdown() {
+        if (!shuttingDown.compareAndSet(false, true)) {
+            try {
+                awaitStopped();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
+        LOG.log(Level.INFO, "Shutting down; readyz now fails");
+        try {
+            Thread.sleep(config.shutdownDelay());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        stopQuietly();
+        LOG.log(Level.INFO, "Stopped");
+    }
+
+    @Override
+    public void close() {
+        shutdown();
+    }
+
+    private void stopQuietly() {
+        hooks.stop();
+        try {
+            jetty.stop();
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "error while stopping the listener", e);
+        }
+        requests.shutdownNow();
+        stopped.countDown();
+    }
+
+    private static ServerConnector connector(Server jetty, ServerConfig config) {
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        http.setRequestHeaderSize(64 * 1024);
+        SecureRequestCustomizer secure = new SecureRequestCustomizer();
+        secure.setSniHostCheck(false);
+        secure.setSniRequired(false);
+        http.addCustomizer(secure);
+
+        HttpConnectionFactory http11 = new HttpConnectionFactory(http);
+        HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
+        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
+        alpn.setDefaultProtocol(http11.getProtocol());
+
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        ssl.setSslContext(config.tls().serverContext());
+        ssl.setWantClientAuth(!config.tls().clientCas().isEmpty());
+        ssl.setCipherComparator(HTTP2Cipher.COMPARATOR);
+        ssl.setSniRequired(false);
+
+        ServerConnector connector = new ServerConnector(jetty, new SslConnectionFactory(ssl, alpn.getProtocol()),
+                alpn, h2, http11);
+        connector.setHost(config.bindAddress());
+        connector.setPort(config.port());
+        connector.setIdleTimeout(60_000);
+        return connector;
+    }
+}

@@ -1,0 +1,195 @@
+package io.kapi.server.certs;
+
+import io.kapi.server.certs.CertificateIssuer.Issued;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.cert.CertificateParsingException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The certificates Kapi makes for itself on first start, kept in the data directory and reused on
+ * every later start:
+ * <pre>
+ *   ca.crt, ca.key               the cluster CA (10 years)
+ *   apiserver.crt, apiserver.key the serving certificate, signed by the CA
+ *   admin.crt, admin.key         CN=kubernetes-admin, O=system:masters
+ *   admin.kubeconfig             everything kubectl needs, written on every start with the real port
+ * </pre>
+ * A leaf is issued again when it is missing, not signed by the CA, within 30 days of expiry, or (the
+ * serving certificate) lacks one of the names asked for. Files holding keys are mode 0600.
+ *
+ * @param dataDir the directory the files live in
+ * @param tls the serving key and chain, with the CA as the only client CA
+ * @param adminCertificate the admin client certificate
+ */
+public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCertificate, String adminKeyPem) {
+
+    private static final System.Logger LOG = System.getLogger(LocalPki.class.getName());
+    private static final Duration RENEW_BEFORE = Duration.ofDays(30);
+    public static final String ADMIN_USER = "kubernetes-admin";
+    public static final String KUBECONFIG = "admin.kubeconfig";
+
+    /** Loads the certificates in {@code dataDir}, creating or renewing what is missing or unfit. */
+    public static LocalPki ensure(Path dataDir, ServingNames names) {
+        try {
+            Files.createDirectories(dataDir);
+            Issued ca = loadOrCreateCa(dataDir);
+            Issued serving = load(dataDir, "apiserver", ca);
+            if (serving == null || !covers(serving.certificate(), names)) {
+                serving = store(dataDir, "apiserver", CertificateIssuer.serving(ca, "kube-apiserver", names));
+            }
+            Issued admin = load(dataDir, "admin", ca);
+            if (admin == null) {
+                admin = store(dataDir, "admin", CertificateIssuer.client(ca, ADMIN_USER, List.of("system:masters")));
+            }
+            TlsMaterial tls = new TlsMaterial(serving.key(), List.of(serving.certificate(), ca.certificate()),
+                    List.of(ca.certificate()));
+            return new LocalPki(dataDir, tls, admin.certificate(), Pem.encode(admin.key()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot set up certificates in " + dataDir, e);
+        }
+    }
+
+    /** The cluster CA. */
+    public X509Certificate ca() {
+        return tls.clientCas().getFirst();
+    }
+
+    /**
+     * Writes {@code admin.kubeconfig} for {@code https://127.0.0.1:{port}} (if its content changed)
+     * and returns its absolute path.
+     */
+    public Path writeKubeconfig(int port) {
+        Base64.Encoder b64 = Base64.getEncoder();
+        String text = """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - cluster:
+                    certificate-authority-data: %s
+                    server: https://127.0.0.1:%d
+                  name: kapi
+                contexts:
+                - context:
+                    cluster: kapi
+                    user: %s
+                  name: %s@kapi
+                current-context: %s@kapi
+                preferences: {}
+                users:
+                - name: %s
+                  user:
+                    client-certificate-data: %s
+                    client-key-data: %s
+                """.formatted(b64.encodeToString(Pem.encode(ca()).getBytes(StandardCharsets.US_ASCII)), port,
+                ADMIN_USER, ADMIN_USER, ADMIN_USER, ADMIN_USER,
+                b64.encodeToString(Pem.encode(adminCertificate).getBytes(StandardCharsets.US_ASCII)),
+                b64.encodeToString(adminKeyPem.getBytes(StandardCharsets.US_ASCII)));
+        Path file = dataDir.resolve(KUBECONFIG).toAbsolutePath();
+        try {
+            if (!Files.exists(file) || !Files.readString(file).equals(text)) {
+                writeSecret(file, text);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        return file;
+    }
+
+    private static Issued loadOrCreateCa(Path dir) throws IOException {
+        Path crt = dir.resolve("ca.crt");
+        Path key = dir.resolve("ca.key");
+        if (Files.exists(crt) && Files.exists(key)) {
+            return new Issued(Pem.certificates(Files.readString(crt)).getFirst(), Pem.privateKey(Files.readString(key)));
+        }
+        LOG.log(Level.INFO, "Creating a new cluster CA in {0}", dir.toAbsolutePath());
+        return store(dir, "ca", CertificateIssuer.selfSignedCa("kapi-ca"));
+    }
+
+    /** The stored leaf {@code name}, or null when it is missing, not from {@code ca} or expiring soon. */
+    private static Issued load(Path dir, String name, Issued ca) throws IOException {
+        Path crt = dir.resolve(name + ".crt");
+        Path key = dir.resolve(name + ".key");
+        if (!Files.exists(crt) || !Files.exists(key)) {
+            return null;
+        }
+        try {
+            X509Certificate cert = Pem.certificates(Files.readString(crt)).getFirst();
+            cert.verify(ca.certificate().getPublicKey());
+            if (cert.getNotAfter().toInstant().isBefore(Instant.now().plus(RENEW_BEFORE))) {
+                LOG.log(Level.INFO, "Renewing {0}: it expires on {1}", crt, cert.getNotAfter());
+                return null;
+            }
+            return new Issued(cert, Pem.privateKey(Files.readString(key)));
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "Issuing {0} again: {1}", crt, e.getMessage());
+            return null;
+        }
+    }
+
+    private static boolean covers(X509Certificate cert, ServingNames names) {
+        Set<String> present = new HashSet<>();
+        try {
+            if (cert.getSubjectAlternativeNames() != null) {
+                for (List<?> san : cert.getSubjectAlternativeNames()) {
+                    present.add(normalize(san.get(1).toString()));
+                }
+            }
+        } catch (CertificateParsingException e) {
+            return false;
+        }
+        for (String wanted : concat(names.dnsNames(), names.ipAddresses())) {
+            if (!present.contains(normalize(wanted))) {
+                LOG.log(Level.INFO, "Issuing a new serving certificate: it lacks the name {0}", wanted);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+    }
+
+    private static String normalize(String name) {
+        if (name.contains(":") || name.matches("[0-9.]+")) {
+            try {
+                return InetAddress.ofLiteral(name).getHostAddress();
+            } catch (IllegalArgumentException e) {
+                return name;
+            }
+        }
+        return name.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static Issued store(Path dir, String name, Issued issued) throws IOException {
+        writeSecret(dir.resolve(name + ".key"), Pem.encode(issued.key()));
+        writePublic(dir.resolve(name + ".crt"), Pem.encode(issued.certificate()));
+        return issued;
+    }
+
+    private static void writeSecret(Path file, String text) throws IOException {
+        Path tmp = Files.createTempFile(file.getParent(), "." + file.getFileName(), ".tmp",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(tmp, text);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static void writePublic(Path file, String text) throws IOException {
+        writeSecret(file, text);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+    }
+}

@@ -1,0 +1,101 @@
+package io.kapi.server.certs;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.security.PrivateKey;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
+
+/**
+ * PEM text to and from certificates and private keys. Keys are read in every form kubeadm, openssl
+ * and cert-manager write: PKCS#1 ({@code RSA PRIVATE KEY}), SEC1 ({@code EC PRIVATE KEY}, with or
+ * without a leading {@code EC PARAMETERS} block) and unencrypted PKCS#8 ({@code PRIVATE KEY}).
+ */
+public final class Pem {
+
+    private Pem() {
+    }
+
+    /** All certificates in {@code pem}, in order; throws if there is none. */
+    public static List<X509Certificate> certificates(String pem) {
+        List<X509Certificate> certs = new ArrayList<>();
+        JcaX509CertificateConverter converter = new JcaX509CertificateConverter();
+        try (PEMParser parser = new PEMParser(new StringReader(pem))) {
+            for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
+                if (o instanceof X509CertificateHolder holder) {
+                    certs.add(converter.getCertificate(holder));
+                }
+            }
+        } catch (IOException | CertificateException e) {
+            throw new IllegalArgumentException("not a PEM certificate: " + e.getMessage(), e);
+        }
+        if (certs.isEmpty()) {
+            throw new IllegalArgumentException("no PEM certificate found");
+        }
+        return List.copyOf(certs);
+    }
+
+    /** The first private key in {@code pem}; throws if there is none (or it is encrypted). */
+    public static PrivateKey privateKey(String pem) {
+        JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+        try (PEMParser parser = new PEMParser(new StringReader(pem))) {
+            for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
+                if (o instanceof PEMKeyPair pair) {
+                    return fromKeyPair(converter, pair);
+                }
+                if (o instanceof PrivateKeyInfo info) {
+                    return converter.getPrivateKey(info);
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not a PEM private key: " + e.getMessage(), e);
+        }
+        throw new IllegalArgumentException("no unencrypted PEM private key found");
+    }
+
+    /**
+     * The private key of a PKCS#1 or SEC1 block. A SEC1 key may omit its public key, or its curve
+     * (then only the public key names it), so try the private part alone first.
+     */
+    private static PrivateKey fromKeyPair(JcaPEMKeyConverter converter, PEMKeyPair pair) throws IOException {
+        try {
+            return converter.getPrivateKey(pair.getPrivateKeyInfo());
+        } catch (IOException e) {
+            if (pair.getPublicKeyInfo() == null) {
+                throw e;
+            }
+            return converter.getPrivateKey(new PrivateKeyInfo(pair.getPublicKeyInfo().getAlgorithm(),
+                    pair.getPrivateKeyInfo().parsePrivateKey()));
+        }
+    }
+
+    /**
+     * PEM text of a certificate, or of a private key as unencrypted PKCS#8 ({@code PRIVATE KEY}),
+     * the one key form every client library reads.
+     */
+    public static String encode(Object certificateOrKey) {
+        StringWriter out = new StringWriter();
+        try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
+            if (certificateOrKey instanceof PrivateKey key) {
+                writer.writeObject(new JcaPKCS8Generator(key, null));
+            } else {
+                writer.writeObject(certificateOrKey);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+}

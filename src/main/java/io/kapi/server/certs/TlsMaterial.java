@@ -1,0 +1,84 @@
+package io.kapi.server.certs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.function.Function;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * What the HTTPS listener needs: the serving key with its certificate chain (leaf first), and the
+ * CAs that client certificates are verified against (empty: client certificates are not asked for).
+ */
+public record TlsMaterial(PrivateKey servingKey, List<X509Certificate> servingChain,
+                          List<X509Certificate> clientCas) {
+
+    private static final char[] NO_PASSWORD = new char[0];
+
+    public TlsMaterial {
+        servingChain = List.copyOf(servingChain);
+        clientCas = List.copyOf(clientCas);
+        if (servingChain.isEmpty()) {
+            throw new IllegalArgumentException("serving certificate chain is empty");
+        }
+    }
+
+    /**
+     * Reads {@code --tls-cert-file}, {@code --tls-private-key-file} and the optional
+     * {@code --client-ca-file} (null for none).
+     *
+     * @throws IllegalArgumentException naming the file that cannot be read or parsed
+     */
+    public static TlsMaterial fromFiles(Path certFile, Path keyFile, Path clientCaFile) {
+        List<X509Certificate> chain = parse(certFile, Pem::certificates);
+        PrivateKey key = parse(keyFile, Pem::privateKey);
+        List<X509Certificate> cas = clientCaFile == null ? List.of() : parse(clientCaFile, Pem::certificates);
+        return new TlsMaterial(key, chain, cas);
+    }
+
+    /** A server SSLContext presenting the serving chain and trusting {@link #clientCas()}. */
+    public SSLContext serverContext() {
+        try {
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(null, null);
+            keys.setKeyEntry("serving", servingKey, NO_PASSWORD, servingChain.toArray(X509Certificate[]::new));
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(keys, NO_PASSWORD);
+            TrustManagerFactory tmf = null;
+            if (!clientCas.isEmpty()) {
+                tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                tmf.init(trustStore(clientCas));
+            }
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(kmf.getKeyManagers(), tmf == null ? null : tmf.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("cannot build the server TLS context", e);
+        }
+    }
+
+    /** A key store holding {@code certificates} as trusted entries. */
+    public static KeyStore trustStore(List<X509Certificate> certificates) throws GeneralSecurityException, IOException {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        for (int i = 0; i < certificates.size(); i++) {
+            store.setCertificateEntry("ca-" + i, certificates.get(i));
+        }
+        return store;
+    }
+
+    private static <T> T parse(Path file, Function<String, T> parser) {
+        try {
+            return parser.apply(Files.readString(file));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.kapi.server.filter;
+
+import io.kapi.authn.UserInfo;
+import io.kapi.endpoint.RestResponse;
+import io.kapi.machinery.ApiException;
+import io.kapi.server.authn.Authenticator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Sets the request's user. An authenticated user also gets the group {@code system:authenticated}
+ * (as kube-apiserver's group adder does). A request nobody authenticates is answered 401
+ * Unauthorized, except a GET of a {@linkplain PublicPaths public path}, which proceeds as
+ * {@code system:anonymous}.
+ */
+public record Authentication(Authenticator authenticator) implements Filter {
+
+    static final String AUTHENTICATED = "system:authenticated";
+
+    @Override
+    public RestResponse filter(FilterChain chain, ServerRequest request) {
+        Optional<UserInfo> user = authenticator.authenticate(request.rest(), request.clientCertificates());
+        if (user.isPresent()) {
+            return chain.proceed(request.withUser(withAuthenticatedGroup(user.get())));
+        }
+        if (PublicPaths.allows(request.rest())) {
+            return chain.proceed(request.withUser(UserInfo.ANONYMOUS));
+        }
+        throw ApiException.unauthorized();
+    }
+
+    private static UserInfo withAuthenticatedGroup(UserInfo user) {
+        if (user.groups().contains(AUTHENTICATED)) {
+            return user;
+        }
+        List<String> groups = new ArrayList<>(user.groups());
+        groups.add(AUTHENTICATED);
+        return new UserInfo(user.name(), user.uid(), List.copyOf(groups));
+    }
+}

@@ -1,0 +1,250 @@
+package io.kapi.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.endpoint.RestHandler;
+import io.kapi.endpoint.RestResponse;
+import io.kapi.health.PostStartHook;
+import io.kapi.machinery.Json;
+import io.kapi.server.certs.LocalPki;
+import io.kapi.server.certs.ServingNames;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisplayName("KapiServer over real TLS on 127.0.0.1")
+class KapiServerTest {
+
+    @TempDir
+    static Path dataDir;
+    static LocalPki pki;
+    static KapiServer server;
+    static HttpClient admin;
+    static HttpClient anonymous;
+    static final CountDownLatch secondChunk = new CountDownLatch(1);
+    static final AtomicInteger hookAttempts = new AtomicInteger();
+
+    @BeforeAll
+    static void start() throws Exception {
+        pki = LocalPki.ensure(dataDir, ServingNames.standard("test-host", "10.96.0.1", List.of()));
+        PostStartHook flaky = new PostStartHook() {
+            public String name() {
+                return "flaky";
+            }
+
+            public void run() {
+                if (hookAttempts.incrementAndGet() < 2) {
+                    throw new IllegalStateException("first attempt fails");
+                }
+            }
+        };
+        server = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls()), KapiServerTest::handle,
+                List.of(), List.of(flaky));
+        admin = TestClients.admin(pki);
+        anonymous = TestClients.anonymous(pki);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static RestResponse handle(io.kapi.endpoint.RestRequest request) {
+        return switch (request.path()) {
+            case "/whoami" -> text(request.user().name() + " " + request.user().groups() + " "
+                    + request.param("q"));
+            case "/upload" -> {
+                try {
+                    yield text("read " + request.body().readAllBytes().length);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            case "/boom" -> throw new IllegalStateException("secret detail");
+            case "/stream" -> new RestResponse(200, new java.util.ArrayList<>(),
+                    new RestResponse.Stream("text/plain", out -> {
+                        out.write("first\n".getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                        try {
+                            secondChunk.await(10, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        out.write("second\n".getBytes(StandardCharsets.UTF_8));
+                    }));
+            default -> null;
+        };
+    }
+
+    private static RestResponse text(String s) {
+        return RestResponse.bytes(200, "text/plain", s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static HttpRequest.Builder get(String path) {
+        return HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.port() + path))
+                .timeout(Duration.ofSeconds(20));
+    }
+
+    private static HttpResponse<String> send(HttpClient client, HttpRequest request) throws Exception {
+        return client.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    @DisplayName("a client certificate authenticates as its CN with its O groups, over HTTP/2")
+    void clientCertificate() throws Exception {
+        HttpResponse<String> r = send(admin, get("/whoami?q=a%20b").build());
+        assertEquals(200, r.statusCode());
+        assertEquals(HttpClient.Version.HTTP_2, r.version());
+        assertEquals("kubernetes-admin [system:masters, system:authenticated] a b", r.body());
+    }
+
+    @Test
+    @DisplayName("a request without credentials gets 401 Unauthorized as a Status")
+    void unauthorized() throws Exception {
+        HttpResponse<String> r = send(anonymous, get("/whoami").build());
+        assertEquals(401, r.statusCode());
+        assertEquals("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                + "\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}", r.body());
+        assertEquals("application/json", r.headers().firstValue("content-type").orElseThrow());
+    }
+
+    @Test
+    @DisplayName("health and version are public; a path nobody serves is 404 NotFound")
+    void publicPaths() throws Exception {
+        assertEquals("ok", send(anonymous, get("/livez").build()).body());
+        assertEquals(200, send(anonymous, get("/version").build()).statusCode());
+        HttpResponse<String> missing = send(admin, get("/nothing/here").build());
+        assertEquals(404, missing.statusCode());
+        assertEquals("NotFound", Json.MAPPER.readTree(missing.body()).path("reason").asText());
+    }
+
+    @Test
+    @DisplayName("an exception from the handler becomes 500 InternalError without its detail")
+    void panic() throws Exception {
+        HttpResponse<String> r = send(admin, get("/boom").build());
+        assertEquals(500, r.statusCode());
+        JsonNode status = Json.MAPPER.readTree(r.body());
+        assertEquals("InternalError", status.path("reason").asText());
+        assertEquals(500, status.path("code").asInt());
+        assertTrue(!r.body().contains("secret detail"), r.body());
+    }
+
+    @Test
+    @DisplayName("a body over 3 MiB with Content-Length is refused with 413")
+    void tooLargeWithLength() throws Exception {
+        byte[] big = new byte[3 * 1024 * 1024 + 1];
+        HttpResponse<String> r = send(admin, get("/upload").POST(HttpRequest.BodyPublishers.ofByteArray(big)).build());
+        assertEquals(413, r.statusCode());
+        assertEquals("RequestEntityTooLarge", Json.MAPPER.readTree(r.body()).path("reason").asText());
+    }
+
+    @Test
+    @DisplayName("a streamed body over 3 MiB without Content-Length is refused with 413")
+    void tooLargeStreamed() throws Exception {
+        byte[] big = new byte[4 * 1024 * 1024];
+        HttpResponse<String> r = send(admin, get("/upload")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))).build());
+        assertEquals(413, r.statusCode());
+        assertEquals("Request entity too large: limit is 3145728",
+                Json.MAPPER.readTree(r.body()).path("message").asText());
+    }
+
+    @Test
+    @DisplayName("a body of exactly 3 MiB is accepted")
+    void limitIsInclusive() throws Exception {
+        byte[] body = new byte[3 * 1024 * 1024];
+        HttpResponse<String> r = send(admin, get("/upload").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+        assertEquals("read 3145728", r.body());
+    }
+
+    @Test
+    @DisplayName("a streamed response reaches the client at each flush")
+    void streamFlushes() throws Exception {
+        HttpResponse<java.io.InputStream> r = admin.send(get("/stream").build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+            assertEquals("first", lines.readLine());
+            secondChunk.countDown();
+            assertEquals("second", lines.readLine());
+            assertEquals(null, lines.readLine());
+        }
+    }
+
+    @Test
+    @DisplayName("readyz?verbose lists ping, log, the post-start hooks and shutdown once hooks ran")
+    void readyzVerbose() throws Exception {
+        HttpResponse<String> r = null;
+        for (int i = 0; i < 100; i++) {
+            r = send(anonymous, get("/readyz?verbose").build());
+            if (r.statusCode() == 200) {
+                break;
+            }
+            assertTrue(r.body().contains("[-]poststarthook/flaky failed: reason withheld\n"), r.body());
+            Thread.sleep(50);
+        }
+        assertEquals(200, r.statusCode());
+        assertEquals("[+]ping ok\n[+]log ok\n[+]poststarthook/flaky ok\n[+]shutdown ok\nreadyz check passed\n",
+                r.body());
+        assertTrue(hookAttempts.get() >= 2);
+        assertEquals("text/plain; charset=utf-8", r.headers().firstValue("content-type").orElseThrow());
+    }
+
+    @Test
+    @DisplayName("HTTP/1.1 clients are served too")
+    void http11() throws Exception {
+        HttpResponse<String> r = send(admin, get("/whoami").version(HttpClient.Version.HTTP_1_1).build());
+        assertEquals(HttpClient.Version.HTTP_1_1, r.version());
+        assertEquals(200, r.statusCode());
+    }
+
+    @Test
+    @DisplayName("during the shutdown delay readyz fails on 'shutdown' while livez stays ok")
+    void shutdownDelay() throws Exception {
+        KapiServer other = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls())
+                .withShutdownDelay(Duration.ofSeconds(2)), r -> null, List.of(), List.of());
+        Thread stopping = Thread.ofVirtual().start(other::shutdown);
+        URI base = URI.create("https://127.0.0.1:" + other.port());
+        HttpResponse<String> ready = null;
+        for (int i = 0; i < 40; i++) {
+            ready = send(anonymous, HttpRequest.newBuilder(base.resolve("/readyz?verbose")).build());
+            if (ready.statusCode() == 500) {
+                break;
+            }
+            Thread.sleep(25);
+        }
+        assertEquals(500, ready.statusCode());
+        assertTrue(ready.body().endsWith("[-]shutdown failed: reason withheld\nreadyz check failed\n"), ready.body());
+        assertEquals(200, send(anonymous, HttpRequest.newBuilder(base.resolve("/livez")).build()).statusCode());
+        stopping.join();
+        assertThrows(IOException.class, () -> send(anonymous, HttpRequest.newBuilder(base.resolve("/livez")).build()));
+    }
+
+    @Test
+    @DisplayName("starting on a port in use fails at once with a clear error")
+    void portInUse() {
+        IOException e = assertThrows(IOException.class, () -> KapiServer.start(
+                ServerConfig.of("127.0.0.1", server.port(), pki.tls()), r -> null, List.of(), List.of()));
+        assertTrue(e.getMessage().contains("cannot listen on 127.0.0.1:" + server.port()), e.getMessage());
+    }
+}

@@ -1,0 +1,46 @@
+package io.kapi.server;
+
+import io.kapi.server.certs.LocalPki;
+import io.kapi.server.certs.Pem;
+import io.kapi.server.certs.TlsMaterial;
+import java.net.http.HttpClient;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.List;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/** HTTP clients trusting a {@link LocalPki}'s CA, with or without its admin client certificate. */
+final class TestClients {
+
+    private TestClients() {
+    }
+
+    static HttpClient admin(LocalPki pki) throws Exception {
+        return client(pki, true);
+    }
+
+    static HttpClient anonymous(LocalPki pki) throws Exception {
+        return client(pki, false);
+    }
+
+    private static HttpClient client(LocalPki pki, boolean withCertificate) throws Exception {
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(TlsMaterial.trustStore(List.of(pki.ca())));
+        KeyManagerFactory kmf = null;
+        if (withCertificate) {
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(null, null);
+            keys.setKeyEntry("admin", Pem.privateKey(pki.adminKeyPem()), new char[0],
+                    new X509Certificate[] {pki.adminCertificate()});
+            kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(keys, new char[0]);
+        }
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+}

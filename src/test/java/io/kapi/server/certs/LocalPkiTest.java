@@ -1,0 +1,114 @@
+package io.kapi.server.certs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kapi.machinery.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.cert.X509Certificate;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisplayName("certificates made on first start")
+class LocalPkiTest {
+
+    @TempDir
+    Path dir;
+
+    private static final ServingNames NAMES = ServingNames.standard("node-1", "10.96.0.1", List.of("0.0.0.0", "192.168.1.5"));
+
+    private static Set<String> sans(X509Certificate cert) throws Exception {
+        Set<String> names = new HashSet<>();
+        for (List<?> san : cert.getSubjectAlternativeNames()) {
+            names.add(san.get(1).toString());
+        }
+        return names;
+    }
+
+    @Test
+    @DisplayName("the serving certificate is signed by the CA and names every way to reach the server")
+    void servingCertificate() throws Exception {
+        LocalPki pki = LocalPki.ensure(dir, NAMES);
+        X509Certificate serving = pki.tls().servingChain().getFirst();
+        serving.verify(pki.ca().getPublicKey());
+        assertEquals(Set.of("localhost", "node-1", "kubernetes", "kubernetes.default", "kubernetes.default.svc",
+                "kubernetes.default.svc.cluster.local", "127.0.0.1", "10.96.0.1", "192.168.1.5"), sans(serving));
+        assertTrue(serving.getExtendedKeyUsage().contains("1.3.6.1.5.5.7.3.1"), "serverAuth");
+        assertEquals(-1, serving.getBasicConstraints());
+        assertTrue(pki.ca().getBasicConstraints() >= 0, "the CA is a CA");
+    }
+
+    @Test
+    @DisplayName("the admin certificate is kubernetes-admin in system:masters, for client auth")
+    void adminCertificate() throws Exception {
+        LocalPki pki = LocalPki.ensure(dir, NAMES);
+        X509Certificate admin = pki.adminCertificate();
+        admin.verify(pki.ca().getPublicKey());
+        assertEquals("CN=kubernetes-admin,O=system:masters", admin.getSubjectX500Principal().getName());
+        assertTrue(admin.getExtendedKeyUsage().contains("1.3.6.1.5.5.7.3.2"), "clientAuth");
+    }
+
+    @Test
+    @DisplayName("files with keys are readable only by the owner")
+    void permissions() throws Exception {
+        LocalPki.ensure(dir, NAMES).writeKubeconfig(6443);
+        for (String name : List.of("ca.key", "apiserver.key", "admin.key", "admin.kubeconfig")) {
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(name))),
+                    name);
+        }
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("ca.crt"))));
+    }
+
+    @Test
+    @DisplayName("a restart reuses the CA and certificates")
+    void reuse() throws Exception {
+        LocalPki first = LocalPki.ensure(dir, NAMES);
+        String servingPem = Files.readString(dir.resolve("apiserver.crt"));
+        LocalPki second = LocalPki.ensure(dir, NAMES);
+        assertEquals(first.ca(), second.ca());
+        assertEquals(first.adminCertificate(), second.adminCertificate());
+        assertEquals(servingPem, Files.readString(dir.resolve("apiserver.crt")));
+    }
+
+    @Test
+    @DisplayName("a new address issues a new serving certificate from the same CA")
+    void newName() throws Exception {
+        LocalPki first = LocalPki.ensure(dir, NAMES);
+        LocalPki second = LocalPki.ensure(dir, ServingNames.standard("node-1", "10.96.0.1", List.of("192.168.1.9")));
+        assertEquals(first.ca(), second.ca());
+        assertNotEquals(first.tls().servingChain().getFirst(), second.tls().servingChain().getFirst());
+        assertTrue(sans(second.tls().servingChain().getFirst()).contains("192.168.1.9"));
+    }
+
+    @Test
+    @DisplayName("the kubeconfig embeds the CA and admin credentials and points at the real port")
+    void kubeconfig() throws Exception {
+        LocalPki pki = LocalPki.ensure(dir, NAMES);
+        Path file = pki.writeKubeconfig(40123);
+        assertTrue(file.isAbsolute());
+        JsonNode config = Json.YAML.readTree(file.toFile());
+        JsonNode cluster = config.path("clusters").get(0).path("cluster");
+        assertEquals("https://127.0.0.1:40123", cluster.path("server").asText());
+        String caPem = new String(Base64.getDecoder().decode(cluster.path("certificate-authority-data").asText()),
+                StandardCharsets.US_ASCII);
+        assertEquals(pki.ca(), Pem.certificates(caPem).getFirst());
+        JsonNode user = config.path("users").get(0).path("user");
+        String certPem = new String(Base64.getDecoder().decode(user.path("client-certificate-data").asText()),
+                StandardCharsets.US_ASCII);
+        assertEquals(pki.adminCertificate(), Pem.certificates(certPem).getFirst());
+        String keyPem = new String(Base64.getDecoder().decode(user.path("client-key-data").asText()),
+                StandardCharsets.US_ASCII);
+        assertEquals(pki.adminCertificate().getPublicKey().getAlgorithm(), Pem.privateKey(keyPem).getAlgorithm());
+        assertEquals(config.path("contexts").get(0).path("name").asText(), config.path("current-context").asText());
+    }
+}
