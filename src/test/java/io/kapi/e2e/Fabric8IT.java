@@ -43,9 +43,15 @@ final class Fabric8IT {
     static final String NS = "fabric8";
     static KubernetesClient client;
 
+    /**
+     * fabric8 takes a PKCS#8 client key ({@code BEGIN PRIVATE KEY}) for RSA unless told otherwise; the
+     * shared client is told the key's real algorithm so that the other tests run, and
+     * {@link #kubeconfigAsIs()} shows whether the untouched kubeconfig works.
+     */
     @BeforeAll
     static void connect() throws Exception {
         Config config = Config.fromKubeconfig(Files.readString(KAPI.kapi().kubeconfigPath()));
+        config.setClientKeyAlgo(KAPI.kapi().kubeconfig().clientKeyAlgorithm());
         client = new KubernetesClientBuilder().withConfig(config).build();
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
     }
@@ -60,6 +66,15 @@ final class Fabric8IT {
     private static ConfigMap configMap(String name, String value) {
         return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
                 .withData(Map.of("k", value)).build();
+    }
+
+    @Test
+    @DisplayName("the admin kubeconfig works with fabric8 as it is (key format fabric8 can read)")
+    void kubeconfigAsIs() throws Exception {
+        Config config = Config.fromKubeconfig(Files.readString(KAPI.kapi().kubeconfigPath()));
+        try (KubernetesClient plain = new KubernetesClientBuilder().withConfig(config).build()) {
+            assertNotNull(plain.namespaces().withName("default").get());
+        }
     }
 
     @Test

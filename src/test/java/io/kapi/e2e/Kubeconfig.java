@@ -97,6 +97,15 @@ public record Kubeconfig(URI server, String caPem, Optional<String> clientCertPe
         }
     }
 
+    /** The JCA algorithm of the client key ({@code EC}, {@code RSA}, ...); fails if there is no client key. */
+    public String clientKeyAlgorithm() {
+        try {
+            return privateKey(clientKeyPem.orElseThrow()).getAlgorithm();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static JsonNode named(JsonNode list, String name) {
         for (JsonNode entry : list) {
             if (name.equals(entry.path("name").asText())) {

@@ -27,7 +27,7 @@ final class KubectlOutputIT {
     @BeforeAll
     static void objects() {
         Kubectl k = KAPI.kubectl();
-        k.run("create", "namespace", NS).assertOk();
+        k.runWithInput(Manifests.namespace(NS), "create", "-f", "-").assertOk();
         for (String file : List.of("configmap.yaml", "deployment.yaml", "service.yaml", "cronjob.yaml", "job.yaml",
                 "serviceaccount.yaml", "pdb.yaml")) {
             k.runWithInput(Manifests.read(file), "create", "-n", NS, "-f", "-").assertOk();
@@ -36,6 +36,17 @@ final class KubectlOutputIT {
 
     private static Kubectl.Result kubectl(String... args) {
         return KAPI.kubectl().run(args);
+    }
+
+    @Test
+    @DisplayName("imperative create namespace and create configmap (typed client, protobuf bodies) work")
+    void imperativeCreate() {
+        assertEquals("namespace/e2e-imperative created",
+                kubectl("create", "namespace", "e2e-imperative").assertOk().stdout().strip());
+        assertEquals("configmap/imp created", kubectl("create", "configmap", "imp", "-n", "e2e-imperative",
+                "--from-literal=a=b", "--from-literal=c=d").assertOk().stdout().strip());
+        assertEquals("b d", kubectl("get", "cm", "imp", "-n", "e2e-imperative", "-o", "jsonpath={.data.a} {.data.c}")
+                .assertOk().stdout());
     }
 
     @Test
@@ -110,7 +121,7 @@ final class KubectlOutputIT {
     @Test
     @DisplayName("replace with a stale resourceVersion fails with Conflict")
     void staleReplace() throws IOException {
-        kubectl("create", "configmap", "racy", "-n", NS, "--from-literal=k=v1").assertOk();
+        KAPI.kubectl().runWithInput(Manifests.configMap("racy", "k", "v1"), "create", "-n", NS, "-f", "-").assertOk();
         ObjectNode stale = (ObjectNode) Json.MAPPER.readTree(
                 kubectl("get", "cm", "racy", "-n", NS, "-o", "json").assertOk().stdout());
         ObjectNode first = stale.deepCopy();

@@ -11,6 +11,16 @@ public final class Manifests {
     private Manifests() {
     }
 
+    /** A Namespace manifest (for set-up through {@code create -f}, whose body is JSON, not protobuf). */
+    public static String namespace(String name) {
+        return "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + name + "\n";
+    }
+
+    /** A ConfigMap manifest with one key. */
+    public static String configMap(String name, String key, String value) {
+        return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  " + key + ": " + value + "\n";
+    }
+
     /** The text of {@code e2e/NAME}; fails if there is no such resource. */
     public static String read(String name) {
         try (InputStream in = Manifests.class.getResourceAsStream("/e2e/" + name)) {

@@ -30,8 +30,8 @@ final class RestartIT {
     @DisplayName("objects survive a graceful restart, unchanged, and resourceVersions keep growing")
     void gracefulRestart() throws IOException {
         Kubectl k = KAPI.kubectl();
-        k.run("create", "namespace", "durable").assertOk();
-        k.run("create", "configmap", "keep", "-n", "durable", "--from-literal=a=b").assertOk();
+        k.runWithInput(Manifests.namespace("durable"), "create", "-f", "-").assertOk();
+        k.runWithInput(Manifests.configMap("keep", "a", "b"), "create", "-n", "durable", "-f", "-").assertOk();
         k.runWithInput(Manifests.read("deployment.yaml"), "create", "-n", "durable", "-f", "-").assertOk();
         JsonNode before = Json.MAPPER.readTree(k.run("get", "cm,deploy", "-n", "durable", "-o", "json").assertOk().stdout());
         long maxBefore = maxResourceVersion(before);
@@ -41,7 +41,7 @@ final class RestartIT {
         JsonNode after = Json.MAPPER.readTree(k.run("get", "cm,deploy", "-n", "durable", "-o", "json").assertOk().stdout());
         assertEquals(before.path("items"), after.path("items"), "the same objects, same uid and resourceVersion");
         assertEquals("Active", k.run("get", "ns", "durable", "-o", "jsonpath={.status.phase}").assertOk().stdout());
-        k.run("create", "configmap", "newer", "-n", "durable", "--from-literal=a=b").assertOk();
+        k.runWithInput(Manifests.configMap("newer", "a", "b"), "create", "-n", "durable", "-f", "-").assertOk();
         long newRv = Long.parseLong(k.run("get", "cm", "newer", "-n", "durable", "-o",
                 "jsonpath={.metadata.resourceVersion}").assertOk().stdout());
         assertTrue(newRv > maxBefore, "resourceVersion after restart " + newRv + " > before " + maxBefore);
@@ -50,7 +50,7 @@ final class RestartIT {
     @Test
     @DisplayName("kill -9 during a stream of creates: every acknowledged (201) configmap is there after restart")
     void killDuringWrites() throws Exception {
-        KAPI.kubectl().run("create", "namespace", "crash").assertOk();
+        KAPI.kubectl().runWithInput(Manifests.namespace("crash"), "create", "-f", "-").assertOk();
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         AtomicBoolean stop = new AtomicBoolean();
         int writers = 16;
