@@ -25,10 +25,12 @@ public final class E2eBench {
     /**
      * What one backend measured.
      *
+     * @param startToReady first start, on an empty data directory (certificates generated)
+     * @param restartToReady a restart after the creates (certificates and, if durable, data reloaded)
      * @param rssAfterKiB the server's VmRSS after all creates (warm-up included)
      */
     record Result(String backend, Duration startToReady, long rssReadyKiB, Phase creates, Phase gets,
-                  long rssAfterKiB, int objects) {
+                  long rssAfterKiB, int objects, Duration restartToReady) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -69,8 +71,11 @@ public final class E2eBench {
                 Phase c = load.creates("bench", creates);
                 System.err.printf("== %s: %d gets%n", backend, gets);
                 Phase g = load.gets("bench", c.ok(), gets);
-                System.gc();
-                return new Result(backend, kapi.lastStartToReady(), rssReady, c, g, kapi.rssKiB(), warmup + c.ok());
+                Duration firstStart = kapi.lastStartToReady();
+                long rssAfter = kapi.rssKiB();
+                System.err.printf("== %s: restart%n", backend);
+                kapi.restart();
+                return new Result(backend, firstStart, rssReady, c, g, rssAfter, warmup + c.ok(), kapi.lastStartToReady());
             } finally {
                 pool.forEach(ApiClient::close);
             }
