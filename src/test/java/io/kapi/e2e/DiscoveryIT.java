@@ -3,6 +3,7 @@ package io.kapi.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,6 +76,22 @@ final class DiscoveryIT {
         });
         assertTrue(mismatches.isEmpty(), mismatches.size() + " of " + expected.size() + " resources differ:\n"
                 + String.join("\n", mismatches));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33"})
+    @DisplayName("everyday commands work with kubectl 1.27 to 1.33: get ns, create -f, get -o json, apply, delete")
+    void everydayCommands(String version) throws IOException {
+        Kubectl k = KAPI.kubectl(Path.of("/usr/lib/google-cloud-sdk/bin/kubectl." + version));
+        String name = "v" + version.replace(".", "-");
+        assertTrue(k.run("get", "ns").assertOk().stdout().contains("kube-system"));
+        String manifest = Manifests.configMap(name, "k", "one");
+        assertEquals("configmap/" + name + " created", k.runWithInput(manifest, "create", "-f", "-").assertOk().stdout().strip());
+        assertEquals("one", Json.MAPPER.readTree(k.run("get", "cm", name, "-o", "json").assertOk().stdout())
+                .path("data").path("k").asText());
+        assertEquals("configmap/" + name + " configured",
+                k.runWithInput(manifest.replace("one", "two"), "apply", "-f", "-").assertOk().stdout().strip());
+        assertEquals("configmap \"" + name + "\" deleted", k.run("delete", "cm", name).assertOk().stdout().strip());
     }
 
     @Test
