@@ -1,7 +1,9 @@
 package io.kapi.apis;
 
 import io.kapi.machinery.resource.ApiResource;
+import io.kapi.registry.Defaulter;
 import io.kapi.registry.GenericStrategy;
+import io.kapi.registry.KindValidator;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyProvider;
 import java.util.Set;
@@ -38,7 +40,8 @@ public final class BuiltinStrategies implements StrategyProvider {
     @Override
     public Strategy forResource(ApiResource resource) {
         String key = resource.group() + "/" + resource.name();
-        Strategy generic = new GenericStrategy(GENERATION.contains(key), CREATE_ON_UPDATE.contains(key));
+        Strategy generic = new GenericStrategy(GENERATION.contains(key), CREATE_ON_UPDATE.contains(key),
+                Defaulter.NONE, KindValidator.NONE);
         return key.equals("/namespaces") ? new NamespaceStrategy(generic) : generic;
     }
 }

@@ -17,6 +17,11 @@ record NamespaceStrategy(Strategy base) implements Strategy {
     static final String NAME_LABEL = "kubernetes.io/metadata.name";
 
     @Override
+    public void applyDefaults(ObjectNode object) {
+        base.applyDefaults(object);
+    }
+
+    @Override
     public void prepareForCreate(ObjectNode object) {
         base.prepareForCreate(object);
         ObjectNode spec = object.with("spec");

@@ -42,13 +42,13 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 (request, expected) -> RequestDecoder.decode(request.header("Content-Type"), request.body(), expected),
                 new NegotiatedWriter(TableConvertor.create(schemas), clock),
                 new SchemaFieldValidation(new SchemaValidator(schemas)));
-        String address = config.advertiseAddress() + ":" + config.securePort();
+        OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
         RestHandler api = new DelegationChain(List.of(
-                new DiscoveryHandler(table, address),
-                new OpenApiHandler(table, schemas, "v1.34.0"),
+                new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
+                openApi,
                 new ApiRouter(registry, codecs, SelfReviews.handlers(codecs))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        List<PostStartHook> hooks = List.of(new SystemNamespaces(registry.namespaces()));
+        List<PostStartHook> hooks = List.of(new SystemNamespaces(registry.namespaces()), new OpenApiWarmUp(openApi));
         return new ApiAssembly(api, checks, hooks, storage);
     }
 

@@ -35,6 +35,7 @@ public final class ResourceStore {
     private final MetadataValidation metadataValidation;
     private final NamespaceCheck namespaceCheck;
     private final ObjectCodec codec;
+    private final SelectableFields selectable;
     private final Clock clock;
 
     ResourceStore(ApiResource resource, Strategy strategy, Storage storage, MetadataValidation metadataValidation,
@@ -46,6 +47,7 @@ public final class ResourceStore {
         this.metadataValidation = metadataValidation;
         this.namespaceCheck = namespaceCheck;
         this.codec = new ObjectCodec(resource);
+        this.selectable = SelectableFields.of(resource);
         this.clock = clock;
     }
 
@@ -59,15 +61,27 @@ public final class ResourceStore {
         return storage.get(key).map(codec::decode).orElseThrow(() -> ApiException.notFound(gvr(), name));
     }
 
-    /** Lists a namespace (or every namespace when {@code namespace} is empty), one page at a time. */
+    /**
+     * Lists a namespace (or every namespace when {@code namespace} is empty), one page at a time,
+     * keeping the objects both selectors match.
+     *
+     * @throws ApiException BadRequest for a field the resource cannot be selected by or a bad token,
+     *         Expired (410) for a continue token older than the kept history
+     */
     public ListResult list(String namespace, ListOptions options) {
+        selectable.check(options.fieldSelector());
+        String pinnedNamespace = options.fieldSelector().pinned("metadata.namespace");
+        if (namespace.isEmpty() && pinnedNamespace != null && resource.namespaced()) {
+            namespace = pinnedNamespace;
+        }
+        String pinnedName = options.fieldSelector().pinned("metadata.name");
+        if (pinnedName != null && options.continueToken() == null && (!namespace.isEmpty() || !resource.namespaced())) {
+            return listOne(namespace, pinnedName, options);
+        }
         String prefix = keys.collection(namespace);
         ContinueToken from = ContinueToken.decode(options.continueToken());
         String startKey = from == null ? null : prefix + from.start();
         long revision = from == null ? 0 : from.revision();
-        if (options.fieldName() != null) {
-            return listOne(namespace, options);
-        }
         List<ObjectNode> items = new ArrayList<>();
         int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : 0;
         RangeResult page;
@@ -78,7 +92,7 @@ public final class ResourceStore {
                 revision = page.revision();
                 for (KeyValue kv : page.items()) {
                     ObjectNode object = codec.decode(kv);
-                    if (options.labelSelector().matches(ObjectMeta.of(object).labels())) {
+                    if (matches(object, options)) {
                         items.add(object);
                     }
                     startKey = kv.key() + "\0";
@@ -91,25 +105,20 @@ public final class ResourceStore {
             return new ListResult(items, Long.toString(revision), null, null);
         }
         String next = new ContinueToken(revision, startKey.substring(prefix.length())).encode();
-        Long remaining = options.labelSelector().isEverything() ? page.remaining() : null;
-        return new ListResult(items, Long.toString(revision), next, remaining);
+        boolean unfiltered = options.labelSelector().isEverything() && options.fieldSelector().isEverything();
+        return new ListResult(items, Long.toString(revision), next, unfiltered ? page.remaining() : null);
     }
 
-    private ListResult listOne(String namespace, ListOptions options) {
-        List<ObjectNode> items = new ArrayList<>();
+    private ListResult listOne(String namespace, String name, ListOptions options) {
         long revision = storage.currentRevision();
-        if (!namespace.isEmpty() || !resource.namespaced()) {
-            storage.get(keys.key(namespace, options.fieldName())).map(codec::decode)
-                    .filter(o -> options.labelSelector().matches(ObjectMeta.of(o).labels()))
-                    .ifPresent(items::add);
-        } else {
-            for (ObjectNode o : list(namespace, new ListOptions(0, null, options.labelSelector(), null)).items()) {
-                if (ObjectMeta.of(o).name().equals(options.fieldName())) {
-                    items.add(o);
-                }
-            }
-        }
+        List<ObjectNode> items = storage.get(keys.key(namespace, name)).map(codec::decode)
+                .filter(o -> matches(o, options)).stream().toList();
         return new ListResult(items, Long.toString(revision), null, null);
+    }
+
+    private boolean matches(ObjectNode object, ListOptions options) {
+        return options.labelSelector().matches(ObjectMeta.of(object).labels())
+                && (options.fieldSelector().isEverything() || options.fieldSelector().matches(selectable.of(object)));
     }
 
     /**
@@ -120,6 +129,7 @@ public final class ResourceStore {
     public ObjectNode create(String namespace, ObjectNode object, boolean dryRun) {
         ObjectMeta meta = ObjectMeta.of(object);
         assignNamespace(meta, namespace);
+        strategy.applyDefaults(object);
         prepareMetadataForCreate(meta);
         strategy.prepareForCreate(object);
         boolean generated = meta.name().isEmpty() && !meta.generateName().isEmpty();
@@ -206,6 +216,7 @@ public final class ResourceStore {
         if (!wanted.isEmpty() && !wanted.equals(Long.toString(current.modRevision()))) {
             throw ApiException.staleUpdate(gvr(), name);
         }
+        using.applyDefaults(object);
         prepareMetadataForUpdate(meta, ObjectMeta.of(old));
         using.prepareForUpdate(object, old);
         List<FieldError> errors = new ArrayList<>(validateCommonUpdate(meta, ObjectMeta.of(old)));
@@ -257,7 +268,7 @@ public final class ResourceStore {
     /** Deletes every object a list selects; returns them as deleted (or as marked for deletion). */
     public List<ObjectNode> deleteCollection(String namespace, ListOptions listOptions, DeleteOptions options) {
         List<ObjectNode> deleted = new ArrayList<>();
-        for (ObjectNode object : list(namespace, listOptions).items()) {
+        for (ObjectNode object : list(namespace, listOptions.unpaged()).items()) {
             ObjectMeta meta = ObjectMeta.of(object);
             try {
                 deleted.add(delete(meta.namespace(), meta.name(), options).object());

@@ -17,6 +17,11 @@ record StatusStrategy(Strategy base) implements Strategy {
     private static final Set<String> META_FROM_BODY = Set.of("resourceVersion", "name", "namespace", "uid");
 
     @Override
+    public void applyDefaults(ObjectNode object) {
+        base.applyDefaults(object);
+    }
+
+    @Override
     public void prepareForCreate(ObjectNode object) {
         base.prepareForCreate(object);
     }

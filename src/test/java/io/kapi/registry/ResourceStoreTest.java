@@ -199,7 +199,7 @@ class ResourceStoreTest {
         String token = null;
         String revision = null;
         do {
-            ListResult page = configmaps.list("default", new ListOptions(10, token, LabelSelector.EVERYTHING, null));
+            ListResult page = configmaps.list("default", new ListOptions(10, token, LabelSelector.EVERYTHING, FieldSelector.EVERYTHING));
             page.items().forEach(o -> seen.add(ObjectMeta.of(o).name()));
             if (revision == null) {
                 revision = page.resourceVersion();
@@ -217,7 +217,7 @@ class ResourceStoreTest {
     @DisplayName("a malformed continue token is a bad request")
     void badContinue() {
         ApiException e = assertThrows(ApiException.class,
-                () -> configmaps.list("default", new ListOptions(10, "garbage!", LabelSelector.EVERYTHING, null)));
+                () -> configmaps.list("default", new ListOptions(10, "garbage!", LabelSelector.EVERYTHING, FieldSelector.EVERYTHING)));
         assertEquals(400, e.code());
     }
 
@@ -229,7 +229,7 @@ class ResourceStoreTest {
         configmaps.create("default", a, false);
         configmaps.create("kube-system", configMap("b"), false);
         assertEquals(2, configmaps.list("", ListOptions.ALL).items().size());
-        ListResult labelled = configmaps.list("", new ListOptions(0, null, LabelSelector.parse("app=x"), null));
+        ListResult labelled = configmaps.list("", new ListOptions(0, null, LabelSelector.parse("app=x"), FieldSelector.EVERYTHING));
         assertEquals(1, labelled.items().size());
         assertNull(labelled.continueToken());
     }

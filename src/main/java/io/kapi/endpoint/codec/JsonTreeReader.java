@@ -20,7 +20,11 @@ import java.util.List;
  */
 final class JsonTreeReader {
 
-    private static final int MAX_DEPTH = 10000;
+    /**
+     * Go allows 10000 levels; a recursive parser on a default-sized stack does not, and no Kubernetes object
+     * comes near 1000 (Jackson's own default limit), so deeper bodies fail as Go's do past its limit.
+     */
+    static final int MAX_DEPTH = 1000;
     private static final JsonNodeFactory NODES = Json.NODES;
 
     private final byte[] in;

@@ -9,8 +9,10 @@ import java.util.Set;
  * Chooses the response format from an Accept header, as kube-apiserver's {@code NegotiateOutputMediaType}
  * does: media ranges are tried best first (by q, concrete before wildcard, then header order); a range
  * matches when its type fits JSON or YAML (JSON first, so {@code * / *} and {@code application/*} mean JSON)
- * and its {@code as;g;v} parameters, if any, name a conversion the endpoint allows. Unknown parameters are
- * ignored; protobuf and CBOR ranges never match. No header means JSON.
+ * and its {@code as;g;v} parameters, if any, name a conversion the endpoint allows. A format whose most
+ * specific range has {@code q=0} is never chosen. {@code stream=watch} is allowed (the watch handler reads it
+ * itself), other stream values are not; unknown parameters are ignored; protobuf and CBOR ranges never match.
+ * No header means JSON.
  *
  * <p>kubectl sends e.g. {@code application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json}.
  */
@@ -26,6 +28,14 @@ public final class Negotiation {
             new GroupVersionKind(META, "v1beta1", "PartialObjectMetadata"),
             new GroupVersionKind(META, "v1", "PartialObjectMetadataList"),
             new GroupVersionKind(META, "v1beta1", "PartialObjectMetadataList"));
+
+    /**
+     * The conversions of the discovery endpoints {@code /api} and {@code /apis}: the aggregated
+     * {@code apidiscovery.k8s.io} v2 and v2beta1 {@code APIGroupDiscoveryList} kubectl 1.30+ asks for first.
+     */
+    public static final Set<GroupVersionKind> DISCOVERY_CONVERSIONS = Set.of(
+            new GroupVersionKind("apidiscovery.k8s.io", "v2", "APIGroupDiscoveryList"),
+            new GroupVersionKind("apidiscovery.k8s.io", "v2beta1", "APIGroupDiscoveryList"));
 
     /** What the 406 message lists. */
     static final String ACCEPTED = "application/json, application/yaml";
@@ -50,8 +60,10 @@ public final class Negotiation {
         if (accept == null || accept.isBlank()) {
             return ResponseTarget.JSON;
         }
-        for (MediaType range : MediaType.parseAccept(accept)) {
-            for (Format format : FORMATS) {
+        List<MediaType> ranges = MediaType.parseAccept(accept);
+        List<Format> candidates = FORMATS.stream().filter(f -> !rejected(accept, f)).toList();
+        for (MediaType range : ranges) {
+            for (Format format : candidates) {
                 if (!matches(range, format)) {
                     continue;
                 }
@@ -64,13 +76,55 @@ public final class Negotiation {
         throw ApiException.notAcceptable(ACCEPTED);
     }
 
+    /**
+     * Whether kube-apiserver's negotiation would serve the query parameter {@code pretty} and User-Agent as
+     * indented JSON: {@code ?pretty=true} (Go's ParseBool) decides when present; otherwise curl, Wget and
+     * browsers get indented output. OR it with {@link ResponseTarget#pretty()}.
+     */
+    public static boolean prettyPrint(String prettyParam, String userAgent) {
+        if (prettyParam != null && !prettyParam.isEmpty()) {
+            return switch (prettyParam) {
+                case "1", "t", "T", "true", "TRUE", "True" -> true;
+                default -> false;
+            };
+        }
+        return userAgent != null && (userAgent.startsWith("curl") || userAgent.startsWith("Wget")
+                || userAgent.startsWith("Mozilla/5.0"));
+    }
+
     private static boolean matches(MediaType range, Format format) {
         MediaType offered = MediaType.parse(format.mediaType());
-        return (range.type().equals("*") || range.type().equals(offered.type()))
+        return range.type().equals("*") && range.subtype().equals("*")
+                || range.type().equals(offered.type())
                 && (range.subtype().equals("*") || range.subtype().equals(offered.subtype()));
     }
 
+    /** A format is rejected when its most specific matching range has {@code q=0} (RFC 9110). */
+    private static boolean rejected(String accept, Format format) {
+        MediaType offered = MediaType.parse(format.mediaType());
+        int best = -1;
+        boolean rejected = false;
+        for (String part : accept.split(",")) {
+            MediaType range = part.isBlank() ? null : MediaType.parse(part);
+            if (range == null) {
+                continue;
+            }
+            int specificity = range.type().equals(offered.type()) && range.subtype().equals(offered.subtype()) ? 2
+                    : range.type().equals(offered.type()) && range.subtype().equals("*") ? 1
+                    : range.type().equals("*") && range.subtype().equals("*") ? 0 : -1;
+            if (specificity > best) {
+                best = specificity;
+                rejected = range.q() <= 0;
+            }
+        }
+        return rejected;
+    }
+
     private static ResponseTarget target(MediaType range, Format format, Set<GroupVersionKind> conversions) {
+        String stream = range.param("stream");
+        if (stream != null && !stream.isEmpty() && !stream.equals("watch")) {
+            return null;
+        }
         boolean pretty = "1".equals(range.param("pretty"));
         String as = range.param("as");
         String group = range.param("g");

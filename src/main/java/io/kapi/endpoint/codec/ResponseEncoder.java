@@ -20,7 +20,8 @@ import java.util.Map;
 
 /**
  * Writes a response body in the negotiated format, the way kube-apiserver's serializers do: compact JSON
- * ending in a newline (Go's {@code json.Encoder}), two-space indented JSON for {@code pretty}, and YAML with
+ * ending in a newline (Go's {@code json.Encoder}), two-space indented JSON without a final newline for
+ * {@code pretty} (Go's {@code json.MarshalIndent}), and YAML with
  * map keys sorted (Go's {@code sigs.k8s.io/yaml}), block sequences at the key's indentation, and strings that
  * would read as other types quoted. The conversion to Table or PartialObjectMetadata is the caller's job:
  * this class only serializes.
@@ -50,7 +51,7 @@ public final class ResponseEncoder {
     public static byte[] encode(JsonNode body, ResponseTarget target) {
         try {
             return switch (target.format()) {
-                case JSON -> withNewline((target.pretty() ? PRETTY : COMPACT).writeValueAsBytes(body));
+                case JSON -> target.pretty() ? PRETTY.writeValueAsBytes(body) : withNewline(COMPACT.writeValueAsBytes(body));
                 case YAML -> YAML.writeValueAsBytes(sorted(body));
             };
         } catch (JsonProcessingException e) {

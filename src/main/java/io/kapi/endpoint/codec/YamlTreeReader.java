@@ -9,7 +9,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kapi.machinery.Json;
 import java.io.IOException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
@@ -22,12 +25,24 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  */
 final class YamlTreeReader {
 
-    private static final YAMLFactory FACTORY = new YAMLFactory();
+    private static final YAMLFactory FACTORY = YAMLFactory.builder()
+            .loaderOptions(loaderOptions())
+            .build();
     private static final JsonNodeFactory NODES = Json.NODES;
     private static final String PREFIX = "error converting YAML to JSON: yaml: ";
 
     private final JsonParser parser;
     private final List<String> duplicateLines = new ArrayList<>();
+    private final Map<String, JsonNode> anchors = new HashMap<>();
+
+    /** SnakeYAML's defaults allow 50 levels, too few for CRD schemas; the body limit bounds the size anyway. */
+    private static org.yaml.snakeyaml.LoaderOptions loaderOptions() {
+        org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
+        options.setNestingDepthLimit(JsonTreeReader.MAX_DEPTH);
+        options.setCodePointLimit((int) RequestDecoder.MAX_BODY_BYTES + 1);
+        options.setAllowDuplicateKeys(true);
+        return options;
+    }
 
     private YamlTreeReader(JsonParser parser) {
         this.parser = parser;
@@ -52,6 +67,22 @@ final class YamlTreeReader {
     }
 
     private JsonNode value(JsonToken t) throws IOException {
+        if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
+            JsonNode target = anchors.get(parser.getText());
+            if (target == null) {
+                throw new SyntaxError(PREFIX + "unknown anchor '" + parser.getText() + "' referenced");
+            }
+            return target.deepCopy();
+        }
+        String anchor = parser instanceof YAMLParser yaml ? yaml.getObjectId() : null;
+        JsonNode node = plainValue(t);
+        if (anchor != null) {
+            anchors.put(anchor, node);
+        }
+        return node;
+    }
+
+    private JsonNode plainValue(JsonToken t) throws IOException {
         return switch (t) {
             case START_OBJECT -> object();
             case START_ARRAY -> array();
@@ -61,12 +92,28 @@ final class YamlTreeReader {
                 case LONG -> NODES.numberNode(parser.getLongValue());
                 default -> NODES.numberNode(parser.getBigIntegerValue());
             };
-            case VALUE_NUMBER_FLOAT -> NODES.numberNode(parser.getDecimalValue());
+            case VALUE_NUMBER_FLOAT -> floatNode(parser.getDecimalValue());
             case VALUE_TRUE -> NODES.booleanNode(true);
             case VALUE_FALSE -> NODES.booleanNode(false);
             case VALUE_NULL -> NODES.nullNode();
             default -> NODES.textNode(parser.getText());
         };
+    }
+
+    /**
+     * A YAML float as Go's YAML-to-JSON conversion writes it: integral values ({@code 1.0}) become integers,
+     * since Go marshals the float64 1 as {@code 1}.
+     */
+    private static JsonNode floatNode(java.math.BigDecimal d) {
+        if (d.signum() == 0) {
+            return NODES.numberNode(0);
+        }
+        java.math.BigDecimal stripped = d.stripTrailingZeros();
+        if (stripped.scale() <= 0 && stripped.precision() - stripped.scale() <= 18) {
+            long v = stripped.longValueExact();
+            return v == (int) v ? NODES.numberNode((int) v) : NODES.numberNode(v);
+        }
+        return NODES.numberNode(d);
     }
 
     private ObjectNode object() throws IOException {

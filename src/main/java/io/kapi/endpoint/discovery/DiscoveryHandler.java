@@ -33,7 +33,7 @@ public final class DiscoveryHandler implements RestHandler {
     /**
      * @param table the served resources
      * @param serverAddress {@code host:port} clients reach this server at, for
-     *                      {@code serverAddressByClientCIDRs} of {@code /api}
+     *                      {@code serverAddressByClientCIDRs} of {@code /api}; see {@link #hostPort}
      */
     public DiscoveryHandler(ResourceTable table, String serverAddress) {
         DiscoveryDocuments docs = new DiscoveryDocuments(table);
@@ -49,6 +49,11 @@ public final class DiscoveryHandler implements RestHandler {
             aggregatedCore.put(a, Encoded.json(docs.aggregated(true, a.apiVersion()), a.contentType()));
             aggregatedGroups.put(a, Encoded.json(docs.aggregated(false, a.apiVersion()), a.contentType()));
         }
+    }
+
+    /** {@code host:port} as Go's {@code net.JoinHostPort} writes it (IPv6 literals in brackets). */
+    public static String hostPort(String host, int port) {
+        return (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
     }
 
     @Override

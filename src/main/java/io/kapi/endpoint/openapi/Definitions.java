@@ -8,6 +8,7 @@ import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.schema.Schemas;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
@@ -44,7 +45,7 @@ final class Definitions {
         defs.keySet().removeIf(name -> !resolves(defs.get(name), defs));
         for (Map.Entry<String, ObjectNode> e : schemas.definitions().entrySet()) {
             ObjectNode def = defs.get(e.getKey());
-            if (def == null || !Schemas.isTopLevel(def)) {
+            if (def == null || !(Schemas.isTopLevel(def) || EVERY_GROUP.contains(e.getKey()))) {
                 continue;
             }
             Schemas.gvkOf(e.getKey(), e.getValue()).ifPresent(gvk -> mark(e.getKey(), def, gvk, served));
@@ -116,7 +117,7 @@ final class Definitions {
     }
 
     private static boolean resolves(JsonNode def, Map<String, ObjectNode> defs) {
-        List<String> found = new java.util.ArrayList<>();
+        List<String> found = new ArrayList<>();
         refs(def, found);
         return defs.keySet().containsAll(found);
     }

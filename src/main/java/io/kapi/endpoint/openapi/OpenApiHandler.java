@@ -17,9 +17,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Serves {@code /openapi/v2} (Swagger 2.0, JSON) and {@code /openapi/v3} (the index) with
@@ -36,9 +36,7 @@ import java.util.Set;
 public final class OpenApiHandler implements RestHandler {
 
     private static final System.Logger LOG = System.getLogger(OpenApiHandler.class.getName());
-    private static final String JSON = "application/json";
-    static final String PROTOBUF = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
-    private static final String PROTOBUF_DEPRECATED = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+    private static final String JSON = OpenApiAccept.JSON;
     private static final String V3_PREFIX = "/openapi/v3/";
 
     private final ResourceTable table;
@@ -67,16 +65,19 @@ public final class OpenApiHandler implements RestHandler {
     public RestResponse handle(RestRequest request) {
         String path = request.path();
         if (!path.equals("/openapi/v2") && !path.equals("/openapi/v3") && !path.startsWith(V3_PREFIX)) {
-            return path.startsWith("/openapi/") ? notFound() : null;
+            if (path.startsWith("/openapi/")) {
+                throw ApiException.pathNotFound();
+            }
+            return null;
         }
         if (!request.method().equals("GET") && !request.method().equals("HEAD")) {
             throw ApiException.methodNotAllowed();
         }
         if (path.equals("/openapi/v2")) {
-            String type = v2Type(request.header("Accept"));
+            String type = OpenApiAccept.negotiate(request.header("Accept"), true);
             // kube-apiserver labels protobuf application/octet-stream: client-go's media-type parser
             // rejects the '@' of the requested type
-            return type.equals(JSON)
+            return type.equals(OpenApiAccept.JSON)
                     ? respond(request, v2(), JSON).withHeader("Vary", "Accept")
                     : respond(request, v2Protobuf(), "application/octet-stream").withHeader("Vary", "Accept");
         }
@@ -87,9 +88,9 @@ public final class OpenApiHandler implements RestHandler {
         String key = path.substring(V3_PREFIX.length());
         Document doc = b.groupVersions().get(key);
         if (doc == null) {
-            return notFound();
+            throw ApiException.pathNotFound();
         }
-        requireJson(request.header("Accept"));
+        OpenApiAccept.negotiate(request.header("Accept"), false);
         String hash = request.param("hash");
         if (hash != null && !hash.equals(doc.hash())) {
             return RestResponse.bytes(301, null, new byte[0])
@@ -103,14 +104,13 @@ public final class OpenApiHandler implements RestHandler {
         return response;
     }
 
-    /** Builds every document now instead of on first request (the v2 document included). */
+    /**
+     * Builds every document now instead of on first request (the v2 JSON and protobuf forms included):
+     * about 1–2 s of CPU on a cold JVM, so better run off the start-up path, e.g. in a post-start hook.
+     */
     public void prepare() {
         built();
         v2Protobuf();
-    }
-
-    private static RestResponse notFound() {
-        throw ApiException.pathNotFound();
     }
 
     private static RestResponse respond(RestRequest request, Document doc, String contentType) {
@@ -118,61 +118,6 @@ public final class OpenApiHandler implements RestHandler {
                 ? RestResponse.bytes(304, null, new byte[0])
                 : RestResponse.bytes(200, contentType, doc.data());
         return response.withHeader("ETag", doc.etag());
-    }
-
-    /** Accepts JSON, {@code application/*}, {@code *}{@code /*} or no Accept; anything else is 406. */
-    private static void requireJson(String accept) {
-        if (accept == null || accept.isBlank()) {
-            return;
-        }
-        for (String range : accept.split(",")) {
-            String type = range.split(";")[0].strip().toLowerCase(Locale.ROOT);
-            boolean zeroQ = range.replace(" ", "").contains(";q=0") && !range.matches(".*;\\s*q=0\\.\\d*[1-9].*");
-            if (!zeroQ && (type.equals(JSON) || type.equals("application/*") || type.equals("*/*"))) {
-                return;
-            }
-        }
-        throw ApiException.notAcceptable(JSON);
-    }
-
-    /**
-     * The v2 media type to answer with: JSON or gnostic protobuf, whichever the Accept header lists
-     * first with the highest {@code q}; 406 if it lists neither (nor a wildcard).
-     */
-    static String v2Type(String accept) {
-        if (accept == null || accept.isBlank()) {
-            return JSON;
-        }
-        String best = null;
-        double bestQ = 0;
-        for (String range : accept.split(",")) {
-            String[] parts = range.split(";");
-            String type = parts[0].strip().toLowerCase(Locale.ROOT);
-            double q = 1;
-            for (int i = 1; i < parts.length; i++) {
-                String param = parts[i].strip();
-                if (param.startsWith("q=")) {
-                    try {
-                        q = Double.parseDouble(param.substring(2));
-                    } catch (NumberFormatException e) {
-                        q = 0;
-                    }
-                }
-            }
-            String offered = switch (type) {
-                case JSON, "application/*", "*/*" -> JSON;
-                case PROTOBUF, PROTOBUF_DEPRECATED -> PROTOBUF;
-                default -> null;
-            };
-            if (offered != null && q > bestQ) {
-                best = offered;
-                bestQ = q;
-            }
-        }
-        if (best == null) {
-            throw ApiException.notAcceptable(JSON + ", " + PROTOBUF);
-        }
-        return best;
     }
 
     private Built built() {
@@ -197,7 +142,7 @@ public final class OpenApiHandler implements RestHandler {
                 if (d == null) {
                     long start = System.nanoTime();
                     Built b = built();
-                    List<Operation.PathItem> items = new ArrayList<>();
+                    List<Operation.PathItem> items = new ArrayList<>(b.planner().rootPaths().values());
                     table.groupVersions().forEach(gv -> items.addAll(b.planner().plan(gv)));
                     ObjectNode doc = SwaggerWriter.document(version, items, b.definitions(),
                             b.definitions().closure(roots(items)));
@@ -235,19 +180,23 @@ public final class OpenApiHandler implements RestHandler {
         Definitions definitions = new Definitions(schemas, table.groupVersions());
         PathPlanner planner = new PathPlanner(table, definitions);
         Map<String, JsonNode> v3Schemas = new HashMap<>();
-        Map<String, Document> docs = new LinkedHashMap<>();
-        ObjectNode index = Json.object();
-        ObjectNode paths = index.putObject("paths");
+        Map<String, List<Operation.PathItem>> plans = new LinkedHashMap<>();
+        planner.rootPaths().forEach((key, item) -> plans.put(key, List.of(item)));
         for (GroupVersion gv : table.groupVersions()) {
-            List<Operation.PathItem> items = planner.plan(gv);
+            plans.put(gv.group().isEmpty() ? "api/" + gv.version() : "apis/" + gv.group() + "/" + gv.version(),
+                    planner.plan(gv));
+        }
+        Map<String, Document> docs = new TreeMap<>();
+        plans.forEach((key, items) -> {
             Set<String> names = definitions.closure(roots(items));
             names.forEach(n -> v3Schemas.computeIfAbsent(n, k -> OpenApiV3Writer.schema(k, definitions.get(k))));
-            Document doc = Document.of(OpenApiV3Writer.document(items, v3Schemas, names));
-            String key = gv.group().isEmpty() ? "api/" + gv.version() : "apis/" + gv.group() + "/" + gv.version();
-            docs.put(key, doc);
-            paths.putObject(key).put("serverRelativeURL", V3_PREFIX + key + "?hash=" + doc.hash());
-        }
-        LOG.log(System.Logger.Level.INFO, "OpenAPI v3 built in {0} ms for {1} group-versions",
+            docs.put(key, Document.of(OpenApiV3Writer.document(items, v3Schemas, names)));
+        });
+        ObjectNode index = Json.object();
+        ObjectNode paths = index.putObject("paths");
+        docs.forEach((key, doc) ->
+                paths.putObject(key).put("serverRelativeURL", V3_PREFIX + key + "?hash=" + doc.hash()));
+        LOG.log(System.Logger.Level.INFO, "OpenAPI v3 built in {0} ms: {1} documents",
                 String.valueOf((System.nanoTime() - start) / 1_000_000), docs.size());
         return new Built(definitions, planner, Map.copyOf(docs), Document.of(index));
     }

@@ -56,6 +56,35 @@ final class PathPlanner {
         return paths;
     }
 
+    /**
+     * The documents kube-apiserver publishes besides the group-versions, by their key in the v3 index:
+     * {@code api} ({@code /api/}), {@code apis} ({@code /apis/}), {@code apis/<group>} ({@code /apis/<group>/})
+     * for every group, and {@code version} ({@code /version/}).
+     */
+    Map<String, PathItem> rootPaths() {
+        Map<String, PathItem> roots = new LinkedHashMap<>();
+        roots.put("api", root("/api/", "get available API versions", "getCoreAPIVersions", "core",
+                META + "APIVersions", OBJECT_TYPES));
+        roots.put("apis", root("/apis/", "get available API versions", "getAPIVersions", "apis",
+                META + "APIGroupList", OBJECT_TYPES));
+        for (GroupVersion gv : table.groupVersions()) {
+            if (!gv.group().isEmpty() && !roots.containsKey("apis/" + gv.group())) {
+                String tag = tag(gv).substring(0, tag(gv).lastIndexOf('_'));
+                roots.put("apis/" + gv.group(), root("/apis/" + gv.group() + "/", "get information of a group",
+                        "get" + capitalize(tag) + "APIGroup", tag, META + "APIGroup", OBJECT_TYPES));
+            }
+        }
+        roots.put("version", root("/version/", "get the version information for this server", "getCodeVersion",
+                "version", "io.k8s.apimachinery.pkg.version.Info", List.of("application/json")));
+        return roots;
+    }
+
+    private static PathItem root(String path, String description, String id, String tag, String response,
+                                 List<String> types) {
+        return new PathItem(path, List.of(), List.of(new Operation("get", id, description, null, null, tag,
+                List.of(), null, false, types, types, Map.of("200", response))));
+    }
+
     private record Context(GroupVersion gv, String prefix, String tag, String id) {
         Context(GroupVersion gv) {
             this(gv, gv.group().isEmpty() ? "/api/" + gv.version() : "/apis/" + gv.group() + "/" + gv.version(),

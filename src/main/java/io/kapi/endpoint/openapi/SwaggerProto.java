@@ -3,6 +3,7 @@ package io.kapi.endpoint.openapi;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.Json;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -15,10 +16,17 @@ import java.util.Map;
  */
 final class SwaggerProto {
 
+    /** YAML of extension and default values, memoized: most values repeat thousands of times. */
+    private final Map<JsonNode, String> yaml = new HashMap<>();
+
     private SwaggerProto() {
     }
 
     static byte[] encode(JsonNode doc) {
+        return new SwaggerProto().document(doc);
+    }
+
+    private byte[] document(JsonNode doc) {
         ProtoWriter w = new ProtoWriter();
         w.string(1, doc.path("swagger").asText());
         w.message(2, info -> info.string(1, doc.at("/info/title").asText()).string(2, doc.at("/info/version").asText()));
@@ -38,7 +46,7 @@ final class SwaggerProto {
         return w.toByteArray();
     }
 
-    private static void pathItem(ProtoWriter w, JsonNode item) {
+    private void pathItem(ProtoWriter w, JsonNode item) {
         int[] fields = {2, 3, 4, 5, 6, 7, 8};
         String[] methods = {"get", "put", "post", "delete", "options", "head", "patch"};
         for (int i = 0; i < methods.length; i++) {
@@ -51,7 +59,7 @@ final class SwaggerProto {
         extensions(w, 10, item);
     }
 
-    private static void operation(ProtoWriter w, JsonNode op) {
+    private void operation(ProtoWriter w, JsonNode op) {
         op.path("tags").forEach(t -> w.string(1, t.asText()));
         w.string(3, op.path("description").asText());
         w.string(5, op.path("operationId").asText());
@@ -71,7 +79,7 @@ final class SwaggerProto {
     }
 
     /** A ParametersItem: body parameters, or query / path sub-schemas of a non-body parameter. */
-    private static void parameter(ProtoWriter w, JsonNode p) {
+    private void parameter(ProtoWriter w, JsonNode p) {
         String in = p.path("in").asText();
         w.message(1, parameter -> {
             if (in.equals("body")) {
@@ -92,7 +100,7 @@ final class SwaggerProto {
         });
     }
 
-    private static void schema(ProtoWriter w, JsonNode s) {
+    private void schema(ProtoWriter w, JsonNode s) {
         w.string(1, s.path("$ref").isTextual() ? s.get("$ref").asText() : null);
         w.string(2, s.path("format").asText());
         w.string(3, s.path("title").asText());
@@ -135,7 +143,7 @@ final class SwaggerProto {
         extensions(w, 31, s);
     }
 
-    private static void extensions(ProtoWriter w, int field, JsonNode node) {
+    private void extensions(ProtoWriter w, int field, JsonNode node) {
         for (Map.Entry<String, JsonNode> e : node.properties()) {
             if (e.getKey().startsWith("x-")) {
                 w.message(field, named -> named.string(1, e.getKey()).message(2, any -> any.string(2, yaml(e.getValue()))));
@@ -143,11 +151,13 @@ final class SwaggerProto {
         }
     }
 
-    private static String yaml(JsonNode value) {
-        try {
-            return Json.YAML.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+    private String yaml(JsonNode value) {
+        return yaml.computeIfAbsent(value, v -> {
+            try {
+                return Json.YAML.writeValueAsString(v);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 }

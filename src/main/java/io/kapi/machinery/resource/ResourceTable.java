@@ -11,13 +11,22 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The resources a default kube-apiserver 1.34 serves, read once from the data file
@@ -39,9 +48,11 @@ public final class ResourceTable {
     private final Map<ApiResource, String> storageHashes;
 
     private ResourceTable(List<ApiResource> resources, Map<String, List<String>> versionsByGroup,
-                          Map<ApiResource, GroupVersionKind> storage) {
+                          Map<ApiResource, GroupVersionKind> storage, Map<ApiResource, String> knownHashes) {
         this.resources = List.copyOf(resources);
-        this.versionsByGroup = Collections.unmodifiableMap(versionsByGroup);
+        Map<String, List<String>> frozen = new LinkedHashMap<>();
+        versionsByGroup.forEach((g, vs) -> frozen.put(g, List.copyOf(vs)));
+        this.versionsByGroup = Collections.unmodifiableMap(frozen);
         List<GroupVersion> gvs = new ArrayList<>();
         versionsByGroup.forEach((g, vs) -> vs.forEach(v -> gvs.add(new GroupVersion(g, v))));
         this.groupVersions = List.copyOf(gvs);
@@ -52,7 +63,9 @@ public final class ResourceTable {
             paths.put(key(r.group(), r.version(), r.name()), r);
             kinds.putIfAbsent(r.gvk(), r);
             GroupVersionKind s = storage.get(r);
-            if (s != null) {
+            if (knownHashes.containsKey(r)) {
+                hashes.put(r, knownHashes.get(r));
+            } else if (s != null) {
                 hashes.put(r, storageVersionHash(s));
             }
         }
@@ -68,6 +81,69 @@ public final class ResourceTable {
     /** The built-in API of kube-apiserver 1.34 with its default feature gates and API enablement. */
     public static ResourceTable builtin() {
         return Builtin.INSTANCE;
+    }
+
+    /**
+     * This table plus {@code extra} resources (custom resources, which kube-apiserver lists after the
+     * built-in groups): new groups come after the existing ones in alphabetical order, each group's
+     * versions in Kubernetes version priority (GA before beta before alpha, higher numbers first), and
+     * resources alphabetically within a group-version. Extra resources have no storage version hash.
+     *
+     * @throws IllegalArgumentException if an extra resource is already in the table
+     */
+    public ResourceTable plus(Collection<ApiResource> extra) {
+        Map<String, List<String>> versions = new LinkedHashMap<>();
+        versionsByGroup.forEach((g, vs) -> versions.put(g, new ArrayList<>(vs)));
+        SortedMap<String, Set<String>> added = new TreeMap<>();
+        for (ApiResource r : extra) {
+            if (byPath.containsKey(key(r.group(), r.version(), r.name()))) {
+                throw new IllegalArgumentException("resource already served: " + r.gvr());
+            }
+            if (!versions.getOrDefault(r.group(), List.of()).contains(r.version())) {
+                added.computeIfAbsent(r.group(), g -> new HashSet<>()).add(r.version());
+            }
+        }
+        added.forEach((group, vs) -> {
+            List<String> list = versions.computeIfAbsent(group, g -> new ArrayList<>());
+            vs.stream().sorted(ResourceTable::compareVersions).forEach(list::add);
+        });
+        List<GroupVersion> order = new ArrayList<>();
+        versions.forEach((g, vs) -> vs.forEach(v -> order.add(new GroupVersion(g, v))));
+        List<ApiResource> all = new ArrayList<>(resources);
+        all.addAll(extra);
+        all.sort(Comparator.<ApiResource>comparingInt(
+                r -> order.indexOf(new GroupVersion(r.group(), r.version()))).thenComparing(ApiResource::name));
+        return new ResourceTable(all, versions, Map.of(), storageHashes);
+    }
+
+    /**
+     * Kubernetes' version priority: kube-like versions ({@code v<major>[alpha|beta<minor>]}) before
+     * others; GA before beta before alpha; then higher major, then higher minor; others alphabetically.
+     */
+    public static int compareVersions(String a, String b) {
+        Matcher ma = KUBE_VERSION.matcher(a);
+        Matcher mb = KUBE_VERSION.matcher(b);
+        boolean ka = ma.matches();
+        boolean kb = mb.matches();
+        if (!ka || !kb) {
+            return ka == kb ? a.compareTo(b) : ka ? -1 : 1;
+        }
+        int stability = Integer.compare(stability(mb.group(2)), stability(ma.group(2)));
+        if (stability != 0) {
+            return stability;
+        }
+        int major = Long.compare(Long.parseLong(mb.group(1)), Long.parseLong(ma.group(1)));
+        if (major != 0 || ma.group(3) == null) {
+            return major;
+        }
+        return Long.compare(Long.parseLong(mb.group(3)), Long.parseLong(ma.group(3)));
+    }
+
+    private static final Pattern KUBE_VERSION =
+            Pattern.compile("v([1-9][0-9]*)(?:(alpha|beta)([1-9][0-9]*))?");
+
+    private static int stability(String level) {
+        return level == null ? 2 : level.equals("beta") ? 1 : 0;
     }
 
     /** Every resource, grouped by group-version in discovery order, alphabetical within one. */
@@ -140,7 +216,7 @@ public final class ResourceTable {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(
                     (storage.group() + "/" + storage.version() + "/" + storage.kind())
                             .getBytes(StandardCharsets.UTF_8));
-            return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(digest, 8));
+            return Base64.getEncoder().encodeToString(Arrays.copyOf(digest, 8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -188,7 +264,7 @@ public final class ResourceTable {
                 storage.put(row, new GroupVersionKind(s.group(), s.version(), kind));
             }
         }
-        return new ResourceTable(rows, versions, storage);
+        return new ResourceTable(rows, versions, storage, Map.of());
     }
 
     private static List<String> strings(JsonNode array) {

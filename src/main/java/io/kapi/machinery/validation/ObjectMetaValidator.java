@@ -1,6 +1,9 @@
 package io.kapi.machinery.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -32,7 +35,7 @@ public final class ObjectMetaValidator {
      * @param namespaced whether the resource is namespace-scoped
      */
     public static List<FieldError> validate(JsonNode metadata, boolean namespaced, NameRule rule) {
-        JsonNode meta = metadata == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : metadata;
+        JsonNode meta = metadata == null ? MissingNode.getInstance() : metadata;
         List<FieldError> errs = new ArrayList<>();
         String generateName = meta.path("generateName").asText("");
         if (!generateName.isEmpty()) {
@@ -59,11 +62,37 @@ public final class ObjectMetaValidator {
             errs.add(FieldError.invalid("metadata.generation", Long.toString(generation),
                     "must be greater than or equal to 0"));
         }
-        labels(errs, meta.path("labels"));
+        errs.addAll(validateLabels(meta.path("labels"), "metadata.labels"));
         annotations(errs, meta.path("annotations"));
         ownerReferences(errs, meta.path("ownerReferences"));
         finalizers(errs, meta.path("finalizers"));
         return errs;
+    }
+
+    /**
+     * kube-apiserver's {@code EnsureObjectNamespaceMatchesRequestNamespace}, run before validation: an object
+     * without a namespace takes the request's; on a cluster-scoped request ({@code requestNamespace} empty) the
+     * object's namespace is cleared; a different namespace is 400 {@code the namespace of the provided object
+     * does not match the namespace sent on the request}.
+     */
+    public static void matchRequestNamespace(ObjectNode obj,
+                                             String requestNamespace) {
+        String request = requestNamespace == null ? "" : requestNamespace;
+        JsonNode metaNode = obj.get("metadata");
+        ObjectNode meta =
+                metaNode instanceof ObjectNode o ? o : obj.putObject("metadata");
+        String own = meta.path("namespace").asText("");
+        if (own.equals(request)) {
+            return;
+        }
+        if (own.isEmpty()) {
+            meta.put("namespace", request);
+        } else if (request.isEmpty()) {
+            meta.remove("namespace");
+        } else {
+            throw ApiException.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the request");
+        }
     }
 
     /** kube's name checks for one resource: its own rule, then the path-segment rule every name obeys. */
@@ -75,14 +104,19 @@ public final class ObjectMetaValidator {
         }
     }
 
-    /** Label keys are qualified names and values label values; errors are all on {@code metadata.labels}. */
-    public static void labels(List<FieldError> errs, JsonNode labels) {
+    /**
+     * kube's {@code ValidateLabels}: keys are qualified names, values label values; every error is on
+     * {@code field} itself (e.g. {@code metadata.labels}, {@code spec.template.metadata.labels}).
+     */
+    public static List<FieldError> validateLabels(JsonNode labels, String field) {
+        List<FieldError> errs = new ArrayList<>(0);
         for (Map.Entry<String, JsonNode> e : labels.properties()) {
             String key = e.getKey();
-            Identifiers.qualifiedName(key).forEach(m -> errs.add(invalid("metadata.labels", key, m)));
+            Identifiers.qualifiedName(key).forEach(m -> errs.add(invalid(field, key, m)));
             String value = e.getValue().asText("");
-            Identifiers.labelValue(value).forEach(m -> errs.add(invalid("metadata.labels", value, m)));
+            Identifiers.labelValue(value).forEach(m -> errs.add(invalid(field, value, m)));
         }
+        return errs;
     }
 
     private static void annotations(List<FieldError> errs, JsonNode annotations) {

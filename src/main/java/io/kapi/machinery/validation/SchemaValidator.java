@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ol>
  *   <li>Wrong JSON types: 400 BadRequest, {@code Deployment in version "v1" cannot be handled as a
  *       Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type
- *       int32}; bad quantities, times and base64 likewise with Go's messages. The first error wins.</li>
+ *       int32}; bad quantities, times and base64 likewise with Go's messages. As in Go, the first plain type
+ *       error is reported unless a quantity, int-or-string or time error (a custom unmarshaller's) comes up.</li>
  *   <li>Unknown fields (outside {@code x-kubernetes-preserve-unknown-fields} and untyped fields such as
  *       RawExtension) are removed from {@code obj} in every mode, and {@code null} struct fields too.
  *       With duplicates from the decoder they are then: {@link FieldValidation#STRICT} 400 {@code ...: strict
@@ -24,8 +25,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       warnings; {@link FieldValidation#IGNORE} nothing.</li>
  *   <li>Missing required fields: returned as {@code Required value} field errors with kube's paths
  *       ({@code spec.template.spec.containers[0].name}), for the caller to merge into one 422. Only absent,
- *       null or empty-array values count; integers, booleans and anything under {@code status} are left to the
- *       strategies, since Go cannot tell them from zero values and kube-apiserver checks ranges instead.</li>
+ *       null or empty-array values count; integers, int-or-strings, booleans and anything under {@code status}
+ *       are left to the strategies, since Go cannot tell them from zero values and kube-apiserver checks ranges
+ *       instead. A missing required struct with required fields of its own reports those instead.</li>
  * </ol>
  *
  * Thread-safe; kinds are compiled on first use and cached.
@@ -62,6 +64,11 @@ public final class SchemaValidator {
             throw Walk.decodeError(gvk, "strict decoding error: " + String.join(", ", strict));
         }
         return new ValidationResult(List.copyOf(strict), walk.errors);
+    }
+
+    /** Whether {@code gvk} has a schema here; kinds without one (custom resources) are only checked for duplicates. */
+    public boolean knows(GroupVersionKind gvk) {
+        return root(gvk) instanceof Shape.Struct;
     }
 
     private Shape root(GroupVersionKind gvk) {

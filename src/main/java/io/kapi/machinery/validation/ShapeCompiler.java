@@ -66,8 +66,7 @@ final class ShapeCompiler {
         for (int i = 0; i < required.size(); i++) {
             struct.required[i] = required.get(i).asText();
         }
-        struct.preserveUnknown = def.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)
-                || def.path("x-kubernetes-embedded-resource").asBoolean(false) && !def.has("properties");
+        struct.preserveUnknown = def.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
     }
 
     private Shape node(JsonNode schema) {

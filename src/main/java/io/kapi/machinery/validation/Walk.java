@@ -14,7 +14,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One validation pass over one object: Go-decoding type checks (thrown), pruning of unknown and null
+ * One validation pass over one object: Go-decoding type checks (the first thrown at the end, or a custom
+ * unmarshaller's at once, as Go does), pruning of unknown and null
  * fields (collected), required fields (collected). Tracks the path as a stack of segments: a field name
  * (with the Go struct that owns it), an array index, or a map key.
  */
@@ -37,8 +38,23 @@ final class Walk {
         this.root = root;
     }
 
+    /**
+     * Go saves the first plain type error and decodes on, but returns a custom unmarshaller's error
+     * (quantity, int-or-string, time) at once, so that one wins even when it comes later.
+     */
+    private ApiException saved;
+
     void run(ObjectNode obj) {
         walk(obj, root);
+        if (saved != null) {
+            throw saved;
+        }
+    }
+
+    private void save(ApiException e) {
+        if (saved == null) {
+            saved = e;
+        }
     }
 
     private void walk(JsonNode node, Shape shape) {
@@ -55,7 +71,8 @@ final class Walk {
 
     private void struct(JsonNode node, Shape.Struct s) {
         if (!(node instanceof ObjectNode obj)) {
-            throw typeError(GoNames.jsonKind(node), s.goType());
+            save(typeError(GoNames.jsonKind(node), s.goType()));
+            return;
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = obj.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -78,7 +95,8 @@ final class Walk {
 
     private void map(JsonNode node, Shape.MapOf m) {
         if (!(node instanceof ObjectNode obj)) {
-            throw typeError(GoNames.jsonKind(node), m.goType());
+            save(typeError(GoNames.jsonKind(node), m.goType()));
+            return;
         }
         for (Map.Entry<String, JsonNode> e : obj.properties()) {
             if (e.getValue().isNull()) {
@@ -95,7 +113,8 @@ final class Walk {
 
     private void list(JsonNode node, Shape.ListOf l) {
         if (!(node instanceof ArrayNode arr)) {
-            throw typeError(GoNames.jsonKind(node), l.goType());
+            save(typeError(GoNames.jsonKind(node), l.goType()));
+            return;
         }
         for (int i = 0; i < arr.size(); i++) {
             JsonNode item = arr.get(i);
@@ -117,32 +136,33 @@ final class Walk {
         switch (sc) {
             case STRING -> {
                 if (!node.isTextual()) {
-                    throw typeError(GoNames.jsonKind(node), "string");
+                    save(typeError(GoNames.jsonKind(node), "string"));
                 }
             }
             case BOOL -> {
                 if (!node.isBoolean()) {
-                    throw typeError(GoNames.jsonKind(node), "bool");
+                    save(typeError(GoNames.jsonKind(node), "bool"));
                 }
             }
             case FLOAT64 -> {
                 if (!node.isNumber()) {
-                    throw typeError(GoNames.jsonKind(node), "float64");
+                    save(typeError(GoNames.jsonKind(node), "float64"));
                 }
             }
             case INT32, INT64 -> {
                 String bad = integerProblem(node, sc == Shape.Scalar.INT32);
                 if (bad != null) {
-                    throw typeError(bad, sc.goType());
+                    save(typeError(bad, sc.goType()));
                 }
             }
             case BYTES -> {
                 if (!node.isTextual()) {
-                    throw typeError(GoNames.jsonKind(node), "[]uint8");
-                }
-                String err = GoBase64.check(node.textValue());
-                if (err != null) {
-                    throw decodeError(gvk, err);
+                    save(typeError(GoNames.jsonKind(node), "[]uint8"));
+                } else {
+                    String err = GoBase64.check(node.textValue());
+                    if (err != null) {
+                        save(decodeError(gvk, err));
+                    }
                 }
             }
             case QUANTITY -> {
@@ -205,7 +225,7 @@ final class Walk {
             Shape field = s.fields.get(name);
             switch (field) {
                 case Shape.Scalar sc when sc == Shape.Scalar.INT32 || sc == Shape.Scalar.INT64
-                        || sc == Shape.Scalar.BOOL || sc == Shape.Scalar.ANY -> {
+                        || sc == Shape.Scalar.BOOL || sc == Shape.Scalar.INT_OR_STRING || sc == Shape.Scalar.ANY -> {
                 }
                 case Shape.Struct nested when nested.required.length > 0 -> {
                     push(name, s.goName);

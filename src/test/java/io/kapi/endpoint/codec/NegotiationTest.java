@@ -48,7 +48,21 @@ class NegotiationTest {
                 Arguments.of("application/json;q=0.5,application/yaml", Format.YAML, null, null),
                 Arguments.of("*/*;q=0.1,application/yaml;q=0.9", Format.YAML, null, null),
                 Arguments.of("text/html,*/*;q=0.8", Format.JSON, null, null),
-                Arguments.of("application/json;charset=utf-8", Format.JSON, null, null));
+                Arguments.of("application/json;charset=utf-8", Format.JSON, null, null),
+                Arguments.of("application/json;q=0,*/*", Format.YAML, null, null),
+                Arguments.of("application/json;stream=watch", Format.JSON, null, null),
+                Arguments.of("application/json;stream=other,application/yaml", Format.YAML, null, null));
+    }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("discovery endpoints serve the aggregated APIGroupDiscoveryList kubectl asks for, or plain JSON")
+    void discovery() {
+        String kubectl = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+                + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+        assertEquals(new GroupVersionKind("apidiscovery.k8s.io", "v2", "APIGroupDiscoveryList"),
+                Negotiation.negotiate(kubectl, Negotiation.DISCOVERY_CONVERSIONS).as());
+        assertEquals(null, Negotiation.negotiate(kubectl, java.util.Set.of()).as());
+        assertEquals(null, Negotiation.forResource(kubectl).as());
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
@@ -61,8 +75,21 @@ class NegotiationTest {
     }
 
     static Stream<String> unacceptable() {
-        return Stream.of("application/vnd.kubernetes.protobuf", "text/html",
+        return Stream.of("application/vnd.kubernetes.protobuf", "text/html", "*/json",
                 "application/json;as=Table;v=v1;g=other.io", "application/json;q=0");
+    }
+
+    @ParameterizedTest(name = "[{index}] {0} {1}")
+    @DisplayName("?pretty decides when given; otherwise curl, Wget and browsers get pretty output")
+    @MethodSource("prettyRequests")
+    void prettyFromRequest(String param, String userAgent, boolean pretty) {
+        assertEquals(pretty, Negotiation.prettyPrint(param, userAgent));
+    }
+
+    static Stream<Arguments> prettyRequests() {
+        return Stream.of(Arguments.of("true", "kubectl/v1.33.0", true), Arguments.of("false", "curl/8.5.0", false),
+                Arguments.of(null, "curl/8.5.0", true), Arguments.of(null, "Mozilla/5.0 (X11)", true),
+                Arguments.of(null, "kubectl/v1.33.0 (linux/amd64)", false), Arguments.of("1", null, true));
     }
 
     @ParameterizedTest(name = "pretty={0}")

@@ -129,6 +129,13 @@ class RequestDecoderTest {
     }
 
     @Test
+    @DisplayName("YAML aliases of maps are resolved; integral floats become integers as in Go's conversion")
+    void yamlAliasesAndFloats() {
+        Decoded d = decode("application/yaml", "base: &b {a: 1}\ncopy: *b\nreplicas: 2.0\non: yes\n");
+        assertEquals("{\"base\":{\"a\":1},\"copy\":{\"a\":1},\"replicas\":2,\"on\":true}", d.object().toString());
+    }
+
+    @Test
     @DisplayName("a YAML list body is 400 like a JSON one")
     void yamlListIsBadRequest() {
         ApiException e = failure("application/yaml", "- a\n");
@@ -141,6 +148,20 @@ class RequestDecoderTest {
     void emptyYamlIsEmptyObject() {
         assertEquals(0, decode("application/yaml", "").object().size());
         assertEquals(0, decode("application/json", "null").object().size());
+    }
+
+    @Test
+    @DisplayName("nesting deeper than 1000 levels is 400, not a stack overflow")
+    void tooDeep() {
+        String deep = "{\"a\":" + "[".repeat(5000) + "]".repeat(5000) + "}";
+        ApiException e = failure("application/json", deep);
+        assertEquals(400, e.code());
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("invalid character '[' exceeded max depth"));
+        StringBuilder yaml = new StringBuilder();
+        for (int i = 0; i < 1200; i++) {
+            yaml.append("  ".repeat(i)).append("a:\n");
+        }
+        assertEquals(400, failure("application/yaml", yaml.toString()).code());
     }
 
     @Test

@@ -33,12 +33,12 @@ class ResponseEncoderTest {
     }
 
     @Test
-    @DisplayName("pretty JSON is indented by two spaces with Go's separators")
+    @DisplayName("pretty JSON is indented by two spaces with Go's separators and no final newline")
     void prettyJson() {
         String out = encode(new ResponseTarget(Format.JSON, null, true));
         assertEquals("{\n  \"kind\": \"ConfigMap\",\n  \"apiVersion\": \"v1\",\n  \"metadata\": {\n    \"name\": \"x\",\n"
                 + "    \"labels\": {}\n  },\n  \"data\": {\n    \"b\": \"true\",\n    \"a\": \"12\"\n  },\n"
-                + "  \"items\": [\n    \"one\",\n    {\n      \"z\": 1\n    }\n  ]\n}\n", out);
+                + "  \"items\": [\n    \"one\",\n    {\n      \"z\": 1\n    }\n  ]\n}", out);
     }
 
     @Test

@@ -192,4 +192,11 @@ class DiscoveryHandlerTest {
         RestResponse aggregated = handler.handle(get("/apis", "Accept", V2));
         assertEquals(304, handler.handle(get("/apis", "Accept", V2, "If-None-Match", header(aggregated, "ETag"))).status());
     }
+
+    @Test
+    @DisplayName("the server address is written as Go's JoinHostPort, IPv6 in brackets")
+    void hostPort() {
+        assertEquals("10.0.0.1:6443", DiscoveryHandler.hostPort("10.0.0.1", 6443));
+        assertEquals("[fd00::1]:6443", DiscoveryHandler.hostPort("fd00::1", 6443));
+    }
 }

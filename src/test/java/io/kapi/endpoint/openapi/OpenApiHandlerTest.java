@@ -102,7 +102,15 @@ class OpenApiHandlerTest {
         assertTrue(paths.get("api/v1").get("serverRelativeURL").asText().startsWith("/openapi/v3/api/v1?hash="));
         assertTrue(paths.has("apis/apps/v1"));
         assertTrue(paths.has("apis/resource.k8s.io/v1"));
-        assertEquals(ResourceTable.builtin().groupVersions().size(), paths.size());
+        for (String key : List.of("api", "apis", "apis/apps", "apis/resource.k8s.io", "version")) {
+            assertTrue(paths.has(key), key);
+        }
+        long groups = ResourceTable.builtin().groupVersions().stream().map(gv -> gv.group())
+                .filter(g -> !g.isEmpty()).distinct().count();
+        assertEquals(ResourceTable.builtin().groupVersions().size() + groups + 3, paths.size());
+        JsonNode group = body(handler.handle(get(paths.at("/apis~1apps/serverRelativeURL").asText())));
+        assertEquals("getAppsAPIGroup", group.at("/paths/~1apis~1apps~1/get/operationId").asText());
+        assertTrue(group.at("/components/schemas").has("io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup"));
     }
 
     @Test
@@ -129,6 +137,8 @@ class OpenApiHandlerTest {
             assertTrue(schemas.has(ref.substring("#/components/schemas/".length())), ref);
         }
         assertTrue(schemas.has("io.k8s.api.autoscaling.v1.Scale"));
+        JsonNode watchEvent = schemas.at("/io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent/x-kubernetes-group-version-kind");
+        assertTrue(watchEvent.toString().contains("\"group\":\"apps\""), watchEvent.toString());
     }
 
     @Test
@@ -196,6 +206,7 @@ class OpenApiHandlerTest {
         JsonNode defs = doc.get("definitions");
         assertEquals("Pod", defs.at("/io.k8s.api.core.v1.Pod/x-kubernetes-group-version-kind/0/kind").asText());
         assertEquals("list", doc.at("/paths/~1api~1v1~1pods/get/x-kubernetes-action").asText());
+        assertEquals("getCodeVersion", doc.at("/paths/~1version~1/get/operationId").asText());
         assertEquals("connect", doc.at("/paths/~1api~1v1~1namespaces~1{namespace}~1pods~1{name}~1exec/post/x-kubernetes-action").asText());
         for (String ref : refs(doc)) {
             assertTrue(defs.has(ref.substring("#/definitions/".length())), ref);
@@ -206,7 +217,7 @@ class OpenApiHandlerTest {
     @Test
     @DisplayName("v2 as gnostic protobuf for kubectl, labelled application/octet-stream; text/html only is 406")
     void swaggerProtobuf() {
-        RestResponse r = handler.handle(get("/openapi/v2", "Accept", OpenApiHandler.PROTOBUF));
+        RestResponse r = handler.handle(get("/openapi/v2", "Accept", OpenApiAccept.PROTOBUF));
         assertEquals(200, r.status());
         RestResponse.Bytes body = (RestResponse.Bytes) r.body();
         assertEquals("application/octet-stream", body.contentType());
@@ -216,7 +227,7 @@ class OpenApiHandlerTest {
         assertEquals(3, data[1]);
         assertEquals("2.0", new String(data, 2, 3, java.nio.charset.StandardCharsets.US_ASCII));
         assertEquals("application/json", ((RestResponse.Bytes) handler.handle(get("/openapi/v2", "Accept",
-                OpenApiHandler.PROTOBUF + ";q=0.5, application/json")).body()).contentType());
+                OpenApiAccept.PROTOBUF + ";q=0.5, application/json")).body()).contentType());
         ApiException e = assertThrows(ApiException.class,
                 () -> handler.handle(get("/openapi/v2", "Accept", "text/html")));
         assertEquals(406, e.code());

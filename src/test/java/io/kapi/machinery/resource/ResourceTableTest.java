@@ -135,4 +135,36 @@ class ResourceTableTest {
         }
         assertEquals(List.of(), missing);
     }
+
+    @Test
+    @DisplayName("Kubernetes version priority: GA, then beta, then alpha, higher numbers first, others last")
+    void versionPriority() {
+        List<String> versions = new ArrayList<>(List.of("foo10", "v1", "v11alpha2", "v10beta3", "v2", "foo1",
+                "v12alpha1", "v3beta1", "v10", "v11beta2"));
+        versions.sort(ResourceTable::compareVersions);
+        assertEquals(List.of("v10", "v2", "v1", "v11beta2", "v10beta3", "v3beta1", "v12alpha1", "v11alpha2",
+                "foo1", "foo10"), versions);
+    }
+
+    @Test
+    @DisplayName("custom resources are added after the built-in groups, versions by priority")
+    void plusCustomResources() {
+        ApiResource v1 = new ApiResource("example.com", "v1", "widgets", "widget", "Widget", true,
+                List.of("get", "list"), List.of("wd"), List.of("all"), List.of());
+        ApiResource v2beta1 = new ApiResource("example.com", "v2beta1", "widgets", "widget", "Widget", true,
+                List.of("get", "list"), List.of(), List.of(), List.of());
+        ApiResource a = new ApiResource("a.example.org", "v1", "things", "thing", "Thing", false,
+                List.of("get"), List.of(), List.of(), List.of());
+        ResourceTable extended = table.plus(List.of(v2beta1, v1, a));
+        List<GroupVersion> gvs = extended.groupVersions();
+        int builtins = table.groupVersions().size();
+        assertEquals(List.of(new GroupVersion("a.example.org", "v1"), new GroupVersion("example.com", "v1"),
+                new GroupVersion("example.com", "v2beta1")), gvs.subList(builtins, gvs.size()));
+        assertEquals("v1", extended.preferredVersion("example.com"));
+        assertEquals(v1, extended.find("example.com", "v1", "widgets").orElseThrow());
+        assertTrue(extended.storageVersionHash(v1).isEmpty());
+        ApiResource pods = table.find("", "v1", "pods").orElseThrow();
+        assertEquals(table.storageVersionHash(pods), extended.storageVersionHash(pods));
+        assertTrue(table.find("example.com", "v1", "widgets").isEmpty());
+    }
 }

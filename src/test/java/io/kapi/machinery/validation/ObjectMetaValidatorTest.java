@@ -171,6 +171,21 @@ class ObjectMetaValidatorTest {
     }
 
     @Test
+    @DisplayName("the request namespace fills an empty one, clears it on cluster scope, and a mismatch is 400")
+    void requestNamespace() {
+        ObjectNode obj = SchemaValidatorTest.json("{'metadata':{'name':'x'}}");
+        ObjectMetaValidator.matchRequestNamespace(obj, "default");
+        assertEquals("default", obj.path("metadata").path("namespace").asText());
+        ObjectMetaValidator.matchRequestNamespace(obj, "");
+        assertEquals(false, obj.path("metadata").has("namespace"));
+        ObjectNode other = SchemaValidatorTest.json("{'metadata':{'name':'x','namespace':'a'}}");
+        io.kapi.machinery.ApiException e = org.junit.jupiter.api.Assertions.assertThrows(
+                io.kapi.machinery.ApiException.class, () -> ObjectMetaValidator.matchRequestNamespace(other, "b"));
+        assertEquals(400, e.code());
+        assertEquals("the namespace of the provided object does not match the namespace sent on the request", e.getMessage());
+    }
+
+    @Test
     @DisplayName("a negative generation is invalid")
     void negativeGeneration() {
         assertEquals(List.of(FieldError.invalid("metadata.generation", "-1", "must be greater than or equal to 0")),

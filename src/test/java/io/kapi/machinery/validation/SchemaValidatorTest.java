@@ -131,6 +131,10 @@ class SchemaValidatorTest {
                         p + "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
                 Arguments.of(POD, "{'spec':{'containers':[{'name':'a','resources':{'limits':{'cpu':true}}}]}}",
                         p + "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+                Arguments.of(POD, "{'spec':{'hostname':5,'containers':[{'name':'a','resources':{'limits':{'cpu':'x'}}}]}}",
+                        p + "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+                Arguments.of(POD, "{'spec':{'hostname':5,'subdomain':6}}",
+                        p + "json: cannot unmarshal number into Go struct field PodSpec.spec.hostname of type string"),
                 Arguments.of(SVC, "{'spec':{'ports':[{'port':80,'targetPort':true}]}}",
                         "Service in version \"v1\" cannot be handled as a Service: json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort of type int32"));
     }
