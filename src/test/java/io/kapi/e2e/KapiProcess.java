@@ -75,6 +75,23 @@ public final class KapiProcess implements AutoCloseable {
             throw new IllegalStateException("already running: " + name);
         }
         ensureBuilt(projectDir, logDir);
+        for (int attempt = 1; ; attempt++) {
+            long t0 = System.nanoTime();
+            spawn();
+            if (awaitReady(attempt == 1)) {
+                lastStartToReady = Duration.ofNanos(System.nanoTime() - t0);
+                LOG.log(System.Logger.Level.INFO, "{0} ready on port {1} in {2} ms", name, String.valueOf(port),
+                        String.valueOf(lastStartToReady.toMillis()));
+                return this;
+            }
+            LOG.log(System.Logger.Level.WARNING, "{0}: killed by a signal nobody here sent (exit {1}) while starting; "
+                    + "someone else on this machine is killing servers. Starting once more.", name,
+                    String.valueOf(process.exitValue()));
+            LIVE.remove(this);
+        }
+    }
+
+    private void spawn() {
         starts++;
         logFile = logDir.resolve(name + "-" + starts + ".log");
         List<String> command = new ArrayList<>(List.of(projectDir.resolve("bin/kapi").toString(),
@@ -86,18 +103,12 @@ public final class KapiProcess implements AutoCloseable {
                 .redirectOutput(logFile.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
         builder.environment().putIfAbsent("JAVA_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64");
-        long t0 = System.nanoTime();
         try {
             process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + command, e);
         }
         LIVE.add(this);
-        awaitReady();
-        lastStartToReady = Duration.ofNanos(System.nanoTime() - t0);
-        LOG.log(System.Logger.Level.INFO, "{0} ready on port {1} in {2} ms", name, String.valueOf(port),
-                String.valueOf(lastStartToReady.toMillis()));
-        return this;
     }
 
     /** Graceful stop (SIGTERM, then SIGKILL after 20 s), then start again on the same port and data. */
@@ -246,7 +257,12 @@ public final class KapiProcess implements AutoCloseable {
         built = true;
     }
 
-    private void awaitReady() {
+    /**
+     * Polls /readyz until ok. Returns false (instead of failing) only when {@code mayRetry} and the process
+     * died of SIGTERM or SIGKILL, which this harness had not sent: on a shared machine, another developer's
+     * clean-up. Fails with the log's tail on any other exit or at the deadline.
+     */
+    private boolean awaitReady(boolean mayRetry) {
         long deadline = System.nanoTime() + readyTimeout.toNanos();
         HttpClient http = null;
         HttpRequest readyz = null;
@@ -254,7 +270,11 @@ public final class KapiProcess implements AutoCloseable {
         try {
             while (System.nanoTime() < deadline) {
                 if (!process.isAlive()) {
-                    throw startFailure("exited with code " + process.exitValue());
+                    int code = process.exitValue();
+                    if (mayRetry && (code == 143 || code == 137)) {
+                        return false;
+                    }
+                    throw startFailure("exited with code " + code);
                 }
                 if (http == null && Files.exists(kubeconfigPath())) {
                     try {
@@ -271,7 +291,7 @@ public final class KapiProcess implements AutoCloseable {
                     try {
                         HttpResponse<String> r = http.send(readyz, HttpResponse.BodyHandlers.ofString());
                         if (r.statusCode() == 200 && r.body().trim().equals("ok")) {
-                            return;
+                            return true;
                         }
                         last = "/readyz answered " + r.statusCode() + ": " + r.body();
                     } catch (IOException notYetListening) {
