@@ -9,7 +9,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -84,6 +87,24 @@ public final class ApiClient implements AutoCloseable {
         }
     }
 
+    /**
+     * GETs a streaming response (a watch) and hands each line to {@code onLine} until the server ends the
+     * stream or the calling thread is interrupted. Transport failures end it quietly.
+     */
+    public void stream(String path, Consumer<String> onLine) {
+        HttpRequest request = HttpRequest.newBuilder(server.resolve(path)).header("Accept", "application/json").GET().build();
+        try {
+            HttpResponse<Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
+            try (Stream<String> lines = response.body()) {
+                lines.filter(l -> !l.isBlank()).forEach(onLine);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // stream ended
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void close() {
         http.close();
@@ -94,7 +115,7 @@ public final class ApiClient implements AutoCloseable {
      *
      * @param warnings the values of the {@code Warning} headers
      */
-    public record Response(int status, String body, HttpClient.Version version, java.util.List<String> warnings) {
+    public record Response(int status, String body, HttpClient.Version version, List<String> warnings) {
 
         /** The body as JSON; fails the test with the raw body when it is not JSON. */
         public JsonNode json() {

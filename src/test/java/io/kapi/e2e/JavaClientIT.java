@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
+import java.io.IOException;
 import java.net.http.HttpClient;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -267,5 +271,38 @@ final class JavaClientIT {
             pages++;
         } while (!cont.isEmpty() && pages < 10);
         assertTrue(seen >= 5 && pages >= 3, "seen " + seen + " in " + pages + " pages");
+    }
+
+    @Test
+    @DisplayName("watch from a resourceVersion streams MODIFIED and DELETED events as JSON lines")
+    void watch() throws Exception {
+        JsonNode created = client.post(CMS, configMap("watched", "a")).json();
+        String rv = created.path("metadata").path("resourceVersion").asText();
+        BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
+        Thread reader = Thread.ofVirtual().start(() -> client.stream(CMS + "?watch=true&timeoutSeconds=20"
+                + "&fieldSelector=metadata.name%3Dwatched&resourceVersion=" + rv, line -> events.add(parseLine(line))));
+        try {
+            ObjectNode changed = (ObjectNode) created.deepCopy();
+            changed.withObjectProperty("data").put("k", "b");
+            assertEquals(200, client.put(CMS + "/watched", changed.toString()).status());
+            assertEquals(200, client.delete(CMS + "/watched").status());
+            JsonNode first = events.poll(10, TimeUnit.SECONDS);
+            JsonNode second = events.poll(10, TimeUnit.SECONDS);
+            assertEquals("MODIFIED", first == null ? null : first.path("type").asText(), "first event: " + first);
+            assertEquals("b", first.path("object").path("data").path("k").asText(), first.toString());
+            assertEquals("ConfigMap", first.path("object").path("kind").asText(), first.toString());
+            assertEquals("DELETED", second == null ? null : second.path("type").asText(), "second event: " + second);
+        } finally {
+            reader.interrupt();
+        }
+    }
+
+    /** Parses one line of a watch stream. */
+    private static JsonNode parseLine(String line) {
+        try {
+            return Json.MAPPER.readTree(line);
+        } catch (IOException e) {
+            throw new AssertionError("not JSON: " + line, e);
+        }
     }
 }

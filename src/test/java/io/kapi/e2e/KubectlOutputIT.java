@@ -159,4 +159,66 @@ final class KubectlOutputIT {
         assertEquals("gold hi", kubectl("get", "cm", "cm1", "-n", NS, "-o",
                 "jsonpath={.metadata.labels.tier} {.metadata.annotations.note}").assertOk().stdout());
     }
+
+    @Test
+    @DisplayName("patch with strategic-merge, merge and json types")
+    void patchTypes() {
+        Kubectl k = KAPI.kubectl();
+        k.runWithInput(Manifests.configMap("patched", "a", "1"), "create", "-n", NS, "-f", "-").assertOk();
+        assertEquals("configmap/patched patched", k.run("patch", "cm", "patched", "-n", NS,
+                "-p", "{\"data\":{\"b\":\"2\"}}").assertOk().stdout().strip());
+        assertEquals("configmap/patched patched", k.run("patch", "cm", "patched", "-n", NS, "--type=merge",
+                "-p", "{\"data\":{\"c\":\"3\"}}").assertOk().stdout().strip());
+        assertEquals("configmap/patched patched", k.run("patch", "cm", "patched", "-n", NS, "--type=json",
+                "-p", "[{\"op\":\"remove\",\"path\":\"/data/a\"}]").assertOk().stdout().strip());
+        assertEquals("{\"b\":\"2\",\"c\":\"3\"}",
+                k.run("get", "cm", "patched", "-n", NS, "-o", "jsonpath={.data}").assertOk().stdout());
+    }
+
+    @Test
+    @DisplayName("apply --server-side creates and then updates, owned by kubectl")
+    void serverSideApply() {
+        Kubectl k = KAPI.kubectl();
+        String manifest = Manifests.configMap("ssa", "k", "one");
+        assertEquals("configmap/ssa serverside-applied",
+                k.runWithInput(manifest, "apply", "--server-side", "-n", NS, "-f", "-").assertOk().stdout().strip());
+        assertEquals("configmap/ssa serverside-applied", k.runWithInput(manifest.replace("one", "two"),
+                "apply", "--server-side", "-n", NS, "-f", "-").assertOk().stdout().strip());
+        assertEquals("two kubectl Apply", k.run("get", "cm", "ssa", "-n", NS, "--show-managed-fields", "-o",
+                "jsonpath={.data.k} {.metadata.managedFields[0].manager} {.metadata.managedFields[0].operation}")
+                .assertOk().stdout());
+    }
+
+    @Test
+    @DisplayName("scale changes a deployment's replicas through the scale subresource")
+    void scale() {
+        KAPI.kubectl().runWithInput(Manifests.read("deployment.yaml").replace("name: web", "name: scaled"),
+                "create", "-n", NS, "-f", "-").assertOk();
+        assertEquals("deployment.apps/scaled scaled",
+                kubectl("scale", "deploy", "scaled", "-n", NS, "--replicas=3").assertOk().stdout().strip());
+        assertEquals("3", kubectl("get", "deploy", "scaled", "-n", NS, "-o", "jsonpath={.spec.replicas}").assertOk().stdout());
+    }
+
+    @Test
+    @DisplayName("auth whoami and auth can-i answer for the admin")
+    void auth() {
+        Kubectl.Result who = kubectl("auth", "whoami").assertOk();
+        assertTrue(who.stdout().matches("(?s)ATTRIBUTE\\s+VALUE\\s+Username\\s+kubernetes-admin\\s+Groups\\s+\\[.*system:masters.*"),
+                who.toString());
+        assertEquals("yes", kubectl("auth", "can-i", "create", "configmaps", "-n", NS).assertOk().stdout().strip());
+    }
+
+    @Test
+    @DisplayName("delete namespace removes it and everything in it")
+    void deleteNamespace() {
+        Kubectl k = KAPI.kubectl();
+        k.runWithInput(Manifests.namespace("doomed"), "create", "-f", "-").assertOk();
+        k.runWithInput(Manifests.configMap("inside", "a", "b"), "create", "-n", "doomed", "-f", "-").assertOk();
+        assertEquals("namespace \"doomed\" deleted",
+                k.run("delete", "namespace", "doomed", "--timeout=60s").assertOk().stdout().strip());
+        Kubectl.Result gone = k.run("get", "namespace", "doomed").assertFailed();
+        assertEquals("Error from server (NotFound): namespaces \"doomed\" not found", gone.stderr().strip(), gone.toString());
+        Kubectl.Result cm = k.run("get", "cm", "inside", "-n", "doomed").assertFailed();
+        assertEquals("Error from server (NotFound): configmaps \"inside\" not found", cm.stderr().strip(), cm.toString());
+    }
 }
