@@ -42,6 +42,10 @@ public final class BuiltinStrategies implements StrategyProvider {
         String key = resource.group() + "/" + resource.name();
         Strategy generic = new GenericStrategy(GENERATION.contains(key), CREATE_ON_UPDATE.contains(key),
                 Defaulter.NONE, KindValidator.NONE);
-        return key.equals("/namespaces") ? new NamespaceStrategy(generic) : generic;
+        return switch (key) {
+            case "/namespaces" -> new NamespaceStrategy(generic);
+            case "/pods" -> new PodStrategy(generic);
+            default -> generic;
+        };
     }
 }

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.registry.DeleteOptions;
+import io.kapi.registry.Deletion;
 import io.kapi.registry.Strategy;
+import io.kapi.registry.StrategyDecorator;
 import java.util.List;
 
 /**
@@ -12,13 +15,18 @@ import java.util.List;
  * {@code kubernetes} finalizer and the {@code kubernetes.io/metadata.name} label; an update keeps the
  * status and finalizers (they change through {@code /status} and {@code /finalize}).
  */
-record NamespaceStrategy(Strategy base) implements Strategy {
+record NamespaceStrategy(Strategy base) implements StrategyDecorator {
 
     static final String NAME_LABEL = "kubernetes.io/metadata.name";
 
+    /** A namespace with spec finalizers turns {@code Terminating} and waits for its finalization. */
     @Override
-    public void applyDefaults(ObjectNode object) {
-        base.applyDefaults(object);
+    public Deletion beforeDelete(ObjectNode object, DeleteOptions options) {
+        if (!object.path("spec").path("finalizers").isEmpty()) {
+            object.with("status").put("phase", "Terminating");
+            return new Deletion.Held();
+        }
+        return base.beforeDelete(object, options);
     }
 
     @Override
@@ -45,16 +53,6 @@ record NamespaceStrategy(Strategy base) implements Strategy {
         if (old.has("status")) {
             object.set("status", old.get("status").deepCopy());
         }
-    }
-
-    @Override
-    public List<FieldError> validate(ObjectNode object) {
-        return base.validate(object);
-    }
-
-    @Override
-    public List<FieldError> validateUpdate(ObjectNode object, ObjectNode old) {
-        return base.validateUpdate(object, old);
     }
 
     @Override

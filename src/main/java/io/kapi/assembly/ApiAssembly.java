@@ -11,6 +11,9 @@ import io.kapi.endpoint.SchemaFieldValidation;
 import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
 import io.kapi.endpoint.handlers.Codecs;
+import io.kapi.endpoint.handlers.PatchHandler;
+import io.kapi.endpoint.handlers.ScaleHandler;
+import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.health.HealthCheck;
@@ -42,11 +45,13 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 (request, expected) -> RequestDecoder.decode(request.header("Content-Type"), request.body(), expected),
                 new NegotiatedWriter(TableConvertor.create(schemas), clock),
                 new SchemaFieldValidation(new SchemaValidator(schemas)));
+        PatchSchemas patchSchemas = new PatchSchemas(schemas);
         OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
         RestHandler api = new DelegationChain(List.of(
                 new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
-                new ApiRouter(registry, codecs, SelfReviews.handlers(codecs))));
+                new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, ServerSideApplyPending.INSTANCE),
+                        new ScaleHandler(codecs, patchSchemas), SelfReviews.handlers(codecs))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         List<PostStartHook> hooks = List.of(new SystemNamespaces(registry.namespaces()), new OpenApiWarmUp(openApi));
         return new ApiAssembly(api, checks, hooks, storage);

@@ -28,7 +28,8 @@ final class Flags {
             new Flag("advertise-address", null, GENERIC, "ip", null,
                     "The IP address on which to advertise the apiserver to members of the cluster. This address "
                             + "must be reachable by the rest of the cluster. If blank, the --bind-address will be "
-                            + "used. It is added to the self-made serving certificate.",
+                            + "used. If --bind-address is unspecified, the host's default interface will be used. "
+                            + "It is added to the self-made serving certificate.",
                     true, false, (b, v) -> b.advertiseAddress = ip(v)),
             new Flag("max-requests-inflight", null, GENERIC, "int", "400",
                     "The maximum number of requests in flight at a given time. When the server exceeds this, "

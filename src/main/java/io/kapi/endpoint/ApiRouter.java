@@ -28,12 +28,15 @@ public final class ApiRouter implements RestHandler {
     private final Registry registry;
     private final Map<String, VerbHandler> verbs;
     private final VerbHandler status;
+    private final VerbHandler scale;
     private final Map<GroupVersionResource, VerbHandler> computed;
 
     /**
      * @param computed handlers of resources that are computed rather than stored (reviews), by resource
      */
-    public ApiRouter(Registry registry, Codecs codecs, Map<GroupVersionResource, VerbHandler> computed) {
+    public ApiRouter(Registry registry, Codecs codecs, VerbHandler patch, VerbHandler scale,
+                     Map<GroupVersionResource, VerbHandler> computed) {
+        this.scale = scale;
         this.registry = registry;
         this.computed = Map.copyOf(computed);
         this.verbs = Map.of(
@@ -41,6 +44,7 @@ public final class ApiRouter implements RestHandler {
                 "list", new ListHandler(codecs),
                 "create", new CreateHandler(codecs),
                 "update", new UpdateHandler(codecs),
+                "patch", patch,
                 "delete", new DeleteHandler(codecs),
                 "deletecollection", new DeleteCollectionHandler(codecs));
         this.status = new StatusHandler(codecs);
@@ -109,8 +113,11 @@ public final class ApiRouter implements RestHandler {
         if (!sub.verbs().contains(r.info().verb())) {
             throw ApiException.methodNotAllowed();
         }
-        if (sub.name().equals("status") && !r.info().verb().equals("patch")) {
-            return status.handle(r);
+        if (sub.name().equals("status")) {
+            return r.info().verb().equals("patch") ? verbs.get("patch").handle(r) : status.handle(r);
+        }
+        if (sub.name().equals("scale")) {
+            return scale.handle(r);
         }
         throw notSupportedYet(r.resource(), r.info());
     }

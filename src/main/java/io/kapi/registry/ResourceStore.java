@@ -228,7 +228,8 @@ public final class ResourceStore {
             return new UpdateResult(object, false);
         }
         try {
-            if (!meta.deletionTimestamp().isEmpty() && !meta.hasFinalizers()) {
+            if (!meta.deletionTimestamp().isEmpty() && !meta.hasFinalizers()
+                    && meta.node().path("deletionGracePeriodSeconds").asLong(-1) == 0) {
                 storage.delete(key, current.modRevision());
                 return new UpdateResult(object, false);
             }
@@ -241,7 +242,9 @@ public final class ResourceStore {
     }
 
     /**
-     * Deletes an object; one with finalizers only gets its deletionTimestamp set.
+     * Deletes an object. One that finalizers hold, that its kind deletes gracefully (pods on a node)
+     * or that its kind finalizes itself (namespaces) only gets its deletionTimestamp set; an
+     * {@code Orphan} or {@code Foreground} propagation policy adds the garbage collector's finalizer.
      *
      * @throws ApiException NotFound, Conflict (failed precondition or concurrent change)
      */
@@ -251,8 +254,14 @@ public final class ResourceStore {
         ObjectNode object = codec.decode(current);
         ObjectMeta meta = ObjectMeta.of(object);
         checkPreconditions(meta, options);
-        if (meta.hasFinalizers()) {
-            return markDeleting(key, current, object, options.dryRun());
+        Deletion plan = strategy.beforeDelete(object, options);
+        boolean alreadyDeleting = !meta.deletionTimestamp().isEmpty();
+        if (!alreadyDeleting) {
+            addPropagationFinalizer(meta, options.propagationPolicy());
+        }
+        if (meta.hasFinalizers() || !(plan instanceof Deletion.Immediate)) {
+            return alreadyDeleting ? new DeleteResult(object, false)
+                    : markDeleting(key, current, object, plan, options.dryRun());
         }
         if (options.dryRun()) {
             return new DeleteResult(object, true);
@@ -281,13 +290,20 @@ public final class ResourceStore {
         return deleted;
     }
 
-    private DeleteResult markDeleting(String key, KeyValue current, ObjectNode object, boolean dryRun) {
+    private DeleteResult markDeleting(String key, KeyValue current, ObjectNode object, Deletion plan, boolean dryRun) {
         ObjectMeta meta = ObjectMeta.of(object);
-        if (!meta.deletionTimestamp().isEmpty()) {
-            return new DeleteResult(object, false);
+        java.time.Instant now = clock.instant();
+        switch (plan) {
+            case Deletion.Graceful g -> {
+                meta.node().put("deletionTimestamp", ObjectMeta.format(now.plusSeconds(g.seconds())));
+                meta.node().put("deletionGracePeriodSeconds", g.seconds());
+            }
+            case Deletion.Held h -> meta.node().put("deletionTimestamp", ObjectMeta.format(now));
+            case Deletion.Immediate i -> {
+                meta.node().put("deletionTimestamp", ObjectMeta.format(now));
+                meta.node().put("deletionGracePeriodSeconds", 0);
+            }
         }
-        meta.node().put("deletionTimestamp", ObjectMeta.format(clock.instant()));
-        meta.node().put("deletionGracePeriodSeconds", 0);
         if (dryRun) {
             return new DeleteResult(object, false);
         }
@@ -299,6 +315,25 @@ public final class ResourceStore {
         } catch (StorageException e) {
             throw StorageErrors.interpret(e, gvr(), meta.name());
         }
+    }
+
+    /** kube-apiserver's finalizers for the garbage collector: {@code orphan} and {@code foregroundDeletion}. */
+    private static void addPropagationFinalizer(ObjectMeta meta, String policy) {
+        String finalizer = policy == null ? null : switch (policy) {
+            case "Orphan" -> "orphan";
+            case "Foreground" -> "foregroundDeletion";
+            default -> null;
+        };
+        if (finalizer == null) {
+            return;
+        }
+        var finalizers = meta.node().withArray("finalizers");
+        for (var f : finalizers) {
+            if (f.asText().equals(finalizer)) {
+                return;
+            }
+        }
+        finalizers.add(finalizer);
     }
 
     private void checkPreconditions(ObjectMeta meta, DeleteOptions options) {

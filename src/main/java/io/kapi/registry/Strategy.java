@@ -46,6 +46,14 @@ public interface Strategy {
         return true;
     }
 
+    /**
+     * How a delete of {@code object} proceeds; may adjust the object that is kept while deletion is
+     * pending (a namespace turns {@code Terminating}).
+     */
+    default Deletion beforeDelete(ObjectNode object, DeleteOptions options) {
+        return Deletion.IMMEDIATE;
+    }
+
     /** Warnings (sent as {@code Warning} headers) for a new object. */
     default List<String> warningsOnCreate(ObjectNode object) {
         return List.of();

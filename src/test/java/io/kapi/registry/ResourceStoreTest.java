@@ -185,7 +185,7 @@ class ResourceStoreTest {
     void uidPrecondition() {
         configmaps.create("default", configMap("c1"), false);
         ApiException e = assertThrows(ApiException.class,
-                () -> configmaps.delete("default", "c1", new DeleteOptions("other", null, false)));
+                () -> configmaps.delete("default", "c1", new DeleteOptions("other", null, false, null, null)));
         assertEquals(409, e.code());
     }
 
