@@ -215,7 +215,7 @@ final class KubectlOutputIT {
         k.runWithInput(Manifests.namespace("doomed"), "create", "-f", "-").assertOk();
         k.runWithInput(Manifests.configMap("inside", "a", "b"), "create", "-n", "doomed", "-f", "-").assertOk();
         assertEquals("namespace \"doomed\" deleted",
-                k.run("delete", "namespace", "doomed", "--timeout=60s").assertOk().stdout().strip());
+                k.run("delete", "namespace", "doomed", "--timeout=30s").assertOk().stdout().strip());
         Kubectl.Result gone = k.run("get", "namespace", "doomed").assertFailed();
         assertEquals("Error from server (NotFound): namespaces \"doomed\" not found", gone.stderr().strip(), gone.toString());
         Kubectl.Result cm = k.run("get", "cm", "inside", "-n", "doomed").assertFailed();

@@ -16,9 +16,9 @@ public final class Manifests {
         return "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + name + "\n";
     }
 
-    /** A ConfigMap manifest with one key. */
+    /** A ConfigMap manifest with one key; the value is quoted, so it stays a string. */
     public static String configMap(String name, String key, String value) {
-        return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  " + key + ": " + value + "\n";
+        return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  " + key + ": \"" + value + "\"\n";
     }
 
     /** The text of {@code e2e/NAME}; fails if there is no such resource. */
