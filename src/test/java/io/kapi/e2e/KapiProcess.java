@@ -58,7 +58,7 @@ public final class KapiProcess implements AutoCloseable {
         this.projectDir = Path.of(System.getProperty("kapi.e2e.projectDir", "")).toAbsolutePath();
         this.logDir = Path.of(System.getProperty("kapi.e2e.logDir", projectDir.resolve("target/e2e-logs").toString()));
         this.extraArgs = List.copyOf(extraArgs);
-        this.readyTimeout = Duration.ofSeconds(Long.getLong("kapi.e2e.readyTimeoutSeconds", 60));
+        this.readyTimeout = Duration.ofSeconds(Long.getLong("kapi.e2e.readyTimeoutSeconds", 90));
         this.port = freePort();
         try {
             Files.createDirectories(logDir);
