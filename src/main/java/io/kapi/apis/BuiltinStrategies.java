@@ -1,7 +1,7 @@
 package io.kapi.apis;
 
+import io.kapi.apis.defaults.BuiltinDefaults;
 import io.kapi.machinery.resource.ApiResource;
-import io.kapi.registry.Defaulter;
 import io.kapi.registry.GenericStrategy;
 import io.kapi.registry.KindValidator;
 import io.kapi.registry.Strategy;
@@ -41,7 +41,7 @@ public final class BuiltinStrategies implements StrategyProvider {
     public Strategy forResource(ApiResource resource) {
         String key = resource.group() + "/" + resource.name();
         Strategy generic = new GenericStrategy(GENERATION.contains(key), CREATE_ON_UPDATE.contains(key),
-                Defaulter.NONE, KindValidator.NONE);
+                BuiltinDefaults.forKind(resource.gvk()), KindValidator.NONE);
         return switch (key) {
             case "/namespaces" -> new NamespaceStrategy(generic);
             case "/pods" -> new PodStrategy(generic);

@@ -2,7 +2,9 @@ package io.kapi.apis;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.Deletion;
@@ -19,9 +21,20 @@ record NamespaceStrategy(Strategy base) implements StrategyDecorator {
 
     static final String NAME_LABEL = "kubernetes.io/metadata.name";
 
-    /** A namespace with spec finalizers turns {@code Terminating} and waits for its finalization. */
+    /** Namespaces every cluster needs; NamespaceLifecycle refuses to delete them. */
+    static final java.util.Set<String> IMMORTAL = java.util.Set.of("default", "kube-system", "kube-public");
+
+    /**
+     * A namespace with spec finalizers turns {@code Terminating} and waits for its finalization;
+     * the system namespaces cannot be deleted.
+     */
     @Override
     public Deletion beforeDelete(ObjectNode object, DeleteOptions options) {
+        String name = ObjectMeta.of(object).name();
+        if (IMMORTAL.contains(name)) {
+            throw ApiException.forbidden(new GroupVersionResource("", "v1", "namespaces"), name,
+                    "this namespace may not be deleted", List.of());
+        }
         if (!object.path("spec").path("finalizers").isEmpty()) {
             object.with("status").put("phase", "Terminating");
             return new Deletion.Held();

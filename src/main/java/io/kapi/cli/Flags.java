@@ -112,12 +112,24 @@ final class Flags {
             new Flag("data-dir", null, KAPI, "string", "kapi-data",
                     "Directory for the embedded store and the self-made certificates and admin.kubeconfig.",
                     true, false, (b, v) -> b.dataDir = Path.of(v)),
+            new Flag("standalone", null, KAPI, "bool", "true",
+                    "Run the in-process controllers a cluster without kube-controller-manager needs (namespace "
+                            + "deletion). Turn off when a kube-controller-manager runs against this server.",
+                    true, false, (b, v) -> b.standalone = bool(v)),
             new Flag("v", "v", GLOBAL, "Level", "0",
                     "number for the log level verbosity",
                     true, false, (b, v) -> b.verbosity = integer(v)),
             new Flag("help", "h", GLOBAL, "", null, "help for kapi", true, false, (b, v) -> { }));
 
     private Flags() {
+    }
+
+    private static boolean bool(String value) {
+        return switch (value) {
+            case "true", "1", "t", "T", "TRUE", "True" -> true;
+            case "false", "0", "f", "F", "FALSE", "False" -> false;
+            default -> throw new IllegalArgumentException("strconv.ParseBool: parsing \"" + value + "\": invalid syntax");
+        };
     }
 
     static Flag byName(String name) {

@@ -91,7 +91,8 @@ public final class Main {
         }
         warnNotImplemented(options);
         ApiConfig apiConfig = new ApiConfig(options.dataDir(), options.effectiveStorageBackend(),
-                options.etcdServers(), options.serviceClusterIpRange(), advertise, options.securePort());
+                options.etcdServers(), options.serviceClusterIpRange(), advertise, options.securePort(),
+                options.standalone());
         ApiAssembly api = ApiAssembly.create(apiConfig);
         KapiServer server;
         try {

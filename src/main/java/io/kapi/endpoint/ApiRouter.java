@@ -28,15 +28,18 @@ public final class ApiRouter implements RestHandler {
     private final Registry registry;
     private final Map<String, VerbHandler> verbs;
     private final VerbHandler status;
-    private final VerbHandler scale;
+    private final Map<String, VerbHandler> subresources;
     private final Map<GroupVersionResource, VerbHandler> computed;
 
     /**
+     * @param patch the PATCH handler (also for {@code status})
+     * @param subresources handlers of subresources other than {@code status}, by subresource name
+     *        ({@code scale}, {@code finalize}, ...); the resource table says which resources have them
      * @param computed handlers of resources that are computed rather than stored (reviews), by resource
      */
-    public ApiRouter(Registry registry, Codecs codecs, VerbHandler patch, VerbHandler scale,
+    public ApiRouter(Registry registry, Codecs codecs, VerbHandler patch, Map<String, VerbHandler> subresources,
                      Map<GroupVersionResource, VerbHandler> computed) {
-        this.scale = scale;
+        this.subresources = Map.copyOf(subresources);
         this.registry = registry;
         this.computed = Map.copyOf(computed);
         this.verbs = Map.of(
@@ -116,8 +119,9 @@ public final class ApiRouter implements RestHandler {
         if (sub.name().equals("status")) {
             return r.info().verb().equals("patch") ? verbs.get("patch").handle(r) : status.handle(r);
         }
-        if (sub.name().equals("scale")) {
-            return scale.handle(r);
+        VerbHandler handler = subresources.get(sub.name());
+        if (handler != null) {
+            return handler.handle(r);
         }
         throw notSupportedYet(r.resource(), r.info());
     }

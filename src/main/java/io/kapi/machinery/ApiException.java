@@ -114,7 +114,7 @@ public final class ApiException extends RuntimeException {
     public static ApiException unsupportedMediaType(String contentType) {
         return new ApiException(StatusReason.UNSUPPORTED_MEDIA_TYPE,
                 "the body of the request was in an unknown format - accepted media types include: "
-                        + "application/json, application/yaml");
+                        + "application/json, application/yaml, application/vnd.kubernetes.protobuf");
     }
 
     public static ApiException notAcceptable(String accepted) {

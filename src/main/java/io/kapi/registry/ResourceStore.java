@@ -138,7 +138,7 @@ public final class ResourceStore {
         }
         validate(object, strategy.validate(object));
         if (resource.namespaced()) {
-            namespaceCheck.requireExists(meta.namespace());
+            namespaceCheck.requireActive(meta.namespace(), gvr(), meta.name());
         }
         strategy.canonicalize(object);
         if (dryRun) {
@@ -176,6 +176,18 @@ public final class ResourceStore {
      * @throws ApiException NotFound, Conflict, Invalid
      */
     public ObjectNode updateStatus(String namespace, String name, ObjectNode object, boolean dryRun) {
+        return updateSubresource(namespace, name, object, dryRun, new StatusStrategy(strategy));
+    }
+
+    /**
+     * Replaces an existing object through a subresource whose strategy decides what of the body is
+     * taken (e.g. only {@code spec.finalizers} for {@code namespaces/finalize}).
+     *
+     * @param using the subresource's strategy, usually decorating {@link #strategy()}
+     * @throws ApiException NotFound, Conflict, Invalid, BadRequest
+     */
+    public ObjectNode updateSubresource(String namespace, String name, ObjectNode object, boolean dryRun,
+                                        Strategy using) {
         if (!ObjectMeta.of(object).name().isEmpty() && !ObjectMeta.of(object).name().equals(name)) {
             throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
                     .formatted(ObjectMeta.of(object).name(), name));
@@ -184,7 +196,12 @@ public final class ResourceStore {
         if (storage.get(keys.key(namespace, name)).isEmpty()) {
             throw ApiException.notFound(gvr(), name);
         }
-        return replace(namespace, name, object, dryRun, new StatusStrategy(strategy)).object();
+        return replace(namespace, name, object, dryRun, using).object();
+    }
+
+    /** The resource's strategy, for subresources that decorate it. */
+    public Strategy strategy() {
+        return strategy;
     }
 
     private UpdateResult replace(String namespace, String name, ObjectNode object, boolean dryRun, Strategy using) {
@@ -231,6 +248,7 @@ public final class ResourceStore {
             if (!meta.deletionTimestamp().isEmpty() && !meta.hasFinalizers()
                     && meta.node().path("deletionGracePeriodSeconds").asLong(-1) == 0) {
                 storage.delete(key, current.modRevision());
+                using.afterDelete(object);
                 return new UpdateResult(object, false);
             }
             KeyValue kv = storage.update(key, codec.encode(object), current.modRevision());
@@ -268,10 +286,11 @@ public final class ResourceStore {
         }
         try {
             storage.delete(key, current.modRevision());
-            return new DeleteResult(object, true);
         } catch (StorageException e) {
             throw StorageErrors.interpret(e, gvr(), name);
         }
+        strategy.afterDelete(object);
+        return new DeleteResult(object, true);
     }
 
     /** Deletes every object a list selects; returns them as deleted (or as marked for deletion). */

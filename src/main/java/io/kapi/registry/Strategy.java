@@ -54,6 +54,13 @@ public interface Strategy {
         return Deletion.IMMEDIATE;
     }
 
+    /**
+     * Runs once the object is gone from storage (not on dry runs): releases what the kind holds
+     * outside the object, such as a service's cluster IPs and node ports.
+     */
+    default void afterDelete(ObjectNode object) {
+    }
+
     /** Warnings (sent as {@code Warning} headers) for a new object. */
     default List<String> warningsOnCreate(ObjectNode object) {
         return List.of();

@@ -58,6 +58,11 @@ public interface StrategyDecorator extends Strategy {
     }
 
     @Override
+    default void afterDelete(ObjectNode object) {
+        base().afterDelete(object);
+    }
+
+    @Override
     default List<String> warningsOnCreate(ObjectNode object) {
         return base().warningsOnCreate(object);
     }

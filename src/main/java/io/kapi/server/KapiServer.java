@@ -1,5 +1,6 @@
 package io.kapi.server;
 
+import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.health.HealthCheck;
 import io.kapi.health.HealthHandler;
@@ -72,7 +73,7 @@ public final class KapiServer implements AutoCloseable {
                 throw new IllegalStateException("the server is shutting down");
             }
         });
-        RestHandler root = new Delegation(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(), api));
+        RestHandler root = new DelegationChain(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(), api));
         List<Filter> filters = List.of(
                 new RequestLog(),
                 new PanicRecovery(),
