@@ -5,6 +5,8 @@ import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.SelfReviews;
 import io.kapi.apis.SystemNamespaces;
 import io.kapi.apis.bootstrap.BootstrapHooks;
+import io.kapi.apis.services.ServiceAllocators;
+import io.kapi.apis.services.ServiceRanges;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
@@ -13,9 +15,12 @@ import io.kapi.endpoint.NegotiatedWriter;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.SchemaFieldValidation;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
+import io.kapi.endpoint.handlers.ApplyHandler;
 import io.kapi.endpoint.handlers.Codecs;
+import io.kapi.endpoint.handlers.FieldTracking;
 import io.kapi.endpoint.handlers.PatchHandler;
 import io.kapi.endpoint.handlers.ScaleHandler;
+import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.endpoint.table.TableConvertor;
@@ -46,27 +51,32 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
         SchemaValidator schemaValidator = new SchemaValidator(schemas);
-        Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
+        ServiceAllocators services = new ServiceAllocators(
+                ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
+                Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
+        Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(services::decorate),
                 MetadataRules.create(schemaValidator), clock);
+        services.connect(registry);
         Codecs codecs = new Codecs(
                 new KubeBodyDecoder(),
                 new NegotiatedWriter(TableConvertor.create(schemas), clock),
-                new SchemaFieldValidation(schemaValidator));
+                new SchemaFieldValidation(schemaValidator),
+                new FieldTracking(new FieldManagers(schemas), clock));
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
         OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
         RestHandler api = new DelegationChain(List.of(
                 new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
-                new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, ServerSideApplyPending.INSTANCE),
+                new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
                         Map.of("scale", new ScaleHandler(codecs, patchSchemas), "finalize", new NamespaceFinalize(codecs)),
                         SelfReviews.handlers(codecs))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         List<PostStartHook> hooks = new ArrayList<>(List.of(new SystemNamespaces(registry.namespaces()),
-                new OpenApiWarmUp(openApi)));
+                new OpenApiWarmUp(openApi), services));
         hooks.addAll(bootstrap.hooks());
-        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap));
+        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(registry, Duration.ofSeconds(1));
             hooks.add(namespaces);

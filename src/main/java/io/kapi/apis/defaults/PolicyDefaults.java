@@ -21,7 +21,7 @@ final class PolicyDefaults {
     private PolicyDefaults() {
     }
 
-    /** roleRef.apiGroup and subjects' apiGroup (rbac for User and Group, "" for ServiceAccount). */
+    /** roleRef.apiGroup, and subjects' apiGroup for User and Group; a ServiceAccount's stays empty (JSON omits it). */
     static void binding(ObjectNode object) {
         ObjectNode roleRef = child(object, "roleRef");
         if (roleRef != null) {
@@ -30,7 +30,6 @@ final class PolicyDefaults {
         for (ObjectNode subject : items(object, "subjects")) {
             if (Fields.blank(subject, "apiGroup")) {
                 switch (Fields.text(subject, "kind")) {
-                    case "ServiceAccount" -> subject.put("apiGroup", "");
                     case "User", "Group" -> subject.put("apiGroup", RBAC_GROUP);
                     default -> { }
                 }

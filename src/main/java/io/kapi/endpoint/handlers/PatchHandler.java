@@ -6,7 +6,9 @@ import io.kapi.endpoint.codec.Decoded;
 import io.kapi.endpoint.codec.Format;
 import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.FieldError;
 import io.kapi.machinery.StatusReason;
+import io.kapi.machinery.apply.ApplyErrors;
 import io.kapi.machinery.patch.PatchSchema;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.machinery.patch.PatchType;
@@ -29,6 +31,10 @@ public record PatchHandler(Codecs codecs, PatchSchemas schemas, ServerSideApply 
     public RestResponse handle(ResourceRequest r) {
         PatchType type = PatchType.fromContentType(r.http().header("Content-Type"));
         boolean dryRun = r.dryRun();
+        if (type != PatchType.APPLY && r.http().param("force") != null) {
+            throw ApplyErrors.invalidOptions("PatchOptions",
+                    List.of(FieldError.forbidden("force", "may not be specified for non-apply patch")));
+        }
         byte[] patch = RequestDecoder.readLimited(r.http().body(), RequestDecoder.MAX_BODY_BYTES);
         if (type == PatchType.APPLY) {
             return apply.handle(r, patch, dryRun);
@@ -41,6 +47,7 @@ public record PatchHandler(Codecs codecs, PatchSchemas schemas, ServerSideApply 
             TypeCheck.apply(patched, r.resource().gvk());
             List<String> warnings = codecs.schemaCheck().check(r.http(), r.resource(),
                     new Decoded(patched, List.of(), Format.JSON));
+            patched = codecs.fields().recordUpdate(r, current, patched, "PatchOptions");
             try {
                 ObjectNode updated = status
                         ? r.store().updateStatus(r.info().namespace(), r.info().name(), patched, dryRun)

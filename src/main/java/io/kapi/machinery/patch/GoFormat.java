@@ -1,6 +1,7 @@
 package io.kapi.machinery.patch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoJson;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,19 +46,7 @@ final class GoFormat {
 
     /** The JSON kind word {@code encoding/json} uses in "cannot unmarshal X into Go value of type ...". */
     static String jsonKind(JsonNode node) {
-        if (node.isObject()) {
-            return "object";
-        }
-        if (node.isArray()) {
-            return "array";
-        }
-        if (node.isTextual()) {
-            return "string";
-        }
-        if (node.isBoolean()) {
-            return "bool";
-        }
-        return "number";
+        return GoJson.kind(node);
     }
 
     /** A Go-style double-quoted string literal, as {@code %q}. */
