@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.jose.JWSObject;
+import com.nimbusds.jose.Payload;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
@@ -14,13 +14,12 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,18 +97,15 @@ public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccou
         kubernetes.put("serviceaccount", ref(account));
         bindTo(namespace, spec.path("boundObjectRef"), kubernetes);
         Instant expiry = now.plusSeconds(seconds);
-        List<String> audiences = new ArrayList<>();
-        spec.path("audiences").forEach(a -> audiences.add(a.asText()));
-        JWTClaimsSet claims = new JWTClaimsSet.Builder()
-                .issuer(issuer)
-                .subject("system:serviceaccount:" + namespace + ":" + name)
-                .audience(audiences)
-                .expirationTime(Date.from(expiry))
-                .issueTime(Date.from(now))
-                .notBeforeTime(Date.from(now))
-                .jwtID(UUID.randomUUID().toString())
-                .claim("kubernetes.io", kubernetes)
-                .build();
+        ObjectNode claims = Json.object();
+        claims.put("iss", issuer);
+        claims.put("sub", "system:serviceaccount:" + namespace + ":" + name);
+        claims.set("aud", spec.path("audiences").deepCopy());
+        claims.put("exp", expiry.getEpochSecond());
+        claims.put("iat", now.getEpochSecond());
+        claims.put("nbf", now.getEpochSecond());
+        claims.put("jti", UUID.randomUUID().toString());
+        claims.set("kubernetes.io", Json.MAPPER.valueToTree(kubernetes));
         ObjectNode status = request.putObject("status");
         status.put("token", sign(claims));
         status.put("expirationTimestamp", ObjectMeta.format(expiry));
@@ -160,9 +156,10 @@ public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccou
         return ref;
     }
 
-    private String sign(JWTClaimsSet claims) {
+    /** Signs the claims as they are: {@code aud} stays an array even with one audience, as kube-apiserver writes it. */
+    private String sign(ObjectNode claims) {
         JWSHeader header = new JWSHeader.Builder(keys.algorithm()).keyID(keys.keyId()).build();
-        SignedJWT jwt = new SignedJWT(header, claims);
+        JWSObject jwt = new JWSObject(header, new Payload(claims.toString()));
         try {
             jwt.sign(keys.signer());
         } catch (JOSEException e) {

@@ -59,6 +59,7 @@ class ServiceAccountTokenTest {
         assertEquals("default", kubernetes.get("namespace"));
         assertEquals("robot", ((Map<?, ?>) kubernetes.get("serviceaccount")).get("name"));
         assertTrue(jwt.getHeader().getKeyID() != null);
+        assertTrue(jwt.getPayload().toString().contains("\"aud\":[\""), "aud is an array even with one audience");
     }
 
     @Test
