@@ -42,7 +42,7 @@ public record NoBackend(Registry registry) implements VerbHandler {
         ObjectNode pod = r.store().get(r.info().namespace(), name);
         String container = r.http().param("container");
         if (!sub.equals("portforward")) {
-            checkContainer(pod, container, sub);
+            checkContainer(pod, container);
         }
         String node = pod.path("spec").path("nodeName").asText("");
         if (node.isEmpty()) {
@@ -92,23 +92,21 @@ public record NoBackend(Registry registry) implements VerbHandler {
     }
 
     /** kube-apiserver's validateContainer for logs, exec and attach. */
-    private static void checkContainer(ObjectNode pod, String container, String sub) {
+    private static void checkContainer(ObjectNode pod, String container) {
         String podName = pod.path("metadata").path("name").asText();
         JsonNode spec = pod.path("spec");
         if (container == null || container.isEmpty()) {
-            List<String> names = names(spec.path("containers"));
-            if (names.size() == 1) {
+            int count = spec.path("containers").size();
+            if (count == 1) {
                 return;
             }
-            String message = "a container name must be specified for pod %s, choose one of: %s"
-                    .formatted(podName, "[" + String.join(" ", names) + "]");
-            List<String> init = names(spec.path("initContainers"));
-            if (!init.isEmpty()) {
-                message += " or one of the init containers: [" + String.join(" ", init) + "]";
-            }
-            List<String> ephemeral = names(spec.path("ephemeralContainers"));
-            if (!ephemeral.isEmpty()) {
-                message += " or one of the ephemeral containers: [" + String.join(" ", ephemeral) + "]";
+            String message = "a container name must be specified for pod " + podName;
+            if (count > 1) {
+                List<String> all = new ArrayList<>();
+                for (String list : List.of("initContainers", "containers", "ephemeralContainers")) {
+                    all.addAll(names(spec.path(list)));
+                }
+                message += ", choose one of: [" + String.join(" ", all) + "]";
             }
             throw new ApiException(StatusReason.BAD_REQUEST, message);
         }
