@@ -10,6 +10,7 @@ import io.kapi.apis.services.ServiceRanges;
 import io.kapi.apis.subresources.EventTtl;
 import io.kapi.apis.subresources.ServiceAccountToken;
 import io.kapi.apis.subresources.Subresources;
+import io.kapi.authn.OpenIdDiscovery;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
@@ -69,10 +70,10 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new SchemaFieldValidation(schemaValidator),
                 new FieldTracking(new FieldManagers(schemas), clock));
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
+        String issuer = config.serviceAccountIssuer() == null
+                ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer();
         Subresources subresources = Subresources.create(registry, codecs, patchSchemas,
-                config.storageBackend().equals("memory") ? null : config.dataDir(),
-                config.serviceAccountIssuer() == null ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer(),
-                clock);
+                config.storageBackend().equals("memory") ? null : config.dataDir(), issuer, clock);
         Map<String, VerbHandler> subresourceHandlers = new HashMap<>(subresources.handlers());
         subresourceHandlers.put("scale", new ScaleHandler(codecs, patchSchemas));
         subresourceHandlers.put("finalize", new NamespaceFinalize(codecs));
@@ -82,6 +83,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         RestHandler api = new DelegationChain(List.of(
                 new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
+                new OpenIdDiscovery(issuer, subresources.keys().publicJwks()),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
                         subresourceHandlers, computed)));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
