@@ -218,7 +218,10 @@ final class KubectlOutputIT {
                 k.run("delete", "namespace", "doomed", "--timeout=30s").assertOk().stdout().strip());
         Kubectl.Result gone = k.run("get", "namespace", "doomed").assertFailed();
         assertEquals("Error from server (NotFound): namespaces \"doomed\" not found", gone.stderr().strip(), gone.toString());
+        // kubectl itself, after a 404 on the object, checks the namespace and reports that it is gone
         Kubectl.Result cm = k.run("get", "cm", "inside", "-n", "doomed").assertFailed();
-        assertEquals("Error from server (NotFound): configmaps \"inside\" not found", cm.stderr().strip(), cm.toString());
+        assertEquals("Error from server (NotFound): namespaces \"doomed\" not found", cm.stderr().strip(), cm.toString());
+        Kubectl.Result raw = k.run("get", "--raw", "/api/v1/namespaces/doomed/configmaps/inside").assertFailed();
+        assertTrue(raw.stderr().contains("configmaps \"inside\" not found"), raw.toString());
     }
 }

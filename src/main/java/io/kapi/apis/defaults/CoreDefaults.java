@@ -108,8 +108,18 @@ final class CoreDefaults {
         Volumes.claimSpec(ensure(object, "spec"));
     }
 
+    /**
+     * {@code type} Opaque, and {@code stringData} folded into {@code data} (base64), as kube-apiserver's
+     * v1 → internal conversion does: stringData is write-only and wins over data on the same key.
+     */
     static void secret(ObjectNode object) {
         text(object, "type", "Opaque");
+        JsonNode stringData = object.remove("stringData");
+        if (stringData instanceof ObjectNode strings && !strings.isEmpty()) {
+            ObjectNode data = ensure(object, "data");
+            strings.properties().forEach(e -> data.put(e.getKey(), java.util.Base64.getEncoder()
+                    .encodeToString(e.getValue().asText().getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        }
     }
 
     static void endpoints(ObjectNode object) {

@@ -8,7 +8,6 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
-import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -125,8 +124,10 @@ final class CertificateIssuer {
 
     private static KeyPair newKeyPair() {
         try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
-            generator.initialize(new ECGenParameterSpec("secp256r1"), RANDOM);
+            // RSA like kubeadm's certificates: the key type every client library reads (fabric8 cannot
+            // read EC keys in PKCS#8 form)
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048, RANDOM);
             return generator.generateKeyPair();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);

@@ -82,13 +82,13 @@ public final class Pem {
     }
 
     /**
-     * PEM text of a certificate, or of a private key as unencrypted PKCS#8 ({@code PRIVATE KEY}),
-     * the one key form every client library reads.
+     * PEM text of a certificate, or of a private key: RSA keys as PKCS#1 ({@code RSA PRIVATE KEY}),
+     * as kubeadm writes them and every client library reads them; other keys as unencrypted PKCS#8.
      */
     public static String encode(Object certificateOrKey) {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
-            if (certificateOrKey instanceof PrivateKey key) {
+            if (certificateOrKey instanceof PrivateKey key && !key.getAlgorithm().equals("RSA")) {
                 writer.writeObject(new JcaPKCS8Generator(key, null));
             } else {
                 writer.writeObject(certificateOrKey);
