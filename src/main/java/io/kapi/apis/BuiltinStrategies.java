@@ -6,6 +6,7 @@ import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.GenericStrategy;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyProvider;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -38,16 +39,19 @@ public final class BuiltinStrategies implements StrategyProvider {
             "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
             "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings");
 
-    private final UnaryOperator<Strategy> services;
+    private final Map<String, UnaryOperator<Strategy>> decorations;
 
-    /** Built-in strategies without service allocation (for tests that need none). */
+    /** Built-in strategies without allocation or admission (for tests that need none). */
     public BuiltinStrategies() {
-        this(UnaryOperator.identity());
+        this(Map.of());
     }
 
-    /** @param services decorates the services strategy, e.g. {@code ServiceAllocators::decorate} */
-    public BuiltinStrategies(UnaryOperator<Strategy> services) {
-        this.services = services;
+    /**
+     * @param decorations what wraps a resource's strategy, by {@code group/resource}: e.g. the service
+     *        allocators for {@code /services}, pod admission for {@code /pods}
+     */
+    public BuiltinStrategies(Map<String, UnaryOperator<Strategy>> decorations) {
+        this.decorations = Map.copyOf(decorations);
     }
 
     @Override
@@ -55,11 +59,11 @@ public final class BuiltinStrategies implements StrategyProvider {
         String key = resource.group() + "/" + resource.name();
         Strategy generic = new GenericStrategy(GENERATION.contains(key), CREATE_ON_UPDATE.contains(key),
                 BuiltinDefaults.forKind(resource.gvk()), BuiltinValidation.forKind(resource.gvk()));
-        return switch (key) {
+        Strategy strategy = switch (key) {
             case "/namespaces" -> new NamespaceStrategy(generic);
             case "/pods" -> new PodStrategy(BuiltinValidation.withStatusSplit(generic, resource.gvk()));
-            case "/services" -> services.apply(BuiltinValidation.withStatusSplit(generic, resource.gvk()));
             default -> BuiltinValidation.withStatusSplit(generic, resource.gvk());
         };
+        return decorations.getOrDefault(key, UnaryOperator.identity()).apply(strategy);
     }
 }

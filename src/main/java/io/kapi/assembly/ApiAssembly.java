@@ -11,7 +11,9 @@ import io.kapi.apis.subresources.EventTtl;
 import io.kapi.apis.subresources.ServiceAccountToken;
 import io.kapi.apis.subresources.Subresources;
 import io.kapi.authn.OpenIdDiscovery;
+import io.kapi.admission.PodAdmission;
 import io.kapi.controllers.NamespaceController;
+import io.kapi.controllers.ServiceAccountController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.KubeBodyDecoder;
@@ -58,12 +60,15 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
         SchemaValidator schemaValidator = new SchemaValidator(schemas);
+        PodAdmission podAdmission = new PodAdmission();
         ServiceAllocators services = new ServiceAllocators(
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
-        Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(services::decorate),
+        Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(
+                Map.of("/services", services::decorate, "/pods", podAdmission::decorate)),
                 MetadataRules.create(schemaValidator), clock);
         services.connect(registry);
+        podAdmission.connect(registry);
         Codecs codecs = new Codecs(
                 new KubeBodyDecoder(),
                 new NegotiatedWriter(TableConvertor.create(schemas), clock),
@@ -97,8 +102,10 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(registry, Duration.ofSeconds(1));
-            hooks.add(namespaces);
-            resources.add(namespaces);
+            ServiceAccountController accounts = new ServiceAccountController(registry,
+                    ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
+            hooks.addAll(List.of(namespaces, accounts));
+            resources.addAll(List.of(namespaces, accounts));
         }
         resources.add(storage);
         return new ApiAssembly(api, checks, List.copyOf(hooks), () -> closeAll(resources));

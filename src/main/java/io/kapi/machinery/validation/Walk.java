@@ -204,7 +204,9 @@ final class Walk {
             return null;
         }
         if (node.isLong()) {
-            return int32 ? "number " + node.asText() : null;
+            long v = node.longValue();
+            boolean fits = !int32 || (v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE);
+            return fits ? null : "number " + node.asText();
         }
         if (node.isBigInteger()) {
             BigInteger v = node.bigIntegerValue();

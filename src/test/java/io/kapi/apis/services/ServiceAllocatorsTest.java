@@ -42,7 +42,7 @@ class ServiceAllocatorsTest {
     private void start(ServiceRanges ranges) {
         ResourceTable table = ResourceTable.builtin();
         allocators = new ServiceAllocators(ranges, storage, Duration.ofHours(1), Duration.ZERO, Clock.systemUTC());
-        registry = new Registry(table.resources(), storage, new BuiltinStrategies(allocators::decorate),
+        registry = new Registry(table.resources(), storage, new BuiltinStrategies(java.util.Map.of("/services", allocators::decorate)),
                 (r, o) -> List.of(), Clock.systemUTC());
         allocators.connect(registry);
         new SystemNamespaces(registry.namespaces()).run();

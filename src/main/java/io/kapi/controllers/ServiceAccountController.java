@@ -1,0 +1,117 @@
+package io.kapi.controllers;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.health.PostStartHook;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.Json;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.StatusReason;
+import io.kapi.registry.ListOptions;
+import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceStore;
+import java.time.Duration;
+
+/**
+ * The service-account and root-CA publisher controllers of standalone mode (kube-controller-manager's,
+ * simplified): every active namespace gets the {@code default} ServiceAccount and the
+ * {@code kube-root-ca.crt} ConfigMap holding the cluster CA, recreated if deleted. Polls on one
+ * virtual thread started by its post-start hook; stops on {@link #close()}.
+ */
+public final class ServiceAccountController implements PostStartHook, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(ServiceAccountController.class.getName());
+    static final String ROOT_CA = "kube-root-ca.crt";
+    private static final String ROOT_CA_DESCRIPTION = "Contains a CA bundle that can be used to verify the "
+            + "kube-apiserver when using internal endpoints such as the internal service IP or "
+            + "kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.";
+
+    private final Registry registry;
+    private final String caBundle;
+    private final Duration interval;
+    private volatile Thread worker;
+
+    /** @param caBundle the PEM of the cluster CA, or null when it is not known (no ConfigMap then) */
+    public ServiceAccountController(Registry registry, String caBundle, Duration interval) {
+        this.registry = registry;
+        this.caBundle = caBundle;
+        this.interval = interval;
+    }
+
+    @Override
+    public String name() {
+        return "start-kapi-serviceaccount-controller";
+    }
+
+    @Override
+    public void run() {
+        syncAll();
+        if (worker == null) {
+            worker = Thread.ofVirtual().name("serviceaccount-controller").start(this::loop);
+        }
+    }
+
+    private void loop() {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(interval);
+                syncAll();
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "service account controller pass failed: {0}", e.toString());
+            }
+        }
+    }
+
+    /** One pass over every active namespace. */
+    public void syncAll() {
+        ResourceStore accounts = store("serviceaccounts");
+        ResourceStore configMaps = store("configmaps");
+        for (ObjectNode ns : registry.namespaces().list("", ListOptions.ALL).items()) {
+            ObjectMeta meta = ObjectMeta.of(ns);
+            if (!meta.deletionTimestamp().isEmpty()) {
+                continue;
+            }
+            ensure(accounts, meta.name(), object("ServiceAccount", "default"));
+            if (caBundle != null) {
+                ObjectNode cm = object("ConfigMap", ROOT_CA);
+                cm.with("metadata").putObject("annotations").put("kubernetes.io/description", ROOT_CA_DESCRIPTION);
+                cm.putObject("data").put("ca.crt", caBundle);
+                ensure(configMaps, meta.name(), cm);
+            }
+        }
+    }
+
+    private static void ensure(ResourceStore store, String namespace, ObjectNode object) {
+        if (store.find(namespace, ObjectMeta.of(object).name()).isPresent()) {
+            return;
+        }
+        try {
+            store.create(namespace, object, false);
+        } catch (ApiException e) {
+            if (e.reason() != StatusReason.ALREADY_EXISTS && e.code() != 403 && e.code() != 404) {
+                throw e;
+            }
+        }
+    }
+
+    private ResourceStore store(String resource) {
+        return registry.resource("", "v1", resource).flatMap(registry::store).orElseThrow();
+    }
+
+    private static ObjectNode object(String kind, String name) {
+        ObjectNode o = Json.object();
+        o.put("apiVersion", "v1");
+        o.put("kind", kind);
+        o.putObject("metadata").put("name", name);
+        return o;
+    }
+
+    @Override
+    public void close() {
+        Thread t = worker;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+}
