@@ -13,6 +13,8 @@ import io.kapi.endpoint.discovery.DiscoveryHandler;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.endpoint.table.TableConvertor;
+import io.kapi.endpoint.watch.WatchConfig;
+import io.kapi.endpoint.watch.WatchHandler;
 import io.kapi.health.HealthCheck;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.resource.ResourceTable;
@@ -38,18 +40,24 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Storage storage = StorageBackends.open(config);
         Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
                 MetadataRules.create(), clock);
+        TableConvertor tables = TableConvertor.create(schemas);
         Codecs codecs = new Codecs(
                 (request, expected) -> RequestDecoder.decode(request.header("Content-Type"), request.body(), expected),
-                new NegotiatedWriter(TableConvertor.create(schemas), clock),
+                new NegotiatedWriter(tables, clock),
                 new SchemaFieldValidation(new SchemaValidator(schemas)));
         OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
         RestHandler api = new DelegationChain(List.of(
                 new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
-                new ApiRouter(registry, codecs, SelfReviews.handlers(codecs))));
+                new ApiRouter(registry, codecs, SelfReviews.handlers(codecs),
+                        new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         List<PostStartHook> hooks = List.of(new SystemNamespaces(registry.namespaces()), new OpenApiWarmUp(openApi));
-        return new ApiAssembly(api, checks, hooks, storage);
+        AutoCloseable resources = () -> {
+            registry.close();
+            storage.close();
+        };
+        return new ApiAssembly(api, checks, hooks, resources);
     }
 
     @Override

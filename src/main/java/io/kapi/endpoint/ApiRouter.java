@@ -10,6 +10,9 @@ import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.StatusHandler;
 import io.kapi.endpoint.handlers.UpdateHandler;
 import io.kapi.endpoint.handlers.VerbHandler;
+import io.kapi.endpoint.table.TableConvertor;
+import io.kapi.endpoint.watch.WatchConfig;
+import io.kapi.endpoint.watch.WatchHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.StatusReason;
@@ -34,6 +37,13 @@ public final class ApiRouter implements RestHandler {
      * @param computed handlers of resources that are computed rather than stored (reviews), by resource
      */
     public ApiRouter(Registry registry, Codecs codecs, Map<GroupVersionResource, VerbHandler> computed) {
+        this(registry, codecs, computed, new WatchHandler(WatchConfig.DEFAULT, TableConvertor.withoutSchemas(),
+                java.time.Clock.systemUTC()));
+    }
+
+    /** @param watch the handler of the watch verb */
+    public ApiRouter(Registry registry, Codecs codecs, Map<GroupVersionResource, VerbHandler> computed,
+                     VerbHandler watch) {
         this.registry = registry;
         this.computed = Map.copyOf(computed);
         this.verbs = Map.of(
@@ -42,7 +52,8 @@ public final class ApiRouter implements RestHandler {
                 "create", new CreateHandler(codecs),
                 "update", new UpdateHandler(codecs),
                 "delete", new DeleteHandler(codecs),
-                "deletecollection", new DeleteCollectionHandler(codecs));
+                "deletecollection", new DeleteCollectionHandler(codecs),
+                "watch", watch);
         this.status = new StatusHandler(codecs);
     }
 
