@@ -236,6 +236,7 @@ class ResourceVersionRulesTest {
         for (int i = 1; i < 20; i++) {
             cms.create("default", configMap("c" + i), false);
         }
+        cms.list("default", ListOptions.ALL); // a consistent read: the cache has seen every write
         try (CacheWatch w = cms.watch("default", at(rv(first), ""))) {
             List<Delivery> got = take(w, 1, Duration.ofSeconds(2));
             Delivery.Failure failure = assertInstanceOf(Delivery.Failure.class, got.getFirst());
