@@ -1,5 +1,7 @@
 package io.kapi.apis;
 
+import io.kapi.apis.defaults.BuiltinDefaults;
+import io.kapi.apis.validation.BuiltinValidation;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.GenericStrategy;
 import io.kapi.registry.Strategy;
@@ -38,7 +40,12 @@ public final class BuiltinStrategies implements StrategyProvider {
     @Override
     public Strategy forResource(ApiResource resource) {
         String key = resource.group() + "/" + resource.name();
-        Strategy generic = new GenericStrategy(GENERATION.contains(key), CREATE_ON_UPDATE.contains(key));
-        return key.equals("/namespaces") ? new NamespaceStrategy(generic) : generic;
+        Strategy generic = new GenericStrategy(GENERATION.contains(key), CREATE_ON_UPDATE.contains(key),
+                BuiltinDefaults.forKind(resource.gvk()), BuiltinValidation.forKind(resource.gvk()));
+        return switch (key) {
+            case "/namespaces" -> new NamespaceStrategy(generic);
+            case "/pods" -> new PodStrategy(BuiltinValidation.withStatusSplit(generic, resource.gvk()));
+            default -> BuiltinValidation.withStatusSplit(generic, resource.gvk());
+        };
     }
 }

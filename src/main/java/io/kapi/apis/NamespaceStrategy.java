@@ -2,9 +2,14 @@ package io.kapi.apis;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.registry.DeleteOptions;
+import io.kapi.registry.Deletion;
 import io.kapi.registry.Strategy;
+import io.kapi.registry.StrategyDecorator;
 import java.util.List;
 
 /**
@@ -12,9 +17,30 @@ import java.util.List;
  * {@code kubernetes} finalizer and the {@code kubernetes.io/metadata.name} label; an update keeps the
  * status and finalizers (they change through {@code /status} and {@code /finalize}).
  */
-record NamespaceStrategy(Strategy base) implements Strategy {
+record NamespaceStrategy(Strategy base) implements StrategyDecorator {
 
     static final String NAME_LABEL = "kubernetes.io/metadata.name";
+
+    /** Namespaces every cluster needs; NamespaceLifecycle refuses to delete them. */
+    static final java.util.Set<String> IMMORTAL = java.util.Set.of("default", "kube-system", "kube-public");
+
+    /**
+     * A namespace with spec finalizers turns {@code Terminating} and waits for its finalization;
+     * the system namespaces cannot be deleted.
+     */
+    @Override
+    public Deletion beforeDelete(ObjectNode object, DeleteOptions options) {
+        String name = ObjectMeta.of(object).name();
+        if (IMMORTAL.contains(name)) {
+            throw ApiException.forbidden(new GroupVersionResource("", "v1", "namespaces"), name,
+                    "this namespace may not be deleted", List.of());
+        }
+        if (!object.path("spec").path("finalizers").isEmpty()) {
+            object.with("status").put("phase", "Terminating");
+            return new Deletion.Held();
+        }
+        return base.beforeDelete(object, options);
+    }
 
     @Override
     public void prepareForCreate(ObjectNode object) {
@@ -40,16 +66,6 @@ record NamespaceStrategy(Strategy base) implements Strategy {
         if (old.has("status")) {
             object.set("status", old.get("status").deepCopy());
         }
-    }
-
-    @Override
-    public List<FieldError> validate(ObjectNode object) {
-        return base.validate(object);
-    }
-
-    @Override
-    public List<FieldError> validateUpdate(ObjectNode object, ObjectNode old) {
-        return base.validateUpdate(object, old);
     }
 
     @Override

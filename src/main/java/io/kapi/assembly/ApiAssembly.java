@@ -1,16 +1,25 @@
 package io.kapi.assembly;
 
 import io.kapi.apis.BuiltinStrategies;
+import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.SelfReviews;
 import io.kapi.apis.SystemNamespaces;
+import io.kapi.apis.bootstrap.BootstrapHooks;
+import io.kapi.controllers.NamespaceController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
+import io.kapi.endpoint.KubeBodyDecoder;
 import io.kapi.endpoint.NegotiatedWriter;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.SchemaFieldValidation;
-import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
+import io.kapi.endpoint.handlers.ApplyHandler;
 import io.kapi.endpoint.handlers.Codecs;
+import io.kapi.endpoint.handlers.FieldTracking;
+import io.kapi.endpoint.handlers.PatchHandler;
+import io.kapi.endpoint.handlers.ScaleHandler;
+import io.kapi.machinery.apply.FieldManagers;
+import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.watch.WatchConfig;
@@ -23,7 +32,10 @@ import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.registry.Registry;
 import io.kapi.storage.Storage;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
@@ -38,26 +50,45 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Schemas schemas = Schemas.load();
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
+        SchemaValidator schemaValidator = new SchemaValidator(schemas);
         Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
-                MetadataRules.create(), clock);
+                MetadataRules.create(schemaValidator), clock);
         TableConvertor tables = TableConvertor.create(schemas);
         Codecs codecs = new Codecs(
-                (request, expected) -> RequestDecoder.decode(request.header("Content-Type"), request.body(), expected),
+                new KubeBodyDecoder(),
                 new NegotiatedWriter(tables, clock),
-                new SchemaFieldValidation(new SchemaValidator(schemas)));
+                new SchemaFieldValidation(schemaValidator),
+                new FieldTracking(new FieldManagers(schemas), clock));
+        PatchSchemas patchSchemas = new PatchSchemas(schemas);
         OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
         RestHandler api = new DelegationChain(List.of(
                 new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
-                new ApiRouter(registry, codecs, SelfReviews.handlers(codecs),
-                        new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
+                new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
+                        Map.of("scale", new ScaleHandler(codecs, patchSchemas), "finalize", new NamespaceFinalize(codecs)),
+                        SelfReviews.handlers(codecs), new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        List<PostStartHook> hooks = List.of(new SystemNamespaces(registry.namespaces()), new OpenApiWarmUp(openApi));
-        AutoCloseable resources = () -> {
-            registry.close();
-            storage.close();
-        };
-        return new ApiAssembly(api, checks, hooks, resources);
+        BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
+                config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
+        List<PostStartHook> hooks = new ArrayList<>(List.of(new SystemNamespaces(registry.namespaces()),
+                new OpenApiWarmUp(openApi)));
+        hooks.addAll(bootstrap.hooks());
+        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap));
+        if (config.standalone()) {
+            NamespaceController namespaces = new NamespaceController(registry, Duration.ofSeconds(1));
+            hooks.add(namespaces);
+            resources.add(namespaces);
+        }
+        resources.add(registry);
+        resources.add(storage);
+        return new ApiAssembly(api, checks, List.copyOf(hooks), () -> closeAll(resources));
+    }
+
+    /** Closes in order: controllers and hooks first, storage last. */
+    private static void closeAll(List<AutoCloseable> resources) throws Exception {
+        for (AutoCloseable r : resources) {
+            r.close();
+        }
     }
 
     @Override

@@ -12,7 +12,8 @@ import java.util.List;
  * @param serviceClusterIpRange e.g. {@code 10.96.0.0/12}
  * @param advertiseAddress the address other members of the cluster reach this server at
  * @param securePort the HTTPS port actually bound
+ * @param standalone whether to run the in-process controllers (namespace deletion)
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
-                        String serviceClusterIpRange, String advertiseAddress, int securePort) {
+                        String serviceClusterIpRange, String advertiseAddress, int securePort, boolean standalone) {
 }

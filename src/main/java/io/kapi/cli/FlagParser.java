@@ -65,6 +65,9 @@ final class FlagParser {
             if (flag.name().equals("help")) {
                 return new Help();
             }
+            if (value == null && flag.type().equals("bool")) {
+                value = "true";
+            }
             if (value == null) {
                 if (i + 1 >= args.size()) {
                     throw new FlagException("flag needs an argument: " + (isLong ? "--" : "-") + name);

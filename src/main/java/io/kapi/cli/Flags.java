@@ -28,7 +28,8 @@ final class Flags {
             new Flag("advertise-address", null, GENERIC, "ip", null,
                     "The IP address on which to advertise the apiserver to members of the cluster. This address "
                             + "must be reachable by the rest of the cluster. If blank, the --bind-address will be "
-                            + "used. It is added to the self-made serving certificate.",
+                            + "used. If --bind-address is unspecified, the host's default interface will be used. "
+                            + "It is added to the self-made serving certificate.",
                     true, false, (b, v) -> b.advertiseAddress = ip(v)),
             new Flag("max-requests-inflight", null, GENERIC, "int", "400",
                     "The maximum number of requests in flight at a given time. When the server exceeds this, "
@@ -111,12 +112,24 @@ final class Flags {
             new Flag("data-dir", null, KAPI, "string", "kapi-data",
                     "Directory for the embedded store and the self-made certificates and admin.kubeconfig.",
                     true, false, (b, v) -> b.dataDir = Path.of(v)),
+            new Flag("standalone", null, KAPI, "bool", "true",
+                    "Run the in-process controllers a cluster without kube-controller-manager needs (namespace "
+                            + "deletion). Turn off when a kube-controller-manager runs against this server.",
+                    true, false, (b, v) -> b.standalone = bool(v)),
             new Flag("v", "v", GLOBAL, "Level", "0",
                     "number for the log level verbosity",
                     true, false, (b, v) -> b.verbosity = integer(v)),
             new Flag("help", "h", GLOBAL, "", null, "help for kapi", true, false, (b, v) -> { }));
 
     private Flags() {
+    }
+
+    private static boolean bool(String value) {
+        return switch (value) {
+            case "true", "1", "t", "T", "TRUE", "True" -> true;
+            case "false", "0", "f", "F", "FALSE", "False" -> false;
+            default -> throw new IllegalArgumentException("strconv.ParseBool: parsing \"" + value + "\": invalid syntax");
+        };
     }
 
     static Flag byName(String name) {

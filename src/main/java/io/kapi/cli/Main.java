@@ -63,7 +63,12 @@ public final class Main {
         Logging.configure(options.verbosity());
         try {
             return serve(options, out);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | IllegalArgumentException | java.io.UncheckedIOException e) {
+            // an expected failure (port in use, unreadable file): the message says it all
+            log().log(Level.DEBUG, "Kapi failed to start", e);
+            err.println("Error: " + e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
             log().log(Level.ERROR, "Kapi failed to start", e);
             err.println("Error: " + e.getMessage());
             return 1;
@@ -71,10 +76,11 @@ public final class Main {
     }
 
     private static int serve(Options options, PrintStream out) throws IOException {
+        String advertise = HostAddress.advertise(options.advertiseAddress(), options.bindAddress());
         LocalPki pki = null;
         TlsMaterial tls;
         if (options.selfSignedCertificates()) {
-            pki = LocalPki.ensure(options.dataDir(), servingNames(options));
+            pki = LocalPki.ensure(options.dataDir(), servingNames(options, advertise));
             tls = pki.tls();
         } else {
             tls = TlsMaterial.fromFiles(options.tlsCertFile(), options.tlsPrivateKeyFile(), options.clientCaFile());
@@ -84,9 +90,9 @@ public final class Main {
             }
         }
         warnNotImplemented(options);
-        String advertise = options.advertiseAddress() != null ? options.advertiseAddress() : options.bindAddress();
         ApiConfig apiConfig = new ApiConfig(options.dataDir(), options.effectiveStorageBackend(),
-                options.etcdServers(), options.serviceClusterIpRange(), advertise, options.securePort());
+                options.etcdServers(), options.serviceClusterIpRange(), advertise, options.securePort(),
+                options.standalone());
         ApiAssembly api = ApiAssembly.create(apiConfig);
         KapiServer server;
         try {
@@ -103,7 +109,7 @@ public final class Main {
             closeQuietly(api);
         }, "kapi-shutdown"));
         if (pki != null) {
-            Path kubeconfig = pki.writeKubeconfig(server.port());
+            Path kubeconfig = pki.writeKubeconfig(localUrl(options.bindAddress(), server.port()));
             out.println("Kapi is ready: kubectl --kubeconfig " + kubeconfig + " get ns");
         } else {
             out.println("Kapi is ready on https://" + advertise + ":" + server.port());
@@ -117,7 +123,17 @@ public final class Main {
         return 0;
     }
 
-    private static ServingNames servingNames(Options options) {
+    /** How a client on this machine reaches the server: loopback, unless bound to one address. */
+    private static String localUrl(String bindAddress, int port) {
+        InetAddress bind = InetAddress.ofLiteral(bindAddress);
+        if (bind.isAnyLocalAddress()) {
+            return "https://127.0.0.1:" + port;
+        }
+        String host = bindAddress.contains(":") ? "[" + bindAddress + "]" : bindAddress;
+        return "https://" + host + ":" + port;
+    }
+
+    private static ServingNames servingNames(Options options, String advertise) {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();
@@ -127,9 +143,7 @@ public final class Main {
         String serviceIp = Cidr.parse(options.serviceClusterIpRange()).firstAddress();
         List<String> addresses = new ArrayList<>();
         addresses.add(options.bindAddress());
-        if (options.advertiseAddress() != null) {
-            addresses.add(options.advertiseAddress());
-        }
+        addresses.add(advertise);
         return ServingNames.standard(host, serviceIp, addresses);
     }
 

@@ -14,6 +14,7 @@ import java.util.Set;
  *
  * @param storageBackend {@code embedded}, {@code memory} or {@code etcd3}; null means
  *                       "etcd3 with --etcd-servers, else embedded" (see {@link #effectiveStorageBackend()})
+ * @param standalone whether to run the in-process controllers (namespace deletion)
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -22,7 +23,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       Path tokenAuthFile, List<String> authorizationModes, List<String> enableAdmissionPlugins,
                       List<String> serviceAccountIssuers, Path auditPolicyFile,
                       int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
-                      Duration shutdownDelayDuration, int verbosity) {
+                      Duration shutdownDelayDuration, int verbosity, boolean standalone) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -158,6 +159,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         Duration requestTimeout = Duration.ofMinutes(1);
         Duration shutdownDelayDuration = Duration.ZERO;
         int verbosity;
+        boolean standalone = true;
 
         private Builder() {
         }
@@ -183,7 +185,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     tokenAuthFile, authorizationModes == null ? List.of("AlwaysAllow") : authorizationModes,
                     enableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
-                    shutdownDelayDuration, verbosity);
+                    shutdownDelayDuration, verbosity, standalone);
         }
     }
 }

@@ -31,19 +31,25 @@ public final class ApiRouter implements RestHandler {
     private final Registry registry;
     private final Map<String, VerbHandler> verbs;
     private final VerbHandler status;
+    private final Map<String, VerbHandler> subresources;
     private final Map<GroupVersionResource, VerbHandler> computed;
 
     /**
+     * @param patch the PATCH handler (also for {@code status})
+     * @param subresources handlers of subresources other than {@code status}, by subresource name
+     *        ({@code scale}, {@code finalize}, ...); the resource table says which resources have them
      * @param computed handlers of resources that are computed rather than stored (reviews), by resource
      */
-    public ApiRouter(Registry registry, Codecs codecs, Map<GroupVersionResource, VerbHandler> computed) {
-        this(registry, codecs, computed, new WatchHandler(WatchConfig.DEFAULT, TableConvertor.withoutSchemas(),
-                java.time.Clock.systemUTC()));
+    public ApiRouter(Registry registry, Codecs codecs, VerbHandler patch, Map<String, VerbHandler> subresources,
+                     Map<GroupVersionResource, VerbHandler> computed) {
+        this(registry, codecs, patch, subresources, computed, new WatchHandler(WatchConfig.DEFAULT,
+                TableConvertor.withoutSchemas(), java.time.Clock.systemUTC()));
     }
 
     /** @param watch the handler of the watch verb */
-    public ApiRouter(Registry registry, Codecs codecs, Map<GroupVersionResource, VerbHandler> computed,
-                     VerbHandler watch) {
+    public ApiRouter(Registry registry, Codecs codecs, VerbHandler patch, Map<String, VerbHandler> subresources,
+                     Map<GroupVersionResource, VerbHandler> computed, VerbHandler watch) {
+        this.subresources = Map.copyOf(subresources);
         this.registry = registry;
         this.computed = Map.copyOf(computed);
         this.verbs = Map.of(
@@ -51,6 +57,7 @@ public final class ApiRouter implements RestHandler {
                 "list", new ListHandler(codecs),
                 "create", new CreateHandler(codecs),
                 "update", new UpdateHandler(codecs),
+                "patch", patch,
                 "delete", new DeleteHandler(codecs),
                 "deletecollection", new DeleteCollectionHandler(codecs),
                 "watch", watch);
@@ -120,8 +127,12 @@ public final class ApiRouter implements RestHandler {
         if (!sub.verbs().contains(r.info().verb())) {
             throw ApiException.methodNotAllowed();
         }
-        if (sub.name().equals("status") && !r.info().verb().equals("patch")) {
-            return status.handle(r);
+        if (sub.name().equals("status")) {
+            return r.info().verb().equals("patch") ? verbs.get("patch").handle(r) : status.handle(r);
+        }
+        VerbHandler handler = subresources.get(sub.name());
+        if (handler != null) {
+            return handler.handle(r);
         }
         throw notSupportedYet(r.resource(), r.info());
     }

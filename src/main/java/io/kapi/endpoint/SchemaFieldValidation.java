@@ -2,7 +2,6 @@ package io.kapi.endpoint;
 
 import io.kapi.endpoint.codec.Decoded;
 import io.kapi.endpoint.handlers.SchemaCheck;
-import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.validation.FieldValidation;
 import io.kapi.machinery.validation.SchemaValidator;
@@ -11,7 +10,9 @@ import java.util.List;
 
 /**
  * Validates request bodies against their kind's schema under the {@code fieldValidation} the request
- * asks for ({@code Warn} by default, as kube-apiserver).
+ * asks for ({@code Warn} by default, as kube-apiserver): wrong types fail here, unknown and duplicate
+ * fields fail or warn here. Missing required fields are checked later, by the store, once defaults
+ * have been applied ({@link io.kapi.assembly} wires that), as kube-apiserver validates defaulted objects.
  */
 public record SchemaFieldValidation(SchemaValidator validator) implements SchemaCheck {
 
@@ -24,7 +25,6 @@ public record SchemaFieldValidation(SchemaValidator validator) implements Schema
         };
         FieldValidation mode = FieldValidation.parse(request.param("fieldValidation"), optionsKind);
         ValidationResult result = validator.validate(resource.gvk(), body.object(), mode, body.duplicateFields());
-        result.throwIfInvalid(resource.gvk(), ObjectMeta.of(body.object()).name());
         return result.warnings();
     }
 }

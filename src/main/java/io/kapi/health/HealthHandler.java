@@ -42,7 +42,7 @@ public final class HealthHandler implements RestHandler {
         int slash = path.indexOf('/', 1);
         String endpoint = slash < 0 ? path.substring(1) : path.substring(1, slash);
         List<HealthCheck> checks = endpoints.get(endpoint);
-        if (checks == null || !path.startsWith("/")) {
+        if (checks == null) {
             return null;
         }
         if (!request.method().equals("GET") && !request.method().equals("HEAD")) {

@@ -83,6 +83,13 @@ public final class ApiException extends RuntimeException {
                 new Details(name, emptyToNull(gvk.group()), gvk.kind(), causes, null));
     }
 
+    /** 403 for a named object: {@code configmaps "x" is forbidden: why}. */
+    public static ApiException forbidden(GroupVersionResource gvr, String name, String why, List<StatusCause> causes) {
+        return new ApiException(StatusReason.FORBIDDEN, 403,
+                "%s \"%s\" is forbidden: %s".formatted(gvr.qualifiedResource(), name, why),
+                new Details(name, emptyToNull(gvr.group()), gvr.resource(), causes, null));
+    }
+
     public static ApiException badRequest(String message) {
         return new ApiException(StatusReason.BAD_REQUEST, message);
     }
@@ -107,7 +114,7 @@ public final class ApiException extends RuntimeException {
     public static ApiException unsupportedMediaType(String contentType) {
         return new ApiException(StatusReason.UNSUPPORTED_MEDIA_TYPE,
                 "the body of the request was in an unknown format - accepted media types include: "
-                        + "application/json, application/yaml");
+                        + "application/json, application/yaml, application/vnd.kubernetes.protobuf");
     }
 
     public static ApiException notAcceptable(String accepted) {

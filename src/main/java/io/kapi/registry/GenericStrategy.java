@@ -16,8 +16,16 @@ import java.util.Objects;
  *
  * @param tracksGeneration whether the kind's strategy in kube-apiserver maintains metadata.generation
  * @param createOnUpdate whether a PUT to a missing object creates it
+ * @param defaulter the kind's defaults
+ * @param validator the kind's validation beyond its schema
  */
-public record GenericStrategy(boolean tracksGeneration, boolean createOnUpdate) implements Strategy {
+public record GenericStrategy(boolean tracksGeneration, boolean createOnUpdate, Defaulter defaulter,
+                              KindValidator validator) implements Strategy {
+
+    @Override
+    public void applyDefaults(ObjectNode object) {
+        defaulter.apply(object);
+    }
 
     @Override
     public void prepareForCreate(ObjectNode object) {
@@ -34,12 +42,12 @@ public record GenericStrategy(boolean tracksGeneration, boolean createOnUpdate) 
 
     @Override
     public List<FieldError> validate(ObjectNode object) {
-        return List.of();
+        return validator.validate(object);
     }
 
     @Override
     public List<FieldError> validateUpdate(ObjectNode object, ObjectNode old) {
-        return List.of();
+        return validator.validateUpdate(object, old);
     }
 
     @Override

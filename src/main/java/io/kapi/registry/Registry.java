@@ -1,6 +1,10 @@
 package io.kapi.registry;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.StatusCause;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
 import io.kapi.storage.cache.CacheOptions;
@@ -11,6 +15,7 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -93,7 +98,18 @@ public final class Registry implements AutoCloseable {
         return stores.get(new GroupVersionResource("", "v1", "namespaces"));
     }
 
-    private void requireNamespace(String namespace) {
-        namespaces().get("", namespace);
+    /** Every store, for controllers that act on all resources (namespace deletion). */
+    public Collection<ResourceStore> stores() {
+        return List.copyOf(stores.values());
+    }
+
+    private void requireNamespace(String namespace, GroupVersionResource resource, String name) {
+        ObjectNode ns = namespaces().get("", namespace);
+        if (!ObjectMeta.of(ns).deletionTimestamp().isEmpty()) {
+            String message = "namespace " + namespace + " is being terminated";
+            throw ApiException.forbidden(resource, name,
+                    "unable to create new content in namespace " + namespace + " because it is being terminated",
+                    List.of(new StatusCause("NamespaceTerminating", message, "metadata.namespace")));
+        }
     }
 }

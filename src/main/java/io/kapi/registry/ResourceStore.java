@@ -68,6 +68,11 @@ public final class ResourceStore {
         return resource;
     }
 
+    /** The object, or empty when it does not exist. */
+    public java.util.Optional<ObjectNode> find(String namespace, String name) {
+        return storage.get(keys.key(namespace, name)).map(codec::decode);
+    }
+
     /** @throws ApiException NotFound */
     public ObjectNode get(String namespace, String name) {
         String key = keys.key(namespace, name);
@@ -287,6 +292,7 @@ public final class ResourceStore {
     public ObjectNode create(String namespace, ObjectNode object, boolean dryRun) {
         ObjectMeta meta = ObjectMeta.of(object);
         assignNamespace(meta, namespace);
+        strategy.applyDefaults(object);
         prepareMetadataForCreate(meta);
         strategy.prepareForCreate(object);
         boolean generated = meta.name().isEmpty() && !meta.generateName().isEmpty();
@@ -295,7 +301,7 @@ public final class ResourceStore {
         }
         validate(object, strategy.validate(object));
         if (resource.namespaced()) {
-            namespaceCheck.requireExists(meta.namespace());
+            namespaceCheck.requireActive(meta.namespace(), gvr(), meta.name());
         }
         strategy.canonicalize(object);
         if (dryRun) {
@@ -333,6 +339,18 @@ public final class ResourceStore {
      * @throws ApiException NotFound, Conflict, Invalid
      */
     public ObjectNode updateStatus(String namespace, String name, ObjectNode object, boolean dryRun) {
+        return updateSubresource(namespace, name, object, dryRun, new StatusStrategy(strategy));
+    }
+
+    /**
+     * Replaces an existing object through a subresource whose strategy decides what of the body is
+     * taken (e.g. only {@code spec.finalizers} for {@code namespaces/finalize}).
+     *
+     * @param using the subresource's strategy, usually decorating {@link #strategy()}
+     * @throws ApiException NotFound, Conflict, Invalid, BadRequest
+     */
+    public ObjectNode updateSubresource(String namespace, String name, ObjectNode object, boolean dryRun,
+                                        Strategy using) {
         if (!ObjectMeta.of(object).name().isEmpty() && !ObjectMeta.of(object).name().equals(name)) {
             throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
                     .formatted(ObjectMeta.of(object).name(), name));
@@ -341,7 +359,12 @@ public final class ResourceStore {
         if (storage.get(keys.key(namespace, name)).isEmpty()) {
             throw ApiException.notFound(gvr(), name);
         }
-        return replace(namespace, name, object, dryRun, new StatusStrategy(strategy)).object();
+        return replace(namespace, name, object, dryRun, using).object();
+    }
+
+    /** The resource's strategy, for subresources that decorate it. */
+    public Strategy strategy() {
+        return strategy;
     }
 
     private UpdateResult replace(String namespace, String name, ObjectNode object, boolean dryRun, Strategy using) {
@@ -373,6 +396,7 @@ public final class ResourceStore {
         if (!wanted.isEmpty() && !wanted.equals(Long.toString(current.modRevision()))) {
             throw ApiException.staleUpdate(gvr(), name);
         }
+        using.applyDefaults(object);
         prepareMetadataForUpdate(meta, ObjectMeta.of(old));
         using.prepareForUpdate(object, old);
         List<FieldError> errors = new ArrayList<>(validateCommonUpdate(meta, ObjectMeta.of(old)));
@@ -384,8 +408,10 @@ public final class ResourceStore {
             return new UpdateResult(object, false);
         }
         try {
-            if (!meta.deletionTimestamp().isEmpty() && !meta.hasFinalizers()) {
+            if (!meta.deletionTimestamp().isEmpty() && !meta.hasFinalizers()
+                    && meta.node().path("deletionGracePeriodSeconds").asLong(-1) == 0) {
                 storage.delete(key, current.modRevision());
+                using.afterDelete(object);
                 return new UpdateResult(object, false);
             }
             KeyValue kv = storage.update(key, codec.encode(object), current.modRevision());
@@ -397,7 +423,9 @@ public final class ResourceStore {
     }
 
     /**
-     * Deletes an object; one with finalizers only gets its deletionTimestamp set.
+     * Deletes an object. One that finalizers hold, that its kind deletes gracefully (pods on a node)
+     * or that its kind finalizes itself (namespaces) only gets its deletionTimestamp set; an
+     * {@code Orphan} or {@code Foreground} propagation policy adds the garbage collector's finalizer.
      *
      * @throws ApiException NotFound, Conflict (failed precondition or concurrent change)
      */
@@ -407,18 +435,25 @@ public final class ResourceStore {
         ObjectNode object = codec.decode(current);
         ObjectMeta meta = ObjectMeta.of(object);
         checkPreconditions(meta, options);
-        if (meta.hasFinalizers()) {
-            return markDeleting(key, current, object, options.dryRun());
+        Deletion plan = strategy.beforeDelete(object, options);
+        boolean alreadyDeleting = !meta.deletionTimestamp().isEmpty();
+        if (!alreadyDeleting) {
+            addPropagationFinalizer(meta, options.propagationPolicy());
+        }
+        if (meta.hasFinalizers() || !(plan instanceof Deletion.Immediate)) {
+            return alreadyDeleting ? new DeleteResult(object, false)
+                    : markDeleting(key, current, object, plan, options.dryRun());
         }
         if (options.dryRun()) {
             return new DeleteResult(object, true);
         }
         try {
             storage.delete(key, current.modRevision());
-            return new DeleteResult(object, true);
         } catch (StorageException e) {
             throw StorageErrors.interpret(e, gvr(), name);
         }
+        strategy.afterDelete(object);
+        return new DeleteResult(object, true);
     }
 
     /** Deletes every object a list selects; returns them as deleted (or as marked for deletion). */
@@ -437,13 +472,20 @@ public final class ResourceStore {
         return deleted;
     }
 
-    private DeleteResult markDeleting(String key, KeyValue current, ObjectNode object, boolean dryRun) {
+    private DeleteResult markDeleting(String key, KeyValue current, ObjectNode object, Deletion plan, boolean dryRun) {
         ObjectMeta meta = ObjectMeta.of(object);
-        if (!meta.deletionTimestamp().isEmpty()) {
-            return new DeleteResult(object, false);
+        java.time.Instant now = clock.instant();
+        switch (plan) {
+            case Deletion.Graceful g -> {
+                meta.node().put("deletionTimestamp", ObjectMeta.format(now.plusSeconds(g.seconds())));
+                meta.node().put("deletionGracePeriodSeconds", g.seconds());
+            }
+            case Deletion.Held h -> meta.node().put("deletionTimestamp", ObjectMeta.format(now));
+            case Deletion.Immediate i -> {
+                meta.node().put("deletionTimestamp", ObjectMeta.format(now));
+                meta.node().put("deletionGracePeriodSeconds", 0);
+            }
         }
-        meta.node().put("deletionTimestamp", ObjectMeta.format(clock.instant()));
-        meta.node().put("deletionGracePeriodSeconds", 0);
         if (dryRun) {
             return new DeleteResult(object, false);
         }
@@ -455,6 +497,25 @@ public final class ResourceStore {
         } catch (StorageException e) {
             throw StorageErrors.interpret(e, gvr(), meta.name());
         }
+    }
+
+    /** kube-apiserver's finalizers for the garbage collector: {@code orphan} and {@code foregroundDeletion}. */
+    private static void addPropagationFinalizer(ObjectMeta meta, String policy) {
+        String finalizer = policy == null ? null : switch (policy) {
+            case "Orphan" -> "orphan";
+            case "Foreground" -> "foregroundDeletion";
+            default -> null;
+        };
+        if (finalizer == null) {
+            return;
+        }
+        var finalizers = meta.node().withArray("finalizers");
+        for (var f : finalizers) {
+            if (f.asText().equals(finalizer)) {
+                return;
+            }
+        }
+        finalizers.add(finalizer);
     }
 
     private void checkPreconditions(ObjectMeta meta, DeleteOptions options) {

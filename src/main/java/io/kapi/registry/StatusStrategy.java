@@ -11,15 +11,10 @@ import java.util.Set;
  * including the metadata kube-apiserver's {@code ResetObjectMetaForStatus} protects, is taken from
  * the stored object.
  */
-record StatusStrategy(Strategy base) implements Strategy {
+record StatusStrategy(Strategy base) implements StrategyDecorator {
 
     private static final Set<String> KEPT_FROM_BODY = Set.of("status", "apiVersion", "kind");
     private static final Set<String> META_FROM_BODY = Set.of("resourceVersion", "name", "namespace", "uid");
-
-    @Override
-    public void prepareForCreate(ObjectNode object) {
-        base.prepareForCreate(object);
-    }
 
     @Override
     public void prepareForUpdate(ObjectNode object, ObjectNode old) {
@@ -42,18 +37,4 @@ record StatusStrategy(Strategy base) implements Strategy {
         object.set("metadata", merged);
     }
 
-    @Override
-    public List<FieldError> validate(ObjectNode object) {
-        return base.validate(object);
-    }
-
-    @Override
-    public List<FieldError> validateUpdate(ObjectNode object, ObjectNode old) {
-        return base.validateUpdate(object, old);
-    }
-
-    @Override
-    public void canonicalize(ObjectNode object) {
-        base.canonicalize(object);
-    }
 }

@@ -9,11 +9,16 @@ import java.util.List;
  * {@code RESTUpdateStrategy}: the generic {@link ResourceStore} calls these at fixed points of every
  * write. Implementations must be stateless and thread-safe.
  *
- * <p>Order on create: {@link #prepareForCreate} → schema validation → {@link #validate} →
- * {@link #canonicalize} → store. On update: {@link #prepareForUpdate} → schema validation →
- * {@link #validateUpdate} → {@link #canonicalize} → store.
+ * <p>Order on create: schema validation (in the handler) → {@link #applyDefaults} →
+ * {@link #prepareForCreate} → {@link #validate} → {@link #canonicalize} → store. On update:
+ * {@link #applyDefaults} → {@link #prepareForUpdate} → {@link #validateUpdate} →
+ * {@link #canonicalize} → store.
  */
 public interface Strategy {
+
+    /** Fills the kind's defaults in place (kube-apiserver's defaulting on decode). */
+    default void applyDefaults(ObjectNode object) {
+    }
 
     /** Clears fields the client may not set and sets what the server owns (e.g. status, generation). */
     void prepareForCreate(ObjectNode object);
@@ -39,6 +44,21 @@ public interface Strategy {
     /** Whether a PUT without metadata.resourceVersion is accepted (last write wins). */
     default boolean allowUnconditionalUpdate() {
         return true;
+    }
+
+    /**
+     * How a delete of {@code object} proceeds; may adjust the object that is kept while deletion is
+     * pending (a namespace turns {@code Terminating}).
+     */
+    default Deletion beforeDelete(ObjectNode object, DeleteOptions options) {
+        return Deletion.IMMEDIATE;
+    }
+
+    /**
+     * Runs once the object is gone from storage (not on dry runs): releases what the kind holds
+     * outside the object, such as a service's cluster IPs and node ports.
+     */
+    default void afterDelete(ObjectNode object) {
     }
 
     /** Warnings (sent as {@code Warning} headers) for a new object. */

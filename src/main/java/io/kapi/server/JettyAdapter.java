@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
@@ -124,12 +125,41 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                 join(done);
             }
             case RestResponse.Stream stream -> {
-                request.addIdleTimeoutListener(timeout -> false);
-                response.getHeaders().put(HttpHeader.CONTENT_TYPE, stream.contentType());
-                try (OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response),
-                        STREAM_BUFFER)) {
+                if (stream.contentType() != null) {
+                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, stream.contentType());
+                }
+                try (QuietAllowed ignored = QuietAllowed.on(request);
+                     OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response),
+                             STREAM_BUFFER)) {
                     stream.writer().writeTo(out);
                 }
+            }
+        }
+    }
+
+    /**
+     * Keeps a quiet streamed response (a watch with no events) from being cut by the idle timeout,
+     * as Go's server never times out a running handler. HTTP/2 streams ignore the timeout through a
+     * request listener; an HTTP/1.1 connection, which carries only this response, has its timeout
+     * lifted until the stream ends.
+     */
+    private record QuietAllowed(EndPoint endPoint, long saved) implements AutoCloseable {
+
+        static QuietAllowed on(Request request) {
+            request.addIdleTimeoutListener(timeout -> false);
+            if (request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_2) {
+                return new QuietAllowed(null, 0);
+            }
+            EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+            long saved = endPoint.getIdleTimeout();
+            endPoint.setIdleTimeout(0);
+            return new QuietAllowed(endPoint, saved);
+        }
+
+        @Override
+        public void close() {
+            if (endPoint != null) {
+                endPoint.setIdleTimeout(saved);
             }
         }
     }

@@ -1,16 +1,18 @@
 package io.kapi.server;
 
+import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.health.HealthCheck;
 import io.kapi.health.HealthHandler;
 import io.kapi.health.NamedCheck;
 import io.kapi.health.PostStartHook;
-import io.kapi.server.authn.ClientCertificateAuthenticator;
 import io.kapi.server.filter.Authentication;
 import io.kapi.server.filter.BodyLimit;
+import io.kapi.server.filter.CacheControl;
 import io.kapi.server.filter.Filter;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.PanicRecovery;
+import io.kapi.server.filter.RequestLog;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -36,7 +38,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * The HTTPS server in front of the API: Jetty with HTTP/2 and HTTP/1.1 over TLS (ALPN), client
  * certificates asked for but optional, one virtual thread per request, and the filter chain
  * <pre>
- *   panic recovery → body limit → authentication → [/healthz /livez /readyz, /version, API]
+ *   request log → panic recovery → cache control → body limit → authentication
+ *     → [/healthz /livez /readyz, /version, API]
  * </pre>
  * Lifecycle, after kube-apiserver's {@code lifecycle_signals.go}:
  * <pre>
@@ -70,11 +73,13 @@ public final class KapiServer implements AutoCloseable {
                 throw new IllegalStateException("the server is shutting down");
             }
         });
-        RestHandler root = new Delegation(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(), api));
+        RestHandler root = new DelegationChain(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(), api));
         List<Filter> filters = List.of(
+                new RequestLog(),
                 new PanicRecovery(),
+                new CacheControl(),
                 new BodyLimit(config.maxRequestBodyBytes()),
-                new Authentication(new ClientCertificateAuthenticator(config.tls().clientCas())));
+                new Authentication(config.authenticator()));
 
         QueuedThreadPool pool = new QueuedThreadPool();
         pool.setName("kapi-jetty");
@@ -101,8 +106,12 @@ public final class KapiServer implements AutoCloseable {
         } catch (Exception e) {
             server.stopQuietly();
             if (e instanceof IOException io) {
+                Throwable root = io;
+                while (root.getCause() != null) {
+                    root = root.getCause();
+                }
                 throw new IOException("cannot listen on " + config.bindAddress() + ":" + config.port()
-                        + ": " + io.getMessage(), io);
+                        + ": " + root.getMessage().toLowerCase(java.util.Locale.ROOT), io);
             }
             throw new IOException("cannot start the server: " + e.getMessage(), e);
         }
@@ -185,7 +194,7 @@ public final class KapiServer implements AutoCloseable {
                 alpn, h2, http11);
         connector.setHost(config.bindAddress());
         connector.setPort(config.port());
-        connector.setIdleTimeout(60_000);
+        connector.setIdleTimeout(config.idleTimeout().toMillis());
         return connector;
     }
 }

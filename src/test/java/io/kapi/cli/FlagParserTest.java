@@ -148,4 +148,13 @@ class FlagParserTest {
         assertEquals(java.net.InetAddress.ofLiteral("fd00::1"),
                 java.net.InetAddress.ofLiteral(Cidr.parse("fd00::/108").firstAddress()));
     }
+
+    @Test
+    @DisplayName("the advertised address is the flag, else a specific bind address, else an interface's IPv4")
+    void advertiseAddress() {
+        assertEquals("10.1.2.3", HostAddress.advertise("10.1.2.3", "0.0.0.0"));
+        assertEquals("127.0.0.1", HostAddress.advertise(null, "127.0.0.1"));
+        String picked = HostAddress.advertise(null, "0.0.0.0");
+        assertTrue(picked.matches("[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+") && !picked.equals("0.0.0.0"), picked);
+    }
 }

@@ -136,9 +136,7 @@ class ResourceStoreTest {
     @DisplayName("generation starts at 1 and grows only when the spec changes")
     void generation() {
         ResourceStore deployments = registry.store(DEPLOYMENTS).orElseThrow();
-        ObjectNode d = Json.object();
-        d.putObject("metadata").put("name", "d1");
-        d.putObject("spec").put("replicas", 1);
+        ObjectNode d = deployment("d1");
         assertEquals(1, ObjectMeta.of(deployments.create("default", d, false)).generation());
         ObjectNode labelled = deployments.get("default", "d1");
         labelled.with("metadata").with("labels").put("a", "b");
@@ -185,7 +183,7 @@ class ResourceStoreTest {
     void uidPrecondition() {
         configmaps.create("default", configMap("c1"), false);
         ApiException e = assertThrows(ApiException.class,
-                () -> configmaps.delete("default", "c1", new DeleteOptions("other", null, false)));
+                () -> configmaps.delete("default", "c1", new DeleteOptions("other", null, false, null, null)));
         assertEquals(409, e.code());
     }
 
@@ -249,9 +247,7 @@ class ResourceStoreTest {
     @DisplayName("a status update changes only the status")
     void statusUpdate() {
         ResourceStore deployments = registry.store(DEPLOYMENTS).orElseThrow();
-        ObjectNode d = Json.object();
-        d.putObject("metadata").put("name", "d1");
-        d.putObject("spec").put("replicas", 1);
+        ObjectNode d = deployment("d1");
         deployments.create("default", d, false);
         ObjectNode body = Json.object();
         body.putObject("metadata").put("name", "d1");
@@ -262,6 +258,18 @@ class ResourceStoreTest {
         assertEquals(1, updated.path("status").path("replicas").asInt());
         assertEquals(1, ObjectMeta.of(updated).generation());
         assertNotEquals("", ObjectMeta.of(updated).uid());
+    }
+
+    /** A Deployment valid by kube's rules (selector matching the template labels, one container). */
+    private static ObjectNode deployment(String name) {
+        ObjectNode d = Json.object();
+        d.putObject("metadata").put("name", name);
+        ObjectNode spec = d.putObject("spec").put("replicas", 1);
+        spec.putObject("selector").putObject("matchLabels").put("app", name);
+        ObjectNode template = spec.putObject("template");
+        template.putObject("metadata").putObject("labels").put("app", name);
+        template.putObject("spec").putArray("containers").addObject().put("name", "c").put("image", "nginx");
+        return d;
     }
 
     private static ObjectNode configMap(String name) {

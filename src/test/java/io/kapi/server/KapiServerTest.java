@@ -117,6 +117,7 @@ class KapiServerTest {
         assertEquals(200, r.statusCode());
         assertEquals(HttpClient.Version.HTTP_2, r.version());
         assertEquals("kubernetes-admin [system:masters, system:authenticated] a b", r.body());
+        assertEquals("no-cache, private", r.headers().firstValue("cache-control").orElseThrow());
     }
 
     @Test
@@ -238,6 +239,30 @@ class KapiServerTest {
         assertEquals(200, send(anonymous, HttpRequest.newBuilder(base.resolve("/livez")).build()).statusCode());
         stopping.join();
         assertThrows(IOException.class, () -> send(anonymous, HttpRequest.newBuilder(base.resolve("/livez")).build()));
+    }
+
+    @Test
+    @DisplayName("a quiet streamed response outlives the idle timeout")
+    void quietStream() throws Exception {
+        RestHandler slow = r -> new RestResponse(200, new java.util.ArrayList<>(), new RestResponse.Stream("text/plain",
+                out -> {
+                    out.write("one\n".getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    try {
+                        Thread.sleep(3000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    out.write("two\n".getBytes(StandardCharsets.UTF_8));
+                }));
+        try (KapiServer other = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls())
+                .withIdleTimeout(Duration.ofMillis(1000)), slow, List.of(), List.of())) {
+            for (HttpClient.Version version : HttpClient.Version.values()) {
+                HttpResponse<String> r = send(admin, HttpRequest.newBuilder(
+                        URI.create("https://127.0.0.1:" + other.port() + "/watch")).version(version).build());
+                assertEquals("one\ntwo\n", r.body(), version.toString());
+            }
+        }
     }
 
     @Test

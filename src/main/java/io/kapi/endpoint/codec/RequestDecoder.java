@@ -2,6 +2,7 @@ package io.kapi.endpoint.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoJson;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
@@ -73,13 +74,13 @@ public final class RequestDecoder {
         }
         if (!(tree instanceof ObjectNode obj)) {
             throw unrecognized(expected, "couldn't get version/kind; json parse error: json: cannot unmarshal "
-                    + GoTypes.jsonKind(tree) + " into Go value of type " + FIND_KIND, data);
+                    + GoJson.kind(tree) + " into Go value of type " + FIND_KIND, data);
         }
         for (String field : new String[] {"apiVersion", "kind"}) {
             JsonNode v = obj.get(field);
             if (v != null && !v.isNull() && !v.isTextual()) {
                 throw unrecognized(expected, "couldn't get version/kind; json parse error: json: cannot unmarshal "
-                        + GoTypes.jsonKind(v) + " into Go struct field ." + field + " of type string", data);
+                        + GoJson.kind(v) + " into Go struct field ." + field + " of type string", data);
             }
         }
         return new Decoded(obj, List.copyOf(duplicates), format);

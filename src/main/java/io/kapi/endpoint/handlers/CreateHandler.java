@@ -17,7 +17,8 @@ public record CreateHandler(Codecs codecs) implements VerbHandler {
         Decoded body = codecs.decoder().decode(r.http(), r.resource().gvk());
         TypeCheck.apply(body.object(), r.resource().gvk());
         List<String> warnings = codecs.schemaCheck().check(r.http(), r.resource(), body);
-        var created = r.store().create(r.info().namespace(), body.object(), dryRun);
+        var tracked = codecs.fields().recordUpdate(r, null, body.object(), "CreateOptions");
+        var created = r.store().create(r.info().namespace(), tracked, dryRun);
         return Warnings.add(codecs.writer().object(r.http(), r.resource(), 201, created), warnings);
     }
 }

@@ -31,7 +31,23 @@ final class DeleteOptionsReader {
             throw ApiException.badRequest("DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \""
                     + propagation + "\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"");
         }
-        return new DeleteOptions(text(pre, "uid"), text(pre, "resourceVersion"), dryRun);
+        Long grace = body.hasNonNull("gracePeriodSeconds") ? Long.valueOf(body.get("gracePeriodSeconds").asLong())
+                : request.param("gracePeriodSeconds") != null ? parseGrace(request.param("gracePeriodSeconds")) : null;
+        if (propagation == null || propagation.isEmpty()) {
+            JsonNode orphan = body.get("orphanDependents");
+            String param = request.param("orphanDependents");
+            boolean orphanDependents = orphan != null && !orphan.isNull() ? orphan.asBoolean() : "true".equals(param);
+            propagation = orphanDependents ? "Orphan" : null;
+        }
+        return new DeleteOptions(text(pre, "uid"), text(pre, "resourceVersion"), dryRun, propagation, grace);
+    }
+
+    private static Long parseGrace(String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("invalid value for gracePeriodSeconds: " + value);
+        }
     }
 
     private static JsonNode body(RestRequest request) {

@@ -3,6 +3,7 @@ package io.kapi.machinery.validation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoJson;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GroupVersionKind;
@@ -71,7 +72,7 @@ final class Walk {
 
     private void struct(JsonNode node, Shape.Struct s) {
         if (!(node instanceof ObjectNode obj)) {
-            save(typeError(GoNames.jsonKind(node), s.goType()));
+            save(typeError(GoJson.kind(node), s.goType()));
             return;
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = obj.properties().iterator(); it.hasNext(); ) {
@@ -95,7 +96,7 @@ final class Walk {
 
     private void map(JsonNode node, Shape.MapOf m) {
         if (!(node instanceof ObjectNode obj)) {
-            save(typeError(GoNames.jsonKind(node), m.goType()));
+            save(typeError(GoJson.kind(node), m.goType()));
             return;
         }
         for (Map.Entry<String, JsonNode> e : obj.properties()) {
@@ -113,7 +114,7 @@ final class Walk {
 
     private void list(JsonNode node, Shape.ListOf l) {
         if (!(node instanceof ArrayNode arr)) {
-            save(typeError(GoNames.jsonKind(node), l.goType()));
+            save(typeError(GoJson.kind(node), l.goType()));
             return;
         }
         for (int i = 0; i < arr.size(); i++) {
@@ -136,17 +137,17 @@ final class Walk {
         switch (sc) {
             case STRING -> {
                 if (!node.isTextual()) {
-                    save(typeError(GoNames.jsonKind(node), "string"));
+                    save(typeError(GoJson.kind(node), "string"));
                 }
             }
             case BOOL -> {
                 if (!node.isBoolean()) {
-                    save(typeError(GoNames.jsonKind(node), "bool"));
+                    save(typeError(GoJson.kind(node), "bool"));
                 }
             }
             case FLOAT64 -> {
                 if (!node.isNumber()) {
-                    save(typeError(GoNames.jsonKind(node), "float64"));
+                    save(typeError(GoJson.kind(node), "float64"));
                 }
             }
             case INT32, INT64 -> {
@@ -157,7 +158,7 @@ final class Walk {
             }
             case BYTES -> {
                 if (!node.isTextual()) {
-                    save(typeError(GoNames.jsonKind(node), "[]uint8"));
+                    save(typeError(GoJson.kind(node), "[]uint8"));
                 } else {
                     String err = GoBase64.check(node.textValue());
                     if (err != null) {
@@ -182,7 +183,7 @@ final class Walk {
             }
             case TIME -> {
                 if (!node.isTextual()) {
-                    throw typeError(GoNames.jsonKind(node), "string");
+                    throw typeError(GoJson.kind(node), "string");
                 }
                 String err = GoTime.check(node.textValue());
                 if (err != null) {
@@ -197,7 +198,7 @@ final class Walk {
     /** How Go describes a value it cannot store in an integer ({@code string}, {@code number 1.5}), or null. */
     private static String integerProblem(JsonNode node, boolean int32) {
         if (!node.isNumber()) {
-            return GoNames.jsonKind(node);
+            return GoJson.kind(node);
         }
         if (node.isInt()) {
             return null;

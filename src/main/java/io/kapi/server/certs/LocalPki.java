@@ -34,6 +34,7 @@ import java.util.Set;
  * @param dataDir the directory the files live in
  * @param tls the serving key and chain, with the CA as the only client CA
  * @param adminCertificate the admin client certificate
+ * @param adminKeyPem its private key, as PEM
  */
 public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCertificate, String adminKeyPem) {
 
@@ -69,10 +70,10 @@ public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCerti
     }
 
     /**
-     * Writes {@code admin.kubeconfig} for {@code https://127.0.0.1:{port}} (if its content changed)
-     * and returns its absolute path.
+     * Writes {@code admin.kubeconfig} for the server at {@code serverUrl}, e.g.
+     * {@code https://127.0.0.1:6443} (only if its content changed), and returns its absolute path.
      */
-    public Path writeKubeconfig(int port) {
+    public Path writeKubeconfig(String serverUrl) {
         Base64.Encoder b64 = Base64.getEncoder();
         String text = """
                 apiVersion: v1
@@ -80,7 +81,7 @@ public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCerti
                 clusters:
                 - cluster:
                     certificate-authority-data: %s
-                    server: https://127.0.0.1:%d
+                    server: %s
                   name: kapi
                 contexts:
                 - context:
@@ -94,7 +95,7 @@ public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCerti
                   user:
                     client-certificate-data: %s
                     client-key-data: %s
-                """.formatted(b64.encodeToString(Pem.encode(ca()).getBytes(StandardCharsets.US_ASCII)), port,
+                """.formatted(b64.encodeToString(Pem.encode(ca()).getBytes(StandardCharsets.US_ASCII)), serverUrl,
                 ADMIN_USER, ADMIN_USER, ADMIN_USER, ADMIN_USER,
                 b64.encodeToString(Pem.encode(adminCertificate).getBytes(StandardCharsets.US_ASCII)),
                 b64.encodeToString(adminKeyPem.getBytes(StandardCharsets.US_ASCII)));

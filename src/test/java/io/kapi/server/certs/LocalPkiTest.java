@@ -61,7 +61,7 @@ class LocalPkiTest {
     @Test
     @DisplayName("files with keys are readable only by the owner")
     void permissions() throws Exception {
-        LocalPki.ensure(dir, NAMES).writeKubeconfig(6443);
+        LocalPki.ensure(dir, NAMES).writeKubeconfig("https://127.0.0.1:6443");
         for (String name : List.of("ca.key", "apiserver.key", "admin.key", "admin.kubeconfig")) {
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(name))),
                     name);
@@ -94,7 +94,7 @@ class LocalPkiTest {
     @DisplayName("the kubeconfig embeds the CA and admin credentials and points at the real port")
     void kubeconfig() throws Exception {
         LocalPki pki = LocalPki.ensure(dir, NAMES);
-        Path file = pki.writeKubeconfig(40123);
+        Path file = pki.writeKubeconfig("https://127.0.0.1:40123");
         assertTrue(file.isAbsolute());
         JsonNode config = Json.YAML.readTree(file.toFile());
         JsonNode cluster = config.path("clusters").get(0).path("cluster");

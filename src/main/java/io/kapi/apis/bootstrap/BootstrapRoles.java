@@ -1,0 +1,95 @@
+package io.kapi.apis.bootstrap;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.health.PostStartHook;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.registry.DeleteOptions;
+import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceStore;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The post-start hook {@code rbac/bootstrap-roles}: creates kube-apiserver's bootstrap RBAC policy
+ * ({@link RbacPolicy}) through the stores, and reconciles objects that already exist as
+ * kube-apiserver does on every start ({@link RbacReconciliation}). Safe to run again and beside other
+ * replicas. When an {@link ClusterRoleAggregation} is given, aggregated roles (admin, edit, view)
+ * get their rules before the hook reports done.
+ */
+final class BootstrapRoles implements PostStartHook {
+
+    private static final System.Logger LOG = System.getLogger(BootstrapRoles.class.getName());
+
+    private final RbacPolicy policy;
+    private final ResourceStore clusterRoles;
+    private final ResourceStore clusterRoleBindings;
+    private final ResourceStore roles;
+    private final ResourceStore roleBindings;
+    private final Optional<ClusterRoleAggregation> aggregation;
+
+    BootstrapRoles(RbacPolicy policy, Registry registry, Optional<ClusterRoleAggregation> aggregation) {
+        String group = "rbac.authorization.k8s.io";
+        this.policy = policy;
+        this.clusterRoles = Stores.of(registry, group, "v1", "clusterroles");
+        this.clusterRoleBindings = Stores.of(registry, group, "v1", "clusterrolebindings");
+        this.roles = Stores.of(registry, group, "v1", "roles");
+        this.roleBindings = Stores.of(registry, group, "v1", "rolebindings");
+        this.aggregation = aggregation;
+    }
+
+    @Override
+    public String name() {
+        return "rbac/bootstrap-roles";
+    }
+
+    @Override
+    public void run() {
+        policy.clusterRoles().forEach(r -> ensureRole(clusterRoles, r));
+        policy.clusterRoleBindings().forEach(b -> ensureBinding(clusterRoleBindings, b));
+        policy.roles().forEach(r -> ensureRole(roles, r));
+        policy.roleBindings().forEach(b -> ensureBinding(roleBindings, b));
+        aggregation.ifPresent(ClusterRoleAggregation::reconcileAll);
+    }
+
+    private static void ensureRole(ResourceStore store, ObjectNode expected) {
+        ObjectMeta meta = ObjectMeta.of(expected);
+        Optional<ObjectNode> existing = Stores.find(store, meta.namespace(), meta.name());
+        if (existing.isEmpty()) {
+            if (Stores.createIfMissing(store, expected)) {
+                LOG.log(Level.DEBUG, "created {0} {1}", expected.path("kind").asText(), meta.name());
+                return;
+            }
+        }
+        if (Stores.update(store, meta.namespace(), meta.name(), current -> RbacReconciliation.role(current, expected))) {
+            LOG.log(Level.INFO, "reconciled {0} {1}", expected.path("kind").asText(), meta.name());
+        }
+    }
+
+    private static void ensureBinding(ResourceStore store, ObjectNode expected) {
+        ObjectMeta meta = ObjectMeta.of(expected);
+        Optional<ObjectNode> existing = Stores.find(store, meta.namespace(), meta.name());
+        if (existing.isEmpty()) {
+            if (Stores.createIfMissing(store, expected)) {
+                return;
+            }
+            existing = Stores.find(store, meta.namespace(), meta.name());
+        }
+        if (existing.isPresent() && RbacReconciliation.roleRefDiffers(existing.get(), expected)) {
+            ObjectNode old = existing.get();
+            ObjectNode replacement = RbacReconciliation.binding(old, expected);
+            replacement.set("roleRef", expected.path("roleRef").deepCopy());
+            ObjectMeta fresh = ObjectMeta.of(replacement);
+            fresh.node().remove(List.of("uid", "resourceVersion", "creationTimestamp", "managedFields"));
+            store.delete(meta.namespace(), meta.name(),
+                    new DeleteOptions(ObjectMeta.of(old).uid(), ObjectMeta.of(old).resourceVersion(), false, null, null));
+            Stores.createIfMissing(store, replacement);
+            LOG.log(Level.INFO, "re-created {0} {1} with roleRef {2}", expected.path("kind").asText(), meta.name(),
+                    expected.path("roleRef").path("name").asText());
+            return;
+        }
+        if (Stores.update(store, meta.namespace(), meta.name(), current -> RbacReconciliation.binding(current, expected))) {
+            LOG.log(Level.INFO, "reconciled {0} {1}", expected.path("kind").asText(), meta.name());
+        }
+    }
+}

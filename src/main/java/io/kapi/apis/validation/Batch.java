@@ -1,0 +1,140 @@
+package io.kapi.apis.validation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/** batch/v1 Jobs and CronJobs, as kube's {@code pkg/apis/batch/validation}. */
+final class Batch {
+
+    private static final List<String> JOB_RESTART = List.of("OnFailure", "Never");
+    private static final List<String> CONCURRENCY = List.of("Allow", "Forbid", "Replace");
+    private static final Pattern TZ_PART = Pattern.compile("[A-Za-z._+\\-0-9]+");
+
+    private Batch() {
+    }
+
+    static final Rules JOB = Rules.of(Batch::job, Batch::jobImmutable);
+    static final Rules CRON_JOB = Rules.of(Batch::cronJob);
+
+    private static void job(ObjectNode job, Errs e) {
+        JsonNode spec = Json.at(job, "spec");
+        jobSpec(spec, "spec", e);
+        JsonNode selector = spec.get("selector");
+        if (selector != null && selector.isObject()) {
+            Selectors.validate(selector, "spec.selector", e);
+            JsonNode labels = Json.at(spec, "template", "metadata", "labels");
+            if (Selectors.parsable(selector) && !Selectors.matches(selector, labels)) {
+                e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null),
+                        Workloads.NO_MATCH);
+            }
+        }
+    }
+
+    /** validateJobSpec: counts, completion mode and the pod template with its restart policy. */
+    private static void jobSpec(JsonNode spec, String path, Errs e) {
+        for (String f : List.of("parallelism", "completions", "activeDeadlineSeconds", "backoffLimit",
+                "backoffLimitPerIndex", "maxFailedIndexes", "ttlSecondsAfterFinished")) {
+            e.nonNegative(spec, f, path + "." + f);
+        }
+        String mode = Json.text(spec, "completionMode");
+        if (!mode.isEmpty() && !mode.equals("NonIndexed") && !mode.equals("Indexed")) {
+            e.notSupported(path + ".completionMode", Go.quote(mode), List.of("NonIndexed", "Indexed"));
+        }
+        if (mode.equals("Indexed") && !Json.has(spec, "completions")) {
+            e.required(path + ".completions", "when completion mode is Indexed");
+        }
+        JsonNode template = Json.at(spec, "template");
+        PodSpecs.template(template, path + ".template", e);
+        String restart = Json.text(Json.at(template, "spec"), "restartPolicy");
+        String effective = restart.isEmpty() ? "Always" : restart;
+        if (!JOB_RESTART.contains(effective)) {
+            e.notSupported(path + ".template.spec.restartPolicy", Go.quote(effective), JOB_RESTART);
+        }
+    }
+
+    private static void jobImmutable(ObjectNode job, ObjectNode old, Errs e) {
+        JsonNode spec = Json.at(job, "spec");
+        JsonNode before = Json.at(old, "spec");
+        if (!Json.text(spec, "completionMode").equals("Indexed")) {
+            e.immutableScalar(spec.get("completions"), before.get("completions"), "spec.completions");
+        }
+        if (!Json.same(spec.get("selector"), before.get("selector"))) {
+            e.invalid("spec.selector", Go.labelSelector(spec.get("selector")), Errs.IMMUTABLE);
+        }
+        boolean suspended = Json.at(before, "suspend").asBoolean(false);
+        if (!suspended && !Json.same(spec.get("template"), before.get("template"))) {
+            e.invalid("spec.template", "core.PodTemplateSpec{...}", Errs.IMMUTABLE);
+        }
+        e.immutableScalar(spec.get("completionMode"), before.get("completionMode"), "spec.completionMode");
+        if (!Json.same(spec.get("podFailurePolicy"), before.get("podFailurePolicy"))) {
+            e.invalid("spec.podFailurePolicy", "&batch.PodFailurePolicy{...}", Errs.IMMUTABLE);
+        }
+    }
+
+    private static void cronJob(ObjectNode cj, Errs e) {
+        String name = Json.text(Json.at(cj, "metadata"), "name");
+        if (name.length() > 52) {
+            e.invalidString("metadata.name", name, "must be no more than 52 characters");
+        }
+        JsonNode spec = Json.at(cj, "spec");
+        String schedule = Json.text(spec, "schedule");
+        if (schedule.isEmpty()) {
+            e.required("spec.schedule", "");
+        } else {
+            String err = Cron.check(schedule);
+            if (err != null) {
+                e.invalidString("spec.schedule", schedule, err);
+            }
+            if (Json.has(spec, "timeZone") && schedule.contains("TZ")) {
+                e.invalidString("spec.schedule", schedule, "cannot use both timeZone field and TZ or CRON_TZ in schedule");
+            } else if (schedule.contains("TZ")) {
+                e.invalidString("spec.schedule", schedule,
+                        "cannot use TZ or CRON_TZ in schedule, use timeZone field instead");
+            }
+        }
+        timeZone(spec, e);
+        e.nonNegative(spec, "startingDeadlineSeconds", "spec.startingDeadlineSeconds");
+        String concurrency = Json.text(spec, "concurrencyPolicy");
+        if (!concurrency.isEmpty() && !CONCURRENCY.contains(concurrency)) {
+            e.notSupported("spec.concurrencyPolicy", Go.quote(concurrency), CONCURRENCY);
+        }
+        e.nonNegative(spec, "successfulJobsHistoryLimit", "spec.successfulJobsHistoryLimit");
+        e.nonNegative(spec, "failedJobsHistoryLimit", "spec.failedJobsHistoryLimit");
+        JsonNode jobSpec = Json.at(spec, "jobTemplate", "spec");
+        jobSpec(jobSpec, "spec.jobTemplate.spec", e);
+        if (Json.has(jobSpec, "selector")) {
+            e.invalid("spec.jobTemplate.spec.selector", Go.labelSelector(jobSpec.get("selector")),
+                    "`selector` will be auto-generated");
+        }
+        if (Json.at(jobSpec, "manualSelector").asBoolean(false)) {
+            e.notSupported("spec.jobTemplate.spec.manualSelector", "true", List.of("nil", "false"));
+        }
+    }
+
+    private static void timeZone(JsonNode spec, Errs e) {
+        if (!Json.has(spec, "timeZone")) {
+            return;
+        }
+        String tz = Json.text(spec, "timeZone");
+        String path = "spec.timeZone";
+        if (tz.isEmpty()) {
+            e.invalidString(path, tz, "timeZone must be nil or non-empty string");
+            return;
+        }
+        if (tz.toLowerCase(Locale.ROOT).equals("local")) {
+            e.invalidString(path, tz, "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones");
+        }
+        String err = TimeZones.check(tz);
+        if (err != null) {
+            e.invalidString(path, tz, err);
+        }
+        for (String part : tz.split("/", -1)) {
+            if (part.equals(".") || part.equals("..") || part.startsWith("-") || !TZ_PART.matcher(part).matches()) {
+                e.invalidString(path, tz, "unknown time zone " + tz);
+            }
+        }
+    }
+}

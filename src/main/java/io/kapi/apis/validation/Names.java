@@ -1,0 +1,127 @@
+package io.kapi.apis.validation;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** Identifier checks of {@code k8s.io/apimachinery/pkg/util/validation} not in machinery's Identifiers. */
+final class Names {
+
+    private static final Pattern PORT_NAME_CHARSET = Pattern.compile("[-a-z0-9]+");
+    private static final Pattern ONE_LETTER = Pattern.compile(".*[a-z].*");
+    private static final String CONFIG_KEY_FMT = "[-._a-zA-Z0-9]+";
+    private static final Pattern CONFIG_KEY = Pattern.compile(CONFIG_KEY_FMT);
+
+    static final String PORT_RANGE = "must be between 1 and 65535, inclusive";
+
+    private Names() {
+    }
+
+    /** {@code IsValidPortName}: an IANA_SVC_NAME. */
+    static List<String> portName(String port) {
+        List<String> errs = new ArrayList<>(0);
+        if (port.length() > 15) {
+            errs.add("must be no more than 15 characters");
+        }
+        if (!PORT_NAME_CHARSET.matcher(port).matches()) {
+            errs.add("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+        }
+        if (!ONE_LETTER.matcher(port).matches()) {
+            errs.add("must contain at least one letter (a-z)");
+        }
+        if (port.contains("--")) {
+            errs.add("must not contain consecutive hyphens");
+        }
+        if (!port.isEmpty() && (port.charAt(0) == '-' || port.charAt(port.length() - 1) == '-')) {
+            errs.add("must not begin or end with a hyphen");
+        }
+        return errs;
+    }
+
+    static boolean validPort(long port) {
+        return port >= 1 && port <= 65535;
+    }
+
+    /** {@code IsConfigMapKey}. */
+    static List<String> configMapKey(String key) {
+        List<String> errs = new ArrayList<>(0);
+        if (key.length() > 253) {
+            errs.add("must be no more than 253 characters");
+        }
+        if (!CONFIG_KEY.matcher(key).matches()) {
+            errs.add(Go.regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+                    CONFIG_KEY_FMT, "key.name", "KEY_NAME", "key-name"));
+        }
+        if (key.equals(".")) {
+            errs.add("must not be '.'");
+        } else if (key.equals("..")) {
+            errs.add("must not be '..'");
+        } else if (key.startsWith("..")) {
+            errs.add("must not start with '..'");
+        }
+        return errs;
+    }
+
+    /** {@code IsRelaxedEnvVarName} (RelaxedEnvironmentVariableValidation is on in 1.34). */
+    static List<String> envVarName(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 32 || c > 126 || c == '=') {
+                return List.of("a valid environment variable name must consist only of printable ASCII "
+                        + "characters other than '='");
+            }
+        }
+        return List.of();
+    }
+
+    /** Whether {@code s} is an IPv4 or IPv6 literal (Go's netip rules: no leading zeros, no zone). */
+    static boolean isIp(String s) {
+        if (s.isEmpty() || s.contains("%")) {
+            return false;
+        }
+        if (s.indexOf(':') >= 0) {
+            return s.matches("[0-9a-fA-F:.]+") && ipv6(s);
+        }
+        String[] parts = s.split("\\.", -1);
+        if (parts.length != 4) {
+            return false;
+        }
+        for (String p : parts) {
+            if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(Character::isDigit)
+                    || (p.length() > 1 && p.charAt(0) == '0') || Integer.parseInt(p) > 255) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean ipv6(String s) {
+        try {
+            return java.net.InetAddress.getByName("[" + s + "]") instanceof java.net.Inet6Address
+                    || s.contains(".");
+        } catch (java.net.UnknownHostException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    static boolean isIpv6(String s) {
+        return s.indexOf(':') >= 0;
+    }
+
+    /** {@code IsValidIP}'s message pair. */
+    static void ip(String path, String value, Errs e) {
+        if (!isIp(value)) {
+            e.invalidString(path, value, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)");
+        }
+    }
+
+    /** {@code IsValidCIDR}. */
+    static void cidr(String path, String value, Errs e) {
+        int slash = value.indexOf('/');
+        boolean ok = slash > 0 && isIp(value.substring(0, slash)) && value.substring(slash + 1).matches("[0-9]{1,3}")
+                && Integer.parseInt(value.substring(slash + 1)) <= (isIpv6(value) ? 128 : 32);
+        if (!ok) {
+            e.invalidString(path, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)");
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package io.kapi.apis.validation;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * How a kind's main resource treats {@code status}, as its kube-apiserver strategy does: {@link #initial}
+ * replaces whatever status a create carries (kube's {@code PrepareForCreate} resetting it), and an update of
+ * the main resource keeps the stored status (kube's {@code PrepareForUpdate}: {@code new.Status = old.Status});
+ * only the {@code /status} subresource changes it.
+ */
+public interface StatusPolicy {
+
+    /** The status a new object starts with, computed from the (defaulted) object; never null. */
+    ObjectNode initial(ObjectNode object);
+}

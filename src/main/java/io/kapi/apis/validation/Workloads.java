@@ -1,0 +1,300 @@
+package io.kapi.apis.validation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The pod controllers of apps/v1 and core/v1: Deployment, ReplicaSet, StatefulSet, DaemonSet and
+ * ReplicationController, as kube's {@code pkg/apis/apps/validation} and {@code ValidateReplicationController}.
+ */
+final class Workloads {
+
+    static final String NO_MATCH = "`selector` does not match template `labels`";
+    private static final Pattern PERCENT = Pattern.compile("[0-9]+%");
+    /** kube 1.34's list of the StatefulSet spec fields an update may change. */
+    static final String STATEFULSET_UPDATABLE = "updates to statefulset spec for fields other than 'replicas', "
+            + "'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' "
+            + "and 'minReadySeconds' are forbidden";
+    private static final List<String> STATEFULSET_MUTABLE = List.of("replicas", "ordinals", "template",
+            "updateStrategy", "revisionHistoryLimit", "persistentVolumeClaimRetentionPolicy", "minReadySeconds");
+
+    private Workloads() {
+    }
+
+    static final Rules DEPLOYMENT = Rules.of(Workloads::deployment, Workloads::selectorImmutable);
+    static final Rules REPLICA_SET = Rules.of(Workloads::replicaSet, Workloads::selectorImmutable);
+    static final Rules DAEMON_SET = Rules.of(Workloads::daemonSet, Workloads::selectorImmutable);
+    static final Rules STATEFUL_SET = new Rules(Workloads::statefulSet, Workloads::statefulSetUpdate);
+    static final Rules REPLICATION_CONTROLLER = Rules.of(Workloads::replicationController);
+
+    private static void deployment(ObjectNode d, Errs e) {
+        JsonNode spec = Json.at(d, "spec");
+        e.nonNegative(spec, "replicas", "spec.replicas");
+        selectorAndTemplate(spec, "deployment", true, e);
+        strategy(Json.at(spec, "strategy"), "spec.strategy", e);
+        e.nonNegative(spec, "minReadySeconds", "spec.minReadySeconds");
+        e.nonNegative(spec, "revisionHistoryLimit", "spec.revisionHistoryLimit");
+        JsonNode deadline = spec.get("progressDeadlineSeconds");
+        if (deadline != null && deadline.isNumber()) {
+            e.nonNegative(spec, "progressDeadlineSeconds", "spec.progressDeadlineSeconds");
+            if (deadline.asLong() <= Json.at(spec, "minReadySeconds").asLong(0)) {
+                e.invalid("spec.progressDeadlineSeconds", deadline.asText(), "must be greater than minReadySeconds");
+            }
+        }
+    }
+
+    private static void replicaSet(ObjectNode rs, Errs e) {
+        JsonNode spec = Json.at(rs, "spec");
+        e.nonNegative(spec, "replicas", "spec.replicas");
+        e.nonNegative(spec, "minReadySeconds", "spec.minReadySeconds");
+        selectorAndTemplate(spec, "deployment", true, e);
+    }
+
+    /** ValidateDeploymentSpec/ValidateReplicaSetSpec's selector and ValidatePodTemplateSpecForReplicaSet. */
+    private static void selectorAndTemplate(JsonNode spec, String kindWord, boolean required, Errs e) {
+        JsonNode selector = spec.get("selector");
+        boolean present = selector != null && selector.isObject();
+        if (!present) {
+            if (required) {
+                e.required("spec.selector", "");
+            }
+        } else {
+            Selectors.validate(selector, "spec.selector", e);
+            if (Selectors.empty(selector)) {
+                e.invalid("spec.selector", Go.labelSelector(selector), "empty selector is invalid for " + kindWord);
+            }
+        }
+        if (present && !Selectors.parsable(selector)) {
+            e.invalid("spec.selector", Go.labelSelector(selector), "invalid label selector");
+            return;
+        }
+        JsonNode template = Json.at(spec, "template");
+        JsonNode labels = Json.at(template, "metadata", "labels");
+        // a missing selector selects nothing, an empty one everything (kube's LabelSelectorAsSelector)
+        if (!present || (!Selectors.empty(selector) && !Selectors.matches(selector, labels))) {
+            e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
+        }
+        PodSpecs.template(template, "spec.template", e);
+        restartAlways(template, e);
+        if (Json.has(Json.at(template, "spec"), "activeDeadlineSeconds")) {
+            e.forbidden("spec.template.spec.activeDeadlineSeconds", "activeDeadlineSeconds in ReplicaSet is not Supported");
+        }
+    }
+
+    private static void restartAlways(JsonNode template, Errs e) {
+        String policy = Json.text(Json.at(template, "spec"), "restartPolicy");
+        if (!policy.isEmpty() && !policy.equals("Always")) {
+            e.notSupported("spec.template.spec.restartPolicy", Go.quote(policy), List.of("Always"));
+        }
+    }
+
+    private static void strategy(JsonNode strategy, String path, Errs e) {
+        String type = Json.text(strategy, "type");
+        JsonNode rolling = strategy.get("rollingUpdate");
+        boolean hasRolling = rolling != null && rolling.isObject();
+        switch (type) {
+            case "" -> { }
+            case "Recreate" -> {
+                if (hasRolling) {
+                    e.forbidden(path + ".rollingUpdate", "may not be specified when strategy `type` is 'Recreate'");
+                }
+            }
+            case "RollingUpdate" -> {
+                if (hasRolling) {
+                    rollingUpdate(rolling, path + ".rollingUpdate", e);
+                }
+            }
+            default -> e.notSupported(path, "apps.DeploymentStrategy{Type:" + Go.quote(type) + ", RollingUpdate:"
+                    + (hasRolling ? "&apps.RollingUpdateDeployment{...}" : "(*apps.RollingUpdateDeployment)(nil)") + "}",
+                    List.of("Recreate", "RollingUpdate"));
+        }
+    }
+
+    private static void rollingUpdate(JsonNode r, String path, Errs e) {
+        JsonNode maxUnavailable = r.get("maxUnavailable");
+        JsonNode maxSurge = r.get("maxSurge");
+        intOrPercent(maxUnavailable, path + ".maxUnavailable", e);
+        intOrPercent(maxSurge, path + ".maxSurge", e);
+        if (value(maxUnavailable) == 0 && value(maxSurge) == 0) {
+            e.invalid(path + ".maxUnavailable", render(maxUnavailable), "may not be 0 when `maxSurge` is 0");
+        }
+        if (maxUnavailable != null && maxUnavailable.isTextual() && PERCENT.matcher(maxUnavailable.asText()).matches()
+                && value(maxUnavailable) > 100) {
+            e.invalid(path + ".maxUnavailable", render(maxUnavailable), "must not be greater than 100%");
+        }
+    }
+
+    /** ValidatePositiveIntOrPercent. */
+    static void intOrPercent(JsonNode v, String path, Errs e) {
+        if (v == null || v.isNull()) {
+            return;
+        }
+        if (v.isTextual()) {
+            if (!PERCENT.matcher(v.asText()).matches()) {
+                e.invalid(path, v.asText(), Go.regexError("a valid percent string must be a numeric string followed "
+                        + "by an ending '%'", "[0-9]+%", "1%", "93%"));
+            }
+        } else if (v.asLong() < 0) {
+            e.invalid(path, v.asText(), Errs.NEGATIVE);
+        }
+    }
+
+    /** An IntOrString as its {@code String()}: the number or the string, unquoted. */
+    static String render(JsonNode v) {
+        return v == null || v.isNull() ? "0" : v.asText();
+    }
+
+    private static long value(JsonNode v) {
+        if (v == null || v.isNull()) {
+            return 0;
+        }
+        if (v.isTextual()) {
+            String s = v.asText();
+            return PERCENT.matcher(s).matches() ? Long.parseLong(s.substring(0, s.length() - 1)) : -1;
+        }
+        return v.asLong();
+    }
+
+    private static void selectorImmutable(ObjectNode o, ObjectNode old, Errs e) {
+        JsonNode now = Json.at(o, "spec", "selector");
+        if (!Json.same(now, Json.at(old, "spec", "selector"))) {
+            e.invalid("spec.selector", Go.labelSelector(now), Errs.IMMUTABLE);
+        }
+    }
+
+    private static void daemonSet(ObjectNode ds, Errs e) {
+        JsonNode spec = Json.at(ds, "spec");
+        JsonNode selector = spec.get("selector");
+        boolean present = selector != null && selector.isObject();
+        if (present) {
+            Selectors.validate(selector, "spec.selector", e);
+        }
+        JsonNode template = Json.at(spec, "template");
+        JsonNode labels = Json.at(template, "metadata", "labels");
+        if (!present || (Selectors.parsable(selector) && !Selectors.matches(selector, labels))) {
+            e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
+        }
+        if (present && Selectors.empty(selector)) {
+            e.invalid("spec.selector", Go.labelSelector(selector), "empty selector is invalid for daemonset");
+        }
+        PodSpecs.template(template, "spec.template", e);
+        restartAlways(template, e);
+        if (Json.has(Json.at(template, "spec"), "activeDeadlineSeconds")) {
+            e.forbidden("spec.template.spec.activeDeadlineSeconds", "activeDeadlineSeconds in DaemonSet is not Supported");
+        }
+        e.nonNegative(spec, "minReadySeconds", "spec.minReadySeconds");
+        e.nonNegative(spec, "templateGeneration", "spec.templateGeneration");
+        e.nonNegative(spec, "revisionHistoryLimit", "spec.revisionHistoryLimit");
+        String type = Json.text(Json.at(spec, "updateStrategy"), "type");
+        if (!type.isEmpty() && !type.equals("OnDelete") && !type.equals("RollingUpdate")) {
+            e.notSupported("spec.updateStrategy", Go.quote(type), List.of("OnDelete", "RollingUpdate"));
+        }
+        JsonNode rolling = Json.at(spec, "updateStrategy", "rollingUpdate");
+        if (type.equals("RollingUpdate") && rolling.isObject()) {
+            intOrPercent(rolling.get("maxUnavailable"), "spec.updateStrategy.rollingUpdate.maxUnavailable", e);
+            intOrPercent(rolling.get("maxSurge"), "spec.updateStrategy.rollingUpdate.maxSurge", e);
+        }
+    }
+
+    private static void statefulSet(ObjectNode ss, Errs e) {
+        JsonNode spec = Json.at(ss, "spec");
+        String policy = Json.text(spec, "podManagementPolicy");
+        if (!policy.isEmpty() && !policy.equals("OrderedReady") && !policy.equals("Parallel")) {
+            e.invalidString("spec.podManagementPolicy", policy, "must be 'OrderedReady' or 'Parallel'");
+        }
+        JsonNode strategy = Json.at(spec, "updateStrategy");
+        String type = Json.text(strategy, "type");
+        switch (type) {
+            case "", "RollingUpdate" -> e.nonNegative(Json.at(strategy, "rollingUpdate"), "partition",
+                    "spec.updateStrategy.rollingUpdate.partition");
+            case "OnDelete" -> {
+                if (Json.has(strategy, "rollingUpdate")) {
+                    e.invalid("spec.updateStrategy.rollingUpdate", "&apps.RollingUpdateStatefulSetStrategy{...}",
+                            "only allowed for updateStrategy 'RollingUpdate'");
+                }
+            }
+            default -> e.invalid("spec.updateStrategy", "apps.StatefulSetUpdateStrategy{Type:" + Go.quote(type) + "}",
+                    "must be 'RollingUpdate' or 'OnDelete'");
+        }
+        e.nonNegative(spec, "replicas", "spec.replicas");
+        e.nonNegative(spec, "minReadySeconds", "spec.minReadySeconds");
+        JsonNode selector = spec.get("selector");
+        boolean present = selector != null && selector.isObject();
+        if (!present) {
+            e.required("spec.selector", "");
+        } else {
+            Selectors.validate(selector, "spec.selector", e);
+            if (Selectors.empty(selector)) {
+                e.invalid("spec.selector", Go.labelSelector(selector), "empty selector is invalid for statefulset");
+            }
+        }
+        JsonNode template = Json.at(spec, "template");
+        JsonNode labels = Json.at(template, "metadata", "labels");
+        if (!present || (!Selectors.empty(selector) && Selectors.parsable(selector)
+                && !Selectors.matches(selector, labels))) {
+            e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
+        }
+        PodSpecs.template(withClaimVolumes(template, spec.get("volumeClaimTemplates")), "spec.template", e);
+        restartAlways(template, e);
+        JsonNode deadline = Json.at(template, "spec", "activeDeadlineSeconds");
+        if (deadline.isNumber()) {
+            e.invalid("spec.template.spec.activeDeadlineSeconds", deadline.asText(), "must not be specified");
+        }
+    }
+
+    /** The template with each volumeClaimTemplate as a PVC volume, so that mounts of claims resolve. */
+    private static JsonNode withClaimVolumes(JsonNode template, JsonNode claims) {
+        if (!template.isObject() || Json.items(claims).isEmpty()) {
+            return template;
+        }
+        ObjectNode copy = ((ObjectNode) template).deepCopy();
+        ArrayNode volumes = copy.with("spec").withArray("volumes");
+        for (JsonNode claim : Json.items(claims)) {
+            String name = Json.text(Json.at(claim, "metadata"), "name");
+            ObjectNode v = volumes.addObject().put("name", name);
+            v.putObject("persistentVolumeClaim").put("claimName", name);
+        }
+        return copy;
+    }
+
+    private static void statefulSetUpdate(ObjectNode ss, ObjectNode old, Errs e) {
+        statefulSet(ss, e);
+        JsonNode now = Json.at(ss, "spec");
+        JsonNode before = Json.at(old, "spec");
+        ObjectNode a = now.isObject() ? ((ObjectNode) now).deepCopy() : ss.objectNode();
+        ObjectNode b = before.isObject() ? ((ObjectNode) before).deepCopy() : ss.objectNode();
+        a.remove(STATEFULSET_MUTABLE);
+        b.remove(STATEFULSET_MUTABLE);
+        if (!Json.same(a, b)) {
+            e.forbidden("spec", STATEFULSET_UPDATABLE);
+        }
+    }
+
+    private static void replicationController(ObjectNode rc, Errs e) {
+        JsonNode spec = Json.at(rc, "spec");
+        e.nonNegative(spec, "minReadySeconds", "spec.minReadySeconds");
+        JsonNode template = spec.get("template");
+        JsonNode labels = Json.at(template, "metadata", "labels");
+        JsonNode selector = Json.has(spec, "selector") ? spec.get("selector") : labels;
+        if (selector.isEmpty()) {
+            e.required("spec.selector", "");
+        }
+        e.nonNegative(spec, "replicas", "spec.replicas");
+        if (template == null || template.isNull()) {
+            e.required("spec.template", "");
+            return;
+        }
+        if (!selector.isEmpty() && !Selectors.mapMatches(selector, labels)) {
+            e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
+        }
+        PodSpecs.template(template, "spec.template", e);
+        restartAlways(template, e);
+        if (Json.has(Json.at(template, "spec"), "activeDeadlineSeconds")) {
+            e.forbidden("spec.template.spec.activeDeadlineSeconds",
+                    "activeDeadlineSeconds in ReplicationController is not Supported");
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.kapi.controllers;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.apis.NamespaceFinalize.FinalizersOnly;
+import io.kapi.health.PostStartHook;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.registry.DeleteOptions;
+import io.kapi.registry.ListOptions;
+import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceStore;
+import java.time.Duration;
+import java.util.Iterator;
+
+/**
+ * The namespace controller of standalone mode (kube-controller-manager's, simplified): for every
+ * terminating namespace it deletes all namespaced objects in it and, once none is left, removes the
+ * {@code kubernetes} finalizer and deletes the namespace, so {@code kubectl delete ns} completes.
+ * Objects held by their own finalizers or grace periods keep the namespace waiting, as in kube.
+ *
+ * <p>It polls, which is enough for a few namespaces being deleted at a time; it runs on one virtual
+ * thread started by its post-start hook and stops on {@link #close()}.
+ */
+public final class NamespaceController implements PostStartHook, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(NamespaceController.class.getName());
+    private static final String FINALIZER = "kubernetes";
+
+    private final Registry registry;
+    private final Duration interval;
+    private volatile Thread worker;
+
+    public NamespaceController(Registry registry, Duration interval) {
+        this.registry = registry;
+        this.interval = interval;
+    }
+
+    @Override
+    public String name() {
+        return "start-kapi-namespace-controller";
+    }
+
+    @Override
+    public void run() {
+        if (worker == null) {
+            worker = Thread.ofVirtual().name("namespace-controller").start(this::loop);
+        }
+    }
+
+    private void loop() {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                syncAll();
+                Thread.sleep(interval);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "namespace controller pass failed: {0}", e.toString());
+            }
+        }
+    }
+
+    /** One pass over every terminating namespace. */
+    public void syncAll() {
+        for (ObjectNode ns : registry.namespaces().list("", ListOptions.ALL).items()) {
+            if (!ObjectMeta.of(ns).deletionTimestamp().isEmpty()) {
+                sync(ObjectMeta.of(ns).name());
+            }
+        }
+    }
+
+    private void sync(String namespace) {
+        boolean empty = true;
+        for (ResourceStore store : registry.stores()) {
+            if (store.resource().namespaced()) {
+                empty &= deleteAll(store, namespace);
+            }
+        }
+        if (empty) {
+            finalizeNamespace(namespace);
+        }
+    }
+
+    /** Deletes what is left of one resource in the namespace; true when nothing is left. */
+    private static boolean deleteAll(ResourceStore store, String namespace) {
+        boolean empty = true;
+        for (ObjectNode object : store.list(namespace, ListOptions.ALL).items()) {
+            empty = false;
+            if (ObjectMeta.of(object).deletionTimestamp().isEmpty()) {
+                try {
+                    store.delete(namespace, ObjectMeta.of(object).name(), DeleteOptions.DEFAULT);
+                } catch (ApiException e) {
+                    if (e.code() != 404) {
+                        throw e;
+                    }
+                }
+            }
+        }
+        return empty || store.list(namespace, ListOptions.ALL).items().isEmpty();
+    }
+
+    private void finalizeNamespace(String namespace) {
+        ResourceStore namespaces = registry.namespaces();
+        try {
+            ObjectNode ns = namespaces.get("", namespace);
+            ArrayNode finalizers = ns.with("spec").withArray("finalizers");
+            for (Iterator<JsonNode> it = finalizers.elements(); it.hasNext(); ) {
+                if (it.next().asText().equals(FINALIZER)) {
+                    it.remove();
+                }
+            }
+            if (finalizers.isEmpty()) {
+                ns.with("spec").remove("finalizers");
+                namespaces.updateSubresource("", namespace, ns, false, new FinalizersOnly(namespaces.strategy()));
+                namespaces.delete("", namespace, DeleteOptions.DEFAULT);
+            }
+        } catch (ApiException e) {
+            if (e.code() != 404 && e.code() != 409) {
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        Thread t = worker;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.kapi.endpoint.codec.protobuf;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+
+/** Go's JSON forms of {@code metav1.Time}, {@code metav1.MicroTime} and {@code time.Duration}. */
+final class GoTime {
+
+    private static final DateTimeFormatter SECONDS =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MICROS =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final Map<String, Long> UNITS = Map.of(
+            "ns", 1L, "us", 1_000L, "\u00b5s", 1_000L, "\u03bcs", 1_000L, "ms", 1_000_000L,
+            "s", SECOND, "m", 60 * SECOND, "h", 3600 * SECOND);
+
+    private GoTime() {
+    }
+
+    /** {@code metav1.Time}: {@code 2006-01-02T15:04:05Z}. */
+    static String formatTime(long seconds) {
+        return SECONDS.format(Instant.ofEpochSecond(seconds));
+    }
+
+    /** {@code metav1.MicroTime}: {@code 2006-01-02T15:04:05.000000Z}. */
+    static String formatMicroTime(long seconds, int nanos) {
+        return MICROS.format(Instant.ofEpochSecond(seconds, nanos));
+    }
+
+    /**
+     * Parses RFC 3339, as Go's {@code time.Parse(time.RFC3339, s)}.
+     *
+     * @throws IllegalArgumentException if {@code s} is not RFC 3339
+     */
+    static Instant parseTime(String s) {
+        try {
+            return OffsetDateTime.parse(s, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException("parsing time \"" + s + "\" as RFC 3339", e);
+        }
+    }
+
+    /** Go's {@code time.Duration.String()}: {@code 1h2m3.5s}, {@code 1.5ms}, {@code 0s}. */
+    static String formatDuration(long nanos) {
+        if (nanos == 0) {
+            return "0s";
+        }
+        String sign = nanos < 0 ? "-" : "";
+        BigDecimal u = BigDecimal.valueOf(nanos).abs();
+        if (u.compareTo(BigDecimal.valueOf(SECOND)) < 0) {
+            long v = u.longValueExact();
+            if (v < 1_000) {
+                return sign + v + "ns";
+            }
+            return v < 1_000_000 ? sign + fraction(v, 3) + "\u00b5s" : sign + fraction(v, 6) + "ms";
+        }
+        BigDecimal[] secs = u.divideAndRemainder(BigDecimal.valueOf(SECOND));
+        long whole = secs[0].longValueExact();
+        String frac = fractionDigits(secs[1].longValueExact(), 9);
+        StringBuilder out = new StringBuilder(sign);
+        if (whole >= 3600) {
+            out.append(whole / 3600).append('h');
+        }
+        if (whole >= 60) {
+            out.append(whole / 60 % 60).append('m');
+        }
+        return out.append(whole % 60).append(frac).append('s').toString();
+    }
+
+    private static String fraction(long v, int digits) {
+        long scale = (long) Math.pow(10, digits);
+        return (v / scale) + fractionDigits(v % scale, digits);
+    }
+
+    /** {@code .5} for 500000000 of 9 digits; empty for 0. */
+    private static String fractionDigits(long frac, int digits) {
+        if (frac == 0) {
+            return "";
+        }
+        String s = String.format("%0" + digits + "d", frac).replaceAll("0+$", "");
+        return "." + s;
+    }
+
+    /**
+     * Parses a Go duration such as {@code 1h30m}, {@code 1.5s} or {@code -300ms}, as
+     * {@code time.ParseDuration}.
+     *
+     * @throws IllegalArgumentException if {@code s} is not a duration
+     */
+    static long parseDuration(String s) {
+        String rest = s;
+        boolean negative = false;
+        if (!rest.isEmpty() && (rest.charAt(0) == '-' || rest.charAt(0) == '+')) {
+            negative = rest.charAt(0) == '-';
+            rest = rest.substring(1);
+        }
+        if (rest.equals("0")) {
+            return 0;
+        }
+        if (rest.isEmpty()) {
+            throw invalidDuration(s);
+        }
+        BigDecimal total = BigDecimal.ZERO;
+        int i = 0;
+        while (i < rest.length()) {
+            int start = i;
+            while (i < rest.length() && (Character.isDigit(rest.charAt(i)) || rest.charAt(i) == '.')) {
+                i++;
+            }
+            int unitStart = i;
+            while (i < rest.length() && !Character.isDigit(rest.charAt(i)) && rest.charAt(i) != '.') {
+                i++;
+            }
+            Long unit = UNITS.get(rest.substring(unitStart, i));
+            if (start == unitStart || unit == null) {
+                throw invalidDuration(s);
+            }
+            try {
+                total = total.add(new BigDecimal(rest.substring(start, unitStart)).multiply(BigDecimal.valueOf(unit)));
+            } catch (NumberFormatException e) {
+                throw invalidDuration(s);
+            }
+        }
+        long nanos = total.longValue();
+        return negative ? -nanos : nanos;
+    }
+
+    private static IllegalArgumentException invalidDuration(String s) {
+        return new IllegalArgumentException("time: invalid duration \"" + s + "\"");
+    }
+}

@@ -1,0 +1,211 @@
+package io.kapi.endpoint.codec.protobuf;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.Json;
+import io.kubernetes.client.proto.Runtime;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * Kubernetes' protobuf wire format, {@code application/vnd.kubernetes.protobuf}, for the built-in kinds.
+ *
+ * <p>A body is the four bytes {@code k8s\0} followed by a {@code runtime.Unknown} message:
+ * {@code typeMeta} ({@code apiVersion}, {@code kind}), {@code raw} (the object's own message),
+ * {@code contentEncoding} and {@code contentType} (both empty). The object's message comes from
+ * {@code io.kubernetes:client-java-proto}; its JSON form is the tree kube-apiserver would have read from
+ * the equivalent JSON body (see {@link ProtoToJson} for zero values).
+ *
+ * <p>Custom resources have no protobuf form: kube-apiserver serves them as JSON even to clients that
+ * prefer protobuf, so negotiation should offer this format only where {@link #supports} says so.
+ * {@code meta.k8s.io/v1 Table} has no protobuf form either.
+ */
+public final class ProtobufCodec {
+
+    /** The media type of this format. */
+    public static final String MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
+
+    /** The Content-Type of a watch response in this format. */
+    public static final String WATCH_MEDIA_TYPE = MEDIA_TYPE + ";stream=watch";
+
+    private static final byte[] PREFIX = {0x6b, 0x38, 0x73, 0x00};
+    /** The name of kube-apiserver's scheme in "no kind is registered" errors. */
+    private static final String SCHEME = "pkg/api/legacyscheme/scheme.go:30";
+
+    private static final Descriptor UNKNOWN = Runtime.Unknown.getDescriptor();
+    private static final Descriptor TYPE_META = Runtime.TypeMeta.getDescriptor();
+    private static final Descriptor WATCH_EVENT = io.kubernetes.client.proto.Meta.WatchEvent.getDescriptor();
+
+    private ProtobufCodec() {
+    }
+
+    /** Whether {@code gvk} (a kind or its list) has a protobuf message. */
+    public static boolean supports(GroupVersionKind gvk) {
+        return KindIndex.builtIn().find(gvk).isPresent();
+    }
+
+    /**
+     * Decodes a protobuf request body into the JSON tree of the object, {@code apiVersion} and {@code kind}
+     * first, taken from the envelope (or from {@code expected} where the envelope leaves them empty, as
+     * kube-apiserver defaults them). Whether they match the endpoint is the handler's check, as for JSON.
+     *
+     * @param expected the kind the endpoint serves; it defaults the envelope and words errors
+     * @throws ApiException 400 BadRequest worded as kube-apiserver's: {@code the object provided is
+     *         unrecognized (must be of type ConfigMap): provided data does not appear to be a protobuf
+     *         message, expected prefix [107 56 115 0] (7b7d)} for a broken envelope, {@code ConfigMap in
+     *         version "v1" cannot be handled as a ConfigMap: unexpected EOF} for a broken object, and
+     *         {@code no kind "Foo" is registered for version "v1" ...} for a kind without a message
+     */
+    public static ObjectNode decode(byte[] body, GroupVersionKind expected) {
+        Envelope envelope = envelope(body, expected);
+        GroupVersionKind actual = withDefaults(envelope, expected);
+        Descriptor type = KindIndex.builtIn().find(actual).orElseThrow(() -> cannotHandle(actual, expected,
+                "no kind \"%s\" is registered for version \"%s\" in scheme \"%s\""
+                        .formatted(actual.kind(), actual.apiVersion(), SCHEME)));
+        ObjectNode tree = Json.object();
+        tree.put("apiVersion", actual.apiVersion());
+        tree.put("kind", actual.kind());
+        try {
+            tree.setAll(ProtoToJson.object(DynamicMessage.parseFrom(type, envelope.raw())));
+        } catch (InvalidProtocolBufferException e) {
+            throw cannotHandle(actual, expected, goError(e));
+        } catch (IllegalArgumentException e) {
+            throw cannotHandle(actual, expected, e.getMessage());
+        }
+        return tree;
+    }
+
+    /**
+     * Encodes {@code object} as kube-apiserver writes {@code gvk} in protobuf: the envelope with
+     * {@code typeMeta} from {@code gvk} and the object's message as {@code raw}. Use {@code ...List} kinds
+     * for lists and {@code v1 Status} for errors.
+     *
+     * @throws IllegalArgumentException if {@code gvk} is not {@link #supports supported} or a field cannot
+     *         be converted (such as a time that is not RFC 3339)
+     */
+    public static byte[] encode(JsonNode object, GroupVersionKind gvk) {
+        Descriptor type = KindIndex.builtIn().find(gvk)
+                .orElseThrow(() -> new IllegalArgumentException("no protobuf message for " + gvk));
+        ByteString raw = JsonToProto.message(object, type).toByteString();
+        Runtime.Unknown envelope = Runtime.Unknown.newBuilder()
+                .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion(gvk.apiVersion()).setKind(gvk.kind()))
+                .setRaw(raw)
+                .setContentEncoding("")
+                .setContentType("")
+                .build();
+        byte[] out = new byte[PREFIX.length + envelope.getSerializedSize()];
+        System.arraycopy(PREFIX, 0, out, 0, PREFIX.length);
+        try {
+            envelope.writeTo(com.google.protobuf.CodedOutputStream.newInstance(out, PREFIX.length,
+                    out.length - PREFIX.length));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("writing to an array", e);
+        }
+        return out;
+    }
+
+    /**
+     * One frame of a protobuf watch stream, as kube-apiserver writes it: a 4-byte big-endian length, then
+     * a {@code metav1.WatchEvent} message without prefix or envelope whose {@code object.raw} is the
+     * object {@link #encode encoded} with both (for {@code ERROR} events, a {@code v1 Status}).
+     *
+     * @param type {@code ADDED}, {@code MODIFIED}, {@code DELETED}, {@code BOOKMARK} or {@code ERROR}
+     * @throws IllegalArgumentException as {@link #encode}
+     */
+    public static byte[] encodeWatchEvent(String type, JsonNode object, GroupVersionKind gvk) {
+        Descriptor event = WATCH_EVENT;
+        Descriptor raw = event.findFieldByName("object").getMessageType();
+        byte[] message = DynamicMessage.newBuilder(event)
+                .setField(event.findFieldByName("type"), type)
+                .setField(event.findFieldByName("object"), DynamicMessage.newBuilder(raw)
+                        .setField(raw.findFieldByName("raw"), ByteString.copyFrom(encode(object, gvk)))
+                        .build())
+                .build().toByteArray();
+        return java.nio.ByteBuffer.allocate(4 + message.length).putInt(message.length).put(message).array();
+    }
+
+    /**
+     * Parses the envelope. Through {@link DynamicMessage}, not the generated {@code Runtime.Unknown}:
+     * client-java-proto's generated parsers predate protobuf 22 and protobuf-java 4 warns about (and
+     * guards against) them on every class's first parse.
+     */
+    private static Envelope envelope(byte[] body, GroupVersionKind expected) {
+        if (body.length == 0) {
+            throw unrecognized(expected, "empty data", body);
+        }
+        if (body.length < PREFIX.length || !Arrays.equals(body, 0, PREFIX.length, PREFIX, 0, PREFIX.length)) {
+            throw unrecognized(expected,
+                    "provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]", body);
+        }
+        if (body.length == PREFIX.length) {
+            throw unrecognized(expected, "empty body", body);
+        }
+        try {
+            DynamicMessage unknown = DynamicMessage.parseFrom(UNKNOWN,
+                    ByteString.copyFrom(body, PREFIX.length, body.length - PREFIX.length));
+            Message typeMeta = (Message) unknown.getField(UNKNOWN.findFieldByName("typeMeta"));
+            return new Envelope(
+                    (String) typeMeta.getField(TYPE_META.findFieldByName("apiVersion")),
+                    (String) typeMeta.getField(TYPE_META.findFieldByName("kind")),
+                    (ByteString) unknown.getField(UNKNOWN.findFieldByName("raw")));
+        } catch (InvalidProtocolBufferException e) {
+            throw unrecognized(expected, goError(e), body);
+        }
+    }
+
+    /** The parts of {@code runtime.Unknown} that decoding uses. */
+    private record Envelope(String apiVersion, String kind, ByteString raw) {
+    }
+
+    /** kube-apiserver's {@code copyKindDefaults}: an empty kind or version comes from the endpoint. */
+    private static GroupVersionKind withDefaults(Envelope envelope, GroupVersionKind expected) {
+        String apiVersion = envelope.apiVersion();
+        int slash = apiVersion.indexOf('/');
+        String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+        String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
+        if (version.isEmpty()) {
+            group = expected.group();
+            version = expected.version();
+        }
+        String kind = envelope.kind().isEmpty() ? expected.kind() : envelope.kind();
+        return new GroupVersionKind(group, version, kind);
+    }
+
+    /** The gist of gogo-protobuf's error for the same input. */
+    private static String goError(InvalidProtocolBufferException e) {
+        String m = Optional.ofNullable(e.getMessage()).orElse("");
+        if (m.contains("truncated") || m.contains("ended unexpectedly")) {
+            return "unexpected EOF";
+        }
+        return "proto: " + m;
+    }
+
+    private static ApiException unrecognized(GroupVersionKind expected, String detail, byte[] data) {
+        return ApiException.badRequest("the object provided is unrecognized (must be of type %s): %s (%s)"
+                .formatted(expected.kind(), detail, summarize(data)));
+    }
+
+    private static ApiException cannotHandle(GroupVersionKind actual, GroupVersionKind expected, String detail) {
+        return ApiException.badRequest("%s in version \"%s\" cannot be handled as a %s: %s"
+                .formatted(actual.kind(), actual.version(), expected.kind(), detail));
+    }
+
+    /** kube-apiserver's {@code summarizeData}: the first 30 bytes in hex (protobuf is never JSON). */
+    private static String summarize(byte[] data) {
+        if (data.length == 0) {
+            return "<empty>";
+        }
+        int n = Math.min(30, data.length);
+        String head = data[0] == '{' ? new String(data, 0, n, java.nio.charset.StandardCharsets.UTF_8)
+                : HexFormat.of().formatHex(data, 0, n);
+        return data.length > 30 ? head + " ..." : head;
+    }
+}

@@ -1,0 +1,96 @@
+package io.kapi.controllers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.apis.BuiltinStrategies;
+import io.kapi.apis.SystemNamespaces;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.Json;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.resource.ResourceTable;
+import io.kapi.registry.DeleteOptions;
+import io.kapi.registry.DeleteResult;
+import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceStore;
+import io.kapi.storage.Storage;
+import io.kapi.storage.Storages;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class NamespaceLifecycleTest {
+
+    private Storage storage;
+    private Registry registry;
+    private ResourceStore configmaps;
+
+    @BeforeEach
+    void setUp() {
+        storage = Storages.memory();
+        ResourceTable table = ResourceTable.builtin();
+        registry = new Registry(table.resources(), storage, new BuiltinStrategies(), (r, o) -> List.of(),
+                Clock.systemUTC());
+        new SystemNamespaces(registry.namespaces()).run();
+        configmaps = registry.store(table.find("", "v1", "configmaps").orElseThrow()).orElseThrow();
+        registry.namespaces().create("", object("Namespace", "x"), false);
+        configmaps.create("x", object("ConfigMap", "c1"), false);
+    }
+
+    @AfterEach
+    void tearDown() {
+        storage.close();
+    }
+
+    @Test
+    @DisplayName("deleting a namespace makes it Terminating, refuses new content, and the controller finishes it")
+    void deleteNamespace() {
+        DeleteResult result = registry.namespaces().delete("", "x", DeleteOptions.DEFAULT);
+        assertFalse(result.deleted());
+        assertEquals("Terminating", result.object().path("status").path("phase").asText());
+        ApiException refused = assertThrows(ApiException.class,
+                () -> configmaps.create("x", object("ConfigMap", "c2"), false));
+        assertEquals(403, refused.code());
+        assertEquals("configmaps \"c2\" is forbidden: unable to create new content in namespace x because it is "
+                + "being terminated", refused.getMessage());
+        new NamespaceController(registry, Duration.ofSeconds(1)).syncAll();
+        assertThrows(ApiException.class, () -> configmaps.get("x", "c1"));
+        ApiException gone = assertThrows(ApiException.class, () -> registry.namespaces().get("", "x"));
+        assertEquals(404, gone.code());
+    }
+
+    @Test
+    @DisplayName("the system namespaces cannot be deleted")
+    void immortal() {
+        for (String name : List.of("default", "kube-system", "kube-public")) {
+            ApiException e = assertThrows(ApiException.class,
+                    () -> registry.namespaces().delete("", name, DeleteOptions.DEFAULT));
+            assertEquals(403, e.code());
+            assertEquals("namespaces \"" + name + "\" is forbidden: this namespace may not be deleted", e.getMessage());
+        }
+    }
+
+    @Test
+    @DisplayName("an orphan propagation policy holds the object with the orphan finalizer")
+    void orphan() {
+        DeleteResult result = configmaps.delete("x", "c1", new DeleteOptions(null, null, false, "Orphan", null));
+        assertFalse(result.deleted());
+        assertEquals("orphan", result.object().path("metadata").path("finalizers").get(0).asText());
+        assertTrue(!ObjectMeta.of(configmaps.get("x", "c1")).deletionTimestamp().isEmpty());
+    }
+
+    private static ObjectNode object(String kind, String name) {
+        ObjectNode o = Json.object();
+        o.put("apiVersion", "v1");
+        o.put("kind", kind);
+        o.putObject("metadata").put("name", name);
+        return o;
+    }
+}
