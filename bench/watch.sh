@@ -2,6 +2,7 @@
 # List and watch benchmark against a real bin/kapi process (loopback, TLS, HTTP/2); see
 # src/test/java/io/kapi/bench/watch/WatchBench.java. Usage:
 #   bench/watch.sh [--configmaps=10000] [--lists=50] [--watchers=100] [--creates=2000] [--backend=embedded|memory]
+#                  [--java-opts=-Xmx1g]  (KAPI_JAVA_OPTS of the server)
 # The server it starts is stopped and its data deleted at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."

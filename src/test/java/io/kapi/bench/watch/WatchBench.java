@@ -46,7 +46,7 @@ import javax.net.ssl.TrustManagerFactory;
  *       to each watcher receiving its event (p50/p99), with the server's resident memory sampled meanwhile.</li>
  * </ol>
  * Run with {@code bench/watch.sh [--configmaps=10000] [--lists=50] [--watchers=100] [--creates=2000]
- * [--backend=embedded|memory]}. The server is stopped and its data deleted at the end.
+ * [--backend=embedded|memory] [--java-opts=-Xmx1g]}. The server is stopped and its data deleted at the end.
  */
 public final class WatchBench {
 
@@ -92,8 +92,12 @@ public final class WatchBench {
         if (args.containsKey("backend")) {
             cmd.add("--storage-backend=" + args.get("backend"));
         }
-        server = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(data.resolve("server.log").toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(data.resolve("server.log").toFile());
+        if (args.containsKey("java-opts")) {
+            pb.environment().put("KAPI_JAVA_OPTS", args.get("java-opts"));
+        }
+        server = pb.start();
         pid = server.pid();
         Path kubeconfig = data.resolve("admin.kubeconfig");
         for (int i = 0; i < 600 && !Files.exists(kubeconfig); i++) {
@@ -113,8 +117,8 @@ public final class WatchBench {
             }
             Thread.sleep(100);
         }
-        System.out.printf("server pid %d on port %d, backend %s, RSS after start %d MiB%n", pid, port,
-                args.getOrDefault("backend", "embedded"), rssKib() / 1024);
+        System.out.printf("server pid %d on port %d, backend %s, KAPI_JAVA_OPTS '%s', RSS after start %d MiB%n", pid,
+                port, args.getOrDefault("backend", "embedded"), args.getOrDefault("java-opts", ""), rssKib() / 1024);
     }
 
     private void stop() throws Exception {
@@ -137,21 +141,27 @@ public final class WatchBench {
         createMany("bench-list", "cm-", configmaps, 32, null);
         System.out.printf("created %d configmaps in %.1f s%n", configmaps, (System.nanoTime() - t0) / 1e9);
         String path = "/api/v1/namespaces/bench-list/configmaps";
-        for (String query : List.of("", "?resourceVersion=0")) {
-            for (int i = 0; i < 5; i++) {
+        List<String> queries = List.of("", "?resourceVersion=0");
+        for (int i = 0; i < 5; i++) {
+            for (String query : queries) {
                 send("GET", path + query, null);
             }
-            long[] ms = new long[lists];
-            int items = 0;
-            for (int i = 0; i < lists; i++) {
+        }
+        long[][] ms = new long[queries.size()][lists];
+        int items = 0;
+        for (int i = 0; i < lists; i++) {
+            for (int q = 0; q < queries.size(); q++) {
                 long s = System.nanoTime();
-                HttpResponse<String> r = send("GET", path + query, null);
-                ms[i] = System.nanoTime() - s;
-                items = Json.MAPPER.readTree(r.body()).path("items").size();
+                HttpResponse<String> r = send("GET", path + queries.get(q), null);
+                ms[q][i] = System.nanoTime() - s;
+                items = r.body().length();
             }
-            System.out.printf("list %d configmaps%s: p50 %.1f ms, p99 %.1f ms (%d lists, %d items each)%n", configmaps,
+        }
+        for (int q = 0; q < queries.size(); q++) {
+            String query = queries.get(q);
+            System.out.printf("list %d configmaps%s: p50 %.1f ms, p99 %.1f ms (%d lists, %d KiB each)%n", configmaps,
                     query.isEmpty() ? " (resourceVersion unset, consistent)" : " (" + query.substring(1) + ")",
-                    pct(ms, 50) / 1e6, pct(ms, 99) / 1e6, lists, items);
+                    pct(ms[q], 50) / 1e6, pct(ms[q], 99) / 1e6, lists, items / 1024);
         }
         long[] paged = new long[Math.max(5, lists / 5)];
         for (int i = 0; i < paged.length; i++) {
