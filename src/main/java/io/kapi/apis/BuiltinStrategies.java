@@ -7,6 +7,7 @@ import io.kapi.registry.GenericStrategy;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyProvider;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The strategies of the built-in resources. The per-kind facts below are kube-apiserver's (which
@@ -37,6 +38,18 @@ public final class BuiltinStrategies implements StrategyProvider {
             "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
             "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings");
 
+    private final UnaryOperator<Strategy> services;
+
+    /** Built-in strategies without service allocation (for tests that need none). */
+    public BuiltinStrategies() {
+        this(UnaryOperator.identity());
+    }
+
+    /** @param services decorates the services strategy, e.g. {@code ServiceAllocators::decorate} */
+    public BuiltinStrategies(UnaryOperator<Strategy> services) {
+        this.services = services;
+    }
+
     @Override
     public Strategy forResource(ApiResource resource) {
         String key = resource.group() + "/" + resource.name();
@@ -45,6 +58,7 @@ public final class BuiltinStrategies implements StrategyProvider {
         return switch (key) {
             case "/namespaces" -> new NamespaceStrategy(generic);
             case "/pods" -> new PodStrategy(BuiltinValidation.withStatusSplit(generic, resource.gvk()));
+            case "/services" -> services.apply(BuiltinValidation.withStatusSplit(generic, resource.gvk()));
             default -> BuiltinValidation.withStatusSplit(generic, resource.gvk());
         };
     }

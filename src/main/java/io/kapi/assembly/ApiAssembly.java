@@ -5,6 +5,8 @@ import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.SelfReviews;
 import io.kapi.apis.SystemNamespaces;
 import io.kapi.apis.bootstrap.BootstrapHooks;
+import io.kapi.apis.services.ServiceAllocators;
+import io.kapi.apis.services.ServiceRanges;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
@@ -51,8 +53,12 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
         SchemaValidator schemaValidator = new SchemaValidator(schemas);
-        Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
+        ServiceAllocators services = new ServiceAllocators(
+                ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
+                Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
+        Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(services::decorate),
                 MetadataRules.create(schemaValidator), clock);
+        services.connect(registry);
         TableConvertor tables = TableConvertor.create(schemas);
         Codecs codecs = new Codecs(
                 new KubeBodyDecoder(),
@@ -71,9 +77,9 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         List<PostStartHook> hooks = new ArrayList<>(List.of(new SystemNamespaces(registry.namespaces()),
-                new OpenApiWarmUp(openApi)));
+                new OpenApiWarmUp(openApi), services));
         hooks.addAll(bootstrap.hooks());
-        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap));
+        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(registry, Duration.ofSeconds(1));
             hooks.add(namespaces);

@@ -101,14 +101,15 @@ final class Flags {
                             + "Comma-delimited list of admission plugins.",
                     false, true, (b, v) -> b.enableAdmissionPlugins = append(b.enableAdmissionPlugins, v)),
             new Flag("service-cluster-ip-range", null, NETWORKING, "string", "10.96.0.0/12",
-                    "A CIDR notation IP range from which to assign service cluster IPs. This must not overlap "
+                    "A CIDR notation IP range from which to assign service cluster IPs (or an IPv4,IPv6 pair for "
+                            + "dual-stack). This must not overlap "
                             + "with any IP ranges assigned to nodes or pods. Its first address is the "
                             + "'kubernetes' service IP and is in the serving certificate.",
                     true, false, (b, v) -> b.serviceClusterIpRange = v),
             new Flag("service-node-port-range", null, NETWORKING, "portRange", "30000-32767",
                     "A port range to reserve for services with NodePort visibility. Example: '30000-32767'. "
                             + "Inclusive at both ends of the range.",
-                    false, false, (b, v) -> b.serviceNodePortRange = v),
+                    true, false, (b, v) -> b.serviceNodePortRange = v),
             new Flag("data-dir", null, KAPI, "string", "kapi-data",
                     "Directory for the embedded store and the self-made certificates and admin.kubeconfig.",
                     true, false, (b, v) -> b.dataDir = Path.of(v)),

@@ -91,7 +91,8 @@ public final class Main {
         }
         warnNotImplemented(options);
         ApiConfig apiConfig = new ApiConfig(options.dataDir(), options.effectiveStorageBackend(),
-                options.etcdServers(), options.serviceClusterIpRange(), advertise, options.securePort(),
+                options.etcdServers(), options.serviceClusterIpRange(), options.serviceNodePortRange(), advertise,
+                options.securePort(),
                 options.standalone());
         ApiAssembly api = ApiAssembly.create(apiConfig);
         KapiServer server;
@@ -140,7 +141,7 @@ public final class Main {
         } catch (UnknownHostException e) {
             host = null;
         }
-        String serviceIp = Cidr.parse(options.serviceClusterIpRange()).firstAddress();
+        String serviceIp = Cidr.parse(options.serviceClusterIpRange().split(",")[0].trim()).firstAddress();
         List<String> addresses = new ArrayList<>();
         addresses.add(options.bindAddress());
         addresses.add(advertise);
@@ -173,9 +174,6 @@ public final class Main {
         }
         if (!options.requestTimeout().equals(d.requestTimeout())) {
             ignored.add("--request-timeout");
-        }
-        if (!options.serviceNodePortRange().equals(d.serviceNodePortRange())) {
-            ignored.add("--service-node-port-range");
         }
         if (!ignored.isEmpty()) {
             log().log(Level.WARNING, "Not yet implemented, ignored: {0}", String.join(", ", ignored));

@@ -86,14 +86,25 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                 errors.add("--etcd-servers: %s is not a URL like http://127.0.0.1:2379".formatted(server));
             }
         }
-        try {
-            Cidr range = Cidr.parse(serviceClusterIpRange);
-            if (range.hostBits() < 2 || (range.network().getAddress().length == 4 && range.prefix() < 8)) {
-                errors.add("--service-cluster-ip-range %s must leave room for services and be at most a /8"
-                        .formatted(serviceClusterIpRange));
+        String[] serviceRanges = serviceClusterIpRange.split(",");
+        if (serviceRanges.length > 2) {
+            errors.add("--service-cluster-ip-range may hold at most two CIDRs (IPv4,IPv6 for dual-stack)");
+        }
+        java.util.Set<Integer> families = new java.util.HashSet<>();
+        for (String text : serviceRanges) {
+            try {
+                Cidr range = Cidr.parse(text.trim());
+                if (range.hostBits() < 2 || (range.network().getAddress().length == 4 && range.prefix() < 8)) {
+                    errors.add("--service-cluster-ip-range %s must leave room for services and be at most a /8"
+                            .formatted(text.trim()));
+                }
+                if (!families.add(range.network().getAddress().length)) {
+                    errors.add("--service-cluster-ip-range: dual-stack needs one IPv4 and one IPv6 CIDR, not "
+                            + serviceClusterIpRange);
+                }
+            } catch (IllegalArgumentException e) {
+                errors.add("--service-cluster-ip-range: " + e.getMessage());
             }
-        } catch (IllegalArgumentException e) {
-            errors.add("--service-cluster-ip-range: " + e.getMessage());
         }
         if (!validPortRange(serviceNodePortRange)) {
             errors.add("--service-node-port-range %s must be like 30000-32767".formatted(serviceNodePortRange));

@@ -299,6 +299,18 @@ public final class ResourceStore {
         if (generated) {
             meta.name(NameGenerator.generate(meta.generateName()));
         }
+        Strategy.Finish finish = strategy.beginCreate(object, dryRun);
+        boolean stored = false;
+        try {
+            ObjectNode created = validateAndStore(meta, object, generated, dryRun);
+            stored = !dryRun;
+            return created;
+        } finally {
+            finish.finish(stored);
+        }
+    }
+
+    private ObjectNode validateAndStore(ObjectMeta meta, ObjectNode object, boolean generated, boolean dryRun) {
         validate(object, strategy.validate(object));
         if (resource.namespaced()) {
             namespaceCheck.requireActive(meta.namespace(), gvr(), meta.name());
@@ -399,6 +411,21 @@ public final class ResourceStore {
         using.applyDefaults(object);
         prepareMetadataForUpdate(meta, ObjectMeta.of(old));
         using.prepareForUpdate(object, old);
+        Strategy.Finish finish = using.beginUpdate(object, old, dryRun);
+        boolean stored = false;
+        try {
+            UpdateResult result = validateAndReplace(key, current, object, old, dryRun, using);
+            stored = !dryRun;
+            return result;
+        } finally {
+            finish.finish(stored);
+        }
+    }
+
+    private UpdateResult validateAndReplace(String key, KeyValue current, ObjectNode object, ObjectNode old,
+                                            boolean dryRun, Strategy using) {
+        ObjectMeta meta = ObjectMeta.of(object);
+        String name = meta.name();
         List<FieldError> errors = new ArrayList<>(validateCommonUpdate(meta, ObjectMeta.of(old)));
         errors.addAll(using.validateUpdate(object, old));
         validate(object, errors);

@@ -10,14 +10,43 @@ import java.util.List;
  * write. Implementations must be stateless and thread-safe.
  *
  * <p>Order on create: schema validation (in the handler) → {@link #applyDefaults} →
- * {@link #prepareForCreate} → {@link #validate} → {@link #canonicalize} → store. On update:
- * {@link #applyDefaults} → {@link #prepareForUpdate} → {@link #validateUpdate} →
- * {@link #canonicalize} → store.
+ * {@link #prepareForCreate} → {@link #beginCreate} → {@link #validate} → {@link #canonicalize} →
+ * store → finish. On update: {@link #applyDefaults} → {@link #prepareForUpdate} →
+ * {@link #beginUpdate} → {@link #validateUpdate} → {@link #canonicalize} → store → finish.
  */
 public interface Strategy {
 
     /** Fills the kind's defaults in place (kube-apiserver's defaulting on decode). */
     default void applyDefaults(ObjectNode object) {
+    }
+
+    /**
+     * Takes what a new object holds outside itself (a service's cluster IPs and node ports), as
+     * kube-apiserver's {@code BeginCreate} hook; may fill the object (the allocated values). Runs after
+     * {@link #prepareForCreate} and name generation, before {@link #validate}. On a dry run nothing
+     * may be persisted (check only). The store calls the returned {@link Finish} exactly once, with
+     * whether the object was stored, so a failed create releases what this took.
+     */
+    default Finish beginCreate(ObjectNode object, boolean dryRun) {
+        return Finish.NOTHING;
+    }
+
+    /**
+     * As {@link #beginCreate} for an update of {@code old}: runs after {@link #prepareForUpdate},
+     * before {@link #validateUpdate}; the finish releases what the update no longer holds when it was
+     * stored, or what this took when it was not.
+     */
+    default Finish beginUpdate(ObjectNode object, ObjectNode old, boolean dryRun) {
+        return Finish.NOTHING;
+    }
+
+    /** Completes a {@link #beginCreate} or {@link #beginUpdate}. */
+    @FunctionalInterface
+    interface Finish {
+
+        Finish NOTHING = stored -> { };
+
+        void finish(boolean stored);
     }
 
     /** Clears fields the client may not set and sets what the server owns (e.g. status, generation). */

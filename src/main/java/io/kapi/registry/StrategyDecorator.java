@@ -28,6 +28,16 @@ public interface StrategyDecorator extends Strategy {
     }
 
     @Override
+    default Finish beginCreate(ObjectNode object, boolean dryRun) {
+        return base().beginCreate(object, dryRun);
+    }
+
+    @Override
+    default Finish beginUpdate(ObjectNode object, ObjectNode old, boolean dryRun) {
+        return base().beginUpdate(object, old, dryRun);
+    }
+
+    @Override
     default List<FieldError> validate(ObjectNode object) {
         return base().validate(object);
     }

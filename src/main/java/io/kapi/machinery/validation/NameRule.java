@@ -30,7 +30,9 @@ public enum NameRule {
             "rolebindings.rbac.authorization.k8s.io", PATH_SEGMENT,
             "clusterrolebindings.rbac.authorization.k8s.io", PATH_SEGMENT,
             "certificatesigningrequests.certificates.k8s.io", PATH_SEGMENT,
-            "apiservices.apiregistration.k8s.io", PATH_SEGMENT);
+            "apiservices.apiregistration.k8s.io", PATH_SEGMENT,
+            // kube checks an IPAddress name is an IP in canonical form; IPv6 ones are no DNS names
+            "ipaddresses.networking.k8s.io", PATH_SEGMENT);
 
     /** The rule for a resource of a group ({@code ""} for core). */
     public static NameRule forResource(String group, String resource) {

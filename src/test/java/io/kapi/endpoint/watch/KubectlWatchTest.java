@@ -43,7 +43,7 @@ class KubectlWatchTest {
     static void start() throws Exception {
         Assumptions.assumeTrue(run(5, "version", "--client").exit == 0, "kubectl is installed");
         LocalPki pki = LocalPki.ensure(dir, ServingNames.standard("test-host", "10.96.0.1", List.of()));
-        api = ApiAssembly.create(new ApiConfig(dir, "memory", List.of(), "10.96.0.0/12", "127.0.0.1", 0, true));
+        api = ApiAssembly.create(new ApiConfig(dir, "memory", List.of(), "10.96.0.0/12", "30000-32767", "127.0.0.1", 0, true));
         server = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls()), api.handler(), api.checks(), api.hooks());
         kubeconfig = pki.writeKubeconfig("https://127.0.0.1:" + server.port());
         for (int i = 0; i < 100 && run(10, "get", "ns", "default").exit != 0; i++) {

@@ -1,0 +1,97 @@
+package io.kapi.bench;
+
+import io.kapi.e2e.ApiClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Closed-loop load: one platform thread per client, each sending its next request as soon as the previous
+ * one is answered, until the phase's request count is reached or its time limit passes.
+ */
+final class Load {
+
+    private final List<ApiClient> clients;
+    private final Duration limit;
+
+    Load(List<ApiClient> clients, Duration limit) {
+        this.clients = List.copyOf(clients);
+        this.limit = limit;
+    }
+
+    /** Creates {@code count} configmaps {@code cm-0..} in namespace {@code ns} (created first). */
+    Phase creates(String ns, int count) {
+        ApiClient.Response r = clients.getFirst().post("/api/v1/namespaces",
+                "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + ns + "\"}}");
+        if (r.status() != 201) {
+            throw new IllegalStateException("cannot create namespace " + ns + ": " + r);
+        }
+        String path = "/api/v1/namespaces/" + ns + "/configmaps";
+        return run(count, (client, i) -> client.post(path, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                + "\"metadata\":{\"name\":\"cm-" + i + "\",\"labels\":{\"bench\":\"e2e\"}},"
+                + "\"data\":{\"key\":\"value-" + i + "\",\"other\":\"0123456789abcdef\"}}").status() == 201);
+    }
+
+    /** Gets {@code count} configmaps chosen at random among {@code cm-0..cm-(existing-1)} of {@code ns}. */
+    Phase gets(String ns, int existing, int count) {
+        String path = "/api/v1/namespaces/" + ns + "/configmaps/cm-";
+        return run(count, (client, i) ->
+                client.get(path + ThreadLocalRandom.current().nextInt(Math.max(existing, 1))).status() == 200);
+    }
+
+    private interface Request {
+        boolean send(ApiClient client, int index);
+    }
+
+    private Phase run(int count, Request request) {
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
+        long deadline = System.nanoTime() + limit.toNanos();
+        List<long[]> perClient = new ArrayList<>();
+        List<AtomicInteger> filled = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (ApiClient client : clients) {
+            long[] latencies = new long[count];
+            AtomicInteger n = new AtomicInteger();
+            perClient.add(latencies);
+            filled.add(n);
+            threads.add(Thread.ofPlatform().start(() -> {
+                for (int i = next.getAndIncrement(); i < count && System.nanoTime() < deadline; i = next.getAndIncrement()) {
+                    long start = System.nanoTime();
+                    boolean ok;
+                    try {
+                        ok = request.send(client, i);
+                    } catch (RuntimeException e) {
+                        ok = false;
+                    }
+                    if (ok) {
+                        latencies[n.getAndIncrement()] = System.nanoTime() - start;
+                    } else {
+                        failed.incrementAndGet();
+                    }
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
+        int total = filled.stream().mapToInt(AtomicInteger::get).sum();
+        long[] all = new long[total];
+        int at = 0;
+        for (int c = 0; c < perClient.size(); c++) {
+            int n = filled.get(c).get();
+            System.arraycopy(perClient.get(c), 0, all, at, n);
+            at += n;
+        }
+        return Phase.of(failed.get(), elapsed, all);
+    }
+}

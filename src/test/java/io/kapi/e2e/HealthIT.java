@@ -1,0 +1,102 @@
+package io.kapi.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** /version and the health endpoints, read with kubectl get --raw. */
+@DisplayName("version and health endpoints")
+final class HealthIT {
+
+    @RegisterExtension
+    static final KapiExtension KAPI = new KapiExtension();
+
+    @Test
+    @DisplayName("the generated admin kubeconfig points at the server's port with a client certificate")
+    void adminKubeconfig() {
+        Kubeconfig kc = KAPI.kapi().kubeconfig();
+        assertEquals("https://127.0.0.1:" + KAPI.kapi().port(), kc.server().toString());
+        assertTrue(kc.clientCertPem().isPresent() && kc.clientKeyPem().isPresent(), "client cert and key");
+        try (ApiClient client = KAPI.client()) {
+            assertEquals(200, client.get("/version").status());
+        }
+    }
+
+    @Test
+    @DisplayName("/version says v1.34, major 1, minor 34")
+    void version() throws IOException {
+        Kubectl.Result r = KAPI.kubectl().run("get", "--raw", "/version").assertOk();
+        JsonNode v = Json.MAPPER.readTree(r.stdout());
+        assertEquals("1", v.path("major").asText(), r.toString());
+        assertEquals("34", v.path("minor").asText(), r.toString());
+        assertTrue(v.path("gitVersion").asText().matches("v1\\.34\\.\\d+.*"), r.toString());
+        assertEquals("linux/amd64", v.path("platform").asText(), r.toString());
+        for (String field : List.of("gitCommit", "gitTreeState", "buildDate", "goVersion", "compiler")) {
+            assertTrue(v.has(field), field + " in " + r);
+        }
+    }
+
+    @Test
+    @DisplayName("kubectl version shows the server version")
+    void kubectlVersion() throws IOException {
+        Kubectl.Result r = KAPI.kubectl().run("version", "-o", "json").assertOk();
+        assertTrue(Json.MAPPER.readTree(r.stdout()).path("serverVersion").path("gitVersion").asText().startsWith("v1.34."),
+                r.toString());
+    }
+
+    @Test
+    @DisplayName("cluster-info names the control plane's address")
+    void clusterInfo() {
+        Kubectl.Result r = KAPI.kubectl().run("cluster-info").assertOk();
+        assertTrue(r.stdout().contains("Kubernetes control plane")
+                && r.stdout().contains("https://127.0.0.1:" + KAPI.kapi().port()), r.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"/healthz", "/livez", "/readyz", "/readyz/ping", "/livez/ping", "/healthz/ping"})
+    @DisplayName("health endpoints and their ping checks answer ok")
+    void ok(String path) {
+        assertEquals("ok", KAPI.kubectl().run("get", "--raw", path).assertOk().stdout());
+    }
+
+    @Test
+    @DisplayName("/readyz?verbose lists each check as [+]name ok and ends with 'readyz check passed'")
+    void readyzVerbose() {
+        Kubectl.Result r = KAPI.kubectl().run("get", "--raw", "/readyz?verbose").assertOk();
+        List<String> lines = r.stdout().strip().lines().toList();
+        assertEquals("[+]ping ok", lines.get(0), r.toString());
+        assertEquals("readyz check passed", lines.getLast(), r.toString());
+        lines.subList(0, lines.size() - 1).forEach(l -> assertTrue(l.matches("\\[\\+][a-z0-9/-]+ ok"), l));
+        assertTrue(lines.contains("[+]poststarthook/start-system-namespaces-controller ok"), r.toString());
+    }
+
+    @Test
+    @DisplayName("/readyz?verbose has every check a kube-apiserver 1.32 has")
+    void readyzChecksLikeKubeApiserver() throws IOException {
+        List<String> want = Manifests.read("reference/readyz-verbose-v1.32.13.txt").lines().toList();
+        List<String> got = KAPI.kubectl().run("get", "--raw", "/readyz?verbose").assertOk().stdout().strip().lines().toList();
+        List<String> missing = new ArrayList<>(want);
+        missing.removeAll(got);
+        assertTrue(missing.isEmpty(), "missing: " + missing);
+    }
+
+    @Test
+    @DisplayName("/livez?verbose ends with 'livez check passed'")
+    void livezVerbose() {
+        Kubectl.Result r = KAPI.kubectl().run("get", "--raw", "/livez?verbose").assertOk();
+        assertTrue(r.stdout().strip().startsWith("[+]ping ok"), r.toString());
+        assertTrue(r.stdout().strip().endsWith("livez check passed"), r.toString());
+    }
+}
