@@ -7,6 +7,10 @@ import io.kapi.apis.SystemNamespaces;
 import io.kapi.apis.bootstrap.BootstrapHooks;
 import io.kapi.apis.services.ServiceAllocators;
 import io.kapi.apis.services.ServiceRanges;
+import io.kapi.apis.subresources.EventTtl;
+import io.kapi.apis.subresources.ServiceAccountToken;
+import io.kapi.apis.subresources.Subresources;
+import io.kapi.authn.OpenIdDiscovery;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
@@ -20,6 +24,8 @@ import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.FieldTracking;
 import io.kapi.endpoint.handlers.PatchHandler;
 import io.kapi.endpoint.handlers.ScaleHandler;
+import io.kapi.endpoint.handlers.VerbHandler;
+import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.endpoint.openapi.OpenApiHandler;
@@ -36,6 +42,7 @@ import io.kapi.storage.Storage;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -66,20 +73,31 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new SchemaFieldValidation(schemaValidator),
                 new FieldTracking(new FieldManagers(schemas), clock));
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
+        String issuer = config.serviceAccountIssuer() == null
+                ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer();
+        Subresources subresources = Subresources.create(registry, codecs, patchSchemas,
+                config.storageBackend().equals("memory") ? null : config.dataDir(), issuer, clock);
+        Map<String, VerbHandler> subresourceHandlers = new HashMap<>(subresources.handlers());
+        subresourceHandlers.put("scale", new ScaleHandler(codecs, patchSchemas));
+        subresourceHandlers.put("finalize", new NamespaceFinalize(codecs));
+        Map<GroupVersionResource, VerbHandler> computed = new HashMap<>(SelfReviews.handlers(codecs));
+        computed.putAll(subresources.computed());
         OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
         RestHandler api = new DelegationChain(List.of(
                 new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
+                new OpenIdDiscovery(issuer, subresources.keys().publicJwks()),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
-                        Map.of("scale", new ScaleHandler(codecs, patchSchemas), "finalize", new NamespaceFinalize(codecs)),
-                        SelfReviews.handlers(codecs), new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
+                        subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         List<PostStartHook> hooks = new ArrayList<>(List.of(new SystemNamespaces(registry.namespaces()),
                 new OpenApiWarmUp(openApi), services));
         hooks.addAll(bootstrap.hooks());
-        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services));
+        EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
+        hooks.add(eventTtl);
+        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(registry, Duration.ofSeconds(1));
             hooks.add(namespaces);

@@ -1,6 +1,7 @@
 package io.kapi.assembly;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -14,7 +15,10 @@ import java.util.List;
  * @param advertiseAddress the address other members of the cluster reach this server at
  * @param securePort the HTTPS port actually bound
  * @param standalone whether to run the in-process controllers (namespace deletion)
+ * @param eventTtl how long events are kept after their last write ({@code --event-ttl})
+ * @param serviceAccountIssuer the {@code iss} of service-account tokens ({@code --service-account-issuer})
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
-                        String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress, int securePort, boolean standalone) {
+                        String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
+                        int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer) {
 }

@@ -31,6 +31,9 @@ final class Flags {
                             + "used. If --bind-address is unspecified, the host's default interface will be used. "
                             + "It is added to the self-made serving certificate.",
                     true, false, (b, v) -> b.advertiseAddress = ip(v)),
+            new Flag("event-ttl", null, GENERIC, "duration", "1h0m0s",
+                    "Amount of time to retain events.",
+                    true, false, (b, v) -> b.eventTtl = GoDuration.parse(v)),
             new Flag("max-requests-inflight", null, GENERIC, "int", "400",
                     "The maximum number of requests in flight at a given time. When the server exceeds this, "
                             + "it rejects requests. Zero for no limit.",
@@ -85,7 +88,7 @@ final class Flags {
             new Flag("service-account-issuer", null, AUTHENTICATION, "stringArray", null,
                     "Identifier of the service account token issuer. The issuer will assert this identifier in "
                             + "\"iss\" claim of issued tokens.",
-                    false, true, (b, v) -> b.serviceAccountIssuers = append(b.serviceAccountIssuers, v)),
+                    true, true, (b, v) -> b.serviceAccountIssuers = append(b.serviceAccountIssuers, v)),
             new Flag("token-auth-file", null, AUTHENTICATION, "string", null,
                     "If set, the file that will be used to secure the secure port of the API server via token "
                             + "authentication.",

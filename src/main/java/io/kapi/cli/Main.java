@@ -92,8 +92,8 @@ public final class Main {
         warnNotImplemented(options);
         ApiConfig apiConfig = new ApiConfig(options.dataDir(), options.effectiveStorageBackend(),
                 options.etcdServers(), options.serviceClusterIpRange(), options.serviceNodePortRange(), advertise,
-                options.securePort(),
-                options.standalone());
+                options.securePort(), options.standalone(), options.eventTtl(),
+                options.serviceAccountIssuers().isEmpty() ? null : options.serviceAccountIssuers().getFirst());
         ApiAssembly api = ApiAssembly.create(apiConfig);
         KapiServer server;
         try {
@@ -159,9 +159,6 @@ public final class Main {
         }
         if (!options.enableAdmissionPlugins().isEmpty()) {
             ignored.add("--enable-admission-plugins");
-        }
-        if (!options.serviceAccountIssuers().isEmpty()) {
-            ignored.add("--service-account-issuer");
         }
         if (options.auditPolicyFile() != null) {
             ignored.add("--audit-policy-file");

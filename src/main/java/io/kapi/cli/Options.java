@@ -15,6 +15,7 @@ import java.util.Set;
  * @param storageBackend {@code embedded}, {@code memory} or {@code etcd3}; null means
  *                       "etcd3 with --etcd-servers, else embedded" (see {@link #effectiveStorageBackend()})
  * @param standalone whether to run the in-process controllers (namespace deletion)
+ * @param eventTtl how long events are kept after their last write
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -23,7 +24,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       Path tokenAuthFile, List<String> authorizationModes, List<String> enableAdmissionPlugins,
                       List<String> serviceAccountIssuers, Path auditPolicyFile,
                       int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
-                      Duration shutdownDelayDuration, int verbosity, boolean standalone) {
+                      Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -127,6 +128,9 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         if (shutdownDelayDuration.isNegative()) {
             errors.add("--shutdown-delay-duration can not be negative value");
         }
+        if (eventTtl.isNegative() || eventTtl.isZero()) {
+            errors.add("--event-ttl must be greater than 0");
+        }
         if (verbosity < 0) {
             errors.add("-v must not be negative");
         }
@@ -171,6 +175,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         Duration shutdownDelayDuration = Duration.ZERO;
         int verbosity;
         boolean standalone = true;
+        Duration eventTtl = Duration.ofHours(1);
 
         private Builder() {
         }
@@ -196,7 +201,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     tokenAuthFile, authorizationModes == null ? List.of("AlwaysAllow") : authorizationModes,
                     enableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
-                    shutdownDelayDuration, verbosity, standalone);
+                    shutdownDelayDuration, verbosity, standalone, eventTtl);
         }
     }
 }

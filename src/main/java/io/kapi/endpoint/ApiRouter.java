@@ -120,8 +120,10 @@ public final class ApiRouter implements RestHandler {
     }
 
     private RestResponse subresource(ResourceRequest r) {
-        ApiResource.Subresource sub = r.resource().subresource(r.info().subresource());
-        if (sub == null || r.info().name().isEmpty()) {
+        String path = r.info().subresource();
+        int slash = path.indexOf('/');
+        ApiResource.Subresource sub = r.resource().subresource(slash < 0 ? path : path.substring(0, slash));
+        if (sub == null || r.info().name().isEmpty() || (slash >= 0 && !sub.name().equals("proxy"))) {
             throw ApiException.pathNotFound();
         }
         if (!sub.verbs().contains(r.info().verb())) {

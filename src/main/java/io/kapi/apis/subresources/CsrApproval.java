@@ -1,0 +1,179 @@
+package io.kapi.apis.subresources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.endpoint.RestResponse;
+import io.kapi.endpoint.handlers.Codecs;
+import io.kapi.endpoint.handlers.ResourceRequest;
+import io.kapi.endpoint.handlers.VerbHandler;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.FieldError;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.registry.Strategy;
+import io.kapi.registry.StrategyDecorator;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code .../certificatesigningrequests/{name}/approval} (GET, PUT): a PUT changes only
+ * {@code status.conditions}, as kube-apiserver's {@code csrApprovalStrategy}, with its rules:
+ * Approved, Denied and Failed must be {@code True}, Approved and Denied exclude each other, a type
+ * appears once, and those three may be neither removed nor changed. {@code kubectl certificate
+ * approve|deny} use it.
+ */
+public record CsrApproval(Codecs codecs, Clock clock) implements VerbHandler {
+
+    private static final List<String> FINAL_TYPES = List.of("Approved", "Denied", "Failed");
+
+    @Override
+    public RestResponse handle(ResourceRequest r) {
+        return switch (r.info().verb()) {
+            case "get" -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get("", r.info().name()));
+            case "update" -> {
+                boolean dryRun = r.dryRun();
+                ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
+                ObjectNode updated = r.store().updateSubresource("", r.info().name(), body, dryRun,
+                        new ConditionsOnly(r.store().strategy(), clock));
+                yield codecs.writer().object(r.http(), r.resource(), 200, updated);
+            }
+            default -> throw ApiException.methodNotAllowed();
+        };
+    }
+
+    /** Takes {@code status.conditions} from the body, the rest from the stored request. */
+    record ConditionsOnly(Strategy base, Clock clock) implements StrategyDecorator {
+
+        @Override
+        public void applyDefaults(ObjectNode object) {
+        }
+
+        @Override
+        public void prepareForUpdate(ObjectNode object, ObjectNode old) {
+            JsonNode conditions = object.path("status").get("conditions");
+            ObjectNode meta = object.with("metadata");
+            ObjectNode merged = old.deepCopy();
+            ObjectNode mergedMeta = merged.with("metadata");
+            for (String field : List.of("resourceVersion", "name", "uid")) {
+                if (meta.has(field)) {
+                    mergedMeta.set(field, meta.get(field));
+                }
+            }
+            ObjectNode status = merged.with("status");
+            if (conditions == null || conditions.isNull()) {
+                status.remove("conditions");
+            } else {
+                status.set("conditions", conditions.deepCopy());
+            }
+            object.removeAll();
+            object.setAll(merged);
+            stampConditions(status.path("conditions"), old.path("status").path("conditions"));
+        }
+
+        /** populateConditionTimestamps: lastUpdateTime now if unset, lastTransitionTime kept or now. */
+        private void stampConditions(JsonNode conditions, JsonNode oldConditions) {
+            String now = ObjectMeta.format(clock.instant());
+            for (JsonNode c : conditions) {
+                if (!(c instanceof ObjectNode condition)) {
+                    continue;
+                }
+                if (condition.path("lastUpdateTime").asText("").isEmpty()) {
+                    condition.put("lastUpdateTime", now);
+                }
+                if (condition.path("lastTransitionTime").asText("").isEmpty()) {
+                    String kept = null;
+                    for (JsonNode o : oldConditions) {
+                        if (o.path("type").equals(c.path("type")) && o.path("status").equals(c.path("status"))) {
+                            kept = o.path("lastTransitionTime").asText(null);
+                        }
+                    }
+                    condition.put("lastTransitionTime", kept != null && !kept.isEmpty() ? kept : now);
+                }
+            }
+        }
+
+        @Override
+        public List<FieldError> validateUpdate(ObjectNode object, ObjectNode old) {
+            List<FieldError> errors = new ArrayList<>(validateConditions(object.path("status").path("conditions")));
+            for (String type : FINAL_TYPES) {
+                List<JsonNode> before = ofType(old, type);
+                List<JsonNode> after = ofType(object, type);
+                if (after.size() < before.size()) {
+                    errors.add(FieldError.forbidden("status.conditions",
+                            "updates may not remove a condition of type \"%s\"".formatted(type)));
+                } else if (!withoutTimes(before).equals(withoutTimes(after.subList(0, before.size())))) {
+                    errors.add(FieldError.forbidden("status.conditions",
+                            "updates may not modify a condition of type \"%s\"".formatted(type)));
+                }
+            }
+            return errors;
+        }
+    }
+
+    /** kube-apiserver's validateConditions for certificate signing requests. */
+    static List<FieldError> validateConditions(JsonNode conditions) {
+        List<FieldError> errors = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        boolean approved = false;
+        boolean denied = false;
+        int i = 0;
+        for (JsonNode c : conditions) {
+            String path = "status.conditions[" + i++ + "]";
+            String type = c.path("type").asText("");
+            String status = c.path("status").asText("");
+            if (type.isEmpty()) {
+                errors.add(FieldError.required(path + ".type", ""));
+            }
+            approved |= type.equals("Approved");
+            denied |= type.equals("Denied");
+            if (FINAL_TYPES.contains(type)) {
+                if (!status.equals("True")) {
+                    errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", PodBinding.quote(status),
+                            "supported values: \"True\""));
+                }
+            } else if (!Set.of("True", "False", "Unknown").contains(status)) {
+                errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", PodBinding.quote(status),
+                        "supported values: \"False\", \"True\", \"Unknown\""));
+            }
+            if (!seen.add(type)) {
+                errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".type", PodBinding.quote(type), null));
+            }
+        }
+        if (approved && denied) {
+            errors.add(FieldError.invalid("status.conditions", conditionsValue(conditions),
+                    "Approved and Denied conditions are mutually exclusive"));
+        }
+        return errors;
+    }
+
+    /** How Go prints a condition list in an Invalid value; only its presence matters to clients. */
+    private static String conditionsValue(JsonNode conditions) {
+        List<String> parts = new ArrayList<>();
+        conditions.forEach(c -> parts.add("{" + c.path("type").asText() + " " + c.path("status").asText() + " "
+                + c.path("reason").asText() + " " + c.path("message").asText() + "}"));
+        return "[" + String.join(" ", parts) + "]";
+    }
+
+    private static List<JsonNode> ofType(ObjectNode csr, String type) {
+        List<JsonNode> found = new ArrayList<>();
+        for (JsonNode c : csr.path("status").path("conditions")) {
+            if (c.path("type").asText().equals(type)) {
+                found.add(c);
+            }
+        }
+        return found;
+    }
+
+    private static List<JsonNode> withoutTimes(List<JsonNode> conditions) {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode c : conditions) {
+            ObjectNode copy = ((ObjectNode) c).deepCopy();
+            copy.remove("lastUpdateTime");
+            copy.remove("lastTransitionTime");
+            out.add(copy);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,260 @@
+package io.kapi.apis.subresources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.endpoint.RestResponse;
+import io.kapi.endpoint.handlers.Codecs;
+import io.kapi.endpoint.handlers.ResourceRequest;
+import io.kapi.endpoint.handlers.VerbHandler;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.StatusCause;
+import io.kapi.machinery.StatusReason;
+import io.kapi.registry.DeleteOptions;
+import io.kapi.registry.ListOptions;
+import io.kapi.registry.ResourceStore;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * {@code POST .../pods/{name}/eviction} ({@code policy/v1 Eviction}), as kube-apiserver's
+ * {@code EvictionREST}: a pod that is terminal, pending or already being deleted is deleted outright;
+ * otherwise the one PodDisruptionBudget selecting it must allow a disruption, which is then taken
+ * from its {@code status.disruptionsAllowed} before the pod is deleted with the eviction's
+ * {@code deleteOptions}. Answers 201 with a Success Status; 429 when the budget forbids it; a 500
+ * Failure Status when more than one budget selects the pod.
+ *
+ * @param pods the store of core/v1 pods
+ * @param budgets the store of policy/v1 poddisruptionbudgets
+ */
+public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budgets, Clock clock)
+        implements VerbHandler {
+
+    static final GroupVersionKind EVICTION = new GroupVersionKind("policy", "v1", "Eviction");
+    static final String VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget.";
+    private static final GroupVersionResource PDB = new GroupVersionResource("policy", "v1", "poddisruptionbudget");
+    private static final int MAX_ATTEMPTS = 20;
+    /** kube-apiserver refuses evictions while this many are not yet confirmed by the PDB controller. */
+    private static final int MAX_DISRUPTED_PODS = 2000;
+
+    @Override
+    public RestResponse handle(ResourceRequest r) {
+        if (!r.info().verb().equals("create")) {
+            throw ApiException.methodNotAllowed();
+        }
+        boolean dryRunParam = r.dryRun();
+        ObjectNode eviction = codecs.decoder().decode(r.http(), EVICTION).object();
+        String name = r.info().name();
+        if (!ObjectMeta.of(eviction).name().equals(name)) {
+            throw Replies.nameMismatch("Eviction");
+        }
+        DeleteOptions options = deleteOptions(eviction.path("deleteOptions"), dryRunParam);
+        ObjectNode result = evict(r.info().namespace(), name, options);
+        return codecs.writer().plain(r.http(), result.path("code").asInt(), result);
+    }
+
+    /** Runs the eviction; returns the Status to answer with. */
+    ObjectNode evict(String namespace, String name, DeleteOptions options) {
+        boolean retryConflicts = options.preconditionResourceVersion() == null;
+        ObjectNode pod;
+        for (int attempt = 1; ; attempt++) {
+            pod = pods.get(namespace, name);
+            if (!canIgnoreBudget(pod)) {
+                break;
+            }
+            DeleteOptions direct = options;
+            if (enforceResourceVersion(pod) && options.preconditionResourceVersion() == null) {
+                direct = withResourceVersion(options, ObjectMeta.of(pod).resourceVersion());
+            }
+            try {
+                pods.delete(namespace, name, direct);
+                return Replies.created();
+            } catch (ApiException e) {
+                if (!retryConflicts || e.reason() != StatusReason.CONFLICT || attempt == MAX_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+        List<ObjectNode> matching = budgetsFor(pod);
+        if (matching.size() > 1) {
+            return Replies.failure(
+                    "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
+                    500);
+        }
+        boolean unreadyWithinBudget = false;
+        String budgetName = null;
+        if (matching.size() == 1) {
+            ObjectNode budget = matching.getFirst();
+            budgetName = ObjectMeta.of(budget).name();
+            JsonNode status = budget.path("status");
+            long currentHealthy = status.path("currentHealthy").asLong();
+            long desiredHealthy = status.path("desiredHealthy").asLong();
+            if (!isReady(pod) && allowsUnhealthy(budget, currentHealthy, desiredHealthy)) {
+                unreadyWithinBudget = true;
+            } else {
+                takeDisruption(namespace, name, budget, options.dryRun());
+            }
+        }
+        DeleteOptions delete = unreadyWithinBudget
+                ? withResourceVersion(options, ObjectMeta.of(pod).resourceVersion()) : options;
+        try {
+            pods.delete(namespace, name, delete);
+        } catch (ApiException e) {
+            if (e.reason() == StatusReason.CONFLICT && unreadyWithinBudget && options.preconditionResourceVersion() == null) {
+                throw stillProcessing(budgetName);
+            }
+            throw e;
+        }
+        return Replies.created();
+    }
+
+    /** An unready pod may go without using the budget when the application is healthy anyway. */
+    private static boolean allowsUnhealthy(ObjectNode budget, long currentHealthy, long desiredHealthy) {
+        if (budget.path("spec").path("unhealthyPodEvictionPolicy").asText().equals("AlwaysAllow")) {
+            return true;
+        }
+        return currentHealthy >= desiredHealthy && desiredHealthy > 0;
+    }
+
+    /** checkAndDecrement, retried on conflicts with a fresh budget. */
+    private void takeDisruption(String namespace, String podName, ObjectNode budget, boolean dryRun) {
+        for (int attempt = 1; ; attempt++) {
+            ObjectNode updated = decremented(budget, podName);
+            if (dryRun) {
+                return;
+            }
+            try {
+                budgets.updateStatus(namespace, ObjectMeta.of(budget).name(), updated, false);
+                return;
+            } catch (ApiException e) {
+                if (e.reason() != StatusReason.CONFLICT) {
+                    throw e;
+                }
+                if (attempt == MAX_ATTEMPTS) {
+                    throw new ApiException(StatusReason.TIMEOUT, 504,
+                            "Timeout: couldn't update PodDisruptionBudget %s due to conflicts"
+                                    .formatted(PodBinding.quote(ObjectMeta.of(budget).name())),
+                            new ApiException.Details(null, null, null, List.of(), 10));
+                }
+                budget = budgets.get(namespace, ObjectMeta.of(budget).name());
+            }
+        }
+    }
+
+    /** The budget with one disruption taken for {@code podName}, or the error that refuses it. */
+    private ObjectNode decremented(ObjectNode budget, String podName) {
+        String name = ObjectMeta.of(budget).name();
+        ObjectNode copy = budget.deepCopy();
+        ObjectNode status = copy.with("status");
+        if (status.path("observedGeneration").asLong() < ObjectMeta.of(budget).generation()) {
+            throw stillProcessing(name);
+        }
+        long allowed = status.path("disruptionsAllowed").asLong();
+        if (allowed < 0) {
+            throw ApiException.forbidden(PDB, name, "pdb disruptions allowed is negative", List.of());
+        }
+        if (status.path("disruptedPods").size() > MAX_DISRUPTED_PODS) {
+            throw ApiException.forbidden(PDB, name,
+                    "DisruptedPods map too big - too many evictions not confirmed by PDB controller", List.of());
+        }
+        if (allowed == 0) {
+            String why = "The disruption budget %s needs %d healthy pods and has %d currently".formatted(name,
+                    status.path("desiredHealthy").asLong(), status.path("currentHealthy").asLong());
+            throw tooManyRequests(why, null);
+        }
+        status.put("disruptionsAllowed", allowed - 1);
+        if (allowed - 1 == 0) {
+            insufficientPods(status, ObjectMeta.of(budget).generation());
+        }
+        status.with("disruptedPods").put(podName, ObjectMeta.format(clock.instant()));
+        return copy;
+    }
+
+    /** pdbhelper.UpdateDisruptionAllowedCondition once no disruption is left. */
+    private void insufficientPods(ObjectNode status, long generation) {
+        var conditions = status.withArray("conditions");
+        ObjectNode condition = null;
+        for (JsonNode c : conditions) {
+            if (c.path("type").asText().equals("DisruptionAllowed")) {
+                condition = (ObjectNode) c;
+            }
+        }
+        if (condition == null) {
+            condition = conditions.addObject();
+            condition.put("type", "DisruptionAllowed");
+        }
+        if (!condition.path("status").asText().equals("False")) {
+            condition.put("lastTransitionTime", ObjectMeta.format(clock.instant()));
+        }
+        condition.put("status", "False");
+        condition.put("reason", "InsufficientPods");
+        condition.put("message", "");
+        condition.put("observedGeneration", status.path("observedGeneration").asLong(generation));
+    }
+
+    private static ApiException stillProcessing(String budget) {
+        return tooManyRequests("The disruption budget %s is still being processed by the server.".formatted(budget), 10);
+    }
+
+    private static ApiException tooManyRequests(String cause, Integer retryAfter) {
+        return new ApiException(StatusReason.TOO_MANY_REQUESTS, 429, VIOLATION, new ApiException.Details(null, null,
+                null, List.of(new StatusCause("DisruptionBudget", cause, null)), retryAfter));
+    }
+
+    /** The budgets in the pod's namespace whose non-empty selector matches the pod's labels. */
+    private List<ObjectNode> budgetsFor(ObjectNode pod) {
+        ObjectMeta meta = ObjectMeta.of(pod);
+        return budgets.list(meta.namespace(), ListOptions.ALL).items().stream()
+                .filter(b -> Selectors.matches(b.path("spec").path("selector"), meta.labels()))
+                .toList();
+    }
+
+    private static boolean canIgnoreBudget(ObjectNode pod) {
+        String phase = pod.path("status").path("phase").asText("");
+        return phase.equals("Succeeded") || phase.equals("Failed") || phase.equals("Pending")
+                || !ObjectMeta.of(pod).deletionTimestamp().isEmpty();
+    }
+
+    private static boolean enforceResourceVersion(ObjectNode pod) {
+        String phase = pod.path("status").path("phase").asText("");
+        return !phase.equals("Succeeded") && !phase.equals("Failed") && ObjectMeta.of(pod).deletionTimestamp().isEmpty();
+    }
+
+    private static boolean isReady(ObjectNode pod) {
+        for (JsonNode c : pod.path("status").path("conditions")) {
+            if (c.path("type").asText().equals("Ready")) {
+                return c.path("status").asText().equals("True");
+            }
+        }
+        return false;
+    }
+
+    private static DeleteOptions withResourceVersion(DeleteOptions o, String rv) {
+        return new DeleteOptions(o.preconditionUid(), rv, o.dryRun(), o.propagationPolicy(), o.gracePeriodSeconds());
+    }
+
+    /** The eviction's {@code deleteOptions}; a dry run in the query or the body applies to both. */
+    static DeleteOptions deleteOptions(JsonNode body, boolean dryRunParam) {
+        boolean dryRun = dryRunParam;
+        for (JsonNode v : body.path("dryRun")) {
+            if (!v.asText().equals("All")) {
+                throw ApiException.badRequest("Invalid dry run value: [" + v.asText() + "], supported values: All");
+            }
+            dryRun = true;
+        }
+        JsonNode pre = body.path("preconditions");
+        String propagation = text(body, "propagationPolicy");
+        if (propagation == null && body.path("orphanDependents").asBoolean(false)) {
+            propagation = "Orphan";
+        }
+        Long grace = body.hasNonNull("gracePeriodSeconds") ? body.get("gracePeriodSeconds").asLong() : null;
+        return new DeleteOptions(text(pre, "uid"), text(pre, "resourceVersion"), dryRun, propagation, grace);
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode v = node.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+}

@@ -1,0 +1,140 @@
+package io.kapi.apis.subresources;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSSigner;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.KeyUse;
+import com.nimbusds.jose.jwk.RSAKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.MessageDigest;
+import java.security.interfaces.RSAPrivateCrtKey;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.RSAPublicKeySpec;
+import java.util.Base64;
+
+/**
+ * The key service-account tokens are signed with (kube-apiserver's
+ * {@code --service-account-signing-key-file}): an RSA 2048 key, generated once. With a data
+ * directory it lives in {@code {dataDir}/sa.key} (PKCS#8 PEM, owner-only) with its public half in
+ * {@code sa.pub}; without one it lives for the process. The key id is kube-apiserver's: the
+ * unpadded base64url SHA-256 of the public key's DER form.
+ */
+public final class ServiceAccountKeys {
+
+    public static final String PRIVATE_FILE = "sa.key";
+    public static final String PUBLIC_FILE = "sa.pub";
+
+    private final RSAPublicKey publicKey;
+    private final RSAPrivateCrtKey privateKey;
+    private final String keyId;
+
+    private ServiceAccountKeys(RSAPublicKey publicKey, RSAPrivateCrtKey privateKey) {
+        this.publicKey = publicKey;
+        this.privateKey = privateKey;
+        this.keyId = keyId(publicKey);
+    }
+
+    /** A key for this process only (memory storage, tests). */
+    public static ServiceAccountKeys ephemeral() {
+        KeyPair pair = generate();
+        return new ServiceAccountKeys((RSAPublicKey) pair.getPublic(), (RSAPrivateCrtKey) pair.getPrivate());
+    }
+
+    /** The key in {@code dir}, generated and written there on first use. */
+    public static ServiceAccountKeys inDirectory(Path dir) {
+        Path file = dir.resolve(PRIVATE_FILE);
+        try {
+            if (Files.exists(file)) {
+                return fromPem(Files.readString(file));
+            }
+            Files.createDirectories(dir);
+            ServiceAccountKeys keys = ephemeral();
+            writeOwnerOnly(file, pem("PRIVATE KEY", keys.privateKey.getEncoded()));
+            Files.writeString(dir.resolve(PUBLIC_FILE), pem("PUBLIC KEY", keys.publicKey.getEncoded()));
+            return keys;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read or write the service account key " + file, e);
+        }
+    }
+
+    private static ServiceAccountKeys fromPem(String pem) {
+        String base64 = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+        try {
+            KeyFactory rsa = KeyFactory.getInstance("RSA");
+            var priv = (RSAPrivateCrtKey) rsa.generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
+            var pub = (RSAPublicKey) rsa.generatePublic(new RSAPublicKeySpec(priv.getModulus(), priv.getPublicExponent()));
+            return new ServiceAccountKeys(pub, priv);
+        } catch (GeneralSecurityException | IllegalArgumentException | ClassCastException e) {
+            throw new IllegalStateException("the service account key is not an RSA PKCS#8 key", e);
+        }
+    }
+
+    private static KeyPair generate() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            return generator.generateKeyPair();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void writeOwnerOnly(Path file, String content) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, content, StandardCharsets.US_ASCII);
+        try {
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: keep the default permissions
+        }
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static String pem(String type, byte[] der) {
+        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+        return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
+    }
+
+    private static String keyId(RSAPublicKey key) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getEncoded());
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public String keyId() {
+        return keyId;
+    }
+
+    public JWSAlgorithm algorithm() {
+        return JWSAlgorithm.RS256;
+    }
+
+    public JWSSigner signer() {
+        return new RSASSASigner(privateKey);
+    }
+
+    public RSAPublicKey publicKey() {
+        return publicKey;
+    }
+
+    /** The public key as {@code /openid/v1/jwks} serves it: {@code {"keys":[{kty, use, kid, alg, n, e}]}}. */
+    public String publicJwks() {
+        RSAKey jwk = new RSAKey.Builder(publicKey).keyUse(KeyUse.SIGNATURE).keyID(keyId).algorithm(algorithm()).build();
+        return new JWKSet(jwk).toString(true);
+    }
+}

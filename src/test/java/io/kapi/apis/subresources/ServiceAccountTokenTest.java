@@ -1,0 +1,104 @@
+package io.kapi.apis.subresources;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ServiceAccountTokenTest {
+
+    private static Api api;
+
+    @BeforeAll
+    static void setUp() {
+        api = new Api();
+        api.create("/api/v1/namespaces/default/serviceaccounts", """
+                {"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"robot"}}""");
+    }
+
+    @AfterAll
+    static void tearDown() throws Exception {
+        api.close();
+    }
+
+    private static Api.Reply request(String name, String spec) {
+        return api.post("/api/v1/namespaces/default/serviceaccounts/" + name + "/token", """
+                {"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":%s}""".formatted(spec));
+    }
+
+    @Test
+    @DisplayName("a token request answers 201 with a signed JWT carrying kube-apiserver's claims")
+    void issues() throws Exception {
+        Api.Reply reply = request("robot", "{}");
+        assertEquals(201, reply.code(), reply.text());
+        JsonNode body = reply.body();
+        assertEquals("TokenRequest", body.path("kind").asText());
+        assertEquals(3600, body.path("spec").path("expirationSeconds").asLong());
+        assertEquals(ServiceAccountToken.DEFAULT_ISSUER, body.path("spec").path("audiences").path(0).asText());
+        assertTrue(!body.path("status").path("expirationTimestamp").asText().isEmpty());
+        SignedJWT jwt = SignedJWT.parse(body.path("status").path("token").asText());
+        JWTClaimsSet claims = jwt.getJWTClaimsSet();
+        assertEquals(ServiceAccountToken.DEFAULT_ISSUER, claims.getIssuer());
+        assertEquals("system:serviceaccount:default:robot", claims.getSubject());
+        assertEquals(List.of(ServiceAccountToken.DEFAULT_ISSUER), claims.getAudience());
+        assertEquals(3600, (claims.getExpirationTime().getTime() - claims.getIssueTime().getTime()) / 1000);
+        assertTrue(claims.getJWTID() != null && claims.getNotBeforeTime() != null);
+        Map<String, Object> kubernetes = claims.getJSONObjectClaim("kubernetes.io");
+        assertEquals("default", kubernetes.get("namespace"));
+        assertEquals("robot", ((Map<?, ?>) kubernetes.get("serviceaccount")).get("name"));
+        assertTrue(jwt.getHeader().getKeyID() != null);
+        assertTrue(jwt.getPayload().toString().contains("\"aud\":[\""), "aud is an array even with one audience");
+    }
+
+    @Test
+    @DisplayName("audiences, expiration and a bound pod are honoured")
+    void boundToPod() throws Exception {
+        api.create("/api/v1/namespaces/default/pods", PodBindingTest.pod("tokpod"));
+        Api.Reply reply = request("robot", """
+                {"audiences":["vault"],"expirationSeconds":7200,
+                 "boundObjectRef":{"apiVersion":"v1","kind":"Pod","name":"tokpod"}}""");
+        assertEquals(201, reply.code(), reply.text());
+        JWTClaimsSet claims = SignedJWT.parse(reply.body().path("status").path("token").asText()).getJWTClaimsSet();
+        assertEquals(List.of("vault"), claims.getAudience());
+        assertEquals(7200, (claims.getExpirationTime().getTime() - claims.getIssueTime().getTime()) / 1000);
+        assertEquals("tokpod", ((Map<?, ?>) claims.getJSONObjectClaim("kubernetes.io").get("pod")).get("name"));
+    }
+
+    @Test
+    @DisplayName("a missing service account is 404 and a short expiration 422, worded as kube-apiserver")
+    void refused() {
+        Api.Reply missing = request("nobody", "{}");
+        assertEquals(404, missing.code());
+        assertEquals("serviceaccounts \"nobody\" not found", missing.body().path("message").asText());
+        Api.Reply shortLived = request("robot", "{\"expirationSeconds\":60}");
+        assertEquals(422, shortLived.code());
+        assertEquals("TokenRequest.authentication.k8s.io \"\" is invalid: spec.expirationSeconds: Invalid value: 60: "
+                + "may not specify a duration less than 10 minutes", shortLived.body().path("message").asText());
+    }
+
+    @Test
+    @DisplayName("the signing key is generated once into the data directory and verifies what it signed")
+    void keyPersists(@TempDir Path dir) throws Exception {
+        ServiceAccountKeys first = ServiceAccountKeys.inDirectory(dir);
+        ServiceAccountKeys again = ServiceAccountKeys.inDirectory(dir);
+        assertEquals(first.keyId(), again.keyId());
+        assertTrue(Files.exists(dir.resolve(ServiceAccountKeys.PUBLIC_FILE)));
+        assertTrue(first.publicJwks().contains(first.keyId()));
+        SignedJWT jwt = new SignedJWT(new com.nimbusds.jose.JWSHeader(first.algorithm()),
+                new JWTClaimsSet.Builder().subject("x").build());
+        jwt.sign(first.signer());
+        assertTrue(jwt.verify(new RSASSAVerifier(again.publicKey())));
+    }
+}
