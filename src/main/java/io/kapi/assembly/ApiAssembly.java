@@ -32,6 +32,8 @@ import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.endpoint.table.TableConvertor;
+import io.kapi.endpoint.watch.WatchConfig;
+import io.kapi.endpoint.watch.WatchHandler;
 import io.kapi.health.HealthCheck;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.resource.ResourceTable;
@@ -69,9 +71,10 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 MetadataRules.create(schemaValidator), clock);
         services.connect(registry);
         podAdmission.connect(registry);
+        TableConvertor tables = TableConvertor.create(schemas);
         Codecs codecs = new Codecs(
                 new KubeBodyDecoder(),
-                new NegotiatedWriter(TableConvertor.create(schemas), clock),
+                new NegotiatedWriter(tables, clock),
                 new SchemaFieldValidation(schemaValidator),
                 new FieldTracking(new FieldManagers(schemas), clock));
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
@@ -90,7 +93,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 openApi,
                 new OpenIdDiscovery(issuer, subresources.keys().publicJwks()),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
-                        subresourceHandlers, computed)));
+                        subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
@@ -107,6 +110,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
             hooks.addAll(List.of(namespaces, accounts));
             resources.addAll(List.of(namespaces, accounts));
         }
+        resources.add(registry);
         resources.add(storage);
         return new ApiAssembly(api, checks, List.copyOf(hooks), () -> closeAll(resources));
     }

@@ -10,6 +10,9 @@ import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.StatusHandler;
 import io.kapi.endpoint.handlers.UpdateHandler;
 import io.kapi.endpoint.handlers.VerbHandler;
+import io.kapi.endpoint.table.TableConvertor;
+import io.kapi.endpoint.watch.WatchConfig;
+import io.kapi.endpoint.watch.WatchHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.StatusReason;
@@ -39,6 +42,13 @@ public final class ApiRouter implements RestHandler {
      */
     public ApiRouter(Registry registry, Codecs codecs, VerbHandler patch, Map<String, VerbHandler> subresources,
                      Map<GroupVersionResource, VerbHandler> computed) {
+        this(registry, codecs, patch, subresources, computed, new WatchHandler(WatchConfig.DEFAULT,
+                TableConvertor.withoutSchemas(), java.time.Clock.systemUTC()));
+    }
+
+    /** @param watch the handler of the watch verb */
+    public ApiRouter(Registry registry, Codecs codecs, VerbHandler patch, Map<String, VerbHandler> subresources,
+                     Map<GroupVersionResource, VerbHandler> computed, VerbHandler watch) {
         this.subresources = Map.copyOf(subresources);
         this.registry = registry;
         this.computed = Map.copyOf(computed);
@@ -49,7 +59,8 @@ public final class ApiRouter implements RestHandler {
                 "update", new UpdateHandler(codecs),
                 "patch", patch,
                 "delete", new DeleteHandler(codecs),
-                "deletecollection", new DeleteCollectionHandler(codecs));
+                "deletecollection", new DeleteCollectionHandler(codecs),
+                "watch", watch);
         this.status = new StatusHandler(codecs);
     }
 

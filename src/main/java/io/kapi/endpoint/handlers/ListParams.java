@@ -6,15 +6,20 @@ import io.kapi.registry.FieldSelector;
 import io.kapi.registry.LabelSelector;
 import io.kapi.registry.ListOptions;
 
-/** Reads list options from query parameters: limit, continue, labelSelector, fieldSelector. */
-final class ListParams {
+/**
+ * Reads list and watch options from query parameters: limit, continue, labelSelector, fieldSelector,
+ * resourceVersion, resourceVersionMatch, sendInitialEvents and allowWatchBookmarks.
+ */
+public final class ListParams {
 
     private ListParams() {
     }
 
-    static ListOptions read(RestRequest request) {
+    public static ListOptions read(RestRequest request) {
         return new ListOptions(limit(request.param("limit")), request.param("continue"),
-                LabelSelector.parse(request.param("labelSelector")), FieldSelector.parse(request.param("fieldSelector")));
+                LabelSelector.parse(request.param("labelSelector")), FieldSelector.parse(request.param("fieldSelector")),
+                request.param("resourceVersion"), request.param("resourceVersionMatch"),
+                optionalBool(request, "sendInitialEvents"), bool(request.param("allowWatchBookmarks")));
     }
 
     private static long limit(String value) {
@@ -26,5 +31,18 @@ final class ListParams {
         } catch (NumberFormatException e) {
             throw ApiException.badRequest("invalid value for limit: " + value);
         }
+    }
+
+    private static Boolean optionalBool(RestRequest request, String name) {
+        String value = request.param(name);
+        return value == null ? null : bool(value);
+    }
+
+    /** Go's ParseBool, as the query parameter conversion uses it; anything else is false. */
+    static boolean bool(String value) {
+        return value != null && switch (value) {
+            case "1", "t", "T", "true", "TRUE", "True" -> true;
+            default -> false;
+        };
     }
 }

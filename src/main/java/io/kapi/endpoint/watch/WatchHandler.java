@@ -1,0 +1,89 @@
+package io.kapi.endpoint.watch;
+
+import io.kapi.endpoint.RestResponse;
+import io.kapi.endpoint.codec.Format;
+import io.kapi.endpoint.codec.Negotiation;
+import io.kapi.endpoint.codec.ResponseTarget;
+import io.kapi.endpoint.handlers.ListParams;
+import io.kapi.endpoint.handlers.ResourceRequest;
+import io.kapi.endpoint.handlers.VerbHandler;
+import io.kapi.endpoint.table.TableConvertor;
+import io.kapi.endpoint.table.TableOptions;
+import io.kapi.machinery.ApiException;
+import io.kapi.registry.FieldSelector;
+import io.kapi.registry.ListOptions;
+import io.kapi.storage.cache.CacheWatch;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The watch verb ({@code ?watch=true}, the legacy {@code /watch/} paths, and a named object's watch):
+ * checks the options, opens the watch on the resource's store, and streams its events as
+ * newline-delimited JSON {@code WatchEvent} frames until {@code timeoutSeconds} (or kube-apiserver's
+ * random default), the client leaves, or the watch ends.
+ */
+public final class WatchHandler implements VerbHandler {
+
+    private final WatchConfig config;
+    private final TableConvertor tables;
+    private final Clock clock;
+
+    public WatchHandler(WatchConfig config, TableConvertor tables, Clock clock) {
+        this.config = config;
+        this.tables = tables;
+        this.clock = clock;
+    }
+
+    @Override
+    public RestResponse handle(ResourceRequest r) {
+        ListOptions options = withName(ListParams.read(r.http()), r.info().name());
+        ResponseTarget target = Negotiation.forResource(r.http().header("Accept"));
+        if (target.format() != Format.JSON) {
+            throw ApiException.notAcceptable("application/json, application/json;stream=watch");
+        }
+        TableOptions tableOptions = target.isAs("Table")
+                ? TableOptions.of(target.as().version(), r.http().param("includeObject")) : null;
+        Duration timeout = timeout(r.http().param("timeoutSeconds"));
+        CacheWatch watch = r.store().watch(r.info().namespace(), options);
+        EventEncoder encoder = new EventEncoder(r.resource(), target, tables, tableOptions, clock);
+        WatchStream stream = new WatchStream(watch, encoder, timeout,
+                options.allowWatchBookmarks() ? config.bookmarkInterval() : null);
+        List<java.util.Map.Entry<String, String>> headers = new ArrayList<>();
+        return new RestResponse(200, headers, new RestResponse.Stream(Format.JSON.mediaType(), stream::writeTo));
+    }
+
+    /** A watch of one object by name watches its collection with {@code metadata.name=<name>}. */
+    private static ListOptions withName(ListOptions options, String name) {
+        if (name.isEmpty()) {
+            return options;
+        }
+        FieldSelector selector = options.fieldSelector();
+        String pinned = selector.pinned("metadata.name");
+        if (pinned != null && !pinned.equals(name)) {
+            throw ApiException.badRequest("fieldSelector metadata.name=%s does not match the name in the URL (%s)"
+                    .formatted(pinned, name));
+        }
+        List<FieldSelector.Term> terms = new ArrayList<>(selector.terms());
+        terms.add(new FieldSelector.Term("metadata.name", name, true));
+        return options.withFieldSelector(new FieldSelector(List.copyOf(terms)));
+    }
+
+    /** {@code timeoutSeconds} when given and positive, else random in [min, 2×min) as kube-apiserver. */
+    private Duration timeout(String seconds) {
+        if (seconds != null && !seconds.isEmpty()) {
+            try {
+                long s = Long.parseLong(seconds);
+                if (s > 0) {
+                    return Duration.ofSeconds(s);
+                }
+            } catch (NumberFormatException e) {
+                throw ApiException.badRequest("invalid value for timeoutSeconds: " + seconds);
+            }
+        }
+        long min = config.minRequestTimeout().toMillis();
+        return Duration.ofMillis(min + (long) (ThreadLocalRandom.current().nextDouble() * min));
+    }
+}

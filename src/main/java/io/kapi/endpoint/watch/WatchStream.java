@@ -1,0 +1,100 @@
+package io.kapi.endpoint.watch;
+
+import io.kapi.machinery.Status;
+import io.kapi.storage.cache.CacheWatch;
+import io.kapi.storage.cache.Delivery;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+
+/**
+ * Writes one watch to its client: each event as one frame, flushed as soon as no further event is
+ * ready (so every event reaches the client at once, and a burst goes out in few packets); a BOOKMARK
+ * when one is due; the end when the timeout passes, the watch ends, or the client goes away.
+ */
+final class WatchStream {
+
+    private static final long BOOKMARK_BEFORE_TIMEOUT = Duration.ofSeconds(2).toNanos();
+
+    private final CacheWatch watch;
+    private final EventEncoder encoder;
+    private final long timeoutNanos;
+    private final Duration bookmarkInterval;
+
+    /** @param bookmarkInterval null when the client does not allow bookmarks */
+    WatchStream(CacheWatch watch, EventEncoder encoder, Duration timeout, Duration bookmarkInterval) {
+        this.watch = watch;
+        this.encoder = encoder;
+        this.timeoutNanos = timeout.toNanos();
+        this.bookmarkInterval = bookmarkInterval;
+    }
+
+    void writeTo(OutputStream out) throws IOException {
+        long start = System.nanoTime();
+        long deadline = start + timeoutNanos;
+        long nextBookmark = nextBookmark(start, deadline);
+        long lastRevision = 0;
+        try (watch) {
+            out.flush();
+            while (true) {
+                long now = System.nanoTime();
+                if (now - deadline >= 0) {
+                    return;
+                }
+                Delivery d = watch.poll(0);
+                if (d == null) {
+                    out.flush();
+                    long until = nextBookmark == Long.MIN_VALUE ? deadline : Math.min(deadline, nextBookmark);
+                    d = watch.poll(Math.max(1, until - now));
+                }
+                if (d == null) {
+                    if (nextBookmark != Long.MIN_VALUE && System.nanoTime() - nextBookmark >= 0) {
+                        long revision = watch.bookmarkRevision();
+                        if (revision > 0 && revision >= lastRevision) {
+                            out.write(encoder.bookmark(revision, false));
+                            lastRevision = revision;
+                        }
+                        nextBookmark = nextBookmark(System.nanoTime(), deadline);
+                    }
+                    continue;
+                }
+                switch (d) {
+                    case Delivery.Change c -> {
+                        out.write(encoder.object(c.type().name(), c.object(), c.frames()));
+                        lastRevision = Math.max(lastRevision, c.revision());
+                    }
+                    case Delivery.InitialEventsEnd end -> {
+                        if (bookmarkInterval != null) {
+                            out.write(encoder.bookmark(end.revision(), true));
+                        }
+                        lastRevision = Math.max(lastRevision, end.revision());
+                    }
+                    case Delivery.Failure f -> {
+                        out.write(encoder.error(Status.of(f.error())));
+                        out.flush();
+                        return;
+                    }
+                    case Delivery.End ignored -> {
+                        out.flush();
+                        return;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The next bookmark time: an interval from now, but at the latest 2 s before the deadline. */
+    private long nextBookmark(long now, long deadline) {
+        if (bookmarkInterval == null) {
+            return Long.MIN_VALUE;
+        }
+        long next = now + bookmarkInterval.toNanos();
+        long beforeTimeout = deadline - BOOKMARK_BEFORE_TIMEOUT;
+        if (beforeTimeout - next < 0) {
+            next = beforeTimeout;
+        }
+        return next - now <= 0 ? Long.MIN_VALUE : next;
+    }
+}

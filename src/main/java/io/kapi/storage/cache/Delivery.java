@@ -1,0 +1,30 @@
+package io.kapi.storage.cache;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ApiException;
+
+/** What a {@link CacheWatch} hands its reader, in order. */
+public sealed interface Delivery {
+
+    /**
+     * An object event.
+     *
+     * @param object the object to send; shared, never to be changed
+     * @param frames encodings shared with every other watcher that sends the same event, or null when
+     *        this watcher alone sends it (initial events)
+     */
+    record Change(EventType type, ObjectNode object, long revision, SharedFrames frames) implements Delivery {
+    }
+
+    /** Every initial event was delivered; the state they describe is that of {@code revision}. */
+    record InitialEventsEnd(long revision) implements Delivery {
+    }
+
+    /** The watch cannot start or go on: send {@code error} as an ERROR event, then end. */
+    record Failure(ApiException error) implements Delivery {
+    }
+
+    /** The watch ended (cut off for falling behind, or the cache re-listed): end the stream cleanly. */
+    record End(String why) implements Delivery {
+    }
+}

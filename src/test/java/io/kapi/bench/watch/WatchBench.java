@@ -1,0 +1,348 @@
+package io.kapi.bench.watch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.Json;
+import io.kapi.server.certs.Pem;
+import io.kapi.server.certs.TlsMaterial;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * List and watch benchmark against a real {@code bin/kapi} process (loopback, TLS, HTTP/2):
+ * <ol>
+ *   <li>list latency of a namespace of N configmaps (default 10,000), unset resourceVersion (consistent,
+ *       from the watch cache), resourceVersion=0, and paged with limit=500 (from storage);</li>
+ *   <li>watch delivery: W watchers (default 100) on a namespace while C configmaps (default 2,000) are
+ *       created by 16 writers: events delivered per second and the latency from the write's acknowledgement
+ *       to each watcher receiving its event (p50/p99), with the server's resident memory sampled meanwhile.</li>
+ * </ol>
+ * Run with {@code bench/watch.sh [--configmaps=10000] [--lists=50] [--watchers=100] [--creates=2000]
+ * [--backend=embedded|memory] [--java-opts=-Xmx1g]}. The server is stopped and its data deleted at the end.
+ */
+public final class WatchBench {
+
+    private final Map<String, String> args;
+    private Process server;
+    private long pid;
+    private int port;
+    private Path data;
+    private List<HttpClient> clients;
+
+    private WatchBench(Map<String, String> args) {
+        this.args = args;
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Map<String, String> args = new ConcurrentHashMap<>();
+        for (String a : argv) {
+            String[] kv = a.replaceFirst("^--", "").split("=", 2);
+            args.put(kv[0], kv.length > 1 ? kv[1] : "true");
+        }
+        WatchBench bench = new WatchBench(args);
+        try {
+            bench.start();
+            bench.listPhase(intArg(args, "configmaps", 10_000), intArg(args, "lists", 50));
+            bench.watchPhase(intArg(args, "watchers", 100), intArg(args, "creates", 2_000));
+        } finally {
+            bench.stop();
+        }
+    }
+
+    private static int intArg(Map<String, String> args, String name, int dflt) {
+        return Integer.parseInt(args.getOrDefault(name, Integer.toString(dflt)));
+    }
+
+    private void start() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        data = Files.createTempDirectory("kapi-watch-bench");
+        Path project = Path.of(System.getProperty("kapi.projectDir", "."));
+        List<String> cmd = new ArrayList<>(List.of(project.resolve("bin/kapi").toString(), "--secure-port=" + port,
+                "--bind-address=127.0.0.1", "--data-dir=" + data));
+        if (args.containsKey("backend")) {
+            cmd.add("--storage-backend=" + args.get("backend"));
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(data.resolve("server.log").toFile());
+        if (args.containsKey("java-opts")) {
+            pb.environment().put("KAPI_JAVA_OPTS", args.get("java-opts"));
+        }
+        server = pb.start();
+        pid = server.pid();
+        Path kubeconfig = data.resolve("admin.kubeconfig");
+        for (int i = 0; i < 600 && !Files.exists(kubeconfig); i++) {
+            Thread.sleep(100);
+        }
+        clients = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            clients.add(client());
+        }
+        for (int i = 0; i < 600; i++) {
+            try {
+                if (send("GET", "/api/v1/namespaces/default", null).statusCode() == 200) {
+                    break;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(100);
+        }
+        System.out.printf("server pid %d on port %d, backend %s, KAPI_JAVA_OPTS '%s', RSS after start %d MiB%n", pid,
+                port, args.getOrDefault("backend", "embedded"), args.getOrDefault("java-opts", ""), rssKib() / 1024);
+    }
+
+    private void stop() throws Exception {
+        if (server != null) {
+            server.destroy();
+            if (!server.waitFor(20, TimeUnit.SECONDS)) {
+                server.destroyForcibly().waitFor();
+            }
+        }
+        if (data != null) {
+            try (Stream<Path> files = Files.walk(data)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private void listPhase(int configmaps, int lists) throws Exception {
+        createNamespace("bench-list");
+        long t0 = System.nanoTime();
+        createMany("bench-list", "cm-", configmaps, 32, null);
+        System.out.printf("created %d configmaps in %.1f s%n", configmaps, (System.nanoTime() - t0) / 1e9);
+        String path = "/api/v1/namespaces/bench-list/configmaps";
+        List<String> queries = List.of("", "?resourceVersion=0");
+        for (int i = 0; i < 5; i++) {
+            for (String query : queries) {
+                send("GET", path + query, null);
+            }
+        }
+        long[][] ms = new long[queries.size()][lists];
+        int items = 0;
+        for (int i = 0; i < lists; i++) {
+            for (int q = 0; q < queries.size(); q++) {
+                long s = System.nanoTime();
+                HttpResponse<String> r = send("GET", path + queries.get(q), null);
+                ms[q][i] = System.nanoTime() - s;
+                items = r.body().length();
+            }
+        }
+        for (int q = 0; q < queries.size(); q++) {
+            String query = queries.get(q);
+            System.out.printf("list %d configmaps%s: p50 %.1f ms, p99 %.1f ms (%d lists, %d KiB each)%n", configmaps,
+                    query.isEmpty() ? " (resourceVersion unset, consistent)" : " (" + query.substring(1) + ")",
+                    pct(ms[q], 50) / 1e6, pct(ms[q], 99) / 1e6, lists, items / 1024);
+        }
+        long[] paged = new long[Math.max(5, lists / 5)];
+        for (int i = 0; i < paged.length; i++) {
+            long s = System.nanoTime();
+            String token = null;
+            int total = 0;
+            do {
+                String q = "?limit=500" + (token == null ? "" : "&continue=" + token);
+                JsonNode page = Json.MAPPER.readTree(send("GET", path + q, null).body());
+                total += page.path("items").size();
+                token = page.path("metadata").path("continue").asText(null);
+            } while (token != null && !token.isEmpty());
+            paged[i] = System.nanoTime() - s;
+            if (total != configmaps) {
+                throw new IllegalStateException("paged list returned " + total);
+            }
+        }
+        System.out.printf("paged list (limit=500, %d pages): p50 %.1f ms, p99 %.1f ms per full list%n",
+                (configmaps + 499) / 500, pct(paged, 50) / 1e6, pct(paged, 99) / 1e6);
+    }
+
+    private void watchPhase(int watchers, int creates) throws Exception {
+        createNamespace("bench-watch");
+        String rv = Json.MAPPER.readTree(send("GET", "/api/v1/namespaces/bench-watch/configmaps", null).body())
+                .path("metadata").path("resourceVersion").asText();
+        Map<String, Long> acked = new ConcurrentHashMap<>();
+        long[][] received = new long[watchers][creates];
+        CountDownLatch connected = new CountDownLatch(watchers);
+        CountDownLatch finished = new CountDownLatch(watchers);
+        AtomicLong delivered = new AtomicLong();
+        AtomicLong lastReceive = new AtomicLong();
+        for (int w = 0; w < watchers; w++) {
+            int me = w;
+            Thread.ofVirtual().start(() -> {
+                try {
+                    HttpResponse<InputStream> r = clients.get(me % clients.size()).send(
+                            request("/api/v1/namespaces/bench-watch/configmaps?watch=true&timeoutSeconds=600&resourceVersion=" + rv)
+                                    .build(), HttpResponse.BodyHandlers.ofInputStream());
+                    connected.countDown();
+                    try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+                        for (int n = 0; n < creates; n++) {
+                            String line = lines.readLine();
+                            long now = System.nanoTime();
+                            int at = line.indexOf("\"name\":\"w-");
+                            int index = Integer.parseInt(line.substring(at + 10, line.indexOf('"', at + 10)));
+                            received[me][index] = now;
+                            delivered.incrementAndGet();
+                            lastReceive.accumulateAndGet(now, Math::max);
+                        }
+                    }
+                } catch (Exception e) {
+                    System.err.println("watcher " + me + " failed: " + e);
+                } finally {
+                    finished.countDown();
+                }
+            });
+        }
+        connected.await(60, TimeUnit.SECONDS);
+        Thread.sleep(500);
+        long rssBefore = rssKib();
+        AtomicLong rssMax = new AtomicLong(rssBefore);
+        Thread sampler = Thread.ofVirtual().start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                rssMax.accumulateAndGet(rssKib(), Math::max);
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        long start = System.nanoTime();
+        createMany("bench-watch", "w-", creates, 16, acked);
+        long writesDone = System.nanoTime();
+        boolean all = finished.await(120, TimeUnit.SECONDS);
+        sampler.interrupt();
+        long[] latency = new long[watchers * creates];
+        int n = 0;
+        for (int w = 0; w < watchers; w++) {
+            for (int i = 0; i < creates; i++) {
+                if (received[w][i] != 0) {
+                    latency[n++] = Math.max(0, received[w][i] - acked.get("w-" + i));
+                }
+            }
+        }
+        latency = Arrays.copyOf(latency, n);
+        double seconds = (lastReceive.get() - start) / 1e9;
+        System.out.printf("watch: %d watchers, %d creates by 16 writers in %.2f s (%.0f writes/s)%n", watchers, creates,
+                (writesDone - start) / 1e9, creates / ((writesDone - start) / 1e9));
+        System.out.printf("  delivered %d of %d events%s in %.2f s: %.0f events/s%n", delivered.get(),
+                (long) watchers * creates, all ? "" : " (TIMED OUT)", seconds, delivered.get() / seconds);
+        System.out.printf("  write acknowledged -> event received: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+                pct(latency, 50) / 1e6, pct(latency, 99) / 1e6, pct(latency, 100) / 1e6);
+        System.out.printf("  server RSS: %d MiB before the writes, %d MiB peak during, %d MiB after%n",
+                rssBefore / 1024, rssMax.get() / 1024, rssKib() / 1024);
+    }
+
+    private void createNamespace(String name) throws Exception {
+        send("POST", "/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+                + name + "\"}}");
+    }
+
+    private void createMany(String namespace, String prefix, int count, int writers, Map<String, Long> acked)
+            throws Exception {
+        Semaphore slots = new Semaphore(writers);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < count; i++) {
+                String name = prefix + i;
+                slots.acquire();
+                pool.execute(() -> {
+                    try {
+                        String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
+                                + "\",\"labels\":{\"app\":\"bench\"}},\"data\":{\"key\":\"" + "v".repeat(200) + "\"}}";
+                        HttpResponse<String> r = send("POST", "/api/v1/namespaces/" + namespace + "/configmaps", body);
+                        if (acked != null) {
+                            acked.put(name, System.nanoTime());
+                        }
+                        if (r.statusCode() != 201) {
+                            throw new IllegalStateException("create " + name + ": " + r.statusCode() + " " + r.body());
+                        }
+                    } catch (Exception e) {
+                        throw new RuntimeException(e);
+                    } finally {
+                        slots.release();
+                    }
+                });
+            }
+        }
+    }
+
+    private HttpResponse<String> send(String method, String path, String body) throws Exception {
+        HttpRequest.Builder b = request(path);
+        if (body != null) {
+            b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
+        }
+        int which = (int) (Thread.currentThread().threadId() % clients.size());
+        return clients.get(which).send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(120));
+    }
+
+    private long rssKib() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException e) {
+            return 0;
+        }
+        return 0;
+    }
+
+    private static long pct(long[] values, int p) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+
+    private HttpClient client() throws Exception {
+        String ca = Files.readString(data.resolve("ca.crt"));
+        String cert = Files.readString(data.resolve("admin.crt"));
+        String key = Files.readString(data.resolve("admin.key"));
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(TlsMaterial.trustStore(Pem.certificates(ca)));
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("admin", Pem.privateKey(key), new char[0],
+                Pem.certificates(cert).toArray(new X509Certificate[0]));
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, new char[0]);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+    }
+}

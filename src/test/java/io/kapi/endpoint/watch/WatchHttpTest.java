@@ -1,0 +1,216 @@
+package io.kapi.endpoint.watch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.assembly.ApiAssembly;
+import io.kapi.assembly.ApiConfig;
+import io.kapi.machinery.Json;
+import io.kapi.server.KapiServer;
+import io.kapi.server.ServerConfig;
+import io.kapi.server.certs.LocalPki;
+import io.kapi.server.certs.Pem;
+import io.kapi.server.certs.ServingNames;
+import io.kapi.server.certs.TlsMaterial;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisplayName("watch over HTTPS, HTTP/2 and HTTP/1.1")
+class WatchHttpTest {
+
+    @TempDir
+    static Path dir;
+    static ApiAssembly api;
+    static KapiServer server;
+    static HttpClient client;
+    static int counter;
+
+    @BeforeAll
+    static void start() throws Exception {
+        LocalPki pki = LocalPki.ensure(dir, ServingNames.standard("test-host", "10.96.0.1", List.of()));
+        api = ApiAssembly.create(new ApiConfig(dir, "memory", List.of(), "10.96.0.0/12", "30000-32767", "127.0.0.1", 0, true,
+                java.time.Duration.ofHours(1), null));
+        server = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls()), api.handler(), api.checks(), api.hooks());
+        client = adminClient(pki);
+        for (int i = 0; i < 200 && get("/api/v1/namespaces/default").statusCode() != 200; i++) {
+            Thread.sleep(50);
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+        api.close();
+    }
+
+    @Test
+    @DisplayName("each event reaches the client when it happens, over HTTP/2 and HTTP/1.1")
+    void eventsArriveAsTheyHappen() throws Exception {
+        for (HttpClient.Version version : List.of(HttpClient.Version.HTTP_2, HttpClient.Version.HTTP_1_1)) {
+            String rv = get("/api/v1/namespaces/default/configmaps").body().isEmpty() ? "" : listRv();
+            HttpResponse<InputStream> r = client.send(request("/api/v1/namespaces/default/configmaps?watch=true&resourceVersion="
+                    + rv + "&timeoutSeconds=4").version(version).build(), HttpResponse.BodyHandlers.ofInputStream());
+            assertEquals(version, r.version());
+            assertEquals(200, r.statusCode());
+            assertEquals("application/json", r.headers().firstValue("content-type").orElseThrow());
+            try (BufferedReader lines = reader(r)) {
+                for (int i = 0; i < 3; i++) {
+                    String name = createConfigMap();
+                    JsonNode event = Json.MAPPER.readTree(lines.readLine());
+                    assertEquals("ADDED", event.path("type").asText());
+                    assertEquals(name, event.path("object").path("metadata").path("name").asText());
+                    assertEquals("ConfigMap", event.path("object").path("kind").asText());
+                }
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("sendInitialEvents streams the state, then the bookmark annotated initial-events-end, and ends at timeoutSeconds")
+    void watchList() throws Exception {
+        String name = createConfigMap();
+        long started = System.nanoTime();
+        HttpResponse<String> r = get("/api/v1/namespaces/default/configmaps?watch=1&sendInitialEvents=true"
+                + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1");
+        assertTrue(System.nanoTime() - started >= Duration.ofMillis(900).toNanos(), "ended by the timeout");
+        List<JsonNode> events = new ArrayList<>();
+        for (String line : r.body().split("\n")) {
+            events.add(Json.MAPPER.readTree(line));
+        }
+        assertTrue(events.stream().anyMatch(e -> e.path("type").asText().equals("ADDED")
+                && e.path("object").path("metadata").path("name").asText().equals(name)));
+        JsonNode bookmark = events.getLast();
+        assertEquals("BOOKMARK", bookmark.path("type").asText(), r.body());
+        assertEquals("true", bookmark.path("object").path("metadata").path("annotations")
+                .path("k8s.io/initial-events-end").asText());
+        assertEquals(listRv(), bookmark.path("object").path("metadata").path("resourceVersion").asText());
+    }
+
+    @Test
+    @DisplayName("a Table watch sends the column definitions with its first event only")
+    void tableWatch() throws Exception {
+        createConfigMap();
+        createConfigMap();
+        HttpResponse<String> r = client.send(request("/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1")
+                .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json").build(),
+                HttpResponse.BodyHandlers.ofString());
+        String[] lines = r.body().split("\n");
+        assertTrue(lines.length >= 2, r.body());
+        JsonNode first = Json.MAPPER.readTree(lines[0]).path("object");
+        JsonNode second = Json.MAPPER.readTree(lines[1]).path("object");
+        assertEquals("Table", first.path("kind").asText());
+        assertFalse(first.path("columnDefinitions").isEmpty());
+        assertTrue(second.path("columnDefinitions").isEmpty(), second.toString());
+        assertEquals(1, second.path("rows").size());
+    }
+
+    @Test
+    @DisplayName("many watches share one HTTP/2 connection and all get the event")
+    void manyWatchesOneConnection() throws Exception {
+        String rv = listRv();
+        List<BufferedReader> readers = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            HttpResponse<InputStream> r = client.send(request("/api/v1/watch/namespaces/default/configmaps?resourceVersion="
+                    + rv + "&timeoutSeconds=4").build(), HttpResponse.BodyHandlers.ofInputStream());
+            readers.add(reader(r));
+        }
+        String name = createConfigMap();
+        for (BufferedReader reader : readers) {
+            JsonNode event = Json.MAPPER.readTree(reader.readLine());
+            assertEquals(name, event.path("object").path("metadata").path("name").asText());
+            reader.close();
+        }
+    }
+
+    @Test
+    @DisplayName("bad watch options are answered with a Status before any stream: 422 Invalid")
+    void badOptions() throws Exception {
+        HttpResponse<String> r = get("/api/v1/configmaps?watch=true&resourceVersion=1&resourceVersionMatch=NotOlderThan");
+        assertEquals(422, r.statusCode());
+        JsonNode status = Json.MAPPER.readTree(r.body());
+        assertEquals("ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "
+                + "is forbidden for watch unless sendInitialEvents is provided", status.path("message").asText());
+    }
+
+    @Test
+    @DisplayName("a named watch path watches that object only")
+    void namedWatch() throws Exception {
+        String rv = listRv();
+        String name = "named-" + (counter++);
+        HttpResponse<InputStream> r = client.send(request("/api/v1/watch/namespaces/default/configmaps/" + name
+                + "?resourceVersion=" + rv + "&timeoutSeconds=4").build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (BufferedReader lines = reader(r)) {
+            createConfigMap();
+            createNamed(name);
+            JsonNode event = Json.MAPPER.readTree(lines.readLine());
+            assertEquals(name, event.path("object").path("metadata").path("name").asText());
+        }
+    }
+
+    private static String listRv() throws Exception {
+        return Json.MAPPER.readTree(get("/api/v1/namespaces/default/configmaps").body())
+                .path("metadata").path("resourceVersion").asText();
+    }
+
+    private static String createConfigMap() throws Exception {
+        return createNamed("cm-" + (counter++));
+    }
+
+    private static String createNamed(String name) throws Exception {
+        String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\"}}";
+        HttpResponse<String> r = client.send(request("/api/v1/namespaces/default/configmaps")
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, r.statusCode(), r.body());
+        return name;
+    }
+
+    private static BufferedReader reader(HttpResponse<InputStream> r) {
+        return new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8));
+    }
+
+    private static HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.port() + path)).timeout(Duration.ofSeconds(20));
+    }
+
+    private static HttpResponse<String> get(String path) throws Exception {
+        return client.send(request(path).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpClient adminClient(LocalPki pki) throws Exception {
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(TlsMaterial.trustStore(List.of(pki.ca())));
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("admin", Pem.privateKey(pki.adminKeyPem()), new char[0],
+                new X509Certificate[] {pki.adminCertificate()});
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, new char[0]);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+}
