@@ -128,6 +128,9 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                 if (stream.contentType() != null) {
                     response.getHeaders().put(HttpHeader.CONTENT_TYPE, stream.contentType());
                 }
+                // a client that goes away (an HTTP/2 reset, a failed connection) ends the stream's writer
+                Thread writer = Thread.currentThread();
+                request.addFailureListener(failure -> writer.interrupt());
                 try (QuietAllowed ignored = QuietAllowed.on(request);
                      OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response),
                              STREAM_BUFFER)) {
