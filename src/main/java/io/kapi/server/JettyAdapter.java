@@ -134,10 +134,21 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                 try (QuietAllowed ignored = QuietAllowed.on(request);
                      OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response),
                              STREAM_BUFFER)) {
+                    commit(response);
                     stream.writer().writeTo(out);
                 }
             }
         }
+    }
+
+    /**
+     * Sends the status and headers now, as kube-apiserver does when a watch starts: clients wait for
+     * them before they count a watch as established (an empty flush sends nothing).
+     */
+    private static void commit(Response response) throws IOException {
+        Callback.Completable done = new Callback.Completable();
+        response.write(false, ByteBuffer.allocate(0), done);
+        join(done);
     }
 
     /**
