@@ -39,6 +39,12 @@ public final class WatchHandler implements VerbHandler {
 
     @Override
     public RestResponse handle(ResourceRequest r) {
+        if ("websocket".equalsIgnoreCase(r.http().header("Upgrade"))) {
+            // kube-apiserver can also stream a watch over a WebSocket; Kapi cannot yet. 503 is the answer
+            // clients that try WebSockets first (fabric8) take to fall back to a streamed HTTP watch.
+            throw ApiException.serviceUnavailable("watch over WebSocket is not supported by this server; "
+                    + "use an HTTP streaming watch");
+        }
         ListOptions options = withName(ListParams.read(r.http()), r.info().name());
         ResponseTarget target = Negotiation.forResource(r.http().header("Accept"));
         if (target.format() != Format.JSON) {
@@ -50,7 +56,8 @@ public final class WatchHandler implements VerbHandler {
         CacheWatch watch = r.store().watch(r.info().namespace(), options);
         EventEncoder encoder = new EventEncoder(r.resource(), target, tables, tableOptions, clock);
         WatchStream stream = new WatchStream(watch, encoder, timeout,
-                options.allowWatchBookmarks() ? config.bookmarkInterval() : null);
+                options.allowWatchBookmarks() ? config.bookmarkInterval() : null,
+                Boolean.TRUE.equals(options.sendInitialEvents()));
         List<java.util.Map.Entry<String, String>> headers = new ArrayList<>();
         return new RestResponse(200, headers, new RestResponse.Stream(Format.JSON.mediaType(), stream::writeTo));
     }

@@ -20,9 +20,15 @@ final class WatchStream {
     private final EventEncoder encoder;
     private final long timeoutNanos;
     private final Duration bookmarkInterval;
+    private final boolean initialEventsEndBookmark;
 
-    /** @param bookmarkInterval null when the client does not allow bookmarks */
-    WatchStream(CacheWatch watch, EventEncoder encoder, Duration timeout, Duration bookmarkInterval) {
+    /**
+     * @param bookmarkInterval null when the client does not allow bookmarks
+     * @param initialEventsEndBookmark whether the client asked for {@code sendInitialEvents=true}
+     */
+    WatchStream(CacheWatch watch, EventEncoder encoder, Duration timeout, Duration bookmarkInterval,
+                boolean initialEventsEndBookmark) {
+        this.initialEventsEndBookmark = initialEventsEndBookmark;
         this.watch = watch;
         this.encoder = encoder;
         this.timeoutNanos = timeout.toNanos();
@@ -64,7 +70,9 @@ final class WatchStream {
                         lastRevision = Math.max(lastRevision, c.revision());
                     }
                     case Delivery.InitialEventsEnd end -> {
-                        if (bookmarkInterval != null) {
+                        // kube-apiserver marks the end of the initial state only for a streaming list
+                        // (sendInitialEvents=true); a plain watch from "" just goes on with changes
+                        if (bookmarkInterval != null && initialEventsEndBookmark) {
                             out.write(encoder.bookmark(end.revision(), true));
                         }
                         lastRevision = Math.max(lastRevision, end.revision());

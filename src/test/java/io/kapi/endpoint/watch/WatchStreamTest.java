@@ -52,10 +52,15 @@ class WatchStreamTest {
     }
 
     private static List<JsonNode> stream(CacheWatch watch, Duration timeout, Duration bookmarks) throws Exception {
+        return stream(watch, timeout, bookmarks, true);
+    }
+
+    private static List<JsonNode> stream(CacheWatch watch, Duration timeout, Duration bookmarks,
+                                         boolean sendInitialEvents) throws Exception {
         EventEncoder encoder = new EventEncoder(CONFIGMAPS, ResponseTarget.JSON, TableConvertor.withoutSchemas(), null,
                 Clock.systemUTC());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new WatchStream(watch, encoder, timeout, bookmarks).writeTo(out);
+        new WatchStream(watch, encoder, timeout, bookmarks, sendInitialEvents).writeTo(out);
         List<JsonNode> frames = new ArrayList<>();
         for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
             if (!line.isEmpty()) {
@@ -84,6 +89,14 @@ class WatchStreamTest {
     @DisplayName("without allowWatchBookmarks no bookmark is sent, not even the initial-events-end one")
     void noBookmarks() throws Exception {
         List<JsonNode> frames = stream(scripted(new Delivery.InitialEventsEnd(7)), Duration.ofMillis(300), null);
+        assertTrue(frames.isEmpty(), frames.toString());
+    }
+
+    @Test
+    @DisplayName("a plain watch from \"\" (no sendInitialEvents) gets no initial-events-end bookmark")
+    void noInitialEventsEndForPlainWatch() throws Exception {
+        List<JsonNode> frames = stream(scripted(new Delivery.InitialEventsEnd(7)), Duration.ofMillis(300),
+                Duration.ofMinutes(1), false);
         assertTrue(frames.isEmpty(), frames.toString());
     }
 
