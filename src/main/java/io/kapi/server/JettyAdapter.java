@@ -128,13 +128,27 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                 if (stream.contentType() != null) {
                     response.getHeaders().put(HttpHeader.CONTENT_TYPE, stream.contentType());
                 }
+                // a client that goes away (an HTTP/2 reset, a failed connection) ends the stream's writer
+                Thread writer = Thread.currentThread();
+                request.addFailureListener(failure -> writer.interrupt());
                 try (QuietAllowed ignored = QuietAllowed.on(request);
                      OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response),
                              STREAM_BUFFER)) {
+                    commit(response);
                     stream.writer().writeTo(out);
                 }
             }
         }
+    }
+
+    /**
+     * Sends the status and headers now, as kube-apiserver does when a watch starts: clients wait for
+     * them before they count a watch as established (an empty flush sends nothing).
+     */
+    private static void commit(Response response) throws IOException {
+        Callback.Completable done = new Callback.Completable();
+        response.write(false, ByteBuffer.allocate(0), done);
+        join(done);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.kapi.apis.validation;
 
+import io.kapi.machinery.GoJson;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,25 +20,7 @@ final class Go {
 
     /** Go's {@code %q} of a string. */
     static String quote(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x7f) {
-                        b.append("\\x%02x".formatted((int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
+        return GoJson.quote(s);
     }
 
     /** A scalar as field.Error prints it: quoted string, plain number or bool, {@code null} when absent. */

@@ -2,7 +2,6 @@ package io.kapi.machinery.patch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoJson;
-import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +50,7 @@ final class GoFormat {
 
     /** A Go-style double-quoted string literal, as {@code %q}. */
     static String quote(String s) {
-        return new TextNode(s).toString();
+        return GoJson.quote(s);
     }
 
     private static void append(StringBuilder b, JsonNode node) {

@@ -82,7 +82,8 @@ class EventTtlTest {
         e.put("reason", "Test");
         e.put("type", "Normal");
         e.put("eventTime", "2026-01-01T00:00:00.000000Z");
-        e.put("reportingController", "test");
+        // the reporting controller is `reportingComponent` in core/v1 and `reportingController` in events.k8s.io/v1
+        e.put(apiVersion.equals("v1") ? "reportingComponent" : "reportingController", "test");
         e.put("reportingInstance", "test-1");
         e.put("action", "Testing");
         return e;
