@@ -12,13 +12,16 @@ import java.io.IOException;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** create / get / describe / replace / delete of everyday kinds with kubectl 1.32, one manifest each. */
 @DisplayName("kubectl CRUD of everyday kinds")
+@Timeout(value = 3, unit = TimeUnit.MINUTES) // a hung request or watch fails one test, not the suite
 final class CrudIT {
 
     @RegisterExtension

@@ -31,10 +31,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The fabric8 Kubernetes client (JDK HTTP transport), unchanged, against Kapi: typed CRUD, watch, informer. */
 @DisplayName("fabric8 Kubernetes client")
+@Timeout(value = 3, unit = TimeUnit.MINUTES) // a hung request or watch fails one test, not the suite
 final class Fabric8IT {
 
     @RegisterExtension
@@ -132,6 +134,7 @@ final class Fabric8IT {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS) // fabric8's watch() blocks until the server sends headers
     @DisplayName("a watch sees ADDED, MODIFIED and DELETED in order")
     void watch() throws Exception {
         BlockingQueue<String> events = new LinkedBlockingQueue<>();
@@ -160,6 +163,7 @@ final class Fabric8IT {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     @DisplayName("an informer lists existing objects, then receives adds through its watch")
     void informer() throws Exception {
         client.configMaps().inNamespace(NS).resource(configMap("before-informer", "x")).create();

@@ -16,10 +16,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A plain java.net.http client with the admin client certificate: CRUD over HTTP/2 and Status bodies. */
 @DisplayName("Java HTTP/2 client")
+@Timeout(value = 3, unit = TimeUnit.MINUTES) // a hung request or watch fails one test, not the suite
 final class JavaClientIT {
 
     @RegisterExtension

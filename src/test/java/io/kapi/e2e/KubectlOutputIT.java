@@ -8,15 +8,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** kubectl's output formats, short names, get all, and optimistic concurrency on replace. */
 @DisplayName("kubectl output and concurrency")
+@Timeout(value = 3, unit = TimeUnit.MINUTES) // a hung request or watch fails one test, not the suite
 final class KubectlOutputIT {
 
     @RegisterExtension
