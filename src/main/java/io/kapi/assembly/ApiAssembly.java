@@ -77,23 +77,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new NegotiatedWriter(tables, clock),
                 new SchemaFieldValidation(schemaValidator),
                 new FieldTracking(new FieldManagers(schemas), clock));
-        PatchSchemas patchSchemas = new PatchSchemas(schemas);
-        String issuer = config.serviceAccountIssuer() == null
-                ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer();
-        Subresources subresources = Subresources.create(registry, codecs, patchSchemas,
-                config.storageBackend().equals("memory") ? null : config.dataDir(), issuer, clock);
-        Map<String, VerbHandler> subresourceHandlers = new HashMap<>(subresources.handlers());
-        subresourceHandlers.put("scale", new ScaleHandler(codecs, patchSchemas));
-        subresourceHandlers.put("finalize", new NamespaceFinalize(codecs));
-        Map<GroupVersionResource, VerbHandler> computed = new HashMap<>(SelfReviews.handlers(codecs));
-        computed.putAll(subresources.computed());
         OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
-        RestHandler api = new DelegationChain(List.of(
-                new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
-                openApi,
-                new OpenIdDiscovery(issuer, subresources.keys().publicJwks()),
-                new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
-                        subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
+        RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, clock);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
@@ -113,6 +98,27 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         resources.add(registry);
         resources.add(storage);
         return new ApiAssembly(api, checks, List.copyOf(hooks), () -> closeAll(resources));
+    }
+
+    /** The delegation chain: discovery, OpenAPI, issuer discovery, then the resources. */
+    private static RestHandler handlers(ApiConfig config, ResourceTable table, Schemas schemas, OpenApiHandler openApi,
+                                        Registry registry, Codecs codecs, TableConvertor tables, Clock clock) {
+        PatchSchemas patchSchemas = new PatchSchemas(schemas);
+        String issuer = config.serviceAccountIssuer() == null
+                ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer();
+        Subresources subresources = Subresources.create(registry, codecs, patchSchemas,
+                config.storageBackend().equals("memory") ? null : config.dataDir(), issuer, clock);
+        Map<String, VerbHandler> subresourceHandlers = new HashMap<>(subresources.handlers());
+        subresourceHandlers.put("scale", new ScaleHandler(codecs, patchSchemas));
+        subresourceHandlers.put("finalize", new NamespaceFinalize(codecs));
+        Map<GroupVersionResource, VerbHandler> computed = new HashMap<>(SelfReviews.handlers(codecs));
+        computed.putAll(subresources.computed());
+        return new DelegationChain(List.of(
+                new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
+                openApi,
+                new OpenIdDiscovery(issuer, subresources.keys().publicJwks()),
+                new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
+                        subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
     }
 
     /** Closes in order: controllers and hooks first, storage last. */
