@@ -103,15 +103,7 @@ final class OpenApiV3Writer {
     }
 
     private static ObjectNode pathItem(PathItem item) {
-        ObjectNode node = Json.object();
-        for (Operation op : item.operations()) {
-            node.set(op.method(), operation(op));
-        }
-        if (!item.parameters().isEmpty()) {
-            ArrayNode params = node.putArray("parameters");
-            item.parameters().forEach(p -> params.add(param(p)));
-        }
-        return node;
+        return item.toJson(OpenApiV3Writer::operation, OpenApiV3Writer::param);
     }
 
     private static ObjectNode operation(Operation op) {

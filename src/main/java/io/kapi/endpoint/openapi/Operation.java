@@ -1,8 +1,12 @@
 package io.kapi.endpoint.openapi;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.Json;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * One operation of a path, in a form both the Swagger 2.0 and the OpenAPI 3.0 writer render.
@@ -27,6 +31,22 @@ record Operation(String method, String operationId, String description, String a
 
     /** A path with its common parameters and its operations. */
     record PathItem(String path, List<Param> parameters, List<Operation> operations) {
+
+        /**
+         * The path item as either document writes it: each operation under its method, then the
+         * shared parameters; {@code operation} and {@code param} are the writer's own renderings.
+         */
+        ObjectNode toJson(Function<Operation, ObjectNode> operation, Function<Param, ObjectNode> param) {
+            ObjectNode node = Json.object();
+            for (Operation op : operations) {
+                node.set(op.method(), operation.apply(op));
+            }
+            if (!parameters.isEmpty()) {
+                ArrayNode params = node.putArray("parameters");
+                parameters.forEach(p -> params.add(param.apply(p)));
+            }
+            return node;
+        }
     }
 
     /**

@@ -39,15 +39,7 @@ final class SwaggerWriter {
     }
 
     private static ObjectNode pathItem(PathItem item) {
-        ObjectNode node = Json.object();
-        for (Operation op : item.operations()) {
-            node.set(op.method(), operation(op));
-        }
-        if (!item.parameters().isEmpty()) {
-            ArrayNode params = node.putArray("parameters");
-            item.parameters().forEach(p -> params.add(param(p)));
-        }
-        return node;
+        return item.toJson(SwaggerWriter::operation, SwaggerWriter::param);
     }
 
     private static ObjectNode operation(Operation op) {
