@@ -101,9 +101,19 @@ final class Flags {
                     true, true, (b, v) -> b.authorizationModes = append(
                             b.authorizationModes == null ? List.of() : b.authorizationModes, v)),
             new Flag("enable-admission-plugins", null, ADMISSION, "strings", null,
-                    "admission plugins that should be enabled in addition to default enabled ones. "
-                            + "Comma-delimited list of admission plugins.",
-                    false, true, (b, v) -> b.enableAdmissionPlugins = append(b.enableAdmissionPlugins, v)),
+                    "admission plugins that should be enabled in addition to default enabled ones (NamespaceLifecycle, "
+                            + "LimitRanger, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority, "
+                            + "DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, "
+                            + "PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning, "
+                            + "ClusterTrustBundleAttest, CertificateSubjectRestriction, DefaultIngressClass, "
+                            + "PodTopologyLabels, MutatingAdmissionPolicy, MutatingAdmissionWebhook, "
+                            + "ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota). "
+                            + "Comma-delimited list of admission plugins. The order of plugins in this flag does not matter.",
+                    true, true, (b, v) -> b.enableAdmissionPlugins = append(b.enableAdmissionPlugins, v)),
+            new Flag("disable-admission-plugins", null, ADMISSION, "strings", null,
+                    "admission plugins that should be disabled although they are in the default enabled plugins "
+                            + "list. Comma-delimited list of admission plugins.",
+                    true, true, (b, v) -> b.disableAdmissionPlugins = append(b.disableAdmissionPlugins, v)),
             new Flag("service-cluster-ip-range", null, NETWORKING, "string", "10.96.0.0/12",
                     "A CIDR notation IP range from which to assign service cluster IPs (or an IPv4,IPv6 pair for "
                             + "dual-stack). This must not overlap "

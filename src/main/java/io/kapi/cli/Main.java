@@ -91,10 +91,20 @@ public final class Main {
             }
         }
         warnNotImplemented(options);
-        ApiConfig apiConfig = new ApiConfig(options.dataDir(), options.effectiveStorageBackend(),
-                options.etcdServers(), options.serviceClusterIpRange(), options.serviceNodePortRange(), advertise,
-                options.securePort(), options.standalone(), options.eventTtl(),
-                options.serviceAccountIssuers().isEmpty() ? null : options.serviceAccountIssuers().getFirst());
+        ApiConfig apiConfig = ApiConfig.builder()
+                .dataDir(options.dataDir())
+                .storageBackend(options.effectiveStorageBackend())
+                .etcdServers(options.etcdServers())
+                .serviceClusterIpRange(options.serviceClusterIpRange())
+                .serviceNodePortRange(options.serviceNodePortRange())
+                .advertiseAddress(advertise)
+                .securePort(options.securePort())
+                .standalone(options.standalone())
+                .eventTtl(options.eventTtl())
+                .serviceAccountIssuer(options.serviceAccountIssuers().isEmpty() ? null
+                        : options.serviceAccountIssuers().getFirst())
+                .admission(new ApiConfig.Admission(options.enableAdmissionPlugins(), options.disableAdmissionPlugins()))
+                .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
         KapiServer server;
         try {
@@ -156,9 +166,6 @@ public final class Main {
         List<String> ignored = new ArrayList<>();
         if (options.tokenAuthFile() != null) {
             ignored.add("--token-auth-file");
-        }
-        if (!options.enableAdmissionPlugins().isEmpty()) {
-            ignored.add("--enable-admission-plugins");
         }
         if (options.auditPolicyFile() != null) {
             ignored.add("--audit-policy-file");

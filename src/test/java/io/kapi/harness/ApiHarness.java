@@ -61,8 +61,7 @@ public final class ApiHarness implements AutoCloseable {
     }
 
     public ApiHarness(Authorizer authorizer) {
-        this(new ApiConfig(Path.of("target/unused"), "memory", List.of(), "10.96.0.0/12", "30000-32767",
-                "127.0.0.1", 6443, false, Duration.ofHours(1), null), authorizer);
+        this(ApiConfig.builder().dataDir(Path.of("target/unused")).build(), authorizer);
     }
 
     public ApiHarness(ApiConfig config, Authorizer authorizer) {

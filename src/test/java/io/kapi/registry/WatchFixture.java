@@ -34,7 +34,8 @@ final class WatchFixture implements AutoCloseable {
     WatchFixture(CacheOptions options) {
         storage = Storages.memory();
         registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinStrategies(),
-                (resource, object) -> List.of(), Clock.systemUTC(), options);
+                StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
+                lookup -> io.kapi.admission.AdmissionChain.NONE, options);
         new SystemNamespaces(registry.namespaces()).run();
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
     }
