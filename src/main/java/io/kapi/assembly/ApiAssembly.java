@@ -82,9 +82,10 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
-        List<PostStartHook> hooks = new ArrayList<>(List.of(new SystemNamespaces(registry.namespaces()),
-                new OpenApiWarmUp(openApi), services));
-        hooks.addAll(bootstrap.hooks());
+        CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
+                List.of(new SystemNamespaces(registry.namespaces()), services), bootstrap.hooks()));
+        List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
+        hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
         List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl));

@@ -40,8 +40,8 @@ public final class Registry implements ObjectLookup, AutoCloseable {
     private final AdmissionChain admission;
 
     /**
-     * Builds every store with its watch cache, primed from {@code storage} before this returns;
-     * {@link #close()} stops the caches.
+     * Builds every store with its watch cache, which starts on the resource's first read that needs
+     * it; {@link #close()} stops the caches.
      *
      * @param admission builds the admission chain from the lookup its plugins read through (this registry)
      */
@@ -61,7 +61,6 @@ public final class Registry implements ObjectLookup, AutoCloseable {
             }
         }
         this.admission = admission.apply(this);
-        caches.start();
     }
 
     /** A registry without admission plugins. */
@@ -82,6 +81,11 @@ public final class Registry implements ObjectLookup, AutoCloseable {
 
     private AdmissionChain admission() {
         return admission == null ? AdmissionChain.NONE : admission;
+    }
+
+    /** The watch caches of the stores. */
+    public WatchCacheHub caches() {
+        return caches;
     }
 
     /** The admission chain every store runs. */

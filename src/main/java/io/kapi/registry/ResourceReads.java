@@ -9,7 +9,6 @@ import io.kapi.storage.KeyValue;
 import io.kapi.storage.RangeResult;
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageException;
-import io.kapi.storage.cache.CacheErrors;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.CachedObject;
 import io.kapi.storage.cache.ResourceCache;
@@ -64,7 +63,7 @@ final class ResourceReads {
         }
         long rv = ResourceVersions.parse(resourceVersion);
         if (rv > 0 && !cache.awaitRevision(rv)) {
-            throw cache.tooLarge(rv);
+            throw StorageErrors.tooLarge(cache.tooLarge(rv));
         }
         return cache.get(keys.key(namespace, name)).map(o -> o.object().deepCopy())
                 .orElseThrow(() -> ApiException.notFound(gvr(), name));
@@ -110,10 +109,10 @@ final class ResourceReads {
         String startKey = from == null ? null : prefix + from.start();
         long revision = from != null ? from.revision() : exactRevision(options, rv);
         if (revision > storage.currentRevision()) {
-            throw CacheErrors.tooLarge(revision, storage.currentRevision());
+            throw StorageErrors.tooLarge(new StorageException.ResourceVersionTooLarge(revision, storage.currentRevision()));
         }
         if (from == null && revision == 0 && rv > storage.currentRevision()) {
-            throw CacheErrors.tooLarge(rv, storage.currentRevision());
+            throw StorageErrors.tooLarge(new StorageException.ResourceVersionTooLarge(rv, storage.currentRevision()));
         }
         List<ObjectNode> items = new ArrayList<>();
         int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : 0;
@@ -169,7 +168,7 @@ final class ResourceReads {
                 return null;
             }
         } else if (rv > 0 && !cache.awaitRevision(rv)) {
-            throw cache.tooLarge(rv);
+            throw StorageErrors.tooLarge(cache.tooLarge(rv));
         }
         String prefix = keys.collection(namespace);
         int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : 0;

@@ -241,10 +241,11 @@ class ResourceVersionRulesTest {
         try (CacheWatch w = cms.watch("default", at(rv(first), ""))) {
             List<Delivery> got = take(w, 1, Duration.ofSeconds(2));
             Delivery.Failure failure = assertInstanceOf(Delivery.Failure.class, got.getFirst());
-            assertEquals(410, failure.error().code());
-            assertEquals(StatusReason.EXPIRED, failure.error().reason());
-            assertTrue(failure.error().getMessage().matches("too old resource version: \\d+ \\(\\d+\\)"),
-                    failure.error().getMessage());
+            ApiException error = StorageErrors.forWatch(failure.cause());
+            assertEquals(410, error.code());
+            assertEquals(StatusReason.EXPIRED, error.reason());
+            assertTrue(error.getMessage().matches("too old resource version: \\d+ \\(\\d+\\)"),
+                    error.getMessage());
             assertInstanceOf(Delivery.End.class, w.poll(0));
         }
     }

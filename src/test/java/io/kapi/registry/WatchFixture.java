@@ -37,6 +37,7 @@ final class WatchFixture implements AutoCloseable {
                 StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
                 lookup -> io.kapi.admission.AdmissionChain.NONE, options);
         new SystemNamespaces(registry.namespaces()).run();
+        registry.caches().start();
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
     }
 
