@@ -55,7 +55,7 @@ import java.util.Map;
  * checks of its parts and its post-start hooks. {@link #close()} releases storage and threads.
  */
 public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<PostStartHook> hooks,
-                          AutoCloseable resources) implements AutoCloseable {
+                          Registry registry, AutoCloseable resources) implements AutoCloseable {
 
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
@@ -77,7 +77,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         TableConvertor tables = TableConvertor.create(schemas);
         Codecs codecs = new Codecs(new KubeBodyDecoder(), new NegotiatedWriter(tables, clock),
                 new FieldTracking(fieldManagers, clock));
-        OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
+        OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
         RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, clock);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
@@ -98,7 +98,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         }
         resources.add(registry);
         resources.add(storage);
-        return new ApiAssembly(api, checks, List.copyOf(hooks), () -> closeAll(resources));
+        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, () -> closeAll(resources));
     }
 
     /** The delegation chain: discovery, OpenAPI, issuer discovery, then the resources. */
@@ -115,7 +115,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Map<GroupVersionResource, VerbHandler> computed = new HashMap<>(SelfReviews.handlers(codecs));
         computed.putAll(subresources.computed());
         return new DelegationChain(List.of(
-                new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
+                new DiscoveryHandler(() -> registry.model().table(),
+                        DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
                 new OpenIdDiscovery(issuer, subresources.keys().publicJwks()),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),

@@ -30,12 +30,12 @@ final class ResourceReads {
     private final ResourceCache cache;
 
     /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
-    ResourceReads(ApiResource resource, Storage storage, ObjectCodec codec, ResourceCache cache) {
-        this.resource = resource;
+    ResourceReads(ResourceDefinition definition, Storage storage, ObjectCodec codec, ResourceCache cache) {
+        this.resource = definition.api();
         this.storage = storage;
-        this.keys = ObjectKeys.of(resource);
+        this.keys = definition.keys();
         this.codec = codec;
-        this.selectable = SelectableFields.of(resource);
+        this.selectable = definition.selectable();
         this.cache = cache;
     }
 

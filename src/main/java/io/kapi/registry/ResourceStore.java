@@ -47,22 +47,30 @@ public final class ResourceStore {
     private final ResourceReads reads;
     private final Deletes deletes;
 
+    private final ResourceDefinition definition;
+
     /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
-    ResourceStore(ApiResource resource, Strategy strategy, Storage storage, StoreServices services, ResourceCache cache) {
-        this.resource = resource;
-        this.strategy = strategy;
+    ResourceStore(ResourceDefinition definition, Storage storage, StoreServices services, ResourceCache cache) {
+        this.definition = definition;
+        this.resource = definition.api();
+        this.strategy = definition.strategy();
         this.statusStrategy = new StatusStrategy(strategy);
         this.storage = storage;
-        this.keys = ObjectKeys.of(resource);
+        this.keys = definition.keys();
         this.codec = new ObjectCodec(resource);
         this.services = services;
         this.stages = new WriteStages(resource, services);
-        this.reads = new ResourceReads(resource, storage, codec, cache);
+        this.reads = new ResourceReads(definition, storage, codec, cache);
         this.deletes = new Deletes(this, services.clock());
     }
 
     public ApiResource resource() {
         return resource;
+    }
+
+    /** Everything known of the resource. */
+    public ResourceDefinition definition() {
+        return definition;
     }
 
     /** The resource's strategy, for subresources that decorate it. */
