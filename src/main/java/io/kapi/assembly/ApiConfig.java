@@ -1,5 +1,6 @@
 package io.kapi.assembly;
 
+import io.kapi.storage.etcd.EtcdConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -17,8 +18,10 @@ import java.util.List;
  * @param standalone whether to run the in-process controllers (namespace deletion)
  * @param eventTtl how long events are kept after their last write ({@code --event-ttl})
  * @param serviceAccountIssuer the {@code iss} of service-account tokens ({@code --service-account-issuer})
+ * @param etcd how to reach etcd when the backend is etcd3 (else null)
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
-                        int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer) {
+                        int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer,
+                        EtcdConfig etcd) {
 }

@@ -2,6 +2,7 @@ package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
+import io.kapi.storage.etcd.EtcdConfig;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.server.certs.LocalPki;
@@ -93,7 +94,8 @@ public final class Main {
         ApiConfig apiConfig = new ApiConfig(options.dataDir(), options.effectiveStorageBackend(),
                 options.etcdServers(), options.serviceClusterIpRange(), options.serviceNodePortRange(), advertise,
                 options.securePort(), options.standalone(), options.eventTtl(),
-                options.serviceAccountIssuers().isEmpty() ? null : options.serviceAccountIssuers().getFirst());
+                options.serviceAccountIssuers().isEmpty() ? null : options.serviceAccountIssuers().getFirst(),
+                etcdConfig(options));
         ApiAssembly api = ApiAssembly.create(apiConfig);
         KapiServer server;
         try {
@@ -122,6 +124,18 @@ public final class Main {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /** The etcd client settings of the flags, when the backend is etcd3. */
+    private static EtcdConfig etcdConfig(Options options) {
+        if (!options.effectiveStorageBackend().equals("etcd3")) {
+            return null;
+        }
+        EtcdOptions etcd = options.etcd();
+        return EtcdConfig.of(options.etcdServers()).withPrefix(etcd.prefix())
+                .withTls(etcd.caFile(), etcd.certFile(), etcd.keyFile())
+                .withCompactionInterval(etcd.compactionInterval())
+                .withHealthTimeout(etcd.healthcheckTimeout());
     }
 
     /** How a client on this machine reaches the server: loopback, unless bound to one address. */

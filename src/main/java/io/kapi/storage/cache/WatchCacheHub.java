@@ -73,9 +73,14 @@ public final class WatchCacheHub implements AutoCloseable {
         return seen;
     }
 
-    /** Waits until {@link #seen()} reaches {@code revision}; false after {@code max}. */
+    /**
+     * Waits until {@link #seen()} reaches {@code revision}; false after {@code max}. Asks the storage
+     * watch for progress (again every second), since on etcd the revision also moves without events
+     * under Kapi's keys (compaction bookkeeping, progress fences, other writers).
+     */
     boolean awaitSeen(long revision, Duration max) {
         long deadline = System.nanoTime() + max.toNanos();
+        long nextProgress = System.nanoTime();
         waiters.incrementAndGet();
         seenLock.lock();
         try {
@@ -83,6 +88,11 @@ public final class WatchCacheHub implements AutoCloseable {
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || closed) {
                     return false;
+                }
+                Watch w = watch;
+                if (w != null && System.nanoTime() - nextProgress >= 0) {
+                    w.requestProgress();
+                    nextProgress = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
                 }
                 advanced.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
             }

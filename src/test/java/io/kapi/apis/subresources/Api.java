@@ -31,7 +31,7 @@ final class Api implements AutoCloseable {
 
     Api() {
         assembly = ApiAssembly.create(new ApiConfig(Path.of("target/unused"), "memory", List.of(), "10.96.0.0/12", "30000-32767",
-                "127.0.0.1", 6443, false, Duration.ofHours(1), null));
+                "127.0.0.1", 6443, false, Duration.ofHours(1), null, null));
         for (PostStartHook hook : assembly.hooks()) {
             if (hook instanceof SystemNamespaces) {
                 try {
