@@ -40,6 +40,7 @@ public final class KapiProcess implements AutoCloseable {
     private final String name;
     private final Path projectDir;
     private final Path dataDir;
+    private final boolean ownsDataDir;
     private final Path logDir;
     private final int port;
     private final List<String> extraArgs;
@@ -54,7 +55,18 @@ public final class KapiProcess implements AutoCloseable {
      * @param extraArgs further server flags, e.g. {@code --storage-backend=memory}
      */
     public KapiProcess(String name, List<String> extraArgs) {
+        this(name, extraArgs, null);
+    }
+
+    /**
+     * A server on a given data directory, e.g. one that several replicas of one cluster share (they
+     * need the same CA, serving certificate and service-account keys); the caller deletes it.
+     *
+     * @param sharedDataDir the data directory, or null for a fresh one this instance owns
+     */
+    public KapiProcess(String name, List<String> extraArgs, Path sharedDataDir) {
         this.name = name;
+        this.ownsDataDir = sharedDataDir == null;
         this.projectDir = Path.of(System.getProperty("kapi.e2e.projectDir", "")).toAbsolutePath();
         this.logDir = Path.of(System.getProperty("kapi.e2e.logDir", projectDir.resolve("target/e2e-logs").toString()));
         this.extraArgs = List.copyOf(extraArgs);
@@ -63,7 +75,7 @@ public final class KapiProcess implements AutoCloseable {
         try {
             Files.createDirectories(logDir);
             Path dataRoot = Files.createDirectories(projectDir.resolve("target/e2e-data"));
-            this.dataDir = Files.createTempDirectory(dataRoot, name + "-");
+            this.dataDir = sharedDataDir != null ? sharedDataDir : Files.createTempDirectory(dataRoot, name + "-");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -152,7 +164,9 @@ public final class KapiProcess implements AutoCloseable {
     @Override
     public void close() {
         stop();
-        deleteTree(dataDir);
+        if (ownsDataDir) {
+            deleteTree(dataDir);
+        }
     }
 
     /** Deletes a directory tree, best effort (a warning if something stays). */
