@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# End-to-end benchmark: real Kapi processes (embedded and memory storage), real TLS, HTTP/2 clients.
-# Usage: bench/e2e.sh [--backends=embedded,memory] [--clients=8] [--creates=10000] [--gets=20000]
+# End-to-end benchmark: real Kapi processes (embedded store vs a real etcd started for the run), real TLS, HTTP/2
+# clients: creates/s, gets/s, watch delivery.
+# Usage: bench/e2e.sh [--backends=embedded,etcd] [--clients=8] [--creates=10000] [--gets=20000]
+#                     [--watchers=10] [--watch-events=2000]  (backends: embedded, memory, etcd, etcd3 = 3 members)
 #                     [--warmup=1000] [--phase-seconds=120]
 # Loopback only, bounded in requests and time; each server is stopped and its data deleted at the end.
 set -euo pipefail

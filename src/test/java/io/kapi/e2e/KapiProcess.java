@@ -193,8 +193,11 @@ public final class KapiProcess implements AutoCloseable {
         return dataDir.resolve("admin.kubeconfig");
     }
 
+    /** The admin kubeconfig, pointed at this server (the file may name another replica of a shared data dir). */
     public Kubeconfig kubeconfig() {
-        return Kubeconfig.load(kubeconfigPath());
+        Kubeconfig file = Kubeconfig.load(kubeconfigPath());
+        return new Kubeconfig(java.net.URI.create("https://127.0.0.1:" + port), file.caPem(), file.clientCertPem(),
+                file.clientKeyPem());
     }
 
     /** The log of the latest start (null before the first). */
@@ -295,7 +298,8 @@ public final class KapiProcess implements AutoCloseable {
                         Kubeconfig kubeconfig = kubeconfig();
                         http = HttpClient.newBuilder().sslContext(kubeconfig.anonymousSslContext())
                                 .connectTimeout(Duration.ofSeconds(2)).build();
-                        readyz = HttpRequest.newBuilder(kubeconfig.server().resolve("/readyz"))
+                        // this server's own port: replicas sharing a data dir share one kubeconfig
+                        readyz = HttpRequest.newBuilder(java.net.URI.create("https://127.0.0.1:" + port + "/readyz"))
                                 .timeout(Duration.ofSeconds(5)).build();
                     } catch (RuntimeException partiallyWritten) {
                         last = "kubeconfig unreadable: " + partiallyWritten;

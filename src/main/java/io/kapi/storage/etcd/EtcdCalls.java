@@ -53,6 +53,17 @@ final class EtcdCalls {
         }
     }
 
+    /**
+     * Whether a failed write may be tried again at once: the connection broke (a member stopped, a
+     * leader changed), as opposed to etcd or the deadline giving up, where trying again would only
+     * wait as long once more.
+     */
+    static boolean retryable(StorageException.Unavailable e) {
+        String m = String.valueOf(e.getMessage());
+        return !m.contains("timed out") && !m.contains("did not answer") && !m.contains("storage closed")
+                && !m.contains("interrupted") && !m.contains("TLS");
+    }
+
     /** The storage error for a failed etcd call. */
     static RuntimeException translate(Throwable failure, String key, long revision) {
         Throwable cause = failure;

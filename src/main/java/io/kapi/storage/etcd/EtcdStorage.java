@@ -22,6 +22,7 @@ import io.kapi.storage.Watch;
 import io.kapi.storage.WatchEvent;
 import io.kapi.storage.core.Mutation;
 import java.lang.System.Logger.Level;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -29,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The etcd3 backend: every call is one etcd request (writes are transactions comparing the key's
@@ -72,12 +74,16 @@ final class EtcdStorage implements Storage {
     public KeyValue create(String key, byte[] value) {
         Mutation.checkSize(key, value);
         ByteSequence k = key(key);
-        TxnResponse r = commit(kv.txn().If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.version(0)))
+        Outcome o = commit(() -> kv.txn().If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.version(0)))
                 .Then(Op.put(k, ByteSequence.from(value), PutOption.DEFAULT)).commit(), key);
-        if (!r.isSucceeded()) {
+        if (!o.response().isSucceeded()) {
+            Optional<KeyValue> current = o.retried() ? get(key) : Optional.empty();
+            if (current.isPresent() && Arrays.equals(current.get().value(), value)) {
+                return new KeyValue(key, value, current.get().createRevision(), current.get().modRevision());
+            }
             throw new StorageException.KeyExists(key);
         }
-        long revision = r.getHeader().getRevision();
+        long revision = o.response().getHeader().getRevision();
         return new KeyValue(key, value, revision, revision);
     }
 
@@ -112,13 +118,19 @@ final class EtcdStorage implements Storage {
     public KeyValue update(String key, byte[] value, long expectedModRevision) {
         Mutation.checkSize(key, value);
         ByteSequence k = key(key);
-        TxnResponse r = commit(kv.txn()
+        Outcome o = commit(() -> kv.txn()
                 .If(new Cmp(k, Cmp.Op.GREATER, CmpTarget.version(0)),
                         new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(expectedModRevision)))
                 .Then(Op.put(k, ByteSequence.from(value), PutOption.builder().withPrevKV().build()))
                 .Else(Op.get(k, GetOption.DEFAULT)).commit(), key);
+        TxnResponse r = o.response();
         if (!r.isSucceeded()) {
-            throw refused(key, r);
+            StorageException refused = refused(key, r);
+            if (o.retried() && refused instanceof StorageException.Conflict c
+                    && c.current().modRevision() > expectedModRevision && Arrays.equals(c.current().value(), value)) {
+                return c.current(); // the attempt before the broken connection had landed
+            }
+            throw refused;
         }
         long created = r.getPutResponses().getFirst().getPrevKv().getCreateRevision();
         return new KeyValue(key, value, created, r.getHeader().getRevision());
@@ -130,13 +142,36 @@ final class EtcdStorage implements Storage {
         Cmp exists = new Cmp(k, Cmp.Op.GREATER, CmpTarget.version(0));
         Cmp[] conditions = expectedModRevision == 0 ? new Cmp[] {exists}
                 : new Cmp[] {exists, new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(expectedModRevision))};
-        TxnResponse r = commit(kv.txn().If(conditions)
+        Outcome o = commit(() -> kv.txn().If(conditions)
                 .Then(Op.delete(k, DeleteOption.builder().withPrevKV(true).build()))
                 .Else(Op.get(k, GetOption.DEFAULT)).commit(), key);
+        TxnResponse r = o.response();
         if (!r.isSucceeded() || r.getDeleteResponses().getFirst().getPrevKvs().isEmpty()) {
-            throw refused(key, r);
+            StorageException refused = refused(key, r);
+            if (o.retried()) {
+                return landedDelete(key, expectedModRevision, refused);
+            }
+            throw refused;
         }
         return kapi(r.getDeleteResponses().getFirst().getPrevKvs().getFirst());
+    }
+
+    /**
+     * A delete retried after a broken connection found the key gone or re-created: the first attempt
+     * landed if the key was deleted after the expected revision; its value then is at that revision.
+     * Without a precondition that cannot be told, so the outcome is reported unknown.
+     */
+    private KeyValue landedDelete(String key, long expectedModRevision, StorageException refused) {
+        boolean gone = refused instanceof StorageException.KeyNotFound
+                || refused instanceof StorageException.Conflict c && c.current().createRevision() > expectedModRevision;
+        if (!gone || expectedModRevision == 0) {
+            throw gone ? new StorageException.Unavailable("etcd connection broke during the delete of " + key
+                    + "; it may have happened", null) : refused;
+        }
+        GetResponse then = read(kv.get(bytes(layout.etcdKey(key)), GetOption.builder().withRevision(expectedModRevision).build()),
+                key, expectedModRevision);
+        return then.getKvs().stream().map(this::kapi).filter(kv -> kv.modRevision() == expectedModRevision)
+                .findFirst().orElseThrow(() -> refused);
     }
 
     @Override
@@ -242,8 +277,32 @@ final class EtcdStorage implements Storage {
         return bytes(layout.etcdKey(kapiKey));
     }
 
-    private TxnResponse commit(CompletableFuture<TxnResponse> txn, String key) {
-        return calls.await(txn, key, 0);
+    /** A guarded write's answer; {@code retried}: an earlier attempt failed with its outcome unknown. */
+    private record Outcome(TxnResponse response, boolean retried) {
+    }
+
+    /**
+     * Commits a guarded write, trying again (at most twice) when the connection broke: the guard
+     * (version, mod revision) makes a second attempt safe, and the callers tell from the refusal
+     * whether the first had landed, so that a member stopping does not fail a client's write.
+     */
+    private Outcome commit(Supplier<CompletableFuture<TxnResponse>> txn, String key) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return new Outcome(calls.await(txn.get(), key, 0), attempt > 1);
+            } catch (StorageException.Unavailable e) {
+                if (attempt == 3 || closed || !EtcdCalls.retryable(e)) {
+                    throw e;
+                }
+                LOG.log(Level.DEBUG, "etcd write of {0} failed ({1}); trying again", key, e.getMessage());
+                try {
+                    Thread.sleep(100L * attempt);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     private GetResponse read(CompletableFuture<GetResponse> get, String key, long revision) {
