@@ -14,5 +14,7 @@ if ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "25'; then
 fi
 # package: main classes, test classes (the load generator lives in src/test) and target/lib.
 mvn -q -B -DskipTests package
-exec "$JAVA_HOME/bin/java" -cp "target/test-classes:target/classes:target/lib/*" \
+# the test class path too: the etcd backends start members with the tests' EtcdCluster
+mvn -q -B dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt >/dev/null
+exec "$JAVA_HOME/bin/java" -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
   -Dkapi.e2e.projectDir="$PWD" io.kapi.bench.E2eBench "$@"

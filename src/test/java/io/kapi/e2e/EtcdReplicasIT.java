@@ -113,6 +113,18 @@ final class EtcdReplicasIT {
     }
 
     @Test
+    @Order(1)
+    @DisplayName("an object over etcd's 1.5 MiB request limit is refused with 500 'etcdserver: request is too large', as kube does")
+    void tooLarge() {
+        String big = "x".repeat(1600 * 1024);
+        ApiClient.Response r = ca.post("/api/v1/namespaces/default/configmaps",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"big\"},\"data\":{\"k\":\"" + big + "\"}}");
+        assertEquals(500, r.status(), r.toString().substring(0, Math.min(400, r.toString().length())));
+        assertTrue(r.body().contains("etcdserver: request is too large"), r.body());
+        assertEquals(404, cb.get("/api/v1/namespaces/default/configmaps/big").status());
+    }
+
+    @Test
     @Order(2)
     @DisplayName("the kubernetes endpoints list every live replica, and the identity lease is kube's")
     void endpointsAndIdentity() throws Exception {

@@ -78,7 +78,7 @@ final class EtcdCalls {
         if (message.contains(FUTURE)) {
             return new IllegalArgumentException("revision " + revision + " is in the future");
         }
-        if (message.contains(TOO_LARGE) || code.equals("RESOURCE_EXHAUSTED")) {
+        if (message.contains(TOO_LARGE)) {
             return new StorageException.TooLarge(key);
         }
         return new StorageException.Unavailable(message, cause);

@@ -32,6 +32,7 @@ final class EtcdClients {
                 .keepaliveTime(Duration.ofSeconds(10))
                 .keepaliveTimeout(Duration.ofSeconds(5))
                 .retryMaxDuration(config.requestTimeout())
+                .maxInboundMessageSize(Integer.MAX_VALUE) // as kube-apiserver's client: a large list is one answer
                 .interceptor(new Deadline(config.requestTimeout()));
         if (config.servers().stream().anyMatch(s -> s.toLowerCase(java.util.Locale.ROOT).startsWith("https:"))
                 || config.caFile() != null || config.certFile() != null) {
