@@ -116,12 +116,14 @@ final class EtcdReplicasIT {
     @Order(1)
     @DisplayName("an object over etcd's 1.5 MiB request limit is refused with 500 'etcdserver: request is too large', as kube does")
     void tooLarge() {
+        // a PodTemplate: unlike a ConfigMap (1 MiB of data at most) nothing in its validation limits its size
         String big = "x".repeat(1600 * 1024);
-        ApiClient.Response r = ca.post("/api/v1/namespaces/default/configmaps",
-                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"big\"},\"data\":{\"k\":\"" + big + "\"}}");
+        ApiClient.Response r = ca.post("/api/v1/namespaces/default/podtemplates", "{\"apiVersion\":\"v1\",\"kind\":"
+                + "\"PodTemplate\",\"metadata\":{\"name\":\"big\"},\"template\":{\"spec\":{\"containers\":[{\"name\":"
+                + "\"c\",\"image\":\"busybox\",\"env\":[{\"name\":\"X\",\"value\":\"" + big + "\"}]}]}}}");
         assertEquals(500, r.status(), r.toString().substring(0, Math.min(400, r.toString().length())));
         assertTrue(r.body().contains("etcdserver: request is too large"), r.body());
-        assertEquals(404, cb.get("/api/v1/namespaces/default/configmaps/big").status());
+        assertEquals(404, cb.get("/api/v1/namespaces/default/podtemplates/big").status());
     }
 
     @Test

@@ -52,6 +52,7 @@ final class EtcdStorage implements Storage {
     private final Set<EtcdWatch> watches = ConcurrentHashMap.newKeySet();
     private final AtomicLong compacted = new AtomicLong();
     private volatile boolean closed;
+    private volatile boolean lastHealthy = true;
 
     EtcdStorage(EtcdConfig config, StorageOptions options) {
         this.client = EtcdClients.open(config);
@@ -222,9 +223,14 @@ final class EtcdStorage implements Storage {
         }
         try {
             healthCalls.await(kv.get(bytes(layout.healthKey()), COUNT_ONLY), layout.healthKey(), 0);
+            if (!lastHealthy) {
+                LOG.log(Level.INFO, "etcd is healthy again");
+            }
+            lastHealthy = true;
             return true;
         } catch (StorageException e) {
-            LOG.log(Level.WARNING, "etcd health check failed: {0}", e.getMessage());
+            LOG.log(lastHealthy ? Level.WARNING : Level.DEBUG, "etcd health check failed: {0}", e.getMessage());
+            lastHealthy = false;
             return false;
         }
     }
