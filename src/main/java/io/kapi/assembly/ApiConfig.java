@@ -1,5 +1,6 @@
 package io.kapi.assembly;
 
+import io.kapi.storage.etcd.EtcdConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,11 +21,12 @@ import java.util.Objects;
  * @param eventTtl how long events are kept after their last write ({@code --event-ttl})
  * @param serviceAccountIssuer the {@code iss} of service-account tokens ({@code --service-account-issuer})
  * @param admission the admission plugins asked for
+ * @param etcd how to reach etcd when the backend is etcd3 (else null)
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
                         int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer,
-                        Admission admission) {
+                        Admission admission, EtcdConfig etcd) {
 
     /**
      * {@code --enable-admission-plugins} and {@code --disable-admission-plugins}: added to and taken
@@ -63,6 +65,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private Duration eventTtl = Duration.ofHours(1);
         private String serviceAccountIssuer;
         private Admission admission = Admission.DEFAULT;
+        private EtcdConfig etcd;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -119,9 +122,14 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        public Builder etcd(EtcdConfig v) {
+            etcd = v;
+            return this;
+        }
+
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
-                    advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, admission);
+                    advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, admission, etcd);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.kapi.cli;
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
 import io.kapi.authz.AuthorizationModes;
+import io.kapi.storage.etcd.EtcdConfig;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.server.certs.LocalPki;
@@ -104,6 +105,7 @@ public final class Main {
                 .serviceAccountIssuer(options.serviceAccountIssuers().isEmpty() ? null
                         : options.serviceAccountIssuers().getFirst())
                 .admission(new ApiConfig.Admission(options.enableAdmissionPlugins(), options.disableAdmissionPlugins()))
+                .etcd(etcdConfig(options))
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
         KapiServer server;
@@ -135,6 +137,18 @@ public final class Main {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /** The etcd client settings of the flags, when the backend is etcd3. */
+    private static EtcdConfig etcdConfig(Options options) {
+        if (!options.effectiveStorageBackend().equals("etcd3")) {
+            return null;
+        }
+        EtcdOptions etcd = options.etcd();
+        return EtcdConfig.of(options.etcdServers()).withPrefix(etcd.prefix())
+                .withTls(etcd.caFile(), etcd.certFile(), etcd.keyFile())
+                .withCompactionInterval(etcd.compactionInterval())
+                .withHealthTimeout(etcd.healthcheckTimeout());
     }
 
     /** How a client on this machine reaches the server: loopback, unless bound to one address. */

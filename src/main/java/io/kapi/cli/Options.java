@@ -16,6 +16,7 @@ import java.util.Set;
  *                       "etcd3 with --etcd-servers, else embedded" (see {@link #effectiveStorageBackend()})
  * @param standalone whether to run the in-process controllers (namespace deletion)
  * @param eventTtl how long events are kept after their last write
+ * @param etcd the other {@code --etcd-*} flags
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -24,7 +25,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       Path tokenAuthFile, List<String> authorizationModes, List<String> enableAdmissionPlugins,
                       List<String> disableAdmissionPlugins, List<String> serviceAccountIssuers, Path auditPolicyFile,
                       int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
-                      Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl) {
+                      Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl,
+                      EtcdOptions etcd) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -136,6 +138,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         if (verbosity < 0) {
             errors.add("-v must not be negative");
         }
+        errors.addAll(etcd.validate());
         return errors;
     }
 
@@ -179,6 +182,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         int verbosity;
         boolean standalone = true;
         Duration eventTtl = Duration.ofHours(1);
+        EtcdOptions etcd = EtcdOptions.DEFAULT;
 
         private Builder() {
         }
@@ -204,7 +208,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     tokenAuthFile, authorizationModes == null ? List.of("AlwaysAllow") : authorizationModes,
                     enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
-                    shutdownDelayDuration, verbosity, standalone, eventTtl);
+                    shutdownDelayDuration, verbosity, standalone, eventTtl, etcd);
         }
     }
 }

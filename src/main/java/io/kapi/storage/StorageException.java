@@ -6,7 +6,8 @@ package io.kapi.storage;
  */
 public sealed class StorageException extends RuntimeException
         permits StorageException.KeyExists, StorageException.KeyNotFound, StorageException.Conflict,
-        StorageException.Compacted, StorageException.Unavailable, StorageException.ResourceVersionTooLarge {
+        StorageException.Compacted, StorageException.Unavailable, StorageException.TooLarge,
+        StorageException.ResourceVersionTooLarge {
 
     StorageException(String message, Throwable cause) {
         super(message, cause, false, false);
@@ -60,7 +61,21 @@ public sealed class StorageException extends RuntimeException
         }
     }
 
-    /** The backend cannot serve the request now (closed, I/O failure); the write did not happen. */
+    /**
+     * A write larger than {@link Storage#MAX_REQUEST_BYTES} (etcd's default {@code --max-request-bytes}),
+     * refused by every backend alike; worded as etcd words it ({@code etcdserver: request is too large}).
+     */
+    public static final class TooLarge extends StorageException {
+        public TooLarge(String key) {
+            super("etcdserver: request is too large", null);
+        }
+    }
+
+    /**
+     * The backend cannot serve the request now (closed, I/O failure, etcd without quorum or out of
+     * reach). For a write the outcome may be unknown when the backend is remote (the request may have
+     * reached etcd before the connection broke): as with kube-apiserver, read again before retrying.
+     */
     public static final class Unavailable extends StorageException {
         public Unavailable(String message, Throwable cause) {
             super(message, cause);
