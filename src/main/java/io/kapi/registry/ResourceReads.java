@@ -5,6 +5,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
+import io.kapi.storage.StorageException;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.ResourceCache;
 import java.util.Optional;
@@ -30,12 +31,16 @@ final class ResourceReads {
 
     /** The object, or empty when it does not exist. */
     Optional<ObjectNode> find(String namespace, String name) {
-        return reads.find(namespace, name);
+        try {
+            return reads.find(namespace, name);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
+        }
     }
 
     /** @throws ApiException NotFound */
     ObjectNode get(String namespace, String name) {
-        return reads.find(namespace, name).orElseThrow(() -> ApiException.notFound(gvr(), name));
+        return find(namespace, name).orElseThrow(() -> ApiException.notFound(gvr(), name));
     }
 
     /**
@@ -46,7 +51,11 @@ final class ResourceReads {
      *         ResourceVersionTooLarge) when the cache does not reach the version within 3 s
      */
     ObjectNode get(String namespace, String name, String resourceVersion) {
-        return reads.get(namespace, name, resourceVersion).orElseThrow(() -> ApiException.notFound(gvr(), name));
+        try {
+            return reads.get(namespace, name, resourceVersion).orElseThrow(() -> ApiException.notFound(gvr(), name));
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
+        }
     }
 
     /**
@@ -65,7 +74,11 @@ final class ResourceReads {
     ListResult list(String namespace, ListOptions options) {
         ResourceVersions.validateList(options);
         selectable.check(options.fieldSelector());
-        return reads.list(pinned(namespace, options), options);
+        try {
+            return reads.list(pinned(namespace, options), options);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), "");
+        }
     }
 
     /**
@@ -77,7 +90,11 @@ final class ResourceReads {
     CacheWatch watch(String namespace, ListOptions options) {
         ResourceVersions.validateWatch(options);
         selectable.check(options.fieldSelector());
-        return reads.watch(pinned(namespace, options), options);
+        try {
+            return reads.watch(pinned(namespace, options), options);
+        } catch (StorageException e) {
+            throw StorageErrors.forWatch(e);
+        }
     }
 
     /** A list of all namespaces whose field selector pins one is a list of that namespace. */

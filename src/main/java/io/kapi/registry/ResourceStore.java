@@ -199,7 +199,7 @@ public final class ResourceStore {
                 : write.subresource().equals("status") ? statusStrategy : strategy;
         String key = keys.key(resource.namespaced() ? namespace : "", name);
         for (int attempt = 1; ; attempt++) {
-            KeyValue current = storage.get(key).orElse(null);
+            KeyValue current = read(key, name);
             if (current == null) {
                 Optional<UpdateResult> created = createOnUpdate(ctx, namespace, name, transform, write, using);
                 if (created.isPresent()) {
@@ -214,6 +214,15 @@ public final class ResourceStore {
                 return result.get();
             }
             checkDeadline(ctx, attempt);
+        }
+    }
+
+    /** The stored key-value, or null; storage failures as API errors. */
+    KeyValue read(String key, String name) {
+        try {
+            return storage.get(key).orElse(null);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
         }
     }
 
