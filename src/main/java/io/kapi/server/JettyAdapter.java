@@ -54,28 +54,43 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         return true;
     }
 
+    /**
+     * Serves one request and always completes {@code callback}: whatever is thrown, an error of the JVM
+     * included, the client gets a 500 (or, past the first byte of a stream, a reset) and the log a trace.
+     */
     private void serve(Request request, Response response, Callback callback) {
         RestResponse answer;
         try {
             answer = chain.proceed(toServerRequest(request));
         } catch (ApiException e) {
             answer = StatusResponses.of(e);
-        } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "cannot serve " + request.getMethod() + " " + request.getHttpURI(), e);
+        } catch (RuntimeException | Error e) {
+            logFailure("cannot serve " + request.getMethod() + " " + request.getHttpURI(), e);
             answer = StatusResponses.of(ApiException.internal("the request could not be served"));
         }
         try {
             write(request, response, answer);
             callback.succeeded();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             LOG.log(Level.DEBUG, "response to " + request.getMethod() + " " + request.getHttpURI()
                     + " not completed: " + e);
-            if (!response.isCommitted() && !(e instanceof IOException)) {
-                LOG.log(Level.ERROR, "stream failed before its first byte", e);
-                Response.writeError(request, response, callback, 500);
-                return;
-            }
             callback.failed(e);
+        } catch (RuntimeException | Error e) {
+            logFailure("response to " + request.getMethod() + " " + request.getHttpURI() + " failed", e);
+            if (response.isCommitted()) {
+                callback.failed(e);
+            } else {
+                Response.writeError(request, response, callback, 500);
+            }
+        }
+    }
+
+    /** Logs a failure; an error while logging (no memory left) must not stop the answer. */
+    private static void logFailure(String message, Throwable e) {
+        try {
+            LOG.log(Level.ERROR, message, e);
+        } catch (RuntimeException | Error ignored) {
+            // the answer matters more than the log line
         }
     }
 

@@ -74,6 +74,18 @@ class FilterChainTest {
     }
 
     @Test
+    @DisplayName("panic recovery answers errors of the JVM (stack overflow, out of memory) with 500")
+    void jvmErrors() throws IOException {
+        for (Error error : new Error[] {new StackOverflowError(), new OutOfMemoryError("Java heap space")}) {
+            RestResponse r = run(List.of(new PanicRecovery()), req -> {
+                throw error;
+            }, get("/x"));
+            assertEquals(500, r.status());
+            assertEquals("InternalError", Json.MAPPER.readTree(body(r)).path("reason").asText());
+        }
+    }
+
+    @Test
     @DisplayName("a handler answering null is 404 NotFound")
     void nobodyServes() throws IOException {
         RestResponse r = run(List.of(new PanicRecovery()), req -> null, get("/x"));
