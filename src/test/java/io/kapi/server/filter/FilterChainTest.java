@@ -111,7 +111,11 @@ class FilterChainTest {
         List<Filter> filters = List.of(new PanicRecovery(), authn);
         assertEquals(401, run(filters, WHOAMI, get("/api")).status());
         assertEquals(401, run(filters, WHOAMI, request("POST", "/readyz", Map.of(), new byte[0])).status());
-        assertEquals("system:anonymous [system:unauthenticated]", body(run(filters, WHOAMI, get("/readyz/etcd"))));
+        assertEquals("system:anonymous [system:unauthenticated]", body(run(filters, WHOAMI, get("/readyz"))));
+        for (String sub : List.of("/readyz/etcd", "/readyz/shutdown", "/healthz/etcd", "/livez/ping", "/version/x")) {
+            assertEquals(401, run(filters, WHOAMI, get(sub)).status(), sub);
+        }
+        assertEquals("system:anonymous [system:unauthenticated]", body(run(filters, WHOAMI, get("/version/"))));
         assertEquals("system:anonymous [system:unauthenticated]", body(run(filters, WHOAMI, get("/version"))));
         assertEquals(401, run(filters, WHOAMI, get("/versions")).status());
     }
