@@ -23,6 +23,7 @@ import java.util.List;
  * bad command line or a failed start.
  * <pre>
  *   flags → Options (defaults, validate)
+ *         → DataDirectory (--data-dir private: 0700, files 0600)
  *         → TlsMaterial (given files, or LocalPki in --data-dir)
  *         → ApiAssembly.create(ApiConfig)
  *         → KapiServer.start(ServerConfig, api handler, checks, post-start hooks)
@@ -77,6 +78,9 @@ public final class Main {
 
     private static int serve(Options options, PrintStream out) throws IOException {
         String advertise = HostAddress.advertise(options.advertiseAddress(), options.bindAddress());
+        if (options.selfSignedCertificates() || options.effectiveStorageBackend().equals("embedded")) {
+            DataDirectory.secure(options.dataDir());
+        }
         LocalPki pki = null;
         TlsMaterial tls;
         if (options.selfSignedCertificates()) {
