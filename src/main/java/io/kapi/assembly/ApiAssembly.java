@@ -73,7 +73,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         podAdmission.connect(registry);
         TableConvertor tables = TableConvertor.create(schemas);
         Codecs codecs = new Codecs(
-                new KubeBodyDecoder(),
+                new KubeBodyDecoder(schemaValidator),
                 new NegotiatedWriter(tables, clock),
                 new SchemaFieldValidation(schemaValidator),
                 new FieldTracking(new FieldManagers(schemas), clock));
