@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
@@ -42,10 +43,19 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
     private static final int STREAM_BUFFER = 16 * 1024;
     private final FilterChain chain;
     private final ExecutorService requests;
+    private final InFlight inFlight;
+    private final BooleanSupplier closing;
 
-    JettyAdapter(FilterChain chain, ExecutorService requests) {
+    /**
+     * @param inFlight counts the requests served, for graceful shutdown
+     * @param closing whether the server is shutting down: HTTP/1.1 responses then close their connection,
+     *                so clients reconnect (to another server) rather than reuse one that is about to close
+     */
+    JettyAdapter(FilterChain chain, ExecutorService requests, InFlight inFlight, BooleanSupplier closing) {
         this.chain = chain;
         this.requests = requests;
+        this.inFlight = inFlight;
+        this.closing = closing;
     }
 
     @Override
@@ -59,6 +69,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
      * included, the client gets a 500 (or, past the first byte of a stream, a reset) and the log a trace.
      */
     private void serve(Request request, Response response, Callback callback) {
+        inFlight.requestStarted();
         RestResponse answer;
         try {
             answer = chain.proceed(toServerRequest(request));
@@ -67,6 +78,11 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         } catch (RuntimeException | Error e) {
             logFailure("cannot serve " + request.getMethod() + " " + request.getHttpURI(), e);
             answer = StatusResponses.of(ApiException.internal("the request could not be served"));
+        }
+        boolean stream = answer.body() instanceof RestResponse.Stream;
+        if (stream) {
+            inFlight.requestDone();
+            inFlight.streamStarted();
         }
         try {
             write(request, response, answer);
@@ -81,6 +97,12 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                 callback.failed(e);
             } else {
                 Response.writeError(request, response, callback, 500);
+            }
+        } finally {
+            if (stream) {
+                inFlight.streamDone();
+            } else {
+                inFlight.requestDone();
             }
         }
     }
@@ -124,10 +146,13 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         return List.of();
     }
 
-    private static void write(Request request, Response response, RestResponse answer) throws IOException {
+    private void write(Request request, Response response, RestResponse answer) throws IOException {
         response.setStatus(answer.status());
         for (Map.Entry<String, String> header : answer.headers()) {
             response.getHeaders().add(header.getKey(), header.getValue());
+        }
+        if (closing.getAsBoolean() && request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
         switch (answer.body()) {
             case RestResponse.Bytes bytes -> {
@@ -151,6 +176,10 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                              STREAM_BUFFER)) {
                     commit(response);
                     stream.writer().writeTo(out);
+                    if (inFlight.ending()) {
+                        // ended by shutdown: the interrupt has done its work, the final chunk must still go out
+                        Thread.interrupted();
+                    }
                 }
             }
         }
@@ -160,7 +189,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
      * Sends the status and headers now, as kube-apiserver does when a watch starts: clients wait for
      * them before they count a watch as established (an empty flush sends nothing).
      */
-    private static void commit(Response response) throws IOException {
+    private void commit(Response response) throws IOException {
         Callback.Completable done = new Callback.Completable();
         response.write(false, ByteBuffer.allocate(0), done);
         join(done);
@@ -193,14 +222,30 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         }
     }
 
-    private static void join(Callback.Completable done) throws IOException {
+    /**
+     * Waits for a write. An interrupt (the client went away) abandons it, except while shutdown ends
+     * streams: then the write completes (or fails by the connection's idle timeout) and the interrupt stays.
+     */
+    private void join(Callback.Completable done) throws IOException {
+        boolean interrupted = false;
         try {
-            done.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while writing the response", e);
+            while (true) {
+                try {
+                    done.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    if (!inFlight.ending()) {
+                        throw new IOException("interrupted while writing the response", e);
+                    }
+                }
+            }
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
