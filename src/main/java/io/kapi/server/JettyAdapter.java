@@ -41,6 +41,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
 
     private static final System.Logger LOG = System.getLogger(JettyAdapter.class.getName());
     private static final int STREAM_BUFFER = 16 * 1024;
+    private static final int ENCODED_BUFFER = 64 * 1024;
     private final FilterChain chain;
     private final ExecutorService requests;
     private final InFlight inFlight;
@@ -163,6 +164,14 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                 Callback.Completable done = new Callback.Completable();
                 response.write(true, ByteBuffer.wrap(bytes.data()), done);
                 join(done);
+            }
+            case RestResponse.Encoded encoded -> {
+                if (encoded.contentType() != null) {
+                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, encoded.contentType());
+                }
+                try (OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response), ENCODED_BUFFER)) {
+                    encoded.writer().writeTo(out);
+                }
             }
             case RestResponse.Stream stream -> {
                 if (stream.contentType() != null) {

@@ -7,6 +7,7 @@ import io.kapi.health.HealthHandler;
 import io.kapi.health.NamedCheck;
 import io.kapi.health.PostStartHook;
 import io.kapi.server.filter.Authentication;
+import io.kapi.server.filter.BodyDeadline;
 import io.kapi.server.filter.BodyLimit;
 import io.kapi.server.filter.CacheControl;
 import io.kapi.server.filter.Filter;
@@ -39,7 +40,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * The HTTPS server in front of the API: Jetty with HTTP/2 and HTTP/1.1 over TLS (ALPN), client
  * certificates asked for but optional, one virtual thread per request, and the filter chain
  * <pre>
- *   request log → panic recovery → cache control → body limit → authentication
+ *   request log → panic recovery → cache control → body limit → body deadline → authentication
  *     → [/healthz /livez /readyz, /version, API]
  * </pre>
  * Lifecycle, after kube-apiserver's {@code lifecycle_signals.go}:
@@ -69,6 +70,7 @@ public final class KapiServer implements AutoCloseable {
     private final PostStartHooks hooks;
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
     private final InFlight inFlight = new InFlight();
+    private final ConnectionGuard guard;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private KapiServer(ServerConfig config, RestHandler api, List<HealthCheck> checks, List<PostStartHook> hooks) {
@@ -89,12 +91,15 @@ public final class KapiServer implements AutoCloseable {
                 new PanicRecovery(),
                 new CacheControl(),
                 new BodyLimit(config.maxRequestBodyBytes()),
+                new BodyDeadline(config.limits().bodyTimeout()),
                 new Authentication(config.authenticator()));
 
         QueuedThreadPool pool = new QueuedThreadPool();
         pool.setName("kapi-jetty");
         this.jetty = new Server(pool);
+        this.guard = new ConnectionGuard(config.limits().headerTimeout(), config.limits().connectionsPerClient());
         this.connector = connector(jetty, config);
+        connector.addEventListener(guard);
         jetty.addConnector(connector);
         jetty.setHandler(new GracefulHandler(
                 new JettyAdapter(FilterChain.of(filters, root), requests, inFlight, shuttingDown::get)));
@@ -126,6 +131,7 @@ public final class KapiServer implements AutoCloseable {
             }
             throw new IOException("cannot start the server: " + e.getMessage(), e);
         }
+        server.guard.start(server.connector.getScheduler());
         LOG.log(Level.INFO, "Serving securely on {0}:{1,number,#}", config.bindAddress(), server.port());
         server.hooks.start();
         return server;
@@ -189,6 +195,7 @@ public final class KapiServer implements AutoCloseable {
 
     private void stopQuietly() {
         hooks.stop();
+        guard.stop();
         try {
             jetty.stop();
         } catch (Exception e) {
@@ -210,6 +217,7 @@ public final class KapiServer implements AutoCloseable {
 
         HttpConnectionFactory http11 = new HttpConnectionFactory(http);
         HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
+        h2.setMaxConcurrentStreams(config.limits().streamsPerConnection());
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
         alpn.setDefaultProtocol(http11.getProtocol());
 

@@ -66,7 +66,15 @@ final class Api implements AutoCloseable {
                 new UserInfo("admin", "", List.of("system:masters")));
         try {
             RestResponse response = assembly.handler().handle(request);
-            byte[] data = ((RestResponse.Bytes) response.body()).data();
+            byte[] data = switch (response.body()) {
+                case RestResponse.Bytes bytes -> bytes.data();
+                case RestResponse.Encoded encoded -> {
+                    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                    encoded.writer().writeTo(out);
+                    yield out.toByteArray();
+                }
+                case RestResponse.Stream stream -> throw new IllegalStateException("a stream: " + path);
+            };
             String text = new String(data, StandardCharsets.UTF_8);
             JsonNode json = text.startsWith("{") ? Json.MAPPER.readTree(text) : Json.object();
             return new Reply(response.status(), json, text);
