@@ -56,8 +56,17 @@ final class Api implements AutoCloseable {
     }
 
     Reply call(String method, String path, String contentType, String body) {
-        Map<String, List<String>> headers = contentType == null ? Map.of()
-                : Map.of("content-type", List.of(contentType), "accept", List.of("application/json"));
+        return call(method, path, contentType, contentType == null ? null : "application/json", body);
+    }
+
+    Reply call(String method, String path, String contentType, String accept, String body) {
+        Map<String, List<String>> headers = new java.util.HashMap<>();
+        if (contentType != null) {
+            headers.put("content-type", List.of(contentType));
+        }
+        if (accept != null) {
+            headers.put("accept", List.of(accept));
+        }
         String[] parts = path.split("\\?", 2);
         Map<String, List<String>> query = parts.length == 1 ? Map.of()
                 : Map.of(parts[1].split("=")[0], List.of(parts[1].split("=")[1]));
