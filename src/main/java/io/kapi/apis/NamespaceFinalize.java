@@ -11,6 +11,7 @@ import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyDecorator;
+import io.kapi.request.Verb;
 
 /**
  * {@code PUT /api/v1/namespaces/{name}/finalize}: replaces only {@code spec.finalizers}. A
@@ -21,7 +22,7 @@ public record NamespaceFinalize(Codecs codecs) implements VerbHandler {
 
     @Override
     public RestResponse handle(ResourceRequest r) {
-        if (!r.info().verb().equals("update")) {
+        if (r.info().verb() != Verb.UPDATE) {
             throw ApiException.methodNotAllowed();
         }
         boolean dryRun = r.dryRun();

@@ -1,5 +1,6 @@
 package io.kapi.cli;
 
+import io.kapi.machinery.GoDuration;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ final class Flags {
                     "An optional field indicating the duration a handler must keep a request open before timing "
                             + "it out. This is the default request timeout for requests but may be overridden by "
                             + "flags such as --min-request-timeout for specific types of requests.",
-                    false, false, (b, v) -> b.requestTimeout = GoDuration.parse(v)),
+                    true, false, (b, v) -> b.requestTimeout = GoDuration.parse(v)),
             new Flag("shutdown-delay-duration", null, GENERIC, "duration", "0s",
                     "Time to delay the termination. During that time the server keeps serving requests "
                             + "normally. The endpoints /healthz and /livez will return success, but /readyz "
@@ -95,9 +96,9 @@ final class Flags {
                     false, false, (b, v) -> b.tokenAuthFile = Path.of(v)),
             new Flag("authorization-mode", null, AUTHORIZATION, "strings", "[AlwaysAllow]",
                     "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: "
-                            + "AlwaysAllow,AlwaysDeny,ABAC,Webhook,RBAC,Node. (Until implemented, every "
-                            + "authenticated user may do anything.)",
-                    false, true, (b, v) -> b.authorizationModes = append(
+                            + "AlwaysAllow,AlwaysDeny,ABAC,Webhook,RBAC,Node. (Kapi: ABAC, Webhook, RBAC and Node "
+                            + "are accepted and have no opinion until implemented.)",
+                    true, true, (b, v) -> b.authorizationModes = append(
                             b.authorizationModes == null ? List.of() : b.authorizationModes, v)),
             new Flag("enable-admission-plugins", null, ADMISSION, "strings", null,
                     "admission plugins that should be enabled in addition to default enabled ones. "

@@ -2,6 +2,7 @@ package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
+import io.kapi.authz.AuthorizationModes;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.server.certs.LocalPki;
@@ -104,7 +105,9 @@ public final class Main {
         KapiServer server;
         try {
             ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(), tls)
-                    .withShutdownDelay(options.shutdownDelayDuration());
+                    .withShutdownDelay(options.shutdownDelayDuration())
+                    .withAuthorizer(AuthorizationModes.chain(options.authorizationModes()))
+                    .withRequestTimeout(options.requestTimeout());
             server = KapiServer.start(config, api.handler(), api.checks(), api.hooks());
         } catch (IOException | RuntimeException e) {
             closeQuietly(api);
@@ -165,9 +168,6 @@ public final class Main {
         if (options.tokenAuthFile() != null) {
             ignored.add("--token-auth-file");
         }
-        if (!options.authorizationModes().equals(d.authorizationModes())) {
-            ignored.add("--authorization-mode");
-        }
         if (!options.enableAdmissionPlugins().isEmpty()) {
             ignored.add("--enable-admission-plugins");
         }
@@ -179,9 +179,6 @@ public final class Main {
         }
         if (options.minRequestTimeoutSeconds() != d.minRequestTimeoutSeconds()) {
             ignored.add("--min-request-timeout");
-        }
-        if (!options.requestTimeout().equals(d.requestTimeout())) {
-            ignored.add("--request-timeout");
         }
         if (!ignored.isEmpty()) {
             log().log(Level.WARNING, "Not yet implemented, ignored: {0}", String.join(", ", ignored));

@@ -1,5 +1,7 @@
 package io.kapi.server;
 
+import io.kapi.authz.Authorizer;
+import io.kapi.authz.Decision;
 import io.kapi.server.authn.Authenticator;
 import io.kapi.server.authn.ClientCertificateAuthenticator;
 import io.kapi.server.certs.TlsMaterial;
@@ -17,55 +19,73 @@ import java.time.Duration;
  * @param maxRequestBodyBytes request bodies above this are refused with 413
  * @param idleTimeout a connection without traffic is closed after this long; a streamed response
  *                    (watch) being written is exempt
- * @param authenticator tells who sent a request; by default the client certificate, verified
- *                      against {@code tls.clientCas()}
+ * @param security who sent a request and whether it may proceed
  * @param limits what one slow or greedy client may hold
  */
 public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Duration shutdownDelay,
-                           long maxRequestBodyBytes, Duration idleTimeout, Authenticator authenticator,
-                           ClientLimits limits) {
+                           long maxRequestBodyBytes, Duration idleTimeout, Security security, ClientLimits limits) {
 
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * The request path's security settings.
+     *
+     * @param authenticator tells who sent a request; by default the client certificate, verified
+     *                      against {@code tls.clientCas()}
+     * @param authorizer decides whether the request may proceed ({@code --authorization-mode})
+     * @param requestTimeout the deadline of requests that are not long-running ({@code --request-timeout});
+     *                       a request body must have arrived by then too
+     */
+    public record Security(Authenticator authenticator, Authorizer authorizer, Duration requestTimeout) {
+    }
 
     /**
      * Bounds on slow and greedy clients.
      *
      * @param headerTimeout the TLS handshake, and each HTTP/1.1 request's headers, must arrive within this
      *                      (kube-apiserver's {@code ReadHeaderTimeout}: 32 s)
-     * @param bodyTimeout a request body must arrive within this (kube-apiserver's request timeout: 60 s)
      * @param connectionsPerClient connections one IP address may hold at once
      * @param streamsPerConnection concurrent HTTP/2 streams per connection (Go's default, which
      *                             kube-apiserver keeps: 250)
      */
-    public record ClientLimits(Duration headerTimeout, Duration bodyTimeout, int connectionsPerClient,
-                               int streamsPerConnection) {
-        public static final ClientLimits DEFAULT =
-                new ClientLimits(Duration.ofSeconds(32), Duration.ofSeconds(60), 512, 250);
+    public record ClientLimits(Duration headerTimeout, int connectionsPerClient, int streamsPerConnection) {
+        public static final ClientLimits DEFAULT = new ClientLimits(Duration.ofSeconds(32), 512, 250);
     }
 
     /** A listener on {@code bindAddress:port} with kube-apiserver's defaults for the rest. */
     public static ServerConfig of(String bindAddress, int port, TlsMaterial tls) {
         return new ServerConfig(bindAddress, port, tls, Duration.ZERO, BodyLimit.DEFAULT_MAX_BYTES,
-                DEFAULT_IDLE_TIMEOUT, new ClientCertificateAuthenticator(tls.clientCas()), ClientLimits.DEFAULT);
+                DEFAULT_IDLE_TIMEOUT, new Security(new ClientCertificateAuthenticator(tls.clientCas()),
+                        attributes -> Decision.allow(), Duration.ofMinutes(1)), ClientLimits.DEFAULT);
     }
 
     public ServerConfig withShutdownDelay(Duration delay) {
-        return new ServerConfig(bindAddress, port, tls, delay, maxRequestBodyBytes, idleTimeout, authenticator, limits);
+        return new ServerConfig(bindAddress, port, tls, delay, maxRequestBodyBytes, idleTimeout, security, limits);
     }
 
     public ServerConfig withIdleTimeout(Duration timeout) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, timeout, authenticator,
-                limits);
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, timeout, security, limits);
     }
 
     /** Replaces the authenticator, e.g. with {@code Authenticator.union(certificates, tokens)}. */
     public ServerConfig withAuthenticator(Authenticator authenticator) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, authenticator,
-                limits);
+        return withSecurity(new Security(authenticator, security.authorizer(), security.requestTimeout()));
     }
 
-    public ServerConfig withLimits(ClientLimits limits) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, authenticator,
-                limits);
+    public ServerConfig withAuthorizer(Authorizer authorizer) {
+        return withSecurity(new Security(security.authenticator(), authorizer, security.requestTimeout()));
+    }
+
+    public ServerConfig withRequestTimeout(Duration timeout) {
+        return withSecurity(new Security(security.authenticator(), security.authorizer(), timeout));
+    }
+
+    public ServerConfig withLimits(ClientLimits newLimits) {
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, security,
+                newLimits);
+    }
+
+    private ServerConfig withSecurity(Security s) {
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, s, limits);
     }
 }

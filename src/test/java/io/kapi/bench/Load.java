@@ -41,6 +41,29 @@ final class Load {
                 client.get(path + ThreadLocalRandom.current().nextInt(Math.max(existing, 1))).status() == 200);
     }
 
+    /** Merge-patches {@code data.key} of {@code count} configmaps chosen at random, as {@code kubectl patch --type=merge}. */
+    Phase patches(String ns, int existing, int count) {
+        String path = "/api/v1/namespaces/" + ns + "/configmaps/cm-";
+        return run(count, (client, i) -> client.send("PATCH",
+                path + ThreadLocalRandom.current().nextInt(Math.max(existing, 1)),
+                "{\"data\":{\"key\":\"patched-" + i + "\"}}", "application/merge-patch+json").status() == 200);
+    }
+
+    /**
+     * Server-side applies {@code count} times, to configmaps chosen at random, a configuration owning one
+     * key of its own ({@code kubectl apply --server-side --force-conflicts}).
+     */
+    Phase applies(String ns, int existing, int count) {
+        String path = "/api/v1/namespaces/" + ns + "/configmaps/cm-";
+        return run(count, (client, i) -> {
+            int n = ThreadLocalRandom.current().nextInt(Math.max(existing, 1));
+            String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm-" + n
+                    + "\"},\"data\":{\"applied\":\"a-" + i + "\"}}";
+            return client.send("PATCH", path + n + "?fieldManager=bench&force=true", body,
+                    "application/apply-patch+yaml").status() == 200;
+        });
+    }
+
     private interface Request {
         boolean send(ApiClient client, int index);
     }

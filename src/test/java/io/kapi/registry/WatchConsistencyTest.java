@@ -133,6 +133,7 @@ class WatchConsistencyTest {
                     + name(p.current().key());
             case WatchEvent.Delete d -> d.revision() + " DELETED " + name(d.previous().key());
             case WatchEvent.Error err -> throw new AssertionError(err);
+            case WatchEvent.Progress progress -> throw new AssertionError(progress);
         };
     }
 

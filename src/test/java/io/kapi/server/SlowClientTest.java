@@ -56,7 +56,8 @@ class SlowClientTest {
     static void start() throws Exception {
         pki = LocalPki.ensure(dataDir, ServingNames.standard("test-host", "10.96.0.1", List.of()));
         ServerConfig config = ServerConfig.of("127.0.0.1", 0, pki.tls())
-                .withLimits(new ServerConfig.ClientLimits(LIMIT, LIMIT, 8, 250));
+                .withRequestTimeout(LIMIT)
+                .withLimits(new ServerConfig.ClientLimits(LIMIT, 8, 250));
         server = KapiServer.start(config, SlowClientTest::echo, List.of(), List.of());
         admin = adminContext();
     }

@@ -31,8 +31,8 @@ public record CsrApproval(Codecs codecs, Clock clock) implements VerbHandler {
     @Override
     public RestResponse handle(ResourceRequest r) {
         return switch (r.info().verb()) {
-            case "get" -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get("", r.info().name()));
-            case "update" -> {
+            case GET -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get("", r.info().name()));
+            case UPDATE -> {
                 boolean dryRun = r.dryRun();
                 ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
                 ObjectNode updated = r.store().updateSubresource("", r.info().name(), body, dryRun,

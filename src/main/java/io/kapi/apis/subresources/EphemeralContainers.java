@@ -40,13 +40,13 @@ public record EphemeralContainers(Codecs codecs, PatchSchemas schemas) implement
         String ns = r.info().namespace();
         String name = r.info().name();
         return switch (r.info().verb()) {
-            case "get" -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get(ns, name));
-            case "update" -> {
+            case GET -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get(ns, name));
+            case UPDATE -> {
                 boolean dryRun = r.dryRun();
                 ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
                 yield write(r, body, dryRun);
             }
-            case "patch" -> patch(r);
+            case PATCH -> patch(r);
             default -> throw ApiException.methodNotAllowed();
         };
     }

@@ -14,6 +14,7 @@ import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
 import io.kapi.registry.ResourceStore;
+import io.kapi.request.Verb;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,7 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
 
     @Override
     public RestResponse handle(ResourceRequest r) {
-        if (!r.info().verb().equals("create")) {
+        if (r.info().verb() != Verb.CREATE) {
             throw ApiException.methodNotAllowed();
         }
         boolean dryRun = r.dryRun();

@@ -15,6 +15,7 @@ import io.kapi.machinery.StatusReason;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.ResourceStore;
+import io.kapi.request.Verb;
 import java.time.Clock;
 import java.util.List;
 
@@ -41,7 +42,7 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
 
     @Override
     public RestResponse handle(ResourceRequest r) {
-        if (!r.info().verb().equals("create")) {
+        if (r.info().verb() != Verb.CREATE) {
             throw ApiException.methodNotAllowed();
         }
         boolean dryRunParam = r.dryRun();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -76,14 +77,14 @@ public final class ResponseEncoder {
         if (target.format() != Format.JSON || target.pretty()) {
             throw new IllegalArgumentException("lists are streamed as compact JSON only, not " + target);
         }
-        ObjectWriter writer = COMPACT;
-        try (JsonGenerator g = writer.createGenerator(out)) {
+        SerializerProvider provider = Json.MAPPER.getSerializerProviderInstance();
+        try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(out)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.writeStartObject();
             for (Map.Entry<String, JsonNode> field : envelope.properties()) {
                 if (!field.getKey().equals("items")) {
                     g.writeFieldName(field.getKey());
-                    writer.writeValue(g, field.getValue());
+                    field.getValue().serialize(g, provider);
                 }
             }
             g.writeArrayFieldStart("items");
@@ -92,7 +93,7 @@ public final class ResponseEncoder {
                 for (Map.Entry<String, JsonNode> field : item.properties()) {
                     if (!omit.contains(field.getKey())) {
                         g.writeFieldName(field.getKey());
-                        writer.writeValue(g, field.getValue());
+                        field.getValue().serialize(g, provider);
                     }
                 }
                 g.writeEndObject();

@@ -34,14 +34,14 @@ public record ScaleHandler(Codecs codecs, PatchSchemas schemas) implements VerbH
     public RestResponse handle(ResourceRequest r) {
         ApiResource scaleResource = scaleResource(r.resource());
         return switch (r.info().verb()) {
-            case "get" -> codecs.writer().object(r.http(), scaleResource, 200, scaleOf(current(r)));
-            case "update" -> {
+            case GET -> codecs.writer().object(r.http(), scaleResource, 200, scaleOf(current(r)));
+            case UPDATE -> {
                 boolean dryRun = r.dryRun();
                 Decoded body = codecs.decoder().decode(r.http(), SCALE);
                 TypeCheck.apply(body.object(), SCALE);
                 yield respond(r, scaleResource, write(r, body.object(), dryRun));
             }
-            case "patch" -> patch(r, scaleResource);
+            case PATCH -> patch(r, scaleResource);
             default -> throw ApiException.methodNotAllowed();
         };
     }

@@ -16,8 +16,8 @@ public record StatusHandler(Codecs codecs) implements VerbHandler {
     @Override
     public RestResponse handle(ResourceRequest r) {
         return switch (r.info().verb()) {
-            case "get" -> new GetHandler(codecs).handle(r);
-            case "update" -> update(r);
+            case GET -> new GetHandler(codecs).handle(r);
+            case UPDATE -> update(r);
             default -> throw ApiException.methodNotAllowed();
         };
     }

@@ -5,27 +5,30 @@ import io.kapi.machinery.ApiException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.time.Duration;
+import java.time.Instant;
 
 /**
- * Gives a request body {@code timeout} to arrive, counted from when the request reached this filter, so a
- * client sending its body a byte a second cannot hold a request (and the memory of its body) for long:
- * the read that finds the deadline passed fails with 504 {@code Timeout: request did not complete within
- * the allotted timeout}, kube-apiserver's answer to a request past its deadline. A body that stops
- * arriving altogether is ended by the connection's idle timeout instead.
+ * Holds the request body to the request's deadline ({@code --request-timeout}, 60 s by default), so a
+ * client sending its body a byte a second cannot hold a request (and the memory of its body) past it: the
+ * read that finds the deadline passed fails with 504 {@code Timeout: request did not complete within the
+ * allotted timeout}, kube-apiserver's answer to a request past its deadline. A body that stops arriving
+ * altogether is ended by the connection's idle timeout instead. Long-running requests have no deadline.
  */
-public record BodyDeadline(Duration timeout) implements Filter {
+public final class BodyDeadline implements Filter {
 
     @Override
     public RestResponse filter(FilterChain chain, ServerRequest request) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Instant deadline = request.context().deadline();
+        if (deadline == null) {
+            return chain.proceed(request);
+        }
         return chain.proceed(request.withBody(new Deadlined(request.rest().body(), deadline)));
     }
 
     private static final class Deadlined extends FilterInputStream {
-        private final long deadline;
+        private final Instant deadline;
 
-        Deadlined(InputStream in, long deadline) {
+        Deadlined(InputStream in, Instant deadline) {
             super(in);
             this.deadline = deadline;
         }
@@ -43,7 +46,7 @@ public record BodyDeadline(Duration timeout) implements Filter {
         }
 
         private void check() {
-            if (System.nanoTime() - deadline > 0) {
+            if (Instant.now().isAfter(deadline)) {
                 throw ApiException.timeout("request did not complete within the allotted timeout");
             }
         }

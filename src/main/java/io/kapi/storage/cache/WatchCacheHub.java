@@ -139,6 +139,7 @@ public final class WatchCacheHub implements AutoCloseable {
         switch (event) {
             case WatchEvent.Put put -> dispatch(put.current().key(), put.current(), put.revision());
             case WatchEvent.Delete delete -> dispatch(delete.previous().key(), null, delete.revision());
+            case WatchEvent.Progress progress -> advance(Math.max(seen, progress.revision()));
             case WatchEvent.Error error -> Thread.ofVirtual().name("kapi-cache-resume")
                     .start(() -> resume(error));
         }

@@ -89,11 +89,14 @@ public final class Campaign {
 
     private void work(Random random, long deadline, int maxRequests) {
         Mutator mutator = new Mutator(random);
+        List<FuzzRequest> seeds = List.of();
         for (int n = 0; System.nanoTime() < deadline && sent.get() < maxRequests; n++) {
             if (n % 200 == 199) {
                 Seeds.fixtures().forEach(this::send);
             }
-            List<FuzzRequest> seeds = Seeds.all(random.nextInt(1_000_000));
+            if (n % 20 == 0) {
+                seeds = Seeds.all(random.nextInt(1_000_000));
+            }
             send(mutator.mutate(seeds.get(random.nextInt(seeds.size()))));
         }
     }
@@ -133,6 +136,12 @@ public final class Campaign {
                 b.header(k, v);
             }
         });
+        if (r.pathAndQuery().contains("watch")) {
+            // a watch streams for as long as it was asked to: answered means its headers came
+            HttpResponse<InputStream> response = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+            response.body().close();
+            return String.valueOf(response.statusCode());
+        }
         HttpResponse<byte[]> response = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
         return String.valueOf(response.statusCode());
     }
