@@ -42,6 +42,8 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
     private static final System.Logger LOG = System.getLogger(JettyAdapter.class.getName());
     private static final int STREAM_BUFFER = 16 * 1024;
     private static final int ENCODED_BUFFER = 64 * 1024;
+    private static final long DRAIN_BYTES = 3 * 1024 * 1024;
+    private static final long DRAIN_MILLIS = 5_000;
     private final FilterChain chain;
     private final ExecutorService requests;
     private final InFlight inFlight;
@@ -72,14 +74,16 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
     private void serve(Request request, Response response, Callback callback) {
         inFlight.requestStarted();
         RestResponse answer;
+        InputStream body = Content.Source.asInputStream(request);
         try {
-            answer = chain.proceed(toServerRequest(request));
+            answer = chain.proceed(toServerRequest(request, body));
         } catch (ApiException e) {
             answer = StatusResponses.of(e);
         } catch (RuntimeException | Error e) {
             logFailure("cannot serve " + request.getMethod() + " " + request.getHttpURI(), e);
             answer = StatusResponses.of(ApiException.internal("the request could not be served"));
         }
+        drain(body);
         boolean stream = answer.body() instanceof RestResponse.Stream;
         if (stream) {
             inFlight.requestDone();
@@ -117,7 +121,30 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         }
     }
 
-    private static ServerRequest toServerRequest(Request request) {
+    /**
+     * Reads what the handler left of the request body (an error answered before the body was read), at
+     * most {@value #DRAIN_BYTES} bytes for at most {@value #DRAIN_MILLIS} ms, as Go's server does. Otherwise
+     * the response would go out while the client is still sending, and the stream or connection be reset
+     * under it: HTTP/2 clients then see RST_STREAM instead of the answer.
+     */
+    private static void drain(InputStream body) {
+        long deadline = System.nanoTime() + DRAIN_MILLIS * 1_000_000;
+        byte[] scratch = new byte[8192];
+        long left = DRAIN_BYTES;
+        try {
+            while (left > 0 && System.nanoTime() < deadline) {
+                int n = body.read(scratch, 0, (int) Math.min(scratch.length, left));
+                if (n < 0) {
+                    return;
+                }
+                left -= n;
+            }
+        } catch (IOException | RuntimeException e) {
+            // a body that cannot be read is the connection's problem, not this response's
+        }
+    }
+
+    private static ServerRequest toServerRequest(Request request, InputStream body) {
         Map<String, List<String>> headers = new LinkedHashMap<>();
         for (HttpField field : request.getHeaders()) {
             headers.computeIfAbsent(field.getLowerCaseName(), k -> new ArrayList<>()).add(field.getValue());
@@ -133,7 +160,6 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
             query.put(field.getName(), List.copyOf(field.getValues()));
         }
         String path = request.getHttpURI().getDecodedPath();
-        InputStream body = Content.Source.asInputStream(request);
         RestRequest rest = new RestRequest(request.getMethod().toUpperCase(Locale.ROOT),
                 path == null || path.isEmpty() ? "/" : path, query, headers, body, null);
         return new ServerRequest(rest, clientCertificates(request), Request.getRemoteAddr(request));

@@ -88,6 +88,7 @@ public final class KapiServer implements AutoCloseable {
                 shuttingDown::get)));
         jetty.setStopTimeout(STOP_MILLIS);
         jetty.setStopAtShutdown(false);
+        jetty.setErrorHandler(new StatusErrorHandler());
     }
 
     /**
