@@ -112,6 +112,26 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         }
     }
 
+    /**
+     * A header value as visible ASCII: other characters (a Warning quoting a field name the client sent
+     * with a U+FFFD in it) are escaped as {@code \\uXXXX}. Raw, clients that check header values (the
+     * JDK's HTTP/2 client) reset the stream and lose the whole response.
+     */
+    static String visibleAscii(String value) {
+        if (value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f))) {
+            return value;
+        }
+        StringBuilder b = new StringBuilder(value.length() + 16);
+        value.chars().forEach(c -> {
+            if (c == '\t' || (c >= 0x20 && c < 0x7f)) {
+                b.append((char) c);
+            } else {
+                b.append("\\u%04x".formatted(c));
+            }
+        });
+        return b.toString();
+    }
+
     /** Logs a failure; an error while logging (no memory left) must not stop the answer. */
     private static void logFailure(String message, Throwable e) {
         try {
@@ -176,7 +196,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
     private void write(Request request, Response response, RestResponse answer) throws IOException {
         response.setStatus(answer.status());
         for (Map.Entry<String, String> header : answer.headers()) {
-            response.getHeaders().add(header.getKey(), header.getValue());
+            response.getHeaders().add(header.getKey(), visibleAscii(header.getValue()));
         }
         if (closing.getAsBoolean() && request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2) {
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
