@@ -32,8 +32,8 @@ import javax.net.ssl.SSLSocket;
  * (a hang), or (through the HTTP/2 client) loses its stream; afterwards the server's log must show no
  * request thread that died (an uncaught error, a stack overflow, a panic) and {@code /readyz} must be ok.
  *
- * <p>One exception is counted, not failed: Jetty refuses a path with an encoded NUL or slash ({@code /a%00b},
- * {@code /namespaces/%2F}) before Kapi sees the request, answering 400 (a Status, through
+ * <p>One exception is counted, not failed: Jetty refuses a path with an encoded NUL or slash, or an empty
+ * segment ({@code /a%00b}, {@code /namespaces/%2F}, {@code /namespaces//x}) before Kapi sees the request, answering 400 (a Status, through
  * {@code StatusErrorHandler}), but over HTTP/2 it may reset the stream right after, and the JDK client then
  * reports the reset instead of the 400 (with a body always: Jetty's error path has no request to consume
  * it from); over HTTP/1.1 the same requests always get their 400.
@@ -138,11 +138,11 @@ public final class Campaign {
         }
     }
 
-    /** The paths Jetty itself refuses as invalid or ambiguous URIs. */
+    /** The paths Jetty itself refuses as invalid or ambiguous URIs (see the class comment). */
     private static boolean jettyRejectsUri(String pathAndQuery) {
         int q = pathAndQuery.indexOf('?');
         String path = (q < 0 ? pathAndQuery : pathAndQuery.substring(0, q)).toUpperCase(java.util.Locale.ROOT);
-        return path.contains("%00") || path.contains("%2F");
+        return path.contains("%00") || path.contains("%2F") || path.contains("//");
     }
 
     /**
@@ -229,8 +229,23 @@ public final class Campaign {
             if (!code.matches("\\d{3}")) {
                 return "not-http";
             }
-            return outcome(Integer.parseInt(code), code.equals("504") ? in.readNBytes(4096) : new byte[0]);
+            return outcome(Integer.parseInt(code), code.equals("504") ? readSome(s, in) : new byte[0]);
         }
+    }
+
+    /** What follows on a kept-alive connection within a second (the rest of an answer), at most 4 KiB. */
+    private static byte[] readSome(SSLSocket s, InputStream in) throws IOException {
+        s.setSoTimeout(1000);
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        byte[] buffer = new byte[4096];
+        try {
+            for (int n = in.read(buffer); n > 0 && got.size() < 4096; n = in.read(buffer)) {
+                got.write(buffer, 0, n);
+            }
+        } catch (java.net.SocketTimeoutException enough) {
+            // the connection stays open after the answer
+        }
+        return got.toByteArray();
     }
 
     /** Failures the server's log shows: request threads that died or panicked. */
