@@ -14,8 +14,8 @@ import java.util.Map;
  * <ul>
  *   <li><b>Depth</b>: at most {@link #MAX_DEPTH} nested objects and arrays. Go allows 10000, on stacks that
  *       grow; a request thread's stack does not, and no Kubernetes object (a CRD's schema included) comes
- *       near 100 levels. The limit leaves every recursive walk of the server a wide margin (measured by
- *       {@code DecodeBudgetTest}).</li>
+ *       near 100 levels. The limit leaves every recursive walk of the server a wide margin (a body at the
+ *       limit goes through all of them on a quarter of the default stack: {@code DepthLimitTest}).</li>
  *   <li><b>Decoded size</b>: at most {@link #MAX_DECODED_BYTES} of JSON-equivalent text (scalars with
  *       their quotes, keys with their colon, a separator a value, two bytes a container), so a body whose decoding expands
  *       (YAML aliases, protobuf's compact field tags) cannot pin more memory than a JSON body of twice the

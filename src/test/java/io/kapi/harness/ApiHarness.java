@@ -151,24 +151,8 @@ public final class ApiHarness implements AutoCloseable {
                 k -> new ArrayList<>()).add(h.getValue()));
         byte[] data = switch (response.body()) {
             case RestResponse.Bytes bytes -> bytes.data();
-            case RestResponse.Encoded encoded -> {
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                try {
-                    encoded.writer().writeTo(out);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                yield out.toByteArray();
-            }
-            case RestResponse.Stream stream -> {
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                try {
-                    stream.writer().writeTo(out);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                yield out.toByteArray();
-            }
+            case RestResponse.Encoded encoded -> written(encoded.writer());
+            case RestResponse.Stream stream -> written(stream.writer());
         };
         String text = new String(data, StandardCharsets.UTF_8);
         try {
@@ -177,6 +161,16 @@ public final class ApiHarness implements AutoCloseable {
         } catch (IOException e) {
             return new Reply(response.status(), Json.object(), text, headers);
         }
+    }
+
+    private static byte[] written(RestResponse.StreamWriter writer) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            writer.writeTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
     }
 
     @Override

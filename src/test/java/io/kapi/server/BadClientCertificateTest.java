@@ -7,23 +7,17 @@ import io.kapi.server.certs.LocalPki;
 import io.kapi.server.certs.ServingNames;
 import io.kapi.server.certs.TestCertificates;
 import io.kapi.server.certs.TestCertificates.Cert;
-import io.kapi.server.certs.TlsMaterial;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,16 +50,8 @@ class BadClientCertificateTest {
     }
 
     private static HttpClient client(Cert cert) throws Exception {
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(TlsMaterial.trustStore(List.of(pki.ca())));
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        keys.load(null, null);
-        keys.setKeyEntry("client", cert.key(), new char[0], new X509Certificate[] {cert.certificate()});
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(keys, new char[0]);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-        return HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(10)).build();
+        return HttpClient.newBuilder().sslContext(TestClients.presenting(pki, cert.key(), cert.certificate()))
+                .connectTimeout(Duration.ofSeconds(10)).build();
     }
 
     private static HttpResponse<String> get(HttpClient client, String path) throws Exception {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.server.certs.LocalPki;
 import io.kapi.server.certs.ServingNames;
-import io.kapi.server.certs.TlsMaterial;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,15 +18,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -77,17 +72,7 @@ class SlowClientTest {
     }
 
     private static SSLContext adminContext() throws Exception {
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(TlsMaterial.trustStore(List.of(pki.ca())));
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        keys.load(null, null);
-        keys.setKeyEntry("admin", io.kapi.server.certs.Pem.privateKey(pki.adminKeyPem()), new char[0],
-                new X509Certificate[] {pki.adminCertificate()});
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(keys, new char[0]);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-        return context;
+        return TestClients.presenting(pki, io.kapi.server.certs.Pem.privateKey(pki.adminKeyPem()), pki.adminCertificate());
     }
 
     /** A TLS connection from {@code from}, handshake done (HTTP/1.1: no ALPN). */

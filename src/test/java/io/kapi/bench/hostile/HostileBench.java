@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What slow and greedy clients cost a real Kapi, measured on one or more builds side by side
- * ({@code bench/hostile.sh}): a probe GET's latency alone, then during 200 slowloris connections and 50
+ * ({@code bench/hostile.sh}, {@code --phases=probe,slow,idle,lists} to pick): a probe GET's latency alone, then during 200 slowloris connections and 50
  * slow bodies (how many the server still holds after 35 s and at the end), then with 2,000 idle
  * connections from one client (how many it keeps), then during 16 concurrent LISTs of 10,000 objects
  * (peak RSS). Loopback only (the attackers from 127.0.0.2 and .3), bounded in count and time; each
@@ -56,6 +56,7 @@ public final class HostileBench {
         int objects = Integer.parseInt(opts.getOrDefault("objects", "10000"));
         int lists = Integer.parseInt(opts.getOrDefault("lists", "16"));
         int listSeconds = Integer.parseInt(opts.getOrDefault("list-seconds", "30"));
+        java.util.Set<String> phases = java.util.Set.of(opts.getOrDefault("phases", "probe,slow,idle,lists").split(","));
         Map<String, String> out = new LinkedHashMap<>();
         try (KapiProcess kapi = new KapiProcess("hostile-" + label, List.of()).start();
              ApiClient api = ApiClient.of(kapi.kubeconfig())) {
@@ -63,11 +64,30 @@ public final class HostileBench {
             api.post("/api/v1/namespaces/default/configmaps", "{\"metadata\":{\"name\":\"probe\"},\"data\":{\"k\":\"v\"}}");
             String probePath = "/api/v1/namespaces/default/configmaps/probe";
             out.put("rss at start (MiB)", String.valueOf(kapi.rssKiB() / 1024));
-            try (Probe probe = new Probe(kc, probePath)) {
-                Thread.sleep(10_000);
-                out.put("probe alone", probe.result().toString());
+            if (phases.contains("probe")) {
+                try (Probe probe = new Probe(kc, probePath)) {
+                    Thread.sleep(10_000);
+                    out.put("probe alone", probe.result().toString());
+                }
             }
-            log(label, "slow clients");
+            if (phases.contains("slow")) {
+                slowClients(label, kc, probePath, slowloris, slowBodies, slowSeconds, out);
+            }
+            if (phases.contains("idle")) {
+                log(label, "idle connections");
+                out.put("idle connections kept of " + idle, String.valueOf(idleKept(kc, idle)));
+            }
+            if (phases.contains("lists")) {
+                lists(label, kapi, kc, probePath, objects, lists, listSeconds, out);
+            }
+        }
+        return out;
+    }
+
+    private static void slowClients(String label, Kubeconfig kc, String probePath, int slowloris, int slowBodies,
+                                    int slowSeconds, Map<String, String> out) throws Exception {
+        log(label, "slow clients");
+        {
             try (Probe probe = new Probe(kc, probePath); Attackers attackers = new Attackers(kc)) {
                 attackers.start(slowloris, slowBodies);
                 long t0 = System.nanoTime();
@@ -77,8 +97,12 @@ public final class HostileBench {
                 out.put("slow connections open after " + slowSeconds + " s", attackers.open() + " of " + (slowloris + slowBodies));
                 out.put("probe during slow clients", probe.result().toString());
             }
-            log(label, "idle connections");
-            out.put("idle connections kept of " + idle, String.valueOf(idleKept(kc, idle)));
+        }
+    }
+
+    private static void lists(String label, KapiProcess kapi, Kubeconfig kc, String probePath, int objects, int lists,
+                              int listSeconds, Map<String, String> out) throws Exception {
+        {
             log(label, "creating " + objects + " objects");
             create(kc, objects);
             log(label, lists + " concurrent lists");
@@ -99,7 +123,6 @@ public final class HostileBench {
             }
             out.put("peak rss during lists (MiB)", String.valueOf(peak.get() / 1024));
         }
-        return out;
     }
 
     private static int idleKept(Kubeconfig kc, int count) throws Exception {
