@@ -43,7 +43,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
     private static final int STREAM_BUFFER = 16 * 1024;
     private static final int ENCODED_BUFFER = 64 * 1024;
     private static final long DRAIN_BYTES = 3 * 1024 * 1024;
-    private static final long DRAIN_MILLIS = 5_000;
+    private static final long DRAIN_MILLIS = 1_000;
     private final FilterChain chain;
     private final ExecutorService requests;
     private final InFlight inFlight;
@@ -83,7 +83,9 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
             logFailure("cannot serve " + request.getMethod() + " " + request.getHttpURI(), e);
             answer = StatusResponses.of(ApiException.internal("the request could not be served"));
         }
-        drain(body);
+        if (answer.status() != 413 && answer.status() != 504) {
+            drain(body); // not a body too large or too slow: that is what the answer says
+        }
         boolean stream = answer.body() instanceof RestResponse.Stream;
         if (stream) {
             inFlight.requestDone();
