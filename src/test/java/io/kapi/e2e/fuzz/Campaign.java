@@ -182,6 +182,10 @@ public final class Campaign {
             }
         }
         HttpResponse<byte[]> response = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        if (response.statusCode() == 504 && r.method().equals("HEAD")) {
+            // a HEAD answer has no body to tell its cause: ask the same as GET
+            return viaClient(r.with("GET", r.pathAndQuery(), r.headers(), new byte[0], r.framing(), "as-GET"));
+        }
         return outcome(response.statusCode(), response.body());
     }
 
