@@ -3,41 +3,19 @@ package io.kapi.apis;
 import io.kapi.apis.defaults.BuiltinDefaults;
 import io.kapi.apis.validation.BuiltinValidation;
 import io.kapi.machinery.resource.ApiResource;
+import io.kapi.machinery.resource.ResourceFacts;
 import io.kapi.registry.GenericStrategy;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyProvider;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * The strategies of the built-in resources. The per-kind facts below are kube-apiserver's (which
- * strategies set {@code metadata.generation}, which accept create-on-update); kinds with richer
- * behaviour have their own {@link Strategy} here.
+ * The strategies of the built-in resources: the generic one configured by the resource table's facts
+ * (which strategies set {@code metadata.generation}, which accept create-on-update), with each kind's
+ * defaults and validation; kinds with richer behaviour have their own {@link Strategy} here.
  */
 public final class BuiltinStrategies implements StrategyProvider {
-
-    /** group/resource of kinds whose kube-apiserver strategy maintains metadata.generation. */
-    private static final Set<String> GENERATION = Set.of(
-            "/pods", "/replicationcontrollers",
-            "apps/deployments", "apps/replicasets", "apps/statefulsets", "apps/daemonsets",
-            "batch/jobs", "batch/cronjobs",
-            "networking.k8s.io/ingresses", "networking.k8s.io/networkpolicies", "networking.k8s.io/ingressclasses",
-            "policy/poddisruptionbudgets",
-            "admissionregistration.k8s.io/mutatingwebhookconfigurations",
-            "admissionregistration.k8s.io/validatingwebhookconfigurations",
-            "admissionregistration.k8s.io/validatingadmissionpolicies",
-            "admissionregistration.k8s.io/validatingadmissionpolicybindings",
-            "flowcontrol.apiserver.k8s.io/flowschemas", "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations",
-            "apiextensions.k8s.io/customresourcedefinitions",
-            "resource.k8s.io/deviceclasses", "resource.k8s.io/resourceslices");
-
-    /** group/resource of kinds whose kube-apiserver strategy allows a PUT to create. */
-    private static final Set<String> CREATE_ON_UPDATE = Set.of(
-            "/endpoints", "/events", "/limitranges", "/services",
-            "events.k8s.io/events", "coordination.k8s.io/leases", "discovery.k8s.io/endpointslices",
-            "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
-            "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings");
 
     private final Map<String, UnaryOperator<Strategy>> decorations;
 
@@ -55,9 +33,9 @@ public final class BuiltinStrategies implements StrategyProvider {
     }
 
     @Override
-    public Strategy forResource(ApiResource resource) {
+    public Strategy forResource(ApiResource resource, ResourceFacts facts) {
         String key = resource.group() + "/" + resource.name();
-        Strategy generic = new GenericStrategy(GENERATION.contains(key), CREATE_ON_UPDATE.contains(key),
+        Strategy generic = new GenericStrategy(facts.tracksGeneration(), facts.createOnUpdate(),
                 BuiltinDefaults.forKind(resource.gvk()), BuiltinValidation.forKind(resource.gvk()));
         Strategy strategy = switch (key) {
             case "/namespaces" -> new NamespaceStrategy(generic);

@@ -11,7 +11,8 @@ import io.kapi.apis.subresources.EventTtl;
 import io.kapi.apis.subresources.ServiceAccountToken;
 import io.kapi.apis.subresources.Subresources;
 import io.kapi.authn.OpenIdDiscovery;
-import io.kapi.admission.PodAdmission;
+import io.kapi.admission.AdmissionChain;
+import io.kapi.admission.AdmissionPlugins;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.ServiceAccountController;
 import io.kapi.endpoint.ApiRouter;
@@ -19,7 +20,6 @@ import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.KubeBodyDecoder;
 import io.kapi.endpoint.NegotiatedWriter;
 import io.kapi.endpoint.RestHandler;
-import io.kapi.endpoint.SchemaFieldValidation;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
 import io.kapi.endpoint.handlers.ApplyHandler;
 import io.kapi.endpoint.handlers.Codecs;
@@ -40,6 +40,8 @@ import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.registry.Registry;
+import io.kapi.registry.StoreServices;
+import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.Storage;
 import java.time.Clock;
 import java.time.Duration;
@@ -47,13 +49,31 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.kapi.authn.SystemUsers;
+import io.kapi.authz.AuthorizationModes;
+import io.kapi.authz.Authorizer;
+import io.kapi.client.LocalClient;
+import io.kapi.client.Loopback;
+import io.kapi.server.HandlerChain;
+import io.kapi.server.ServerConfig;
+import io.kapi.server.filter.BodyLimit;
+import io.kapi.server.filter.FilterChain;
+import io.kapi.server.filter.ServerRequest;
+import java.util.Optional;
 
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
  * checks of its parts and its post-start hooks. {@link #close()} releases storage and threads.
  */
 public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<PostStartHook> hooks,
-                          AutoCloseable resources) implements AutoCloseable {
+                          Registry registry, Storage storage, Authorizer authorizer, Loopback loopback,
+                          AutoCloseable resources)
+        implements AutoCloseable {
+
+    /** The loopback identity's User-Agent: its managedFields entries say {@code kube-apiserver}. */
+    public static final String APISERVER_AGENT = "kube-apiserver/v1.34.0 (linux/amd64) kubernetes/kapi";
+    /** The standalone controllers' User-Agent, as kube-controller-manager's. */
+    static final String CONTROLLER_AGENT = "kube-controller-manager/v1.34.0 (linux/amd64) kubernetes/kapi";
 
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
@@ -61,43 +81,61 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Schemas schemas = Schemas.load();
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
-        SchemaValidator schemaValidator = new SchemaValidator(schemas);
-        PodAdmission podAdmission = new PodAdmission();
+        FieldManagers fieldManagers = new FieldManagers(schemas);
         ServiceAllocators services = new ServiceAllocators(
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
-        Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(
-                Map.of("/services", services::decorate, "/pods", podAdmission::decorate)),
-                MetadataRules.create(schemaValidator), clock);
+        SchemaValidator schemaValidator = new SchemaValidator(schemas);
+        StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
+                fieldManagers, () -> AdmissionChain.NONE, clock);
+        Registry registry = new Registry(table.resources(), storage,
+                new BuiltinStrategies(Map.of("/services", services::decorate)), storeServices,
+                lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup),
+                CacheOptions.DEFAULT);
         services.connect(registry);
-        podAdmission.connect(registry);
         TableConvertor tables = TableConvertor.create(schemas);
-        Codecs codecs = new Codecs(
-                new KubeBodyDecoder(schemaValidator),
-                new NegotiatedWriter(tables, clock),
-                new SchemaFieldValidation(schemaValidator),
-                new FieldTracking(new FieldManagers(schemas), clock));
-        OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
+        Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock),
+                new FieldTracking(fieldManagers, clock));
+        OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
         RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, clock);
+        Authorizer authorizer = AuthorizationModes.chain(config.authorizationModes());
+        Loopback loopback = loopback(api, authorizer, registry);
+        LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
+        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
-        List<PostStartHook> hooks = new ArrayList<>(List.of(new SystemNamespaces(registry.namespaces()),
-                new OpenApiWarmUp(openApi), services));
-        hooks.addAll(bootstrap.hooks());
+        CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
+                List.of(new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), services), bootstrap.hooks()));
+        List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
+        hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
         List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl));
         if (config.standalone()) {
-            NamespaceController namespaces = new NamespaceController(registry, Duration.ofSeconds(1));
-            ServiceAccountController accounts = new ServiceAccountController(registry,
+            NamespaceController namespaces = new NamespaceController(
+                    loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,
+                    Duration.ofSeconds(1));
+            ServiceAccountController accounts = new ServiceAccountController(
+                    loopback.as(SystemUsers.controller("service-account-controller"), CONTROLLER_AGENT), registry,
                     ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
             hooks.addAll(List.of(namespaces, accounts));
             resources.addAll(List.of(namespaces, accounts));
         }
         resources.add(registry);
         resources.add(storage);
-        return new ApiAssembly(api, checks, List.copyOf(hooks), () -> closeAll(resources));
+        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authorizer, loopback,
+                () -> closeAll(resources));
+    }
+
+    /**
+     * The server's way to itself: the API behind the filters that matter in-process (request context,
+     * panic recovery, authorization, write options); the identity comes with each request.
+     */
+    private static Loopback loopback(RestHandler api, Authorizer authorizer, Registry registry) {
+        FilterChain chain = HandlerChain.build(new ServerConfig.Security((request, certs) -> Optional.empty(),
+                authorizer, Duration.ofMinutes(1)), BodyLimit.DEFAULT_MAX_BYTES, api);
+        return new Loopback(request -> chain.proceed(new ServerRequest(request, List.of(), "127.0.0.1")),
+                gvr -> registry.resource(gvr.group(), gvr.version(), gvr.resource()));
     }
 
     /** The delegation chain: discovery, OpenAPI, issuer discovery, then the resources. */
@@ -114,7 +152,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Map<GroupVersionResource, VerbHandler> computed = new HashMap<>(SelfReviews.handlers(codecs));
         computed.putAll(subresources.computed());
         return new DelegationChain(List.of(
-                new DiscoveryHandler(table, DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
+                new DiscoveryHandler(() -> registry.model().table(),
+                        DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
                 new OpenIdDiscovery(issuer, subresources.keys().publicJwks()),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),

@@ -57,6 +57,21 @@ final class Flags {
                     "List of etcd servers to connect with (scheme://ip:port), comma separated. Implies "
                             + "--storage-backend=etcd3.",
                     true, true, (b, v) -> b.etcdServers = append(b.etcdServers, v)),
+            new Flag("etcd-prefix", null, ETCD, "string", "/registry",
+                    "The prefix to prepend to all resource paths in etcd.",
+                    true, false, (b, v) -> b.etcd = b.etcd.withPrefix(v)),
+            new Flag("etcd-cafile", null, ETCD, "string", null, "SSL Certificate Authority file used to secure etcd communication.",
+                    true, false, (b, v) -> b.etcd = b.etcd.withCaFile(Path.of(v))),
+            new Flag("etcd-certfile", null, ETCD, "string", null, "SSL certification file used to secure etcd communication.",
+                    true, false, (b, v) -> b.etcd = b.etcd.withCertFile(Path.of(v))),
+            new Flag("etcd-keyfile", null, ETCD, "string", null, "SSL key file used to secure etcd communication.",
+                    true, false, (b, v) -> b.etcd = b.etcd.withKeyFile(Path.of(v))),
+            new Flag("etcd-compaction-interval", null, ETCD, "duration", "5m0s",
+                    "The interval of compaction requests. If 0, the compaction request from apiserver is disabled.",
+                    true, false, (b, v) -> b.etcd = b.etcd.withCompactionInterval(GoDuration.parse(v))),
+            new Flag("etcd-healthcheck-timeout", null, ETCD, "duration", "2s",
+                    "The timeout to use when checking etcd health.",
+                    true, false, (b, v) -> b.etcd = b.etcd.withHealthcheckTimeout(GoDuration.parse(v))),
             new Flag("storage-backend", null, ETCD, "string", null,
                     "The storage backend for persistence. Options: 'embedded' (durable, in --data-dir; the "
                             + "default), 'memory' (lost on exit), 'etcd3' (the default when --etcd-servers is set).",
@@ -101,9 +116,19 @@ final class Flags {
                     true, true, (b, v) -> b.authorizationModes = append(
                             b.authorizationModes == null ? List.of() : b.authorizationModes, v)),
             new Flag("enable-admission-plugins", null, ADMISSION, "strings", null,
-                    "admission plugins that should be enabled in addition to default enabled ones. "
-                            + "Comma-delimited list of admission plugins.",
-                    false, true, (b, v) -> b.enableAdmissionPlugins = append(b.enableAdmissionPlugins, v)),
+                    "admission plugins that should be enabled in addition to default enabled ones (NamespaceLifecycle, "
+                            + "LimitRanger, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority, "
+                            + "DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, "
+                            + "PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning, "
+                            + "ClusterTrustBundleAttest, CertificateSubjectRestriction, DefaultIngressClass, "
+                            + "PodTopologyLabels, MutatingAdmissionPolicy, MutatingAdmissionWebhook, "
+                            + "ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota). "
+                            + "Comma-delimited list of admission plugins. The order of plugins in this flag does not matter.",
+                    true, true, (b, v) -> b.enableAdmissionPlugins = append(b.enableAdmissionPlugins, v)),
+            new Flag("disable-admission-plugins", null, ADMISSION, "strings", null,
+                    "admission plugins that should be disabled although they are in the default enabled plugins "
+                            + "list. Comma-delimited list of admission plugins.",
+                    true, true, (b, v) -> b.disableAdmissionPlugins = append(b.disableAdmissionPlugins, v)),
             new Flag("service-cluster-ip-range", null, NETWORKING, "string", "10.96.0.0/12",
                     "A CIDR notation IP range from which to assign service cluster IPs (or an IPv4,IPv6 pair for "
                             + "dual-stack). This must not overlap "

@@ -2,7 +2,7 @@ package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
-import io.kapi.authz.AuthorizationModes;
+import io.kapi.storage.etcd.EtcdConfig;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.server.certs.LocalPki;
@@ -97,16 +97,28 @@ public final class Main {
             }
         }
         warnNotImplemented(options);
-        ApiConfig apiConfig = new ApiConfig(options.dataDir(), options.effectiveStorageBackend(),
-                options.etcdServers(), options.serviceClusterIpRange(), options.serviceNodePortRange(), advertise,
-                options.securePort(), options.standalone(), options.eventTtl(),
-                options.serviceAccountIssuers().isEmpty() ? null : options.serviceAccountIssuers().getFirst());
+        ApiConfig apiConfig = ApiConfig.builder()
+                .dataDir(options.dataDir())
+                .storageBackend(options.effectiveStorageBackend())
+                .etcdServers(options.etcdServers())
+                .serviceClusterIpRange(options.serviceClusterIpRange())
+                .serviceNodePortRange(options.serviceNodePortRange())
+                .advertiseAddress(advertise)
+                .securePort(options.securePort())
+                .standalone(options.standalone())
+                .eventTtl(options.eventTtl())
+                .serviceAccountIssuer(options.serviceAccountIssuers().isEmpty() ? null
+                        : options.serviceAccountIssuers().getFirst())
+                .authorizationModes(options.authorizationModes())
+                .admission(new ApiConfig.Admission(options.enableAdmissionPlugins(), options.disableAdmissionPlugins()))
+                .etcd(etcdConfig(options))
+                .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
         KapiServer server;
         try {
             ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(), tls)
                     .withShutdownDelay(options.shutdownDelayDuration())
-                    .withAuthorizer(AuthorizationModes.chain(options.authorizationModes()))
+                    .withAuthorizer(api.authorizer())
                     .withRequestTimeout(options.requestTimeout());
             server = KapiServer.start(config, api.handler(), api.checks(), api.hooks());
         } catch (IOException | RuntimeException e) {
@@ -138,6 +150,18 @@ public final class Main {
         return 0;
     }
 
+    /** The etcd client settings of the flags, when the backend is etcd3. */
+    private static EtcdConfig etcdConfig(Options options) {
+        if (!options.effectiveStorageBackend().equals("etcd3")) {
+            return null;
+        }
+        EtcdOptions etcd = options.etcd();
+        return EtcdConfig.of(options.etcdServers()).withPrefix(etcd.prefix())
+                .withTls(etcd.caFile(), etcd.certFile(), etcd.keyFile())
+                .withCompactionInterval(etcd.compactionInterval())
+                .withHealthTimeout(etcd.healthcheckTimeout());
+    }
+
     /** How a client on this machine reaches the server: loopback, unless bound to one address. */
     private static String localUrl(String bindAddress, int port) {
         InetAddress bind = InetAddress.ofLiteral(bindAddress);
@@ -167,9 +191,6 @@ public final class Main {
         List<String> ignored = new ArrayList<>();
         if (options.tokenAuthFile() != null) {
             ignored.add("--token-auth-file");
-        }
-        if (!options.enableAdmissionPlugins().isEmpty()) {
-            ignored.add("--enable-admission-plugins");
         }
         if (options.auditPolicyFile() != null) {
             ignored.add("--audit-policy-file");

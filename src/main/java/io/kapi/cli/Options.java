@@ -16,15 +16,17 @@ import java.util.Set;
  *                       "etcd3 with --etcd-servers, else embedded" (see {@link #effectiveStorageBackend()})
  * @param standalone whether to run the in-process controllers (namespace deletion)
  * @param eventTtl how long events are kept after their last write
+ * @param etcd the other {@code --etcd-*} flags
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
                       List<String> etcdServers, String storageBackend, Path dataDir,
                       String serviceClusterIpRange, String serviceNodePortRange,
                       Path tokenAuthFile, List<String> authorizationModes, List<String> enableAdmissionPlugins,
-                      List<String> serviceAccountIssuers, Path auditPolicyFile,
+                      List<String> disableAdmissionPlugins, List<String> serviceAccountIssuers, Path auditPolicyFile,
                       int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
-                      Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl) {
+                      Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl,
+                      EtcdOptions etcd) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -35,6 +37,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         etcdServers = List.copyOf(etcdServers);
         authorizationModes = List.copyOf(authorizationModes);
         enableAdmissionPlugins = List.copyOf(enableAdmissionPlugins);
+        disableAdmissionPlugins = List.copyOf(disableAdmissionPlugins);
         serviceAccountIssuers = List.copyOf(serviceAccountIssuers);
     }
 
@@ -116,6 +119,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                         .formatted(mode));
             }
         }
+        errors.addAll(io.kapi.admission.AdmissionPlugins.problems(enableAdmissionPlugins, disableAdmissionPlugins));
         if (maxRequestsInflight < 0) {
             errors.add("--max-requests-inflight can not be negative value");
         }
@@ -134,6 +138,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         if (verbosity < 0) {
             errors.add("-v must not be negative");
         }
+        errors.addAll(etcd.validate());
         return errors;
     }
 
@@ -167,6 +172,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         Path tokenAuthFile;
         List<String> authorizationModes; // null: the default, replaced (not appended to) by the flag
         List<String> enableAdmissionPlugins = List.of();
+        List<String> disableAdmissionPlugins = List.of();
         List<String> serviceAccountIssuers = List.of();
         Path auditPolicyFile;
         int maxRequestsInflight = 400;
@@ -176,6 +182,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         int verbosity;
         boolean standalone = true;
         Duration eventTtl = Duration.ofHours(1);
+        EtcdOptions etcd = EtcdOptions.DEFAULT;
 
         private Builder() {
         }
@@ -199,9 +206,9 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
             return new Options(securePort, bindAddress, advertiseAddress, tlsCertFile, tlsPrivateKeyFile,
                     clientCaFile, etcdServers, storageBackend, dataDir, serviceClusterIpRange, serviceNodePortRange,
                     tokenAuthFile, authorizationModes == null ? List.of("AlwaysAllow") : authorizationModes,
-                    enableAdmissionPlugins, serviceAccountIssuers,
+                    enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
-                    shutdownDelayDuration, verbosity, standalone, eventTtl);
+                    shutdownDelayDuration, verbosity, standalone, eventTtl, etcd);
         }
     }
 }

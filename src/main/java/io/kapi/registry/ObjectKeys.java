@@ -1,29 +1,28 @@
 package io.kapi.registry;
 
 import io.kapi.machinery.resource.ApiResource;
-import java.util.Map;
+import io.kapi.machinery.resource.ResourceFacts;
+import io.kapi.machinery.resource.ResourceTable;
 
 /**
  * Where objects live in storage, laid out as kube-apiserver lays them out in etcd:
- * {@code /registry/{resource}/{namespace}/{name}} and {@code /registry/{resource}/{name}}, with
- * kube-apiserver's historical prefixes for a few resources.
+ * {@code /registry/{path}/{namespace}/{name}} and {@code /registry/{path}/{name}}, where the path is
+ * the resource table's {@code storagePath}: the plural, kube-apiserver's historical one for a few
+ * built-ins ({@code services/specs}, {@code minions}, {@code ingress}), {@code group/plural} for
+ * custom resources.
  *
  * <p>Resources served in several group-versions of one group (autoscaling/v1 and v2
- * horizontalpodautoscalers) share one prefix, as in kube-apiserver. The core and events.k8s.io
- * events share one in kube-apiserver too, but their schemas differ and Kapi does not convert between
- * them yet, so events.k8s.io keeps its own prefix.
+ * horizontalpodautoscalers) share one prefix, as in kube-apiserver.
  */
 public record ObjectKeys(String prefix, boolean namespaced) {
 
-    private static final Map<String, String> HISTORICAL = Map.of(
-            "/services", "services/specs",
-            "/nodes", "minions",
-            "networking.k8s.io/ingresses", "ingress",
-            "events.k8s.io/events", "events.k8s.io/events");
+    public static ObjectKeys of(ResourceFacts facts, boolean namespaced) {
+        return new ObjectKeys("/registry/" + facts.storagePath() + "/", namespaced);
+    }
 
+    /** The keys of a built-in resource, from the resource table. */
     public static ObjectKeys of(ApiResource resource) {
-        String segment = HISTORICAL.getOrDefault(resource.group() + "/" + resource.name(), resource.name());
-        return new ObjectKeys("/registry/" + segment + "/", resource.namespaced());
+        return of(ResourceTable.builtin().facts(resource), resource.namespaced());
     }
 
     /** The key of one object; {@code namespace} is ignored for cluster-scoped resources. */

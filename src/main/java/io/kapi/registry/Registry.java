@@ -1,77 +1,170 @@
 package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.machinery.ApiException;
+import io.kapi.admission.AdmissionChain;
+import io.kapi.admission.ObjectLookup;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
-import io.kapi.machinery.StatusCause;
 import io.kapi.machinery.resource.ApiResource;
+import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.storage.Storage;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.cache.CachedObject;
 import io.kapi.storage.cache.ObjectDecoder;
 import io.kapi.storage.cache.WatchCacheHub;
-import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * Every served resource and the REST store behind it. Resources that kube-apiserver computes rather
- * than stores (reviews, bindings, component statuses) have no store here.
+ * Every served resource and the REST store behind it, as a versioned {@link ApiModel} snapshot that is
+ * swapped atomically when resources are added or removed while serving (what custom resources and
+ * aggregated APIs need): a request sees one snapshot from routing to storage; discovery and OpenAPI
+ * rebuild their documents when the version moves. Resources that are computed rather than stored
+ * (reviews, bindings) have no store. The registry is also the read-only {@link ObjectLookup} admission
+ * plugins get.
  */
-public final class Registry implements AutoCloseable {
+public final class Registry implements ObjectLookup, AutoCloseable {
 
-    /** group/resource of resources that are not stored objects. */
-    private static final Set<String> NOT_STORED = Set.of(
-            "/bindings", "/componentstatuses",
-            "authentication.k8s.io/tokenreviews", "authentication.k8s.io/selfsubjectreviews",
-            "authorization.k8s.io/localsubjectaccessreviews", "authorization.k8s.io/selfsubjectaccessreviews",
-            "authorization.k8s.io/selfsubjectrulesreviews", "authorization.k8s.io/subjectaccessreviews");
-
-    private final Map<GroupVersionResource, ApiResource> resources = new HashMap<>();
-    private final Map<GroupVersionResource, ResourceStore> stores = new HashMap<>();
-    private final Set<String> groupVersions = new HashSet<>();
+    private final Storage storage;
+    private final StoreServices services;
     private final WatchCacheHub caches;
+    private final AdmissionChain admission;
+    private final ResourceTable base;
+    private volatile Snapshot snapshot;
 
-    public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies,
-                    MetadataValidation metadataValidation, Clock clock) {
-        this(served, storage, strategies, metadataValidation, clock, CacheOptions.DEFAULT);
+    /** One state of the served API. */
+    private record Snapshot(ApiModel model, Map<GroupVersionResource, ResourceDefinition> definitions,
+                            Map<GroupVersionResource, ResourceStore> stores, Set<String> groupVersions) {
     }
 
     /**
-     * Builds every store with its watch cache, primed from {@code storage} before this returns;
-     * {@link #close()} stops the caches.
+     * Builds every store of {@code served} (built-ins, with the resource table's facts) with its watch
+     * cache, which starts on the resource's first read that needs it; {@link #close()} stops the caches.
+     *
+     * @param admission builds the admission chain from the lookup its plugins read through (this registry)
      */
     public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies,
-                    MetadataValidation metadataValidation, Clock clock, CacheOptions cacheOptions) {
-        NamespaceCheck namespaces = this::requireNamespace;
-        caches = new WatchCacheHub(storage, cacheOptions);
+                    StoreServices services, Function<ObjectLookup, AdmissionChain> admission,
+                    CacheOptions cacheOptions) {
+        this.storage = storage;
+        this.services = new StoreServices(services.metadata(), services.schema(), services.fields(),
+                this::admission, services.clock());
+        this.caches = new WatchCacheHub(storage, cacheOptions);
+        this.base = ResourceTable.builtin();
+        List<ResourceDefinition> definitions = new ArrayList<>();
         for (ApiResource resource : served) {
-            resources.put(resource.gvr(), resource);
-            groupVersions.add(resource.group() + "/" + resource.version());
-            if (!NOT_STORED.contains(resource.group() + "/" + resource.name())) {
-                var cache = caches.register(ObjectKeys.of(resource).prefix(), decoder(resource));
-                stores.put(resource.gvr(), new ResourceStore(resource, strategies.forResource(resource), storage,
-                        metadataValidation, namespaces, clock, cache));
-            }
+            definitions.add(ResourceDefinition.of(resource, base.facts(resource), strategies));
         }
-        caches.start();
+        this.snapshot = build(0, definitions, List.of(), Map.of());
+        this.admission = admission.apply(this);
     }
 
-    /** How the cache of {@code resource} decodes stored objects, with their labels and selectable fields. */
-    private static ObjectDecoder decoder(ApiResource resource) {
-        ObjectCodec codec = new ObjectCodec(resource);
-        SelectableFields fields = SelectableFields.of(resource);
+    /** A registry without admission plugins. */
+    public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies, StoreServices services) {
+        this(served, storage, strategies, services, lookup -> AdmissionChain.NONE, CacheOptions.DEFAULT);
+    }
+
+    /**
+     * Serves {@code added} from now on (replacing definitions of the same group-version-resource):
+     * stores and watch caches are made, and the API model's version moves, so discovery and OpenAPI
+     * show them. Storage keys of custom resources include their group ({@code /registry/<group>/<plural>/}).
+     */
+    public synchronized void add(List<ResourceDefinition> added) {
+        Snapshot current = snapshot;
+        Map<GroupVersionResource, ResourceDefinition> all = new LinkedHashMap<>(current.definitions());
+        List<ApiResource> extra = new ArrayList<>(current.model().extra());
+        Map<String, ObjectNode> schemas = new LinkedHashMap<>(current.model().schemas());
+        for (ResourceDefinition d : added) {
+            all.put(d.api().gvr(), d);
+            extra.removeIf(r -> r.gvr().equals(d.api().gvr()));
+            extra.add(d.api());
+            schemas.putAll(d.schemas());
+        }
+        snapshot = build(current.model().version() + 1, List.copyOf(all.values()), extra, schemas);
+    }
+
+    /** Stops serving {@code removed}: their watches end and their caches go; stored objects stay. */
+    public synchronized void remove(Collection<GroupVersionResource> removed) {
+        Snapshot current = snapshot;
+        Map<GroupVersionResource, ResourceDefinition> all = new LinkedHashMap<>(current.definitions());
+        List<ApiResource> extra = new ArrayList<>(current.model().extra());
+        Map<String, ObjectNode> schemas = new LinkedHashMap<>(current.model().schemas());
+        for (GroupVersionResource gvr : removed) {
+            ResourceDefinition gone = all.remove(gvr);
+            if (gone != null) {
+                extra.remove(gone.api());
+                gone.schemas().keySet().forEach(schemas::remove);
+                boolean shared = all.values().stream().anyMatch(d -> d.keys().prefix().equals(gone.keys().prefix()));
+                if (!shared) {
+                    caches.remove(gone.keys().prefix());
+                }
+            }
+        }
+        snapshot = build(current.model().version() + 1, List.copyOf(all.values()), extra, schemas);
+    }
+
+    private Snapshot build(long version, List<ResourceDefinition> definitions, List<ApiResource> extra,
+                           Map<String, ObjectNode> schemas) {
+        Map<GroupVersionResource, ResourceDefinition> byGvr = new LinkedHashMap<>();
+        Map<GroupVersionResource, ResourceStore> stores = new LinkedHashMap<>();
+        Set<String> groupVersions = new HashSet<>();
+        Snapshot previous = snapshot;
+        for (ResourceDefinition d : definitions) {
+            byGvr.put(d.api().gvr(), d);
+            groupVersions.add(d.api().group() + "/" + d.api().version());
+            if (!d.facts().stored()) {
+                continue;
+            }
+            ResourceStore existing = previous == null ? null : previous.stores().get(d.api().gvr());
+            if (existing != null && existing.definition().equals(d)) {
+                stores.put(d.api().gvr(), existing);
+            } else {
+                var cache = caches.register(d.keys().prefix(), decoder(d));
+                stores.put(d.api().gvr(), new ResourceStore(d, storage, services, cache));
+            }
+        }
+        Map<ApiResource, io.kapi.machinery.resource.ResourceFacts> extraFacts = new LinkedHashMap<>();
+        extra.forEach(r -> extraFacts.put(r, byGvr.get(r.gvr()).facts()));
+        ResourceTable table = extra.isEmpty() ? base : base.plus(extra, extraFacts);
+        return new Snapshot(new ApiModel(version, table, List.copyOf(extra), Map.copyOf(schemas)),
+                Map.copyOf(byGvr), Map.copyOf(stores), Set.copyOf(groupVersions));
+    }
+
+    /** How the cache of a resource decodes stored objects, with their labels and selectable fields. */
+    private static ObjectDecoder decoder(ResourceDefinition definition) {
+        ObjectCodec codec = new ObjectCodec(definition.api());
+        SelectableFields fields = definition.selectable();
         return kv -> {
             var object = codec.decode(kv);
-            return new CachedObject(kv.key(), object, kv.modRevision(),
-                    io.kapi.machinery.ObjectMeta.of(object).labels(), fields.of(object), kv.value().length);
+            return new CachedObject(kv.key(), object, kv.modRevision(), ObjectMeta.of(object).labels(),
+                    fields.of(object), kv.value().length);
         };
+    }
+
+    private AdmissionChain admission() {
+        return admission == null ? AdmissionChain.NONE : admission;
+    }
+
+    /** The served API as of now: discovery and OpenAPI are made from it. */
+    public ApiModel model() {
+        return snapshot.model();
+    }
+
+    /** The watch caches of the stores. */
+    public WatchCacheHub caches() {
+        return caches;
+    }
+
+    /** The admission chain every store runs. */
+    public AdmissionChain admissionChain() {
+        return admission();
     }
 
     /** Stops the watch caches (the storage stays open: its owner closes it). */
@@ -81,35 +174,41 @@ public final class Registry implements AutoCloseable {
     }
 
     public Optional<ApiResource> resource(String group, String version, String plural) {
-        return Optional.ofNullable(resources.get(new GroupVersionResource(group, version, plural)));
+        ResourceDefinition d = snapshot.definitions().get(new GroupVersionResource(group, version, plural));
+        return d == null ? Optional.empty() : Optional.of(d.api());
     }
 
     public boolean servesGroupVersion(String group, String version) {
-        return groupVersions.contains(group + "/" + version);
+        return snapshot.groupVersions().contains(group + "/" + version);
     }
 
     /** The store of a resource, or empty for resources that are not stored objects. */
     public Optional<ResourceStore> store(ApiResource resource) {
-        return Optional.ofNullable(stores.get(resource.gvr()));
+        return store(resource.gvr());
+    }
+
+    /** The store of a resource by group, version and plural, or empty. */
+    public Optional<ResourceStore> store(GroupVersionResource gvr) {
+        return Optional.ofNullable(snapshot.stores().get(gvr));
     }
 
     /** The store of core/v1 namespaces. */
     public ResourceStore namespaces() {
-        return stores.get(new GroupVersionResource("", "v1", "namespaces"));
+        return snapshot.stores().get(new GroupVersionResource("", "v1", "namespaces"));
     }
 
     /** Every store, for controllers that act on all resources (namespace deletion). */
     public Collection<ResourceStore> stores() {
-        return List.copyOf(stores.values());
+        return List.copyOf(snapshot.stores().values());
     }
 
-    private void requireNamespace(String namespace, GroupVersionResource resource, String name) {
-        ObjectNode ns = namespaces().get("", namespace);
-        if (!ObjectMeta.of(ns).deletionTimestamp().isEmpty()) {
-            String message = "namespace " + namespace + " is being terminated";
-            throw ApiException.forbidden(resource, name,
-                    "unable to create new content in namespace " + namespace + " because it is being terminated",
-                    List.of(new StatusCause("NamespaceTerminating", message, "metadata.namespace")));
-        }
+    @Override
+    public Optional<ObjectNode> get(GroupVersionResource resource, String namespace, String name) {
+        return store(resource).flatMap(s -> s.find(namespace, name));
+    }
+
+    @Override
+    public List<ObjectNode> list(GroupVersionResource resource, String namespace) {
+        return store(resource).map(s -> s.list(namespace, ListOptions.ALL).items()).orElse(List.of());
     }
 }

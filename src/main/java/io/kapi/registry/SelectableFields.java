@@ -4,55 +4,40 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.resource.ApiResource;
+import io.kapi.machinery.resource.ResourceFacts;
+import io.kapi.machinery.resource.ResourceTable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The fields each built-in resource can be selected by, as kube-apiserver's {@code GetAttrs} and
- * field-label conversions define them: {@code metadata.name} and {@code metadata.namespace} for all,
- * plus per-kind fields. Values are rendered as kube-apiserver renders them (absent booleans
- * {@code false}, absent counts {@code 0}, absent strings empty).
+ * The fields a resource can be selected by, as kube-apiserver's {@code GetAttrs} and field-label
+ * conversions define them: {@code metadata.name} and {@code metadata.namespace} for all, plus the
+ * resource's own (the resource table's {@code selectableFields}). Values are rendered as kube-apiserver
+ * renders them (absent booleans {@code false}, absent counts {@code 0}, absent strings empty).
  */
 public final class SelectableFields {
 
-    private enum Render { TEXT, BOOL, COUNT }
+    private final List<ResourceFacts.SelectableField> fields;
 
-    private record Field(String name, Render render) {
+    private SelectableFields(List<ResourceFacts.SelectableField> fields) {
+        this.fields = List.copyOf(fields);
     }
 
-    private static final Map<String, List<Field>> BY_RESOURCE = Map.ofEntries(
-            Map.entry("/pods", List.of(text("spec.nodeName"), text("spec.restartPolicy"), text("spec.schedulerName"),
-                    text("spec.serviceAccountName"), bool("spec.hostNetwork"), text("status.phase"),
-                    text("status.podIP"), text("status.nominatedNodeName"))),
-            Map.entry("/events", List.of(text("involvedObject.kind"), text("involvedObject.namespace"),
-                    text("involvedObject.name"), text("involvedObject.uid"), text("involvedObject.apiVersion"),
-                    text("involvedObject.resourceVersion"), text("involvedObject.fieldPath"), text("reason"),
-                    text("reportingComponent"), new Field("source", Render.TEXT), text("type"))),
-            Map.entry("/secrets", List.of(text("type"))),
-            Map.entry("/namespaces", List.of(text("status.phase"))),
-            Map.entry("/nodes", List.of(bool("spec.unschedulable"))),
-            Map.entry("/replicationcontrollers", List.of(count("status.replicas"))),
-            Map.entry("/services", List.of(text("spec.clusterIP"), text("spec.type"))),
-            Map.entry("apps/replicasets", List.of(count("status.replicas"))),
-            Map.entry("batch/jobs", List.of(count("status.successful"))),
-            Map.entry("certificates.k8s.io/certificatesigningrequests", List.of(text("spec.signerName"))));
-
-    private final List<Field> fields;
-
-    private SelectableFields(List<Field> fields) {
-        this.fields = fields;
+    public static SelectableFields of(List<ResourceFacts.SelectableField> fields) {
+        return new SelectableFields(fields);
     }
 
+    /** The selectable fields of a built-in resource, from the resource table. */
     public static SelectableFields of(ApiResource resource) {
-        return new SelectableFields(BY_RESOURCE.getOrDefault(resource.group() + "/" + resource.name(), List.of()));
+        return of(ResourceTable.builtin().facts(resource).selectableFields());
     }
 
     /** 400 BadRequest, worded as kube-apiserver, when the selector names a field this resource lacks. */
     public void check(FieldSelector selector) {
         for (FieldSelector.Term t : selector.terms()) {
             if (!t.field().equals("metadata.name") && !t.field().equals("metadata.namespace")
-                    && fields.stream().noneMatch(f -> f.name().equals(t.field()))) {
+                    && fields.stream().noneMatch(f -> f.path().equals(t.field()))) {
                 throw ApiException.badRequest("field label not supported: " + t.field());
             }
         }
@@ -63,37 +48,21 @@ public final class SelectableFields {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("metadata.name", object.path("metadata").path("name").asText(""));
         values.put("metadata.namespace", object.path("metadata").path("namespace").asText(""));
-        for (Field f : fields) {
-            values.put(f.name(), value(object, f));
+        for (ResourceFacts.SelectableField f : fields) {
+            values.put(f.path(), value(object, f));
         }
         return values;
     }
 
-    private static String value(ObjectNode object, Field field) {
+    private static String value(ObjectNode object, ResourceFacts.SelectableField field) {
         JsonNode node = object;
-        if (field.name().equals("source")) {
-            node = object.path("source").path("component");
-        } else {
-            for (String part : field.name().split("\\.")) {
-                node = node.path(part);
-            }
+        for (String part : field.from().split("\\.")) {
+            node = node.path(part);
         }
-        return switch (field.render()) {
-            case TEXT -> node.isValueNode() ? node.asText() : "";
-            case BOOL -> Boolean.toString(node.asBoolean(false));
-            case COUNT -> Long.toString(node.asLong(0));
+        return switch (field.as()) {
+            case "bool" -> Boolean.toString(node.asBoolean(false));
+            case "count" -> Long.toString(node.asLong(0));
+            default -> node.isValueNode() ? node.asText() : "";
         };
-    }
-
-    private static Field text(String name) {
-        return new Field(name, Render.TEXT);
-    }
-
-    private static Field bool(String name) {
-        return new Field(name, Render.BOOL);
-    }
-
-    private static Field count(String name) {
-        return new Field(name, Render.COUNT);
     }
 }

@@ -17,11 +17,12 @@ import java.util.UUID;
  * @param deadline when a request that is not long-running must be answered; null for none
  * @param dryRun whether {@code dryRun=All} was asked for
  * @param fieldManager the {@code fieldManager} parameter, or null
+ * @param fieldValidation the {@code fieldValidation} parameter, or null
  * @param userAgent the {@code User-Agent} header, or ""
  * @param warnings where warnings for the client are collected
  */
 public record RequestContext(RequestInfo info, UserInfo user, String auditId, Instant deadline, boolean dryRun,
-                             String fieldManager, String userAgent, WarningSink warnings) {
+                             String fieldManager, String fieldValidation, String userAgent, WarningSink warnings) {
 
     public RequestContext {
         Objects.requireNonNull(info, "info");
@@ -33,19 +34,32 @@ public record RequestContext(RequestInfo info, UserInfo user, String auditId, In
     /** A fresh context for {@code info}, before authentication. */
     public static RequestContext of(RequestInfo info, String auditId, Instant deadline, String userAgent) {
         return new RequestContext(info, null, auditId == null || auditId.isEmpty() ? UUID.randomUUID().toString()
-                : auditId, deadline, false, null, userAgent, new WarningSink());
+                : auditId, deadline, false, null, null, userAgent, new WarningSink());
+    }
+
+    /**
+     * The context of a write the server makes directly on a store as {@code user} (allocators
+     * recording IP addresses): no HTTP request behind it, so no deadline and no warnings for anyone.
+     */
+    public static RequestContext internal(UserInfo user, Verb verb) {
+        RequestInfo info = new RequestInfo(true, "", verb, "", "", "", "", "", "", "");
+        return new RequestContext(info, user, UUID.randomUUID().toString(), null, false, null, null, "kapi",
+                new WarningSink());
     }
 
     public RequestContext withUser(UserInfo newUser) {
-        return new RequestContext(info, newUser, auditId, deadline, dryRun, fieldManager, userAgent, warnings);
+        return new RequestContext(info, newUser, auditId, deadline, dryRun, fieldManager, fieldValidation, userAgent,
+                warnings);
     }
 
-    public RequestContext withWriteOptions(boolean newDryRun, String newFieldManager) {
-        return new RequestContext(info, user, auditId, deadline, newDryRun, newFieldManager, userAgent, warnings);
+    public RequestContext withWriteOptions(boolean newDryRun, String newFieldManager, String newFieldValidation) {
+        return new RequestContext(info, user, auditId, deadline, newDryRun, newFieldManager, newFieldValidation,
+                userAgent, warnings);
     }
 
     public RequestContext withInfo(RequestInfo newInfo) {
-        return new RequestContext(newInfo, user, auditId, deadline, dryRun, fieldManager, userAgent, warnings);
+        return new RequestContext(newInfo, user, auditId, deadline, dryRun, fieldManager, fieldValidation, userAgent,
+                warnings);
     }
 
     /** Whether the deadline has passed (never, for requests without one). */

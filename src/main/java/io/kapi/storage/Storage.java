@@ -4,14 +4,29 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * A revisioned key-value store with watch, modelled on etcd's API. Every successful write advances
- * one global revision by exactly one; that revision becomes the written key's {@code modRevision}
- * and, above, the object's resourceVersion. Revisions only grow, also across restarts.
+ * A revisioned key-value store with watch, modelled on etcd's API. Every successful write gets a
+ * revision of one global counter that is unique to that write and greater than the revision of every
+ * write before it; that revision becomes the written key's {@code modRevision} and, above, the
+ * object's resourceVersion. Revisions only grow, also across restarts. They need not be consecutive:
+ * on etcd the counter also moves with writes outside Kapi's keys (another prefix, etcd's
+ * {@code compact_rev_key}, the progress fences of {@link Watch#requestProgress()}); the memory and
+ * embedded backends happen to count +1 per write. Nobody may rely on gaps or their absence.
  *
  * <p>Durability: a write method returns only once the write is durable (for the embedded backend,
- * synced to disk; concurrent writers may share one sync). A write that throws did not happen.
+ * synced to disk; for etcd, committed by a quorum; concurrent writers may share one sync). A write
+ * that throws did not happen, except {@link StorageException.Unavailable} from etcd, whose outcome
+ * may be unknown (the request may have reached etcd before the connection broke or the deadline
+ * passed), exactly as for kube-apiserver: read again before retrying.
  *
  * <p>Thread safety: every method may be called from many threads at once.
+ *
+ * <p>Keys: absolute, {@code /registry/...} as kube-apiserver lays them out; the etcd backend maps
+ * {@code /registry} onto its {@code --etcd-prefix} and accepts no other keys (a range or watch prefix
+ * that is a prefix of {@code /registry/}, such as {@code ""}, means all of Kapi's keys). Keys ending
+ * in {@code ~kapi-progress} are reserved for etcd's progress fences.
+ *
+ * <p>Size: a write whose key and value exceed {@link #MAX_REQUEST_BYTES} fails with
+ * {@link StorageException.TooLarge} on every backend (etcd refuses such requests).
  *
  * <p>Values: the store keeps the {@code byte[]} passed to a write as is (no copy): callers must
  * not change it afterwards, and must not change arrays they read.
@@ -20,14 +35,24 @@ import java.util.function.Consumer;
  * for the ASCII keys Kubernetes uses.
  *
  * <p>History: old revisions stay readable (by {@link #range} and {@link #watch}) until compacted;
- * backends compact automatically (see {@link StorageOptions}), so a caller must be ready for
+ * backends compact automatically (see {@link StorageOptions}; etcd as kube-apiserver does, every
+ * {@code --etcd-compaction-interval}), so a caller must be ready for
  * {@link StorageException.Compacted} and re-list, as kube-apiserver does on 410 Gone.
  *
- * <p>Implementations: {@link Storages#memory()} and {@link Storages#embedded(java.nio.file.Path)}.
+ * <p>Implementations: {@link Storages#memory()}, {@link Storages#embedded(java.nio.file.Path)} and
+ * {@link Storages#etcd}.
  */
 public interface Storage extends AutoCloseable {
 
-    /** The revision of the latest write (0 when nothing was ever written). */
+    /** etcd's default {@code --max-request-bytes} (1.5 MiB): the most a key and its value may take together. */
+    int MAX_REQUEST_BYTES = 1536 * 1024;
+
+    /**
+     * The revision of the latest write (0 when nothing was ever written), linearizable: at least the
+     * revision of every write that returned before this call. On etcd this is a quorum round trip.
+     *
+     * @throws StorageException.Unavailable if a remote backend cannot be reached
+     */
     long currentRevision();
 
     /**
@@ -78,10 +103,13 @@ public interface Storage extends AutoCloseable {
      * them in revision order to {@code listener} from a thread of the store's (one thread per watch:
      * calls to one listener never overlap). History after {@code fromRevision} is replayed first,
      * then live writes follow with no gap and no duplicate. The listener must not block for long: a
-     * listener that falls too far behind ({@link StorageOptions#watchQueueCapacity()} pending events)
-     * receives a {@link WatchEvent.Error} and the watch ends; writers and other watchers never wait
-     * for it. A listener that throws ends its watch. Closing the store ends every watch with an
-     * {@link WatchEvent.Error}.
+     * listener that falls too far behind ({@link StorageOptions#watchQueueCapacity()} pending live
+     * events; the history up to the revision current when the watch started does not count) receives
+     * a {@link WatchEvent.Error} and the watch ends; writers and other watchers never wait for it. A
+     * listener that throws ends its watch. Closing the store ends every watch with an
+     * {@link WatchEvent.Error}. A remote backend resumes a broken connection by itself (from the last
+     * delivered revision, so still without gap or duplicate) and ends the watch with an error only
+     * when it cannot.
      *
      * @param fromRevision deliver events with revision greater than this; 0 means only future writes
      * @throws StorageException.Compacted if events after {@code fromRevision} are no longer kept
@@ -98,7 +126,10 @@ public interface Storage extends AutoCloseable {
     /** The oldest revision a range or watch may still ask for. */
     long compactedRevision();
 
-    /** Whether the backend is healthy enough to serve (for the readiness check). */
+    /**
+     * Whether the backend is healthy enough to serve (for the {@code etcd} health checks). On etcd a
+     * quorum read bounded by a short timeout, as kube-apiserver's check: false without quorum.
+     */
     boolean healthy();
 
     @Override

@@ -6,7 +6,8 @@ package io.kapi.storage;
  */
 public sealed class StorageException extends RuntimeException
         permits StorageException.KeyExists, StorageException.KeyNotFound, StorageException.Conflict,
-        StorageException.Compacted, StorageException.Unavailable {
+        StorageException.Compacted, StorageException.Unavailable, StorageException.TooLarge,
+        StorageException.ResourceVersionTooLarge {
 
     StorageException(String message, Throwable cause) {
         super(message, cause, false, false);
@@ -40,12 +41,19 @@ public sealed class StorageException extends RuntimeException
 
     /** The requested revision is older than the oldest the store still keeps. */
     public static final class Compacted extends StorageException {
+        private final long requested;
         private final long compactedRevision;
 
         public Compacted(long requested, long compactedRevision) {
             super("required revision " + requested + " has been compacted (oldest kept "
                     + compactedRevision + ")", null);
+            this.requested = requested;
             this.compactedRevision = compactedRevision;
+        }
+
+        /** The revision that was asked for. */
+        public long requested() {
+            return requested;
         }
 
         public long compactedRevision() {
@@ -53,10 +61,47 @@ public sealed class StorageException extends RuntimeException
         }
     }
 
-    /** The backend cannot serve the request now (closed, I/O failure); the write did not happen. */
+    /**
+     * A write larger than {@link Storage#MAX_REQUEST_BYTES} (etcd's default {@code --max-request-bytes}),
+     * refused by every backend alike; worded as etcd words it ({@code etcdserver: request is too large}).
+     */
+    public static final class TooLarge extends StorageException {
+        public TooLarge(String key) {
+            super("etcdserver: request is too large", null);
+        }
+    }
+
+    /**
+     * The backend cannot serve the request now (closed, I/O failure, etcd without quorum or out of
+     * reach). For a write the outcome may be unknown when the backend is remote (the request may have
+     * reached etcd before the connection broke): as with kube-apiserver, read again before retrying.
+     */
     public static final class Unavailable extends StorageException {
         public Unavailable(String message, Throwable cause) {
             super(message, cause);
+        }
+    }
+
+    /**
+     * A read asked for a revision the store (or its cache) did not reach in time: kube-apiserver's
+     * {@code ResourceVersionTooLarge}.
+     */
+    public static final class ResourceVersionTooLarge extends StorageException {
+        private final long requested;
+        private final long current;
+
+        public ResourceVersionTooLarge(long requested, long current) {
+            super("too large resource version " + requested + ", current " + current, null);
+            this.requested = requested;
+            this.current = current;
+        }
+
+        public long requested() {
+            return requested;
+        }
+
+        public long current() {
+            return current;
         }
     }
 }

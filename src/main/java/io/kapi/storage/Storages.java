@@ -1,5 +1,7 @@
 package io.kapi.storage;
 
+import io.kapi.storage.etcd.EtcdBackend;
+import io.kapi.storage.etcd.EtcdConfig;
 import io.kapi.storage.memory.MemoryBackend;
 import io.kapi.storage.rocksdb.RocksBackend;
 import java.nio.file.Path;
@@ -31,5 +33,13 @@ public final class Storages {
 
     public static Storage embedded(Path dir, StorageOptions options) {
         return RocksBackend.open(dir, options);
+    }
+
+    /**
+     * A store on an etcd cluster, laid out as kube-apiserver lays it out under {@link EtcdConfig#prefix()}.
+     * Several Kapi processes (and kube-apiservers) may share one cluster.
+     */
+    public static Storage etcd(EtcdConfig config, StorageOptions options) {
+        return EtcdBackend.open(config, options);
     }
 }

@@ -22,7 +22,8 @@ public sealed interface WatchEvent {
      * A progress notification (etcd's {@code progress notify}): every write under the watched prefix
      * with a revision up to {@code revision} has already been delivered to this watch, so its
      * listener knows it is current at {@code revision} even when nothing under the prefix changed.
-     * Sent in answer to {@link Watch#requestProgress()}; never before the events it vouches for.
+     * Sent in answer to {@link Watch#requestProgress()}, and on etcd also unasked (when another watch
+     * of the same prefix had a progress fence written); never before the events it vouches for.
      */
     record Progress(long revision) implements WatchEvent {
     }

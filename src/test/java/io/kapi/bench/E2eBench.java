@@ -3,6 +3,7 @@ package io.kapi.bench;
 import io.kapi.e2e.ApiClient;
 import io.kapi.e2e.KapiProcess;
 import io.kapi.e2e.Kubeconfig;
+import io.kapi.storage.etcd.EtcdCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,7 +16,11 @@ import java.util.Map;
  * concurrent HTTP/2 clients (median and p99 latency), and the server's RSS after the creates.
  *
  * <p>Bounded: a fixed number of requests per phase and a time limit per phase; loopback only.
- * Run with {@code bench/e2e.sh [--backends=embedded,memory] [--clients=8] [--creates=10000] [--gets=20000]}.
+ * Watch delivery: N watchers of one namespace, then M creates; per event the time from sending the
+ * create to each watcher reading it. Backends: {@code embedded}, {@code memory}, {@code etcd} (Kapi on a
+ * one-member etcd started for the run), {@code etcd3} (on a three-member cluster).
+ * Run with {@code bench/e2e.sh [--backends=embedded,etcd] [--clients=8] [--creates=10000] [--gets=20000]
+ * [--watchers=10] [--watch-events=2000]}.
  */
 public final class E2eBench {
 
@@ -30,12 +35,14 @@ public final class E2eBench {
      * @param rssAfterKiB the server's VmRSS after all creates (warm-up included)
      */
     record Result(String backend, Duration startToReady, long rssReadyKiB, Phase creates, Phase gets,
-                  long rssAfterKiB, int objects, Duration restartToReady) {
+                  Phase watch, long rssAfterKiB, int objects, Duration restartToReady) {
     }
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = options(args);
-        List<String> backends = List.of(opts.getOrDefault("backends", "embedded,memory").split(","));
+        List<String> backends = List.of(opts.getOrDefault("backends", "embedded,etcd").split(","));
+        int watchers = Integer.parseInt(opts.getOrDefault("watchers", "10"));
+        int watchEvents = Integer.parseInt(opts.getOrDefault("watch-events", "2000"));
         int clients = Integer.parseInt(opts.getOrDefault("clients", "8"));
         int creates = Integer.parseInt(opts.getOrDefault("creates", "10000"));
         int gets = Integer.parseInt(opts.getOrDefault("gets", "20000"));
@@ -44,17 +51,27 @@ public final class E2eBench {
 
         List<Result> results = new ArrayList<>();
         for (String backend : backends) {
-            results.add(run(backend, clients, warmup, creates, gets, limit));
+            results.add(run(backend, clients, warmup, creates, gets, watchers, watchEvents, limit));
         }
         System.out.println();
-        System.out.printf("Kapi end-to-end, %d clients (HTTP/2, client certs, loopback), %d cores, small ConfigMap%n",
-                clients, Runtime.getRuntime().availableProcessors());
+        System.out.printf("Kapi end-to-end, %d clients (HTTP/2, client certs, loopback), %d cores, small ConfigMap; "
+                + "watch: %d watchers x %d creates%n", clients, Runtime.getRuntime().availableProcessors(), watchers,
+                watchEvents);
         System.out.println(Table.render(results));
     }
 
-    private static Result run(String backend, int clients, int warmup, int creates, int gets, Duration limit) {
+    /**
+     * One backend: {@code embedded} or {@code memory} as they are; {@code etcd} on a fresh one-member etcd
+     * (Debian's, as the tests use), {@code etcd3} on a fresh three-member cluster.
+     */
+    private static Result run(String backend, int clients, int warmup, int creates, int gets, int watchers,
+                              int watchEvents, Duration limit) throws Exception {
         System.err.printf("== %s: starting%n", backend);
-        try (KapiProcess kapi = new KapiProcess("bench-" + backend, List.of("--storage-backend=" + backend))) {
+        EtcdCluster etcd = backend.startsWith("etcd")
+                ? (backend.equals("etcd3") ? EtcdCluster.members(3) : EtcdCluster.single()).start("bench-" + backend)
+                : null;
+        List<String> args = etcd == null ? List.of("--storage-backend=" + backend) : List.of("--etcd-servers=" + etcd.servers());
+        try (KapiProcess kapi = new KapiProcess("bench-" + backend, args)) {
             kapi.start();
             long rssReady = kapi.rssKiB();
             Kubeconfig kubeconfig = kapi.kubeconfig();
@@ -71,13 +88,20 @@ public final class E2eBench {
                 Phase c = load.creates("bench", creates);
                 System.err.printf("== %s: %d gets%n", backend, gets);
                 Phase g = load.gets("bench", c.ok(), gets);
+                System.err.printf("== %s: watch delivery, %d watchers x %d creates%n", backend, watchers, watchEvents);
+                Phase w = WatchDelivery.measure(pool, "watch", watchers, watchEvents, limit);
                 Duration firstStart = kapi.lastStartToReady();
                 long rssAfter = kapi.rssKiB();
                 System.err.printf("== %s: restart%n", backend);
                 kapi.restart();
-                return new Result(backend, firstStart, rssReady, c, g, rssAfter, warmup + c.ok(), kapi.lastStartToReady());
+                return new Result(backend, firstStart, rssReady, c, g, w, rssAfter, warmup + c.ok(),
+                        kapi.lastStartToReady());
             } finally {
                 pool.forEach(ApiClient::close);
+            }
+        } finally {
+            if (etcd != null) {
+                etcd.close();
             }
         }
     }

@@ -22,6 +22,10 @@ final class Table {
         row(out, "get median (ms)", results, r -> String.format("%.2f", r.gets().medianMillis()));
         row(out, "get p99 (ms)", results, r -> String.format("%.2f", r.gets().p99Millis()));
         row(out, "get ok / failed", results, r -> r.gets().ok() + " / " + r.gets().failed());
+        row(out, "watch events/s", results, r -> String.format("%.0f", r.watch().perSecond()));
+        row(out, "watch delivery median (ms)", results, r -> String.format("%.2f", r.watch().medianMillis()));
+        row(out, "watch delivery p99 (ms)", results, r -> String.format("%.2f", r.watch().p99Millis()));
+        row(out, "watch delivered / missed", results, r -> r.watch().ok() + " / " + r.watch().failed());
         row(out, "RSS after creates (MiB)", results, r -> mib(r.rssAfterKiB()));
         row(out, "configmaps stored", results, r -> String.valueOf(r.objects()));
         row(out, "restart to /readyz ok (ms)", results, r -> String.valueOf(r.restartToReady().toMillis()));

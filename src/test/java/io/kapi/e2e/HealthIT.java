@@ -87,13 +87,13 @@ final class HealthIT {
 
     /**
      * Checks of kube-apiserver components Kapi does not have yet (informers, admission initializer,
-     * CRD and APIService machinery, identity leases, legacy token tracking) are left out: a check
+     * CRD and APIService machinery, legacy token tracking) are left out: a check
      * names a component that is ready, and Kapi does not claim readiness of parts it lacks.
      */
     private static final List<String> NOT_YET = List.of("informer-sync", "admission-initializer",
             "generic-apiserver-start-informers", "priority-and-fairness-config-consumer", "priority-and-fairness-filter",
             "storage-object-count-tracker-hook", "apiextensions", "crd-informer-synced", "authentication-info",
-            "identity-lease", "legacy-token-tracking", "aggregator", "apiservice", "autoregist");
+            "legacy-token-tracking", "aggregator", "apiservice", "autoregist");
 
     @Test
     @DisplayName("/readyz?verbose has kube-apiserver 1.32's check for every component Kapi has")

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.kapi.storage.etcd.EtcdCluster;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -21,12 +22,15 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * KAPI.kubectl().run("get", "ns").assertOk();
  * }</pre>
  *
- * When a test fails, the tail of the server's log is printed to stderr next to the failure.
+ * When a test fails, the tail of the server's log is printed to stderr next to the failure. With
+ * {@code -Dkapi.e2e.storage=etcd} the server runs on a real etcd started for the class (the pom runs
+ * some ITs a second time that way), unless the class asks for a backend itself.
  */
 public final class KapiExtension implements BeforeAllCallback, AfterAllCallback, TestWatcher {
 
     private final List<String> serverArgs;
     private KapiProcess kapi;
+    private EtcdCluster etcd;
     private Path cacheDir;
 
     /** @param serverArgs extra server flags, e.g. {@code --storage-backend=memory} */
@@ -35,9 +39,15 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
     }
 
     @Override
-    public void beforeAll(ExtensionContext context) throws IOException {
+    public void beforeAll(ExtensionContext context) throws IOException, InterruptedException {
         String name = context.getRequiredTestClass().getSimpleName();
-        kapi = new KapiProcess(name, serverArgs);
+        List<String> args = serverArgs;
+        if ("etcd".equals(System.getProperty("kapi.e2e.storage")) && args.stream().noneMatch(a -> a.startsWith("--storage-backend"))) {
+            etcd = EtcdCluster.single().start(name);
+            args = new java.util.ArrayList<>(serverArgs);
+            args.add("--etcd-servers=" + etcd.servers());
+        }
+        kapi = new KapiProcess(name, args);
         cacheDir = Files.createTempDirectory(kapi.dataDir().getParent(), name + "-kubectl-cache-");
         kapi.start();
     }
@@ -47,6 +57,9 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
         if (kapi != null) {
             kapi.close();
             KapiProcess.deleteTree(cacheDir);
+        }
+        if (etcd != null) {
+            etcd.close();
         }
     }
 

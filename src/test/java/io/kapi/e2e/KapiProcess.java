@@ -40,6 +40,7 @@ public final class KapiProcess implements AutoCloseable {
     private final String name;
     private final Path projectDir;
     private final Path dataDir;
+    private final boolean ownsDataDir;
     private final Path logDir;
     private final int port;
     private final List<String> extraArgs;
@@ -54,12 +55,27 @@ public final class KapiProcess implements AutoCloseable {
      * @param extraArgs further server flags, e.g. {@code --storage-backend=memory}
      */
     public KapiProcess(String name, List<String> extraArgs) {
-        this(name, Path.of(System.getProperty("kapi.e2e.projectDir", "")), extraArgs);
+        this(name, Path.of(System.getProperty("kapi.e2e.projectDir", "")), extraArgs, null);
+    }
+
+    /**
+     * A server on a given data directory, e.g. one that several replicas of one cluster share (they
+     * need the same CA, serving certificate and service-account keys); the caller deletes it.
+     *
+     * @param sharedDataDir the data directory, or null for a fresh one this instance owns
+     */
+    public KapiProcess(String name, List<String> extraArgs, Path sharedDataDir) {
+        this(name, Path.of(System.getProperty("kapi.e2e.projectDir", "")), extraArgs, sharedDataDir);
     }
 
     /** A server of the checkout at {@code projectDir} (benchmarks compare two builds side by side). */
     public KapiProcess(String name, Path projectDir, List<String> extraArgs) {
+        this(name, projectDir, extraArgs, null);
+    }
+
+    private KapiProcess(String name, Path projectDir, List<String> extraArgs, Path sharedDataDir) {
         this.name = name;
+        this.ownsDataDir = sharedDataDir == null;
         this.projectDir = projectDir.toAbsolutePath();
         this.logDir = Path.of(System.getProperty("kapi.e2e.logDir", projectDir.resolve("target/e2e-logs").toString()));
         this.extraArgs = List.copyOf(extraArgs);
@@ -68,7 +84,7 @@ public final class KapiProcess implements AutoCloseable {
         try {
             Files.createDirectories(logDir);
             Path dataRoot = Files.createDirectories(projectDir.resolve("target/e2e-data"));
-            this.dataDir = Files.createTempDirectory(dataRoot, name + "-");
+            this.dataDir = sharedDataDir != null ? sharedDataDir : Files.createTempDirectory(dataRoot, name + "-");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -180,7 +196,9 @@ public final class KapiProcess implements AutoCloseable {
     @Override
     public void close() {
         stop();
-        deleteTree(dataDir);
+        if (ownsDataDir) {
+            deleteTree(dataDir);
+        }
     }
 
     /** Deletes a directory tree, best effort (a warning if something stays). */
@@ -207,8 +225,11 @@ public final class KapiProcess implements AutoCloseable {
         return dataDir.resolve("admin.kubeconfig");
     }
 
+    /** The admin kubeconfig, pointed at this server (the file may name another replica of a shared data dir). */
     public Kubeconfig kubeconfig() {
-        return Kubeconfig.load(kubeconfigPath());
+        Kubeconfig file = Kubeconfig.load(kubeconfigPath());
+        return new Kubeconfig(java.net.URI.create("https://127.0.0.1:" + port), file.caPem(), file.clientCertPem(),
+                file.clientKeyPem());
     }
 
     /** The log of the latest start (null before the first). */
@@ -309,7 +330,8 @@ public final class KapiProcess implements AutoCloseable {
                         Kubeconfig kubeconfig = kubeconfig();
                         http = HttpClient.newBuilder().sslContext(kubeconfig.anonymousSslContext())
                                 .connectTimeout(Duration.ofSeconds(2)).build();
-                        readyz = HttpRequest.newBuilder(kubeconfig.server().resolve("/readyz"))
+                        // this server's own port: replicas sharing a data dir share one kubeconfig
+                        readyz = HttpRequest.newBuilder(java.net.URI.create("https://127.0.0.1:" + port + "/readyz"))
                                 .timeout(Duration.ofSeconds(5)).build();
                     } catch (RuntimeException partiallyWritten) {
                         last = "kubeconfig unreadable: " + partiallyWritten;

@@ -2,7 +2,6 @@ package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
-import io.kapi.apis.SystemNamespaces;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
@@ -16,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import io.kapi.harness.StoreCalls;
 
 /** A registry over an in-memory store with configmaps and namespaces, and helpers to drive watches. */
 final class WatchFixture implements AutoCloseable {
@@ -34,8 +34,10 @@ final class WatchFixture implements AutoCloseable {
     WatchFixture(CacheOptions options) {
         storage = Storages.memory();
         registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinStrategies(),
-                (resource, object) -> List.of(), Clock.systemUTC(), options);
-        new SystemNamespaces(registry.namespaces()).run();
+                StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
+                lookup -> io.kapi.admission.AdmissionChain.NONE, options);
+        StoreCalls.systemNamespaces(registry);
+        registry.caches().start();
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
     }
 

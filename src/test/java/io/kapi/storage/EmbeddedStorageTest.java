@@ -16,4 +16,9 @@ final class EmbeddedStorageTest extends StorageContract {
     protected Storage open(StorageOptions options) {
         return Storages.embedded(dir.resolve("db" + opened.incrementAndGet()), options);
     }
+
+    @Override
+    protected boolean gapFreeRevisions() {
+        return true;
+    }
 }

@@ -8,4 +8,9 @@ final class MemoryStorageTest extends StorageContract {
     protected Storage open(StorageOptions options) {
         return Storages.memory(options);
     }
+
+    @Override
+    protected boolean gapFreeRevisions() {
+        return true;
+    }
 }

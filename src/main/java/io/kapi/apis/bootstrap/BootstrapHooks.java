@@ -1,7 +1,7 @@
 package io.kapi.apis.bootstrap;
 
 import io.kapi.health.PostStartHook;
-import io.kapi.registry.Registry;
+import io.kapi.client.LocalClient;
 import io.kapi.storage.Storage;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -13,7 +13,9 @@ import java.util.Optional;
 /**
  * The objects kube-apiserver creates when it starts, as post-start hooks named as kube names them:
  * {@code rbac/bootstrap-roles}, {@code scheduling/bootstrap-system-priority-classes},
- * {@code priority-and-fairness-config-producer} and {@code bootstrap-controller}. Also owns the
+ * {@code priority-and-fairness-config-producer}, {@code bootstrap-controller} and the apiserver
+ * identity lease's {@code start-kube-apiserver-identity-lease-controller} and
+ * {@code start-kube-apiserver-identity-lease-garbage-collector}. Also owns the
  * background loops behind them: the kubernetes endpoints reconciler (every 10 s, as kube's
  * {@code --endpoint-reconciler-type=lease}) and, when {@code standaloneControllers}, the cluster role
  * aggregation that kube-controller-manager would otherwise run. {@link #close()} stops the loops and
@@ -25,6 +27,9 @@ public final class BootstrapHooks implements AutoCloseable {
     static final Duration ENDPOINT_INTERVAL = Duration.ofSeconds(10);
     static final Duration LEASE_TTL = Duration.ofSeconds(15);
     static final Duration AGGREGATION_INTERVAL = Duration.ofSeconds(2);
+    /** kube-apiserver's IdentityLeaseRenewIntervalPeriod and IdentityLeaseGCPeriod. */
+    static final Duration IDENTITY_RENEW_INTERVAL = Duration.ofSeconds(10);
+    static final Duration IDENTITY_GC_INTERVAL = Duration.ofHours(1);
 
     /**
      * Where this server is reached, for the {@code kubernetes} service.
@@ -43,26 +48,57 @@ public final class BootstrapHooks implements AutoCloseable {
     private final Optional<ClusterRoleAggregation> aggregation;
     private boolean closed;
 
-    private BootstrapHooks(Registry registry, Storage storage, Endpoint endpoint, boolean standaloneControllers) {
+    private BootstrapHooks(LocalClient client, Storage storage, Endpoint endpoint, boolean standaloneControllers) {
         String serviceIp = NetworkAddresses.firstServiceIp(endpoint.serviceClusterIpRange());
         String advertise = NetworkAddresses.advertise(endpoint.advertiseAddress());
-        this.kubernetesService = new KubernetesServiceController(registry,
+        this.kubernetesService = new KubernetesServiceController(client,
                 new MasterLeases(storage, Clock.systemUTC(), LEASE_TTL), serviceIp, advertise, endpoint.securePort());
         this.aggregation = standaloneControllers
-                ? Optional.of(new ClusterRoleAggregation(Stores.of(registry, "rbac.authorization.k8s.io", "v1",
+                ? Optional.of(new ClusterRoleAggregation(client.resource("rbac.authorization.k8s.io", "v1",
                         "clusterroles")))
                 : Optional.empty();
+        IdentityLease identity = new IdentityLease(client.resource("coordination.k8s.io", "v1", "leases"),
+                Clock.systemUTC(), IdentityLease.hostname());
         this.hooks = List.of(
-                new BootstrapRoles(RbacPolicy.load(), registry, aggregation),
-                new SystemPriorityClasses(registry),
-                new FlowControlBootstrap(registry),
-                new StartingHook(kubernetesService, this::startLoops));
+                new BootstrapRoles(RbacPolicy.load(), client, aggregation),
+                new SystemPriorityClasses(client),
+                new FlowControlBootstrap(client),
+                new StartingHook(kubernetesService, this::startLoops),
+                looping("start-kube-apiserver-identity-lease-controller", IDENTITY_RENEW_INTERVAL, identity::renew),
+                looping("start-kube-apiserver-identity-lease-garbage-collector", IDENTITY_GC_INTERVAL,
+                        identity::collectGarbage));
+    }
+
+    /** A hook that runs {@code task} once (a failure is only logged, as kube's controllers start anyway), then periodically. */
+    private PostStartHook looping(String name, Duration interval, Runnable task) {
+        return new PostStartHook() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void run() {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "{0} failed, retrying: {1}", name, e.getMessage());
+                }
+                startLoop(name, interval, task);
+            }
+        };
+    }
+
+    private synchronized void startLoop(String name, Duration interval, Runnable task) {
+        if (!closed) {
+            loops.add(Periodic.start(name, interval, Duration.ofSeconds(1), task));
+        }
     }
 
     /** The hooks and their loops; nothing runs until the server runs the hooks. */
-    public static BootstrapHooks create(Registry registry, Storage storage, Endpoint endpoint,
+    public static BootstrapHooks create(LocalClient client, Storage storage, Endpoint endpoint,
                                         boolean standaloneControllers) {
-        return new BootstrapHooks(registry, storage, endpoint, standaloneControllers);
+        return new BootstrapHooks(client, storage, endpoint, standaloneControllers);
     }
 
     public List<PostStartHook> hooks() {
@@ -70,7 +106,7 @@ public final class BootstrapHooks implements AutoCloseable {
     }
 
     private synchronized void startLoops() {
-        if (closed || !loops.isEmpty()) {
+        if (closed || loops.stream().anyMatch(p -> p.name().equals("kubernetes-service-reconciler"))) {
             return;
         }
         loops.add(Periodic.start("kubernetes-service-reconciler", ENDPOINT_INTERVAL, Duration.ofSeconds(1),
@@ -85,7 +121,7 @@ public final class BootstrapHooks implements AutoCloseable {
             return;
         }
         closed = true;
-        boolean started = !loops.isEmpty();
+        boolean started = loops.stream().anyMatch(p -> p.name().equals("kubernetes-service-reconciler"));
         loops.forEach(Periodic::close);
         if (started) {
             try {

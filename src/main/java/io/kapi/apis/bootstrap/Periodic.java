@@ -13,15 +13,21 @@ final class Periodic implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Periodic.class.getName());
 
     private final Thread thread;
+    private final String name;
 
-    private Periodic(Thread thread) {
+    private Periodic(Thread thread, String name) {
         this.thread = thread;
+        this.name = name;
+    }
+
+    String name() {
+        return name;
     }
 
     static Periodic start(String name, Duration interval, Duration retry, Runnable task) {
         Thread thread = Thread.ofVirtual().name(name).unstarted(() -> loop(name, interval, retry, task));
         thread.start();
-        return new Periodic(thread);
+        return new Periodic(thread, name);
     }
 
     private static void loop(String name, Duration interval, Duration retry, Runnable task) {

@@ -8,14 +8,15 @@ import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.resource.ResourceTable;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Serves discovery as kube-apiserver does: {@code GET /api}, {@code /api/v1}, {@code /apis},
  * {@code /apis/{group}}, {@code /apis/{group}/{version}}, and on {@code /api} and {@code /apis} the
  * aggregated {@code APIGroupDiscoveryList} (v2 or v2beta1) when the Accept header asks for it.
  *
- * <p>Every document is built and encoded once, at construction, and answered from memory with an
- * ETag; a matching {@code If-None-Match} gets 304. Paths outside discovery answer null (not served
+ * <p>Every document is built and encoded once per state of the resource table, and answered from
+ * memory with an ETag; a matching {@code If-None-Match} gets 304. Paths outside discovery answer null (not served
  * here); an unknown group or version under {@code /apis} or {@code /api} is a 404 (pathNotFound);
  * a method other than GET/HEAD on a discovery path is a 405.
  */
@@ -23,12 +24,36 @@ public final class DiscoveryHandler implements RestHandler {
 
     static final String JSON = "application/json";
 
-    private final Encoded apiVersions;
-    private final Encoded groupList;
-    private final Map<String, Encoded> groups = new HashMap<>();
-    private final Map<GroupVersion, Encoded> resourceLists = new HashMap<>();
-    private final Map<DiscoveryAccept.Aggregated, Encoded> aggregatedCore = new HashMap<>();
-    private final Map<DiscoveryAccept.Aggregated, Encoded> aggregatedGroups = new HashMap<>();
+    private final Supplier<ResourceTable> tables;
+    private final String serverAddress;
+    private volatile Documents documents;
+
+    /** The encoded documents of one state of the resource table. */
+    private record Documents(ResourceTable table, Encoded apiVersions, Encoded groupList, Map<String, Encoded> groups,
+                             Map<GroupVersion, Encoded> resourceLists,
+                             Map<DiscoveryAccept.Aggregated, Encoded> aggregatedCore,
+                             Map<DiscoveryAccept.Aggregated, Encoded> aggregatedGroups) {
+
+        static Documents of(ResourceTable table, String serverAddress) {
+            DiscoveryDocuments docs = new DiscoveryDocuments(table);
+            Map<String, Encoded> groups = new HashMap<>();
+            Map<GroupVersion, Encoded> resourceLists = new HashMap<>();
+            for (GroupVersion gv : table.groupVersions()) {
+                resourceLists.put(gv, Encoded.json(docs.resourceList(gv), JSON));
+                if (!gv.group().isEmpty()) {
+                    groups.computeIfAbsent(gv.group(), g -> Encoded.json(docs.group(g), JSON));
+                }
+            }
+            Map<DiscoveryAccept.Aggregated, Encoded> core = new HashMap<>();
+            Map<DiscoveryAccept.Aggregated, Encoded> others = new HashMap<>();
+            for (DiscoveryAccept.Aggregated a : DiscoveryAccept.Aggregated.values()) {
+                core.put(a, Encoded.json(docs.aggregated(true, a.apiVersion()), a.contentType()));
+                others.put(a, Encoded.json(docs.aggregated(false, a.apiVersion()), a.contentType()));
+            }
+            return new Documents(table, Encoded.json(docs.apiVersions(serverAddress), JSON),
+                    Encoded.json(docs.groupList(), JSON), groups, resourceLists, core, others);
+        }
+    }
 
     /**
      * @param table the served resources
@@ -36,19 +61,32 @@ public final class DiscoveryHandler implements RestHandler {
      *                      {@code serverAddressByClientCIDRs} of {@code /api}; see {@link #hostPort}
      */
     public DiscoveryHandler(ResourceTable table, String serverAddress) {
-        DiscoveryDocuments docs = new DiscoveryDocuments(table);
-        apiVersions = Encoded.json(docs.apiVersions(serverAddress), JSON);
-        groupList = Encoded.json(docs.groupList(), JSON);
-        for (GroupVersion gv : table.groupVersions()) {
-            resourceLists.put(gv, Encoded.json(docs.resourceList(gv), JSON));
-            if (!gv.group().isEmpty()) {
-                groups.computeIfAbsent(gv.group(), g -> Encoded.json(docs.group(g), JSON));
+        this(() -> table, serverAddress);
+    }
+
+    /**
+     * Discovery that follows a resource table that changes (resources added and removed while serving):
+     * the documents are rebuilt, with new ETags, when {@code tables} gives another table.
+     */
+    public DiscoveryHandler(Supplier<ResourceTable> tables, String serverAddress) {
+        this.tables = tables;
+        this.serverAddress = serverAddress;
+        this.documents = Documents.of(tables.get(), serverAddress);
+    }
+
+    private Documents documents() {
+        ResourceTable table = tables.get();
+        Documents d = documents;
+        if (d.table() != table) {
+            synchronized (this) {
+                d = documents;
+                if (d.table() != table) {
+                    d = Documents.of(table, serverAddress);
+                    documents = d;
+                }
             }
         }
-        for (DiscoveryAccept.Aggregated a : DiscoveryAccept.Aggregated.values()) {
-            aggregatedCore.put(a, Encoded.json(docs.aggregated(true, a.apiVersion()), a.contentType()));
-            aggregatedGroups.put(a, Encoded.json(docs.aggregated(false, a.apiVersion()), a.contentType()));
-        }
+        return d;
     }
 
     /** {@code host:port} as Go's {@code net.JoinHostPort} writes it (IPv6 literals in brackets). */
@@ -74,9 +112,11 @@ public final class DiscoveryHandler implements RestHandler {
         if (parts.length == 2) {
             return root(request, core);
         }
+        Documents d = documents();
         Encoded doc = core
-                ? resourceLists.get(new GroupVersion("", parts[2]))
-                : parts.length == 3 ? groups.get(parts[2]) : resourceLists.get(new GroupVersion(parts[2], parts[3]));
+                ? d.resourceLists().get(new GroupVersion("", parts[2]))
+                : parts.length == 3 ? d.groups().get(parts[2])
+                : d.resourceLists().get(new GroupVersion(parts[2], parts[3]));
         if (doc == null) {
             throw ApiException.pathNotFound();
         }
@@ -86,10 +126,11 @@ public final class DiscoveryHandler implements RestHandler {
 
     private RestResponse root(RestRequest request, boolean core) {
         DiscoveryAccept.Aggregated aggregated = DiscoveryAccept.negotiate(request.header("Accept"), true);
+        Documents d = documents();
         if (aggregated == null) {
-            return (core ? apiVersions : groupList).respond(request).withHeader("Vary", "Accept");
+            return (core ? d.apiVersions() : d.groupList()).respond(request).withHeader("Vary", "Accept");
         }
-        return (core ? aggregatedCore : aggregatedGroups).get(aggregated).respond(request)
+        return (core ? d.aggregatedCore() : d.aggregatedGroups()).get(aggregated).respond(request)
                 .withHeader("Vary", "Accept").withHeader("Cache-Control", "public");
     }
 

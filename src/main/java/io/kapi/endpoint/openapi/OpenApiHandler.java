@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Serves {@code /openapi/v2} (Swagger 2.0, JSON) and {@code /openapi/v3} (the index) with
@@ -39,12 +40,22 @@ public final class OpenApiHandler implements RestHandler {
     private static final String JSON = OpenApiAccept.JSON;
     private static final String V3_PREFIX = "/openapi/v3/";
 
-    private final ResourceTable table;
-    private final Schemas schemas;
+    private final Supplier<Model> models;
     private final String version;
+    private volatile Model model;
+    private volatile ResourceTable table;
+    private volatile Schemas schemas;
     private volatile Built built;
     private volatile Document v2;
     private volatile Document v2Protobuf;
+
+    /**
+     * The API the documents describe at one moment.
+     *
+     * @param version changes whenever the table or the schemas do
+     */
+    public record Model(long version, ResourceTable table, Schemas schemas) {
+    }
 
     private record Built(Definitions definitions, PathPlanner planner, Map<String, Document> groupVersions,
                          Document index) {
@@ -56,13 +67,41 @@ public final class OpenApiHandler implements RestHandler {
      * @param version {@code info.version} of the v2 document, e.g. {@code v1.34.0}
      */
     public OpenApiHandler(ResourceTable table, Schemas schemas, String version) {
-        this.table = table;
-        this.schemas = schemas;
+        this(() -> new Model(0, table, schemas), version);
+    }
+
+    /**
+     * Documents that follow an API that changes while serving: when {@code models} gives a new version,
+     * every document is built again (lazily, on the next request) and gets new ETags and hashes.
+     */
+    public OpenApiHandler(Supplier<Model> models, String version) {
+        this.models = models;
         this.version = version;
+        follow();
+    }
+
+    /** Takes the current model; forgets the documents built for an older one. */
+    private void follow() {
+        Model m = models.get();
+        Model seen = model;
+        if (seen != null && seen.version() == m.version()) {
+            return;
+        }
+        synchronized (this) {
+            if (model == null || model.version() != m.version()) {
+                table = m.table();
+                schemas = m.schemas();
+                built = null;
+                v2 = null;
+                v2Protobuf = null;
+                model = m;
+            }
+        }
     }
 
     @Override
     public RestResponse handle(RestRequest request) {
+        follow();
         String path = request.path();
         if (!path.equals("/openapi/v2") && !path.equals("/openapi/v3") && !path.startsWith(V3_PREFIX)) {
             if (path.startsWith("/openapi/")) {

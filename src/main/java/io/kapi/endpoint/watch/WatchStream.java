@@ -1,6 +1,7 @@
 package io.kapi.endpoint.watch;
 
 import io.kapi.machinery.Status;
+import io.kapi.registry.StorageErrors;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.Delivery;
 import java.io.IOException;
@@ -78,7 +79,7 @@ final class WatchStream {
                         lastRevision = Math.max(lastRevision, end.revision());
                     }
                     case Delivery.Failure f -> {
-                        out.write(encoder.error(Status.of(f.error())));
+                        out.write(encoder.error(Status.of(StorageErrors.forWatch(f.cause()))));
                         out.flush();
                         return;
                     }

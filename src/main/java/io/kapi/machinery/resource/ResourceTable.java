@@ -46,9 +46,10 @@ public final class ResourceTable {
     private final Map<String, ApiResource> byPath;
     private final Map<GroupVersionKind, ApiResource> byKind;
     private final Map<ApiResource, String> storageHashes;
+    private final Map<io.kapi.machinery.GroupVersionResource, ResourceFacts> facts;
 
     private ResourceTable(List<ApiResource> resources, Map<String, List<String>> versionsByGroup,
-                          Map<ApiResource, GroupVersionKind> storage, Map<ApiResource, String> knownHashes) {
+                          Map<ApiResource, ResourceFacts> facts, Map<ApiResource, String> knownHashes) {
         this.resources = List.copyOf(resources);
         Map<String, List<String>> frozen = new LinkedHashMap<>();
         versionsByGroup.forEach((g, vs) -> frozen.put(g, List.copyOf(vs)));
@@ -62,7 +63,8 @@ public final class ResourceTable {
         for (ApiResource r : resources) {
             paths.put(key(r.group(), r.version(), r.name()), r);
             kinds.putIfAbsent(r.gvk(), r);
-            GroupVersionKind s = storage.get(r);
+            ResourceFacts f = facts.get(r);
+            GroupVersionKind s = f == null ? null : f.storageVersion();
             if (knownHashes.containsKey(r)) {
                 hashes.put(r, knownHashes.get(r));
             } else if (s != null) {
@@ -72,6 +74,13 @@ public final class ResourceTable {
         this.byPath = Map.copyOf(paths);
         this.byKind = Map.copyOf(kinds);
         this.storageHashes = Map.copyOf(hashes);
+        Map<io.kapi.machinery.GroupVersionResource, ResourceFacts> byGvr = new HashMap<>();
+        facts.forEach((r, f) -> {
+            if (f != null) {
+                byGvr.put(r.gvr(), f);
+            }
+        });
+        this.facts = Map.copyOf(byGvr);
     }
 
     private static final class Builtin {
@@ -92,6 +101,11 @@ public final class ResourceTable {
      * @throws IllegalArgumentException if an extra resource is already in the table
      */
     public ResourceTable plus(Collection<ApiResource> extra) {
+        return plus(extra, Map.of());
+    }
+
+    /** As {@link #plus(Collection)}, with the facts of the extra resources. */
+    public ResourceTable plus(Collection<ApiResource> extra, Map<ApiResource, ResourceFacts> extraFacts) {
         Map<String, List<String>> versions = new LinkedHashMap<>();
         versionsByGroup.forEach((g, vs) -> versions.put(g, new ArrayList<>(vs)));
         SortedMap<String, Set<String>> added = new TreeMap<>();
@@ -113,7 +127,12 @@ public final class ResourceTable {
         all.addAll(extra);
         all.sort(Comparator.<ApiResource>comparingInt(
                 r -> order.indexOf(new GroupVersion(r.group(), r.version()))).thenComparing(ApiResource::name));
-        return new ResourceTable(all, versions, Map.of(), storageHashes);
+        Map<ApiResource, ResourceFacts> allFacts = new HashMap<>();
+        for (ApiResource r : resources) {
+            allFacts.put(r, facts.get(r.gvr()));
+        }
+        allFacts.putAll(extraFacts);
+        return new ResourceTable(all, versions, allFacts, storageHashes);
     }
 
     /**
@@ -200,6 +219,15 @@ public final class ResourceTable {
     }
 
     /**
+     * The table's facts of {@code resource}; a resource without any (an extra one added without facts)
+     * is stored as its own kind under its plural.
+     */
+    public ResourceFacts facts(ApiResource resource) {
+        ResourceFacts f = facts.get(resource.gvr());
+        return f != null ? f : ResourceFacts.plain(resource.gvk(), resource.name());
+    }
+
+    /**
      * Discovery's {@code storageVersionHash}: present only for resources kept in storage (not for
      * virtual ones such as reviews or bindings).
      */
@@ -239,7 +267,7 @@ public final class ResourceTable {
             versions.put(g.path("group").asText(), strings(g.path("versions")));
         }
         List<ApiResource> rows = new ArrayList<>();
-        Map<ApiResource, GroupVersionKind> storage = new HashMap<>();
+        Map<ApiResource, ResourceFacts> facts = new HashMap<>();
         for (JsonNode r : root.path("resources")) {
             String group = r.path("group").asText();
             String version = r.path("version").asText();
@@ -259,12 +287,24 @@ public final class ResourceTable {
                 throw new IllegalStateException("resource " + row.gvr() + " of an unlisted group-version");
             }
             rows.add(row);
-            if (r.hasNonNull("storageVersion")) {
-                GroupVersion s = GroupVersion.parse(r.get("storageVersion").asText());
-                storage.put(row, new GroupVersionKind(s.group(), s.version(), kind));
-            }
+            facts.put(row, facts(r, row));
         }
-        return new ResourceTable(rows, versions, storage, Map.of());
+        return new ResourceTable(rows, versions, facts, Map.of());
+    }
+
+    private static ResourceFacts facts(JsonNode r, ApiResource row) {
+        GroupVersionKind storage = null;
+        if (r.hasNonNull("storageVersion")) {
+            GroupVersion s = GroupVersion.parse(r.get("storageVersion").asText());
+            storage = new GroupVersionKind(s.group(), s.version(), row.kind());
+        }
+        List<ResourceFacts.SelectableField> fields = new ArrayList<>();
+        for (JsonNode f : r.path("selectableFields")) {
+            fields.add(new ResourceFacts.SelectableField(f.path("path").asText(), f.path("as").asText("text"),
+                    f.path("from").asText(f.path("path").asText())));
+        }
+        return new ResourceFacts(storage, r.path("storagePath").asText(row.name()),
+                r.path("tracksGeneration").asBoolean(false), r.path("createOnUpdate").asBoolean(false), fields);
     }
 
     private static List<String> strings(JsonNode array) {

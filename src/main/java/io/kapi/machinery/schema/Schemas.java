@@ -53,6 +53,16 @@ public final class Schemas {
         return new Schemas(defs);
     }
 
+    /** These definitions plus {@code extra} (kinds added at run time), which win over same-named ones. */
+    public Schemas plus(Map<String, ObjectNode> extra) {
+        if (extra.isEmpty()) {
+            return this;
+        }
+        Map<String, ObjectNode> all = new LinkedHashMap<>(definitions);
+        all.putAll(extra);
+        return new Schemas(all);
+    }
+
     /** Every definition by name, e.g. {@code io.k8s.api.core.v1.ConfigMap}, in file order. */
     public Map<String, ObjectNode> definitions() {
         return definitions;
@@ -73,11 +83,19 @@ public final class Schemas {
         return Optional.ofNullable(byKind.get(gvk));
     }
 
-    /** The group, version and kind a definition declares through {@code x-fabric8-info}. */
+    /**
+     * The group, version and kind a definition declares: through {@code x-fabric8-info} (the built-in
+     * schemas), else its first {@code x-kubernetes-group-version-kind} (definitions added at run time).
+     */
     public static Optional<GroupVersionKind> gvkOf(JsonNode def) {
         JsonNode info = def.get("x-fabric8-info");
         if (info == null || !info.hasNonNull("Kind") || !info.hasNonNull("Version")) {
-            return Optional.empty();
+            JsonNode marker = def.path("x-kubernetes-group-version-kind").path(0);
+            if (!marker.hasNonNull("kind") || !marker.hasNonNull("version")) {
+                return Optional.empty();
+            }
+            return Optional.of(new GroupVersionKind(marker.path("group").asText(""), marker.get("version").asText(),
+                    marker.get("kind").asText()));
         }
         return Optional.of(new GroupVersionKind(info.path("Group").asText(""), info.get("Version").asText(),
                 info.get("Kind").asText()));

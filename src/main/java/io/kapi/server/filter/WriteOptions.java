@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The last filter: puts a write's options into the context once the request is authorized, as
  * kube's handlers decode them before anything else: {@code dryRun} (only {@code All} is a value;
- * anything else is a 400) and the raw {@code fieldManager}. Reads ignore both.
+ * anything else is a 400), the raw {@code fieldManager} and {@code fieldValidation}. Reads ignore both.
  */
 public final class WriteOptions implements Filter {
 
@@ -19,7 +19,8 @@ public final class WriteOptions implements Filter {
             return chain.proceed(request);
         }
         boolean dryRun = dryRun(request.rest().query().get("dryRun"));
-        return chain.proceed(request.withContext(context.withWriteOptions(dryRun, request.rest().param("fieldManager"))));
+        return chain.proceed(request.withContext(context.withWriteOptions(dryRun, request.rest().param("fieldManager"),
+                request.rest().param("fieldValidation"))));
     }
 
     private static boolean dryRun(List<String> values) {

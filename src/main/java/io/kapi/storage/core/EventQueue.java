@@ -9,28 +9,38 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The bounded queue between the writer (who must never wait) and one watcher's dispatcher thread.
  * When full, it drops everything and ends with an error: the watcher is cut off rather than
- * buffering without bound or slowing writers.
+ * buffering without bound or slowing writers. Events up to {@code exemptUpTo} (the history a remote
+ * backend pushes when a watch starts) do not count against the capacity.
  */
-final class EventQueue {
+public final class EventQueue {
     private final int capacity;
+    private final long exemptUpTo;
     private final ArrayDeque<WatchEvent> events = new ArrayDeque<>();
+    private int exempt;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private StorageException failure;
     private boolean closed;
 
-    EventQueue(int capacity) {
+    public EventQueue(int capacity) {
+        this(capacity, 0);
+    }
+
+    public EventQueue(int capacity, long exemptUpTo) {
         this.capacity = capacity;
+        this.exemptUpTo = exemptUpTo;
     }
 
     /** Adds {@code event} without waiting; on overflow the queue fails instead. */
-    void offer(WatchEvent event) {
+    public void offer(WatchEvent event) {
         lock.lock();
         try {
             if (closed || failure != null) {
                 return;
             }
-            if (events.size() >= capacity) {
+            if (event.revision() <= exemptUpTo) {
+                exempt++;
+            } else if (events.size() - exempt >= capacity) {
                 failLocked(new StorageException.Unavailable(
                         "watcher fell more than " + capacity + " events behind", null));
                 return;
@@ -43,7 +53,7 @@ final class EventQueue {
     }
 
     /** Drops pending events; {@link #take} then returns an error with {@code cause} (first failure wins). */
-    void fail(StorageException cause) {
+    public void fail(StorageException cause) {
         lock.lock();
         try {
             failLocked(cause);
@@ -56,7 +66,7 @@ final class EventQueue {
      * The next event; after a failure, an {@link WatchEvent.Error} (revision -1, to be filled in by
      * the watcher); null once closed.
      */
-    WatchEvent take() throws InterruptedException {
+    public WatchEvent take() throws InterruptedException {
         lock.lock();
         try {
             while (true) {
@@ -68,6 +78,9 @@ final class EventQueue {
                 }
                 WatchEvent next = events.pollFirst();
                 if (next != null) {
+                    if (next.revision() <= exemptUpTo) {
+                        exempt--;
+                    }
                     return next;
                 }
                 changed.await();
@@ -77,11 +90,12 @@ final class EventQueue {
         }
     }
 
-    void close() {
+    public void close() {
         lock.lock();
         try {
             closed = true;
             events.clear();
+            exempt = 0;
             changed.signal();
         } finally {
             lock.unlock();
@@ -92,6 +106,7 @@ final class EventQueue {
         if (failure == null && !closed) {
             failure = cause;
             events.clear();
+            exempt = 0;
             changed.signal();
         }
     }

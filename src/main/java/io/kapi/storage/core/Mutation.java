@@ -32,7 +32,23 @@ public sealed interface Mutation {
         };
     }
 
+    /**
+     * Refuses a write larger than {@link io.kapi.storage.Storage#MAX_REQUEST_BYTES}, so that every
+     * backend refuses what etcd would.
+     *
+     * @throws StorageException.TooLarge if it is too large
+     */
+    static void checkSize(String key, byte[] value) {
+        if ((long) key.length() + value.length > io.kapi.storage.Storage.MAX_REQUEST_BYTES) {
+            throw new StorageException.TooLarge(key);
+        }
+    }
+
     record Create(String key, byte[] value) implements Mutation {
+        public Create {
+            checkSize(key, value);
+        }
+
         @Override
         public WatchEvent apply(KeyValue current, long revision) {
             if (current != null) {
@@ -43,6 +59,10 @@ public sealed interface Mutation {
     }
 
     record Update(String key, byte[] value, long expectedModRevision) implements Mutation {
+        public Update {
+            checkSize(key, value);
+        }
+
         @Override
         public WatchEvent apply(KeyValue current, long revision) {
             if (current == null) {

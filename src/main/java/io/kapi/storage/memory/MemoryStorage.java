@@ -162,8 +162,8 @@ final class MemoryStorage implements Storage, History {
             }
             versions.append(next, Events.current(event));
             log.put(next, event);
-            revision = next;
             hub.publish(List.of(event));
+            revision = next; // after publishing: a progress request that saw it is answered at it or later
             return Mutation.result(event);
         } finally {
             writeLock.unlock();

@@ -198,12 +198,13 @@ final class GroupCommitWriter implements AutoCloseable {
         }
         failing = false;
         compacted = compactTo;
-        revision = rev;
         try {
             onCommit.accept(events);
         } catch (RuntimeException e) { // the writes are durable: answer the callers regardless
             LOG.log(System.Logger.Level.ERROR, "publishing committed events failed", e);
         }
+        // only now: a progress request made after currentRevision() saw rev must be answered at rev or later
+        revision = rev;
         for (int i = 0; i < batch.size(); i++) {
             if (results[i] instanceof StorageException e) {
                 batch.get(i).done().completeExceptionally(e);

@@ -1,0 +1,46 @@
+package io.kapi.machinery.resource;
+
+import io.kapi.machinery.GroupVersionKind;
+import java.util.List;
+
+/**
+ * What the resource table says of a resource beyond its discovery row: where and as what it is
+ * stored, and the few behaviours kube-apiserver's strategy for it fixes by a flag.
+ *
+ * @param storageVersion the kind as stored (discovery's storageVersionHash is computed from it); null
+ *        for resources that are computed, not stored (reviews, bindings)
+ * @param storagePath the etcd path segment under {@code /registry/}: the plural, or kube-apiserver's
+ *        historical one ({@code services/specs}, {@code minions}); custom resources use {@code group/plural}
+ * @param tracksGeneration whether the strategy maintains {@code metadata.generation}
+ * @param createOnUpdate whether a PUT to a missing object creates it
+ * @param selectableFields the fields a field selector may name beyond {@code metadata.name} and
+ *        {@code metadata.namespace}
+ */
+public record ResourceFacts(GroupVersionKind storageVersion, String storagePath, boolean tracksGeneration,
+                            boolean createOnUpdate, List<SelectableField> selectableFields) {
+
+    public ResourceFacts {
+        selectableFields = List.copyOf(selectableFields);
+    }
+
+    /**
+     * A field selectable fields may name.
+     *
+     * @param path e.g. {@code spec.nodeName}
+     * @param as how it reads: {@code text}, {@code bool} (absent is {@code false}) or {@code count}
+     *        (absent is {@code 0})
+     * @param from the field path its value is read from, when not {@code path} itself
+     */
+    public record SelectableField(String path, String as, String from) {
+    }
+
+    /** Whether objects of the resource are stored (rather than computed per request). */
+    public boolean stored() {
+        return storageVersion != null;
+    }
+
+    /** The facts of a stored resource without special behaviours, stored as {@code storageVersion} under {@code path}. */
+    public static ResourceFacts plain(GroupVersionKind storageVersion, String storagePath) {
+        return new ResourceFacts(storageVersion, storagePath, false, false, List.of());
+    }
+}

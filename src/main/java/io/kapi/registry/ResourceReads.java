@@ -1,0 +1,92 @@
+package io.kapi.registry;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.resource.ApiResource;
+import io.kapi.storage.Storage;
+import io.kapi.storage.cache.CacheWatch;
+import io.kapi.storage.cache.ResourceCache;
+import java.util.Optional;
+
+/**
+ * The reads of one resource's store: checks and normalises the options of get, list and watch
+ * (resourceVersion rules, selectable fields, a namespace pinned by the field selector), then asks the
+ * resource's {@link ObjectReads}: the cached one when the resource has a watch cache, else storage.
+ */
+final class ResourceReads {
+
+    private final ApiResource resource;
+    private final SelectableFields selectable;
+    private final ObjectReads reads;
+
+    /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
+    ResourceReads(ResourceDefinition definition, Storage storage, ObjectCodec codec, ResourceCache cache) {
+        this.resource = definition.api();
+        this.selectable = definition.selectable();
+        DirectReads direct = new DirectReads(definition, storage, codec);
+        this.reads = cache == null ? direct : new CachedReads(definition, storage, cache, direct);
+    }
+
+    /** The object, or empty when it does not exist. */
+    Optional<ObjectNode> find(String namespace, String name) {
+        return reads.find(namespace, name);
+    }
+
+    /** @throws ApiException NotFound */
+    ObjectNode get(String namespace, String name) {
+        return reads.find(namespace, name).orElseThrow(() -> ApiException.notFound(gvr(), name));
+    }
+
+    /**
+     * Gets an object as of {@code resourceVersion}, as kube-apiserver: unset reads storage (the latest,
+     * consistent), "0" the cache as it is, a version the cache once it reached that version.
+     *
+     * @throws ApiException NotFound; BadRequest for a malformed version; Timeout (504,
+     *         ResourceVersionTooLarge) when the cache does not reach the version within 3 s
+     */
+    ObjectNode get(String namespace, String name, String resourceVersion) {
+        return reads.get(namespace, name, resourceVersion).orElseThrow(() -> ApiException.notFound(gvr(), name));
+    }
+
+    /**
+     * Lists a namespace (or every namespace when {@code namespace} is empty), one page at a time,
+     * keeping the objects both selectors match. The resourceVersion rules are kube-apiserver's: unset
+     * is a consistent read (from the cache once it caught up with storage, or from storage when paged);
+     * "0" reads the cache as it is; {@code NotOlderThan} (or a version without match and without limit)
+     * the cache once it reached that version; {@code Exact} (or a version with a limit) the storage
+     * snapshot of that version; a continue token the snapshot it names.
+     *
+     * @throws ApiException BadRequest for a field the resource cannot be selected by, a bad token or a
+     *         resourceVersion with a token; Invalid (422) for bad resourceVersionMatch combinations; Expired
+     *         (410) for a token or exact version older than the kept history; Timeout (504) for a version
+     *         the server does not reach within 3 s
+     */
+    ListResult list(String namespace, ListOptions options) {
+        ResourceVersions.validateList(options);
+        selectable.check(options.fieldSelector());
+        return reads.list(pinned(namespace, options), options);
+    }
+
+    /**
+     * Watches a namespace (or all), kube-apiserver's rules (see {@link CachedReads#watch}).
+     *
+     * @throws ApiException Invalid (422) for bad option combinations, BadRequest for a field the resource
+     *         cannot be selected by or a malformed version, MethodNotAllowed when the resource has no cache
+     */
+    CacheWatch watch(String namespace, ListOptions options) {
+        ResourceVersions.validateWatch(options);
+        selectable.check(options.fieldSelector());
+        return reads.watch(pinned(namespace, options), options);
+    }
+
+    /** A list of all namespaces whose field selector pins one is a list of that namespace. */
+    private String pinned(String namespace, ListOptions options) {
+        String pinnedNamespace = options.fieldSelector().pinned("metadata.namespace");
+        return namespace.isEmpty() && pinnedNamespace != null && resource.namespaced() ? pinnedNamespace : namespace;
+    }
+
+    private GroupVersionResource gvr() {
+        return resource.gvr();
+    }
+}
