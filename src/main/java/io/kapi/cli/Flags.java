@@ -1,5 +1,6 @@
 package io.kapi.cli;
 
+import io.kapi.machinery.GoBool;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -129,11 +130,8 @@ final class Flags {
     }
 
     private static boolean bool(String value) {
-        return switch (value) {
-            case "true", "1", "t", "T", "TRUE", "True" -> true;
-            case "false", "0", "f", "F", "FALSE", "False" -> false;
-            default -> throw new IllegalArgumentException("strconv.ParseBool: parsing \"" + value + "\": invalid syntax");
-        };
+        return GoBool.parse(value).orElseThrow(() -> new IllegalArgumentException(
+                "strconv.ParseBool: parsing \"" + value + "\": invalid syntax"));
     }
 
     static Flag byName(String name) {

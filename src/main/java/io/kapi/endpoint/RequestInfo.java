@@ -1,5 +1,6 @@
 package io.kapi.endpoint;
 
+import io.kapi.machinery.GoBool;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,7 +58,7 @@ public record RequestInfo(String verb, String group, String version, String name
         String resource = parts.getFirst();
         String name = parts.size() > 1 ? parts.get(1) : "";
         String subresource = parts.size() > 2 ? String.join("/", parts.subList(2, parts.size())) : "";
-        boolean watch = legacyWatch || "true".equals(watchParam) || "1".equals(watchParam);
+        boolean watch = legacyWatch || GoBool.query(watchParam, false);
         return new RequestInfo(verb(method, name, watch), group, version, namespace, resource, name, subresource);
     }
 

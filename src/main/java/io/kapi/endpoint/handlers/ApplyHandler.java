@@ -7,6 +7,7 @@ import io.kapi.endpoint.codec.Decoded;
 import io.kapi.endpoint.codec.Format;
 import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoBool;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.apply.ApplyResult;
@@ -25,7 +26,7 @@ public record ApplyHandler(Codecs codecs) implements ServerSideApply {
     @Override
     public RestResponse handle(ResourceRequest r, byte[] patch, boolean dryRun) {
         String manager = codecs.fields().manager(r, "PatchOptions", true);
-        boolean force = force(r.http().param("force"));
+        boolean force = GoBool.query(r.http().param("force"), false);
         Decoded decoded = RequestDecoder.decode(Format.YAML, patch, r.resource().gvk());
         ObjectNode applied = decoded.object();
         checkName(r, applied);
@@ -71,16 +72,5 @@ public record ApplyHandler(Codecs codecs) implements ServerSideApply {
             throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
                     .formatted(name.asText(), r.info().name()));
         }
-    }
-
-    private static boolean force(String value) {
-        if (value == null || value.isEmpty()) {
-            return false;
-        }
-        return switch (value) {
-            case "true", "1", "True", "TRUE", "t", "T" -> true;
-            case "false", "0", "False", "FALSE", "f", "F" -> false;
-            default -> throw ApiException.badRequest("invalid value for force: " + value);
-        };
     }
 }
