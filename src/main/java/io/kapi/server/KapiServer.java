@@ -86,7 +86,8 @@ public final class KapiServer implements AutoCloseable {
         this.jetty = new Server(pool);
         this.connector = connector(jetty, config);
         jetty.addConnector(connector);
-        jetty.setHandler(new GracefulHandler(new JettyAdapter(FilterChain.of(filters, root), requests)));
+        WebSocketStreams websockets = new WebSocketStreams(jetty, requests);
+        jetty.setHandler(new GracefulHandler(new JettyAdapter(FilterChain.of(filters, root), requests, websockets)));
         jetty.setStopTimeout(DRAIN_MILLIS);
         jetty.setStopAtShutdown(false);
     }

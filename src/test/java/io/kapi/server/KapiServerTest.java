@@ -43,6 +43,7 @@ class KapiServerTest {
     static HttpClient admin;
     static HttpClient anonymous;
     static final CountDownLatch secondChunk = new CountDownLatch(1);
+    static final CountDownLatch streamInterrupted = new CountDownLatch(1);
     static final AtomicInteger hookAttempts = new AtomicInteger();
 
     @BeforeAll
@@ -84,14 +85,24 @@ class KapiServerTest {
             case "/boom" -> throw new IllegalStateException("secret detail");
             case "/stream" -> new RestResponse(200, new java.util.ArrayList<>(),
                     new RestResponse.Stream("text/plain", out -> {
-                        out.write("first\n".getBytes(StandardCharsets.UTF_8));
+                        out.frame("first\n".getBytes(StandardCharsets.UTF_8));
                         out.flush();
                         try {
                             secondChunk.await(10, TimeUnit.SECONDS);
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
                         }
-                        out.write("second\n".getBytes(StandardCharsets.UTF_8));
+                        out.frame("second\n".getBytes(StandardCharsets.UTF_8));
+                    }));
+            case "/until-closed" -> new RestResponse(200, new java.util.ArrayList<>(),
+                    new RestResponse.Stream("application/json", out -> {
+                        out.frame("{\"n\":1}\n".getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                        try {
+                            Thread.sleep(Duration.ofMinutes(1));
+                        } catch (InterruptedException e) {
+                            streamInterrupted.countDown();
+                        }
                     }));
             default -> null;
         };
@@ -242,18 +253,39 @@ class KapiServerTest {
     }
 
     @Test
+    @DisplayName("a streamed response over WebSocket: one message per frame; the client closing stops the writer")
+    void webSocketStream() throws Exception {
+        java.util.concurrent.BlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.net.http.WebSocket ws = admin.newWebSocketBuilder().subprotocols("base64.channel.k8s.io", "channel.k8s.io")
+                .buildAsync(URI.create("wss://127.0.0.1:" + server.port() + "/until-closed"),
+                        new java.net.http.WebSocket.Listener() {
+                            @Override
+                            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w,
+                                                                                  CharSequence data, boolean last) {
+                                messages.add(data.toString());
+                                w.request(1);
+                                return null;
+                            }
+                        }).get(20, TimeUnit.SECONDS);
+        assertEquals("base64.channel.k8s.io", ws.getSubprotocol(), "the first offered subprotocol");
+        assertEquals("{\"n\":1}\n", messages.poll(20, TimeUnit.SECONDS));
+        ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "bye").get(20, TimeUnit.SECONDS);
+        assertTrue(streamInterrupted.await(20, TimeUnit.SECONDS), "the stream's writer was stopped");
+    }
+
+    @Test
     @DisplayName("a quiet streamed response outlives the idle timeout")
     void quietStream() throws Exception {
         RestHandler slow = r -> new RestResponse(200, new java.util.ArrayList<>(), new RestResponse.Stream("text/plain",
                 out -> {
-                    out.write("one\n".getBytes(StandardCharsets.UTF_8));
+                    out.frame("one\n".getBytes(StandardCharsets.UTF_8));
                     out.flush();
                     try {
                         Thread.sleep(3000);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
-                    out.write("two\n".getBytes(StandardCharsets.UTF_8));
+                    out.frame("two\n".getBytes(StandardCharsets.UTF_8));
                 }));
         try (KapiServer other = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls())
                 .withIdleTimeout(Duration.ofMillis(1000)), slow, List.of(), List.of())) {

@@ -23,7 +23,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * The watch verb ({@code ?watch=true}, the legacy {@code /watch/} paths, and a named object's watch):
  * checks the options, opens the watch on the resource's store, and streams its events as
  * newline-delimited JSON {@code WatchEvent} frames until {@code timeoutSeconds} (or kube-apiserver's
- * random default), the client leaves, or the watch ends.
+ * random default), the client leaves, or the watch ends. The server sends the same frames as WebSocket
+ * messages when the request asked for an upgrade.
  */
 public final class WatchHandler implements VerbHandler {
 
@@ -39,12 +40,6 @@ public final class WatchHandler implements VerbHandler {
 
     @Override
     public RestResponse handle(ResourceRequest r) {
-        if ("websocket".equalsIgnoreCase(r.http().header("Upgrade"))) {
-            // kube-apiserver can also stream a watch over a WebSocket; Kapi cannot yet. 503 is the answer
-            // clients that try WebSockets first (fabric8) take to fall back to a streamed HTTP watch.
-            throw ApiException.serviceUnavailable("watch over WebSocket is not supported by this server; "
-                    + "use an HTTP streaming watch");
-        }
         ListOptions options = withName(ListParams.read(r.http()), r.info().name());
         ResponseTarget target = Negotiation.forResource(r.http().header("Accept"));
         if (target.format() != Format.JSON) {

@@ -1,10 +1,10 @@
 package io.kapi.endpoint.watch;
 
+import io.kapi.endpoint.FrameSink;
 import io.kapi.machinery.Status;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.Delivery;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.time.Duration;
 
 /**
@@ -35,7 +35,7 @@ final class WatchStream {
         this.bookmarkInterval = bookmarkInterval;
     }
 
-    void writeTo(OutputStream out) throws IOException {
+    void writeTo(FrameSink out) throws IOException {
         long start = System.nanoTime();
         long deadline = start + timeoutNanos;
         long nextBookmark = nextBookmark(start, deadline);
@@ -57,7 +57,7 @@ final class WatchStream {
                     if (nextBookmark != Long.MIN_VALUE && System.nanoTime() - nextBookmark >= 0) {
                         long revision = watch.bookmarkRevision();
                         if (revision > 0 && revision >= lastRevision) {
-                            out.write(encoder.bookmark(revision, false));
+                            out.frame(encoder.bookmark(revision, false));
                             lastRevision = revision;
                         }
                         nextBookmark = nextBookmark(System.nanoTime(), deadline);
@@ -66,19 +66,19 @@ final class WatchStream {
                 }
                 switch (d) {
                     case Delivery.Change c -> {
-                        out.write(encoder.object(c.type().name(), c.object(), c.frames()));
+                        out.frame(encoder.object(c.type().name(), c.object(), c.frames()));
                         lastRevision = Math.max(lastRevision, c.revision());
                     }
                     case Delivery.InitialEventsEnd end -> {
                         // kube-apiserver marks the end of the initial state only for a streaming list
                         // (sendInitialEvents=true); a plain watch from "" just goes on with changes
                         if (bookmarkInterval != null && initialEventsEndBookmark) {
-                            out.write(encoder.bookmark(end.revision(), true));
+                            out.frame(encoder.bookmark(end.revision(), true));
                         }
                         lastRevision = Math.max(lastRevision, end.revision());
                     }
                     case Delivery.Failure f -> {
-                        out.write(encoder.error(Status.of(f.error())));
+                        out.frame(encoder.error(Status.of(f.error())));
                         out.flush();
                         return;
                     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.endpoint.FrameSink;
 import io.kapi.endpoint.codec.ResponseTarget;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.machinery.ApiException;
@@ -60,7 +61,7 @@ class WatchStreamTest {
         EventEncoder encoder = new EventEncoder(CONFIGMAPS, ResponseTarget.JSON, TableConvertor.withoutSchemas(), null,
                 Clock.systemUTC());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new WatchStream(watch, encoder, timeout, bookmarks, sendInitialEvents).writeTo(out);
+        new WatchStream(watch, encoder, timeout, bookmarks, sendInitialEvents).writeTo(FrameSink.of(out));
         List<JsonNode> frames = new ArrayList<>();
         for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
             if (!line.isEmpty()) {
