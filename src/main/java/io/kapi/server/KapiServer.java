@@ -180,7 +180,7 @@ public final class KapiServer implements AutoCloseable {
         secure.setSniRequired(false);
         http.addCustomizer(secure);
 
-        HttpConnectionFactory http11 = new HttpConnectionFactory(http);
+        HttpConnectionFactory http11 = new WholeChunks(http);
         HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
         alpn.setDefaultProtocol(http11.getProtocol());

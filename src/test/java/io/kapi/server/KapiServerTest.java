@@ -44,6 +44,7 @@ class KapiServerTest {
     static HttpClient anonymous;
     static final CountDownLatch secondChunk = new CountDownLatch(1);
     static final CountDownLatch streamInterrupted = new CountDownLatch(1);
+    static final CountDownLatch secondFrame = new CountDownLatch(1);
     static final AtomicInteger hookAttempts = new AtomicInteger();
 
     @BeforeAll
@@ -93,6 +94,17 @@ class KapiServerTest {
                             Thread.currentThread().interrupt();
                         }
                         out.frame("second\n".getBytes(StandardCharsets.UTF_8));
+                    }));
+            case "/two-frames" -> new RestResponse(200, new java.util.ArrayList<>(),
+                    new RestResponse.Stream("application/json", out -> {
+                        out.frame("{\"n\":1}\n".getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                        try {
+                            secondFrame.await(120, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        out.frame("{\"n\":2}\n".getBytes(StandardCharsets.UTF_8));
                     }));
             case "/until-closed" -> new RestResponse(200, new java.util.ArrayList<>(),
                     new RestResponse.Stream("application/json", out -> {
@@ -271,6 +283,42 @@ class KapiServerTest {
         assertEquals("{\"n\":1}\n", messages.poll(20, TimeUnit.SECONDS));
         ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "bye").get(20, TimeUnit.SECONDS);
         assertTrue(streamInterrupted.await(20, TimeUnit.SECONDS), "the stream's writer was stopped");
+    }
+
+    @Test
+    @DisplayName("over HTTP/1.1 a flushed chunk ends with its CRLF at once, not in front of the next chunk")
+    void wholeChunks() throws Exception {
+        javax.net.ssl.SSLSocketFactory tls = TestClients.tls(pki, true).getSocketFactory();
+        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) tls.createSocket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(15_000);
+            socket.getOutputStream().write(("GET /two-frames HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            java.io.InputStream in = socket.getInputStream();
+            String head = readUntil(in, "\r\n\r\n");
+            assertTrue(head.startsWith("HTTP/1.1 200") && head.toLowerCase(java.util.Locale.ROOT)
+                    .contains("transfer-encoding: chunked"), head);
+            // urllib3 reads size, data and CRLF before it hands a chunk on: all three must come now
+            assertEquals("8\r\n{\"n\":1}\n\r\n", readUntil(in, "}\n\r\n"));
+            secondFrame.countDown();
+            assertEquals("8\r\n{\"n\":2}\n\r\n", readUntil(in, "}\n\r\n"));
+            assertEquals("0\r\n\r\n", readUntil(in, "0\r\n\r\n"));
+            socket.getOutputStream().write(("GET /livez HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            assertTrue(readUntil(in, "\r\n\r\n").startsWith("HTTP/1.1 200"), "the connection is still good");
+        }
+    }
+
+    /** Reads until the text read ends with {@code end}; fails at end of stream or after the socket timeout. */
+    private static String readUntil(java.io.InputStream in, String end) throws IOException {
+        StringBuilder text = new StringBuilder();
+        while (!text.toString().endsWith(end)) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("end of stream after " + text);
+            }
+            text.append((char) b);
+        }
+        return text.toString();
     }
 
     @Test
