@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * The objects kube-apiserver creates when it starts, as post-start hooks named as kube names them:
  * {@code rbac/bootstrap-roles}, {@code scheduling/bootstrap-system-priority-classes},
- * {@code priority-and-fairness-config-producer} and {@code bootstrap-controller}. Also owns the
+ * {@code priority-and-fairness-config-producer}, {@code apiservice-registration-controller} and
+ * {@code bootstrap-controller}. Also owns the
  * background loops behind them: the kubernetes endpoints reconciler (every 10 s, as kube's
  * {@code --endpoint-reconciler-type=lease}) and, when {@code standaloneControllers}, the cluster role
  * aggregation that kube-controller-manager would otherwise run. {@link #close()} stops the loops and
@@ -56,6 +57,7 @@ public final class BootstrapHooks implements AutoCloseable {
                 new BootstrapRoles(RbacPolicy.load(), registry, aggregation),
                 new SystemPriorityClasses(registry),
                 new FlowControlBootstrap(registry),
+                new LocalApiServices(registry, Clock.systemUTC()),
                 new StartingHook(kubernetesService, this::startLoops));
     }
 

@@ -25,7 +25,7 @@ class BootstrapHooksTest {
         BootstrapHooks bootstrap = BootstrapHooks.create(fixture.registry, fixture.storage,
                 new BootstrapHooks.Endpoint("10.96.0.0/12", "10.0.0.5", 6443), true);
         assertEquals(List.of("rbac/bootstrap-roles", "scheduling/bootstrap-system-priority-classes",
-                "priority-and-fairness-config-producer", "bootstrap-controller"),
+                "priority-and-fairness-config-producer", "apiservice-registration-controller", "bootstrap-controller"),
                 bootstrap.hooks().stream().map(PostStartHook::name).toList());
         for (int i = 0; i < 2; i++) {
             for (PostStartHook hook : bootstrap.hooks()) {
