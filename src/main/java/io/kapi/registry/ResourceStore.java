@@ -294,11 +294,13 @@ public final class ResourceStore {
         assignNamespace(meta, namespace);
         strategy.applyDefaults(object);
         prepareMetadataForCreate(meta);
-        strategy.prepareForCreate(object);
+        // the name is generated before the strategy prepares the object, as kube-apiserver does (a
+        // job's generated selector labels its pods with the job's name)
         boolean generated = meta.name().isEmpty() && !meta.generateName().isEmpty();
         if (generated) {
             meta.name(NameGenerator.generate(meta.generateName()));
         }
+        strategy.prepareForCreate(object);
         Strategy.Finish finish = strategy.beginCreate(object, dryRun);
         boolean stored = false;
         try {
