@@ -121,6 +121,11 @@ public final class KapiServer implements AutoCloseable {
         return server;
     }
 
+    /** The version this server reports, e.g. {@code v1.34.0-kapi.0.1.0}. */
+    public static String gitVersion() {
+        return VersionHandler.gitVersion();
+    }
+
     /** The port actually bound. */
     public int port() {
         return connector.getLocalPort();
