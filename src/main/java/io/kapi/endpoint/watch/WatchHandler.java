@@ -12,6 +12,7 @@ import io.kapi.endpoint.table.TableOptions;
 import io.kapi.machinery.ApiException;
 import io.kapi.registry.FieldSelector;
 import io.kapi.registry.ListOptions;
+import io.kapi.registry.ResourceVersions;
 import io.kapi.storage.cache.CacheWatch;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,7 +53,7 @@ public final class WatchHandler implements VerbHandler {
         EventEncoder encoder = new EventEncoder(r.resource(), target, tables, tableOptions, clock);
         WatchStream stream = new WatchStream(watch, encoder, timeout,
                 options.allowWatchBookmarks() ? config.bookmarkInterval() : null,
-                Boolean.TRUE.equals(options.sendInitialEvents()));
+                Boolean.TRUE.equals(options.sendInitialEvents()), ResourceVersions.initialEvents(options));
         List<java.util.Map.Entry<String, String>> headers = new ArrayList<>();
         return new RestResponse(200, headers, new RestResponse.Stream(Format.JSON.mediaType(), stream::writeTo));
     }
