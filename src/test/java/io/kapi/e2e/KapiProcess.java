@@ -31,7 +31,7 @@ public final class KapiProcess implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KapiProcess.class.getName());
     private static final List<KapiProcess> LIVE = new CopyOnWriteArrayList<>();
-    private static boolean built;
+    private static final java.util.Set<Path> BUILT = new java.util.HashSet<>();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(KapiProcess::kill)));
@@ -54,8 +54,13 @@ public final class KapiProcess implements AutoCloseable {
      * @param extraArgs further server flags, e.g. {@code --storage-backend=memory}
      */
     public KapiProcess(String name, List<String> extraArgs) {
+        this(name, Path.of(System.getProperty("kapi.e2e.projectDir", "")), extraArgs);
+    }
+
+    /** A server of the project checked out in {@code projectDir} (its bin/kapi), e.g. a baseline to compare with. */
+    public KapiProcess(String name, Path projectDir, List<String> extraArgs) {
         this.name = name;
-        this.projectDir = Path.of(System.getProperty("kapi.e2e.projectDir", "")).toAbsolutePath();
+        this.projectDir = projectDir.toAbsolutePath();
         this.logDir = Path.of(System.getProperty("kapi.e2e.logDir", projectDir.resolve("target/e2e-logs").toString()));
         this.extraArgs = List.copyOf(extraArgs);
         this.readyTimeout = Duration.ofSeconds(Long.getLong("kapi.e2e.readyTimeoutSeconds", 90));
@@ -234,10 +239,10 @@ public final class KapiProcess implements AutoCloseable {
      * it is stale and exits. So no server start pays (or races on) a build inside its readiness deadline.
      */
     private static synchronized void ensureBuilt(Path projectDir, Path logDir) {
-        if (built) {
+        if (BUILT.contains(projectDir)) {
             return;
         }
-        Path log = logDir.resolve("build.log");
+        Path log = logDir.resolve("build-" + projectDir.getFileName() + ".log");
         try {
             Process p = new ProcessBuilder(projectDir.resolve("bin/kapi").toString(), "--help")
                     .directory(projectDir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -254,7 +259,7 @@ public final class KapiProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        built = true;
+        BUILT.add(projectDir);
     }
 
     /**
