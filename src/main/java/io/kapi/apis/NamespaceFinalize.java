@@ -11,6 +11,8 @@ import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyDecorator;
+import io.kapi.request.Verb;
+import io.kapi.registry.Write;
 
 /**
  * {@code PUT /api/v1/namespaces/{name}/finalize}: replaces only {@code spec.finalizers}. A
@@ -21,16 +23,20 @@ public record NamespaceFinalize(Codecs codecs) implements VerbHandler {
 
     @Override
     public RestResponse handle(ResourceRequest r) {
-        if (!r.info().verb().equals("update")) {
+        if (r.info().verb() != Verb.UPDATE) {
             throw ApiException.methodNotAllowed();
         }
         boolean dryRun = r.dryRun();
         ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
-        ObjectNode updated = r.store().updateSubresource("", r.info().name(), body, dryRun,
-                new FinalizersOnly(r.store().strategy()));
+        ObjectNode updated = r.store().update(r.context(), "", r.info().name(), current -> {
+            if (current == null) {
+                throw ApiException.notFound(r.resource().gvr(), r.info().name());
+            }
+            return body.deepCopy();
+        }, Write.subresource("finalize", new FinalizersOnly(r.store().strategy()))).object();
         if (!dryRun && !ObjectMeta.of(updated).deletionTimestamp().isEmpty()
                 && updated.path("spec").path("finalizers").isEmpty() && !ObjectMeta.of(updated).hasFinalizers()) {
-            r.store().delete("", r.info().name(), DeleteOptions.DEFAULT);
+            r.store().delete(r.context(), "", r.info().name(), DeleteOptions.DEFAULT);
         }
         return codecs.writer().object(r.http(), r.resource(), 200, updated);
     }

@@ -21,20 +21,12 @@ record NamespaceStrategy(Strategy base) implements StrategyDecorator {
 
     static final String NAME_LABEL = "kubernetes.io/metadata.name";
 
-    /** Namespaces every cluster needs; NamespaceLifecycle refuses to delete them. */
-    static final java.util.Set<String> IMMORTAL = java.util.Set.of("default", "kube-system", "kube-public");
-
     /**
-     * A namespace with spec finalizers turns {@code Terminating} and waits for its finalization;
-     * the system namespaces cannot be deleted.
+     * A namespace with spec finalizers turns {@code Terminating} and waits for its finalization (that the
+     * system namespaces cannot be deleted is the NamespaceLifecycle admission plugin's rule).
      */
     @Override
     public Deletion beforeDelete(ObjectNode object, DeleteOptions options) {
-        String name = ObjectMeta.of(object).name();
-        if (IMMORTAL.contains(name)) {
-            throw ApiException.forbidden(new GroupVersionResource("", "v1", "namespaces"), name,
-                    "this namespace may not be deleted", List.of());
-        }
         if (!object.path("spec").path("finalizers").isEmpty()) {
             object.with("status").put("phase", "Terminating");
             return new Deletion.Held();

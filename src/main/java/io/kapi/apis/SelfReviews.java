@@ -9,6 +9,7 @@ import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.request.Verb;
 import java.util.Map;
 
 /**
@@ -38,7 +39,7 @@ public final class SelfReviews {
     }
 
     private static RestResponse answer(Codecs codecs, ResourceRequest r, StatusFiller filler) {
-        if (!r.info().verb().equals("create") || !r.info().subresource().isEmpty()) {
+        if (r.info().verb() != Verb.CREATE || !r.info().subresource().isEmpty()) {
             throw io.kapi.machinery.ApiException.methodNotAllowed();
         }
         Decoded body = codecs.decoder().decode(r.http(), r.resource().gvk());

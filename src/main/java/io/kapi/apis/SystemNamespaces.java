@@ -7,6 +7,7 @@ import io.kapi.machinery.Json;
 import io.kapi.machinery.StatusReason;
 import io.kapi.registry.ResourceStore;
 import java.util.List;
+import io.kapi.registry.SystemWrites;
 
 /**
  * The post-start hook {@code start-system-namespaces-controller}: makes sure the namespaces every
@@ -29,7 +30,7 @@ public record SystemNamespaces(ResourceStore namespaces) implements PostStartHoo
             ns.put("kind", "Namespace");
             ns.putObject("metadata").put("name", name);
             try {
-                namespaces.create("", ns, false);
+                SystemWrites.create(namespaces, "", ns);
             } catch (ApiException e) {
                 if (e.reason() != StatusReason.ALREADY_EXISTS) {
                     throw e;

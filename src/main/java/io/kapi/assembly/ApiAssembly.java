@@ -11,7 +11,8 @@ import io.kapi.apis.subresources.EventTtl;
 import io.kapi.apis.subresources.ServiceAccountToken;
 import io.kapi.apis.subresources.Subresources;
 import io.kapi.authn.OpenIdDiscovery;
-import io.kapi.admission.PodAdmission;
+import io.kapi.admission.AdmissionChain;
+import io.kapi.admission.AdmissionPlugins;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.ServiceAccountController;
 import io.kapi.endpoint.ApiRouter;
@@ -19,7 +20,6 @@ import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.KubeBodyDecoder;
 import io.kapi.endpoint.NegotiatedWriter;
 import io.kapi.endpoint.RestHandler;
-import io.kapi.endpoint.SchemaFieldValidation;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
 import io.kapi.endpoint.handlers.ApplyHandler;
 import io.kapi.endpoint.handlers.Codecs;
@@ -40,6 +40,8 @@ import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.registry.Registry;
+import io.kapi.registry.StoreServices;
+import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.Storage;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,30 +63,29 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Schemas schemas = Schemas.load();
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
-        SchemaValidator schemaValidator = new SchemaValidator(schemas);
-        PodAdmission podAdmission = new PodAdmission();
+        FieldManagers fieldManagers = new FieldManagers(schemas);
         ServiceAllocators services = new ServiceAllocators(
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
-        Registry registry = new Registry(table.resources(), storage, new BuiltinStrategies(
-                Map.of("/services", services::decorate, "/pods", podAdmission::decorate)),
-                MetadataRules.create(schemaValidator), clock);
+        StoreServices storeServices = new StoreServices(MetadataRules.create(), new SchemaValidator(schemas),
+                fieldManagers, () -> AdmissionChain.NONE, clock);
+        Registry registry = new Registry(table.resources(), storage,
+                new BuiltinStrategies(Map.of("/services", services::decorate)), storeServices,
+                lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup),
+                CacheOptions.DEFAULT);
         services.connect(registry);
-        podAdmission.connect(registry);
         TableConvertor tables = TableConvertor.create(schemas);
-        Codecs codecs = new Codecs(
-                new KubeBodyDecoder(),
-                new NegotiatedWriter(tables, clock),
-                new SchemaFieldValidation(schemaValidator),
-                new FieldTracking(new FieldManagers(schemas), clock));
+        Codecs codecs = new Codecs(new KubeBodyDecoder(), new NegotiatedWriter(tables, clock),
+                new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(table, schemas, "v1.34.0");
         RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, clock);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
-        List<PostStartHook> hooks = new ArrayList<>(List.of(new SystemNamespaces(registry.namespaces()),
-                new OpenApiWarmUp(openApi), services));
-        hooks.addAll(bootstrap.hooks());
+        CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
+                List.of(new SystemNamespaces(registry.namespaces()), services), bootstrap.hooks()));
+        List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
+        hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
         List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl));

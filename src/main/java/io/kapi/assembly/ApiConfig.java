@@ -3,9 +3,11 @@ package io.kapi.assembly;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * What the API layers need from the command line, after defaulting and validation.
+ * What the API layers need from the command line, after defaulting and validation. Build one with
+ * {@link #builder()}; every value has kube-apiserver's default.
  *
  * @param dataDir the data directory (embedded store, generated certificates)
  * @param storageBackend {@code embedded}, {@code memory} or {@code etcd3}
@@ -17,8 +19,109 @@ import java.util.List;
  * @param standalone whether to run the in-process controllers (namespace deletion)
  * @param eventTtl how long events are kept after their last write ({@code --event-ttl})
  * @param serviceAccountIssuer the {@code iss} of service-account tokens ({@code --service-account-issuer})
+ * @param admission the admission plugins asked for
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
-                        int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer) {
+                        int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer,
+                        Admission admission) {
+
+    /**
+     * {@code --enable-admission-plugins} and {@code --disable-admission-plugins}: added to and taken
+     * from kube-apiserver's default set, run in kube-apiserver's order.
+     */
+    public record Admission(List<String> enable, List<String> disable) {
+
+        public static final Admission DEFAULT = new Admission(List.of(), List.of());
+
+        public Admission {
+            enable = List.copyOf(enable);
+            disable = List.copyOf(disable);
+        }
+    }
+
+    public ApiConfig {
+        Objects.requireNonNull(dataDir, "dataDir");
+        etcdServers = List.copyOf(etcdServers);
+        Objects.requireNonNull(admission, "admission");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Collects the values; starts from kube-apiserver's defaults and the memory backend. */
+    public static final class Builder {
+        private Path dataDir = Path.of("kapi-data");
+        private String storageBackend = "memory";
+        private List<String> etcdServers = List.of();
+        private String serviceClusterIpRange = "10.96.0.0/12";
+        private String serviceNodePortRange = "30000-32767";
+        private String advertiseAddress = "127.0.0.1";
+        private int securePort = 6443;
+        private boolean standalone;
+        private Duration eventTtl = Duration.ofHours(1);
+        private String serviceAccountIssuer;
+        private Admission admission = Admission.DEFAULT;
+
+        public Builder dataDir(Path v) {
+            dataDir = v;
+            return this;
+        }
+
+        public Builder storageBackend(String v) {
+            storageBackend = v;
+            return this;
+        }
+
+        public Builder etcdServers(List<String> v) {
+            etcdServers = v;
+            return this;
+        }
+
+        public Builder serviceClusterIpRange(String v) {
+            serviceClusterIpRange = v;
+            return this;
+        }
+
+        public Builder serviceNodePortRange(String v) {
+            serviceNodePortRange = v;
+            return this;
+        }
+
+        public Builder advertiseAddress(String v) {
+            advertiseAddress = v;
+            return this;
+        }
+
+        public Builder securePort(int v) {
+            securePort = v;
+            return this;
+        }
+
+        public Builder standalone(boolean v) {
+            standalone = v;
+            return this;
+        }
+
+        public Builder eventTtl(Duration v) {
+            eventTtl = v;
+            return this;
+        }
+
+        public Builder serviceAccountIssuer(String v) {
+            serviceAccountIssuer = v;
+            return this;
+        }
+
+        public Builder admission(Admission v) {
+            admission = v;
+            return this;
+        }
+
+        public ApiConfig build() {
+            return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
+                    advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, admission);
+        }
+    }
 }

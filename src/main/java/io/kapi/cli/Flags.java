@@ -1,6 +1,7 @@
 package io.kapi.cli;
 
 import io.kapi.machinery.GoBool;
+import io.kapi.machinery.GoDuration;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ final class Flags {
                     "An optional field indicating the duration a handler must keep a request open before timing "
                             + "it out. This is the default request timeout for requests but may be overridden by "
                             + "flags such as --min-request-timeout for specific types of requests.",
-                    false, false, (b, v) -> b.requestTimeout = GoDuration.parse(v)),
+                    true, false, (b, v) -> b.requestTimeout = GoDuration.parse(v)),
             new Flag("shutdown-delay-duration", null, GENERIC, "duration", "0s",
                     "Time to delay the termination. During that time the server keeps serving requests "
                             + "normally. The endpoints /healthz and /livez will return success, but /readyz "
@@ -101,14 +102,24 @@ final class Flags {
                     false, false, (b, v) -> b.tokenAuthFile = Path.of(v)),
             new Flag("authorization-mode", null, AUTHORIZATION, "strings", "[AlwaysAllow]",
                     "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: "
-                            + "AlwaysAllow,AlwaysDeny,ABAC,Webhook,RBAC,Node. (Until implemented, every "
-                            + "authenticated user may do anything.)",
-                    false, true, (b, v) -> b.authorizationModes = append(
+                            + "AlwaysAllow,AlwaysDeny,ABAC,Webhook,RBAC,Node. (Kapi: ABAC, Webhook, RBAC and Node "
+                            + "are accepted and have no opinion until implemented.)",
+                    true, true, (b, v) -> b.authorizationModes = append(
                             b.authorizationModes == null ? List.of() : b.authorizationModes, v)),
             new Flag("enable-admission-plugins", null, ADMISSION, "strings", null,
-                    "admission plugins that should be enabled in addition to default enabled ones. "
-                            + "Comma-delimited list of admission plugins.",
-                    false, true, (b, v) -> b.enableAdmissionPlugins = append(b.enableAdmissionPlugins, v)),
+                    "admission plugins that should be enabled in addition to default enabled ones (NamespaceLifecycle, "
+                            + "LimitRanger, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority, "
+                            + "DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, "
+                            + "PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning, "
+                            + "ClusterTrustBundleAttest, CertificateSubjectRestriction, DefaultIngressClass, "
+                            + "PodTopologyLabels, MutatingAdmissionPolicy, MutatingAdmissionWebhook, "
+                            + "ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota). "
+                            + "Comma-delimited list of admission plugins. The order of plugins in this flag does not matter.",
+                    true, true, (b, v) -> b.enableAdmissionPlugins = append(b.enableAdmissionPlugins, v)),
+            new Flag("disable-admission-plugins", null, ADMISSION, "strings", null,
+                    "admission plugins that should be disabled although they are in the default enabled plugins "
+                            + "list. Comma-delimited list of admission plugins.",
+                    true, true, (b, v) -> b.disableAdmissionPlugins = append(b.disableAdmissionPlugins, v)),
             new Flag("service-cluster-ip-range", null, MISC, "string", "10.96.0.0/12",
                     "A CIDR notation IP range from which to assign service cluster IPs (or an IPv4,IPv6 pair for "
                             + "dual-stack). This must not overlap "

@@ -1,6 +1,7 @@
 package io.kapi.cli;
 
 import io.kapi.machinery.GoBool;
+import io.kapi.machinery.GoDuration;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

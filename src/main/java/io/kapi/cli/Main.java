@@ -2,6 +2,7 @@ package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
+import io.kapi.authz.AuthorizationModes;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.server.certs.LocalPki;
@@ -101,15 +102,27 @@ public final class Main {
                         + "the health and version endpoints can be used");
             }
         }
-        ApiConfig apiConfig = new ApiConfig(options.dataDir(), options.effectiveStorageBackend(),
-                options.etcdServers(), options.serviceClusterIpRange(), options.serviceNodePortRange(), advertise,
-                options.securePort(), options.standalone(), options.eventTtl(),
-                options.serviceAccountIssuers().isEmpty() ? null : options.serviceAccountIssuers().getFirst());
+        ApiConfig apiConfig = ApiConfig.builder()
+                .dataDir(options.dataDir())
+                .storageBackend(options.effectiveStorageBackend())
+                .etcdServers(options.etcdServers())
+                .serviceClusterIpRange(options.serviceClusterIpRange())
+                .serviceNodePortRange(options.serviceNodePortRange())
+                .advertiseAddress(advertise)
+                .securePort(options.securePort())
+                .standalone(options.standalone())
+                .eventTtl(options.eventTtl())
+                .serviceAccountIssuer(options.serviceAccountIssuers().isEmpty() ? null
+                        : options.serviceAccountIssuers().getFirst())
+                .admission(new ApiConfig.Admission(options.enableAdmissionPlugins(), options.disableAdmissionPlugins()))
+                .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
         KapiServer server;
         try {
             ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(), tls)
-                    .withShutdownDelay(options.shutdownDelayDuration());
+                    .withShutdownDelay(options.shutdownDelayDuration())
+                    .withAuthorizer(AuthorizationModes.chain(options.authorizationModes()))
+                    .withRequestTimeout(options.requestTimeout());
             server = KapiServer.start(config, api.handler(), api.checks(), api.hooks());
         } catch (IOException | RuntimeException e) {
             closeQuietly(api);

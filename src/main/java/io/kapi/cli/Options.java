@@ -22,7 +22,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       List<String> etcdServers, String storageBackend, Path dataDir,
                       String serviceClusterIpRange, String serviceNodePortRange,
                       Path tokenAuthFile, List<String> authorizationModes, List<String> enableAdmissionPlugins,
-                      List<String> serviceAccountIssuers, Path auditPolicyFile,
+                      List<String> disableAdmissionPlugins, List<String> serviceAccountIssuers, Path auditPolicyFile,
                       int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
                       Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl) {
 
@@ -35,6 +35,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         etcdServers = List.copyOf(etcdServers);
         authorizationModes = List.copyOf(authorizationModes);
         enableAdmissionPlugins = List.copyOf(enableAdmissionPlugins);
+        disableAdmissionPlugins = List.copyOf(disableAdmissionPlugins);
         serviceAccountIssuers = List.copyOf(serviceAccountIssuers);
     }
 
@@ -116,6 +117,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                         .formatted(mode));
             }
         }
+        errors.addAll(io.kapi.admission.AdmissionPlugins.problems(enableAdmissionPlugins, disableAdmissionPlugins));
         if (maxRequestsInflight < 0) {
             errors.add("--max-requests-inflight can not be negative value");
         }
@@ -167,6 +169,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         Path tokenAuthFile;
         List<String> authorizationModes; // null: the default, replaced (not appended to) by the flag
         List<String> enableAdmissionPlugins = List.of();
+        List<String> disableAdmissionPlugins = List.of();
         List<String> serviceAccountIssuers = List.of();
         Path auditPolicyFile;
         int maxRequestsInflight = 400;
@@ -201,7 +204,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
             return new Options(securePort, bindAddress, advertiseAddress, tlsCertFile, tlsPrivateKeyFile,
                     clientCaFile, etcdServers, storageBackend, dataDir, serviceClusterIpRange, serviceNodePortRange,
                     tokenAuthFile, authorizationModes == null ? List.of("AlwaysAllow") : authorizationModes,
-                    enableAdmissionPlugins, serviceAccountIssuers,
+                    enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl);
         }

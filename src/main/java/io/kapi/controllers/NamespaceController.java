@@ -13,6 +13,11 @@ import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
 import java.time.Duration;
 import java.util.Iterator;
+import io.kapi.registry.SystemWrites;
+import io.kapi.registry.Write;
+import io.kapi.request.RequestContext;
+import io.kapi.request.Verb;
+import io.kapi.authn.SystemUsers;
 
 /**
  * The namespace controller of standalone mode (kube-controller-manager's, simplified): for every
@@ -90,7 +95,7 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
             empty = false;
             if (ObjectMeta.of(object).deletionTimestamp().isEmpty()) {
                 try {
-                    store.delete(namespace, ObjectMeta.of(object).name(), DeleteOptions.DEFAULT);
+                    SystemWrites.delete(store, namespace, ObjectMeta.of(object).name(), DeleteOptions.DEFAULT);
                 } catch (ApiException e) {
                     if (e.code() != 404) {
                         throw e;
@@ -113,8 +118,9 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
             }
             if (finalizers.isEmpty()) {
                 ns.with("spec").remove("finalizers");
-                namespaces.updateSubresource("", namespace, ns, false, new FinalizersOnly(namespaces.strategy()));
-                namespaces.delete("", namespace, DeleteOptions.DEFAULT);
+                namespaces.update(RequestContext.internal(SystemUsers.APISERVER, Verb.UPDATE), "", namespace,
+                        current -> ns, Write.subresource("finalize", new FinalizersOnly(namespaces.strategy())));
+                SystemWrites.delete(namespaces, "", namespace, DeleteOptions.DEFAULT);
             }
         } catch (ApiException e) {
             if (e.code() != 404 && e.code() != 409) {

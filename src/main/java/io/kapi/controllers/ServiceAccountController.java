@@ -10,6 +10,7 @@ import io.kapi.registry.ListOptions;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
 import java.time.Duration;
+import io.kapi.registry.SystemWrites;
 
 /**
  * The service-account and root-CA publisher controllers of standalone mode (kube-controller-manager's,
@@ -87,7 +88,7 @@ public final class ServiceAccountController implements PostStartHook, AutoClosea
             return;
         }
         try {
-            store.create(namespace, object, false);
+            SystemWrites.create(store, namespace, object);
         } catch (ApiException e) {
             if (e.reason() != StatusReason.ALREADY_EXISTS && e.code() != 403 && e.code() != 404) {
                 throw e;

@@ -19,6 +19,8 @@ import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
+import io.kapi.request.RequestInfo;
+import io.kapi.request.Verb;
 import java.util.Map;
 
 /**
@@ -29,7 +31,14 @@ import java.util.Map;
 public final class ApiRouter implements RestHandler {
 
     private final Registry registry;
-    private final Map<String, VerbHandler> verbs;
+    private final VerbHandler get;
+    private final VerbHandler list;
+    private final VerbHandler create;
+    private final VerbHandler update;
+    private final VerbHandler patch;
+    private final VerbHandler delete;
+    private final VerbHandler deleteCollection;
+    private final VerbHandler watch;
     private final VerbHandler status;
     private final Map<String, VerbHandler> subresources;
     private final Map<GroupVersionResource, VerbHandler> computed;
@@ -52,22 +61,21 @@ public final class ApiRouter implements RestHandler {
         this.subresources = Map.copyOf(subresources);
         this.registry = registry;
         this.computed = Map.copyOf(computed);
-        this.verbs = Map.of(
-                "get", new GetHandler(codecs),
-                "list", new ListHandler(codecs),
-                "create", new CreateHandler(codecs),
-                "update", new UpdateHandler(codecs),
-                "patch", patch,
-                "delete", new DeleteHandler(codecs),
-                "deletecollection", new DeleteCollectionHandler(codecs),
-                "watch", watch);
+        this.get = new GetHandler(codecs);
+        this.list = new ListHandler(codecs);
+        this.create = new CreateHandler(codecs);
+        this.update = new UpdateHandler(codecs);
+        this.patch = patch;
+        this.delete = new DeleteHandler(codecs);
+        this.deleteCollection = new DeleteCollectionHandler(codecs);
+        this.watch = watch;
         this.status = new StatusHandler(codecs);
     }
 
     @Override
     public RestResponse handle(RestRequest request) {
-        RequestInfo info = RequestInfo.parse(request.method(), request.path(), request.param("watch"));
-        if (info == null || info.resource().isEmpty()) {
+        RequestInfo info = request.requireContext().info();
+        if (!info.resourceRequest()) {
             return null;
         }
         ApiResource resource = registry.resource(info.group(), info.version(), info.resource())
@@ -78,27 +86,23 @@ public final class ApiRouter implements RestHandler {
             }
             return null;
         }
-        if (info.verb().isEmpty()) {
+        if (info.verb() == null) {
             throw ApiException.methodNotAllowed();
         }
         checkScope(resource, info);
         VerbHandler special = computed.get(resource.gvr());
         if (special != null) {
-            return special.handle(new ResourceRequest(request, info, resource, null));
+            return special.handle(new ResourceRequest(request, resource, null));
         }
         ResourceStore store = registry.store(resource).orElseThrow(() -> notSupportedYet(resource, info));
-        ResourceRequest routed = new ResourceRequest(request, info, resource, store);
+        ResourceRequest routed = new ResourceRequest(request, resource, store);
         if (!info.subresource().isEmpty()) {
             return subresource(routed);
         }
         if (!resource.supports(info.verb())) {
             throw ApiException.methodNotAllowed();
         }
-        VerbHandler handler = verbs.get(info.verb());
-        if (handler == null) {
-            throw notSupportedYet(resource, info);
-        }
-        return handler.handle(routed);
+        return handler(info.verb()).handle(routed);
     }
 
     /**
@@ -111,7 +115,7 @@ public final class ApiRouter implements RestHandler {
             if (!info.name().isEmpty()) {
                 throw ApiException.pathNotFound();
             }
-            if (!info.verb().equals("list") && !info.verb().equals("watch")) {
+            if (info.verb() != Verb.LIST && info.verb() != Verb.WATCH) {
                 throw ApiException.methodNotAllowed();
             }
         } else if (!resource.namespaced() && namespacePath) {
@@ -126,17 +130,32 @@ public final class ApiRouter implements RestHandler {
         if (sub == null || r.info().name().isEmpty() || (slash >= 0 && !sub.name().equals("proxy"))) {
             throw ApiException.pathNotFound();
         }
-        if (!sub.verbs().contains(r.info().verb())) {
+        if (!sub.verbs().contains(r.info().verb().apiName())) {
             throw ApiException.methodNotAllowed();
         }
         if (sub.name().equals("status")) {
-            return r.info().verb().equals("patch") ? verbs.get("patch").handle(r) : status.handle(r);
+            return r.info().verb() == Verb.PATCH ? patch.handle(r) : status.handle(r);
         }
         VerbHandler handler = subresources.get(sub.name());
         if (handler != null) {
             return handler.handle(r);
         }
         throw notSupportedYet(r.resource(), r.info());
+    }
+
+    private VerbHandler handler(Verb verb) {
+        return switch (verb) {
+            case GET -> get;
+            case LIST -> list;
+            case CREATE -> create;
+            case UPDATE -> update;
+            case PATCH -> patch;
+            case DELETE -> delete;
+            case DELETECOLLECTION -> deleteCollection;
+            case WATCH -> watch;
+            case POST, PUT, HEAD, OPTIONS, IMPERSONATE, BIND, ESCALATE, APPROVE, SIGN, USE ->
+                    throw ApiException.methodNotAllowed();
+        };
     }
 
     /** A clear answer for what kube-apiserver serves and Kapi does not yet. */

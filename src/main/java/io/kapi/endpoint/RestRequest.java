@@ -1,6 +1,7 @@
 package io.kapi.endpoint;
 
 import io.kapi.authn.UserInfo;
+import io.kapi.request.RequestContext;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
@@ -13,10 +14,10 @@ import java.util.Map;
  * @param query decoded query parameters, each with all its values in order
  * @param headers header values by lower-case name
  * @param body the request body, read at most once; empty for requests without one
- * @param user the authenticated user
+ * @param context what the filters learnt of the request; null only before the first filter
  */
 public record RestRequest(String method, String path, Map<String, List<String>> query,
-                          Map<String, List<String>> headers, InputStream body, UserInfo user) {
+                          Map<String, List<String>> headers, InputStream body, RequestContext context) {
 
     /** The first value of query parameter {@code name}, or null. */
     public String param(String name) {
@@ -28,5 +29,26 @@ public record RestRequest(String method, String path, Map<String, List<String>> 
     public String header(String name) {
         List<String> values = headers.get(name.toLowerCase(java.util.Locale.ROOT));
         return values == null || values.isEmpty() ? null : values.getFirst();
+    }
+
+    /** The authenticated user, or null before authentication. */
+    public UserInfo user() {
+        return context == null ? null : context.user();
+    }
+
+    /** The context; the filter chain always sets it before the API handlers run. */
+    public RequestContext requireContext() {
+        if (context == null) {
+            throw new IllegalStateException("request " + method + " " + path + " did not pass the filter chain");
+        }
+        return context;
+    }
+
+    public RestRequest withContext(RequestContext newContext) {
+        return new RestRequest(method, path, query, headers, body, newContext);
+    }
+
+    public RestRequest withBody(InputStream newBody) {
+        return new RestRequest(method, path, query, headers, newBody, context);
     }
 }

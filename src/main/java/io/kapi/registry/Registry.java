@@ -1,17 +1,15 @@
 package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.machinery.ApiException;
+import io.kapi.admission.AdmissionChain;
+import io.kapi.admission.ObjectLookup;
 import io.kapi.machinery.GroupVersionResource;
-import io.kapi.machinery.ObjectMeta;
-import io.kapi.machinery.StatusCause;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.cache.CachedObject;
 import io.kapi.storage.cache.ObjectDecoder;
 import io.kapi.storage.cache.WatchCacheHub;
-import java.time.Clock;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,12 +17,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Every served resource and the REST store behind it. Resources that kube-apiserver computes rather
- * than stores (reviews, bindings, component statuses) have no store here.
+ * than stores (reviews, bindings, component statuses) have no store here. The registry is also the
+ * read-only {@link ObjectLookup} admission plugins get.
  */
-public final class Registry implements AutoCloseable {
+public final class Registry implements ObjectLookup, AutoCloseable {
 
     /** group/resource of resources that are not stored objects. */
     private static final Set<String> NOT_STORED = Set.of(
@@ -37,19 +37,19 @@ public final class Registry implements AutoCloseable {
     private final Map<GroupVersionResource, ResourceStore> stores = new HashMap<>();
     private final Set<String> groupVersions = new HashSet<>();
     private final WatchCacheHub caches;
-
-    public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies,
-                    MetadataValidation metadataValidation, Clock clock) {
-        this(served, storage, strategies, metadataValidation, clock, CacheOptions.DEFAULT);
-    }
+    private final AdmissionChain admission;
 
     /**
-     * Builds every store with its watch cache, primed from {@code storage} before this returns;
-     * {@link #close()} stops the caches.
+     * Builds every store with its watch cache, which starts on the resource's first read that needs
+     * it; {@link #close()} stops the caches.
+     *
+     * @param admission builds the admission chain from the lookup its plugins read through (this registry)
      */
     public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies,
-                    MetadataValidation metadataValidation, Clock clock, CacheOptions cacheOptions) {
-        NamespaceCheck namespaces = this::requireNamespace;
+                    StoreServices services, Function<ObjectLookup, AdmissionChain> admission,
+                    CacheOptions cacheOptions) {
+        StoreServices withAdmission = new StoreServices(services.metadata(), services.schema(), services.fields(),
+                this::admission, services.clock());
         caches = new WatchCacheHub(storage, cacheOptions);
         for (ApiResource resource : served) {
             resources.put(resource.gvr(), resource);
@@ -57,10 +57,15 @@ public final class Registry implements AutoCloseable {
             if (!NOT_STORED.contains(resource.group() + "/" + resource.name())) {
                 var cache = caches.register(ObjectKeys.of(resource).prefix(), decoder(resource));
                 stores.put(resource.gvr(), new ResourceStore(resource, strategies.forResource(resource), storage,
-                        metadataValidation, namespaces, clock, cache));
+                        withAdmission, cache));
             }
         }
-        caches.start();
+        this.admission = admission.apply(this);
+    }
+
+    /** A registry without admission plugins. */
+    public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies, StoreServices services) {
+        this(served, storage, strategies, services, lookup -> AdmissionChain.NONE, CacheOptions.DEFAULT);
     }
 
     /** How the cache of {@code resource} decodes stored objects, with their labels and selectable fields. */
@@ -72,6 +77,20 @@ public final class Registry implements AutoCloseable {
             return new CachedObject(kv.key(), object, kv.modRevision(),
                     io.kapi.machinery.ObjectMeta.of(object).labels(), fields.of(object), kv.value().length);
         };
+    }
+
+    private AdmissionChain admission() {
+        return admission == null ? AdmissionChain.NONE : admission;
+    }
+
+    /** The watch caches of the stores. */
+    public WatchCacheHub caches() {
+        return caches;
+    }
+
+    /** The admission chain every store runs. */
+    public AdmissionChain admissionChain() {
+        return admission();
     }
 
     /** Stops the watch caches (the storage stays open: its owner closes it). */
@@ -93,6 +112,11 @@ public final class Registry implements AutoCloseable {
         return Optional.ofNullable(stores.get(resource.gvr()));
     }
 
+    /** The store of a resource by group, version and plural, or empty. */
+    public Optional<ResourceStore> store(GroupVersionResource gvr) {
+        return Optional.ofNullable(stores.get(gvr));
+    }
+
     /** The store of core/v1 namespaces. */
     public ResourceStore namespaces() {
         return stores.get(new GroupVersionResource("", "v1", "namespaces"));
@@ -103,13 +127,13 @@ public final class Registry implements AutoCloseable {
         return List.copyOf(stores.values());
     }
 
-    private void requireNamespace(String namespace, GroupVersionResource resource, String name) {
-        ObjectNode ns = namespaces().get("", namespace);
-        if (!ObjectMeta.of(ns).deletionTimestamp().isEmpty()) {
-            String message = "namespace " + namespace + " is being terminated";
-            throw ApiException.forbidden(resource, name,
-                    "unable to create new content in namespace " + namespace + " because it is being terminated",
-                    List.of(new StatusCause("NamespaceTerminating", message, "metadata.namespace")));
-        }
+    @Override
+    public Optional<ObjectNode> get(GroupVersionResource resource, String namespace, String name) {
+        return store(resource).flatMap(s -> s.find(namespace, name));
+    }
+
+    @Override
+    public List<ObjectNode> list(GroupVersionResource resource, String namespace) {
+        return store(resource).map(s -> s.list(namespace, ListOptions.ALL).items()).orElse(List.of());
     }
 }

@@ -1,29 +1,30 @@
 package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.admission.AdmissionChain;
+import io.kapi.admission.Attributes;
+import io.kapi.admission.Operation;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.resource.ApiResource;
+import io.kapi.request.RequestContext;
 import io.kapi.storage.KeyValue;
-import io.kapi.storage.RangeResult;
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageException;
-import io.kapi.storage.cache.CacheErrors;
 import io.kapi.storage.cache.CacheWatch;
-import io.kapi.storage.cache.CachedObject;
 import io.kapi.storage.cache.ResourceCache;
-import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import java.util.function.Predicate;
+import java.util.Optional;
 
 /**
  * The generic REST store of one resource (kube-apiserver's {@code registry.Store}): configured, not
- * subclassed, with the resource, its {@link Strategy} and a {@link Storage}. Every write reads
- * straight through named steps; storage errors are translated once, here.
+ * subclassed, with the resource, its {@link Strategy} and a {@link Storage}. Every write is one pass
+ * through the {@link WriteStages} in their fixed order, then a compare-and-swap; a concurrent write
+ * makes the pass run again on the newer object (kube's {@code GuaranteedUpdate}), until it succeeds or
+ * the request's deadline passes. Storage errors are translated once, here.
  *
  * <p>Objects are stored as JSON without {@code metadata.resourceVersion}; reads set it from the
  * key's modRevision, so the version a client sees is exactly the storage revision.
@@ -32,51 +33,53 @@ public final class ResourceStore {
 
     /** kube-apiserver retries a generated name this many times; 5 random characters of 27 make a clash rare. */
     private static final int NAME_GENERATION_ATTEMPTS = 8;
+    /** Writes without a deadline (the server's own) give up after this many lost races. */
+    private static final int ATTEMPTS_WITHOUT_DEADLINE = 1_000;
 
     private final ApiResource resource;
     private final Strategy strategy;
+    private final Strategy statusStrategy;
     private final Storage storage;
     private final ObjectKeys keys;
-    private final MetadataValidation metadataValidation;
-    private final NamespaceCheck namespaceCheck;
     private final ObjectCodec codec;
-    private final SelectableFields selectable;
-    private final Clock clock;
-    private final ResourceCache cache;
-
-    ResourceStore(ApiResource resource, Strategy strategy, Storage storage, MetadataValidation metadataValidation,
-                  NamespaceCheck namespaceCheck, Clock clock) {
-        this(resource, strategy, storage, metadataValidation, namespaceCheck, clock, null);
-    }
+    private final StoreServices services;
+    private final WriteStages stages;
+    private final ResourceReads reads;
+    private final Deletes deletes;
 
     /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
-    ResourceStore(ApiResource resource, Strategy strategy, Storage storage, MetadataValidation metadataValidation,
-                  NamespaceCheck namespaceCheck, Clock clock, ResourceCache cache) {
-        this.cache = cache;
+    ResourceStore(ApiResource resource, Strategy strategy, Storage storage, StoreServices services, ResourceCache cache) {
         this.resource = resource;
         this.strategy = strategy;
+        this.statusStrategy = new StatusStrategy(strategy);
         this.storage = storage;
         this.keys = ObjectKeys.of(resource);
-        this.metadataValidation = metadataValidation;
-        this.namespaceCheck = namespaceCheck;
         this.codec = new ObjectCodec(resource);
-        this.selectable = SelectableFields.of(resource);
-        this.clock = clock;
+        this.services = services;
+        this.stages = new WriteStages(resource, services);
+        this.reads = new ResourceReads(resource, storage, codec, cache);
+        this.deletes = new Deletes(this, services.clock());
     }
 
     public ApiResource resource() {
         return resource;
     }
 
+    /** The resource's strategy, for subresources that decorate it. */
+    public Strategy strategy() {
+        return strategy;
+    }
+
+    // ---- reads ----
+
     /** The object, or empty when it does not exist. */
-    public java.util.Optional<ObjectNode> find(String namespace, String name) {
-        return storage.get(keys.key(namespace, name)).map(codec::decode);
+    public Optional<ObjectNode> find(String namespace, String name) {
+        return reads.find(namespace, name);
     }
 
     /** @throws ApiException NotFound */
     public ObjectNode get(String namespace, String name) {
-        String key = keys.key(namespace, name);
-        return storage.get(key).map(codec::decode).orElseThrow(() -> ApiException.notFound(gvr(), name));
+        return reads.get(namespace, name);
     }
 
     /**
@@ -87,213 +90,42 @@ public final class ResourceStore {
      *         ResourceVersionTooLarge) when the cache does not reach the version within 3 s
      */
     public ObjectNode get(String namespace, String name, String resourceVersion) {
-        if (cache == null || resourceVersion == null || resourceVersion.isEmpty()) {
-            return get(namespace, name);
-        }
-        long rv = ResourceVersions.parse(resourceVersion);
-        if (rv > 0 && !cache.awaitRevision(rv)) {
-            throw cache.tooLarge(rv);
-        }
-        return cache.get(keys.key(namespace, name)).map(o -> o.object().deepCopy())
-                .orElseThrow(() -> ApiException.notFound(gvr(), name));
+        return reads.get(namespace, name, resourceVersion);
     }
 
     /**
-     * Lists a namespace (or every namespace when {@code namespace} is empty), one page at a time,
-     * keeping the objects both selectors match. The resourceVersion rules are kube-apiserver's: unset
-     * is a consistent read (from the cache once it caught up with storage, or from storage when paged);
-     * "0" reads the cache as it is; {@code NotOlderThan} (or a version without match and without limit)
-     * the cache once it reached that version; {@code Exact} (or a version with a limit) the storage
-     * snapshot of that version; a continue token the snapshot it names.
-     *
-     * @throws ApiException BadRequest for a field the resource cannot be selected by, a bad token or a
-     *         resourceVersion with a token; Invalid (422) for bad resourceVersionMatch combinations; Expired
-     *         (410) for a token or exact version older than the kept history; Timeout (504) for a version
-     *         the server does not reach within 3 s
+     * Lists a namespace (or every namespace when {@code namespace} is empty), one page at a time, with
+     * kube-apiserver's resourceVersion rules (see {@link ResourceReads#list}).
      */
     public ListResult list(String namespace, ListOptions options) {
-        ResourceVersions.validateList(options);
-        selectable.check(options.fieldSelector());
-        String pinnedNamespace = options.fieldSelector().pinned("metadata.namespace");
-        if (namespace.isEmpty() && pinnedNamespace != null && resource.namespaced()) {
-            namespace = pinnedNamespace;
-        }
-        boolean hasToken = options.continueToken() != null && !options.continueToken().isEmpty();
-        long rv = ResourceVersions.parse(options.resourceVersion());
-        if (cache != null && !fromStorage(options, hasToken)) {
-            ListResult cached = listFromCache(namespace, options, rv);
-            if (cached != null) {
-                return cached;
-            }
-        }
-        String pinnedName = options.fieldSelector().pinned("metadata.name");
-        if (pinnedName != null && !hasToken && rv == 0 && (!namespace.isEmpty() || !resource.namespaced())) {
-            return listOne(namespace, pinnedName, options);
-        }
-        String prefix = keys.collection(namespace);
-        ContinueToken from = ContinueToken.decode(options.continueToken());
-        if (from != null && !options.resourceVersion().isEmpty() && !options.resourceVersion().equals("0")) {
-            throw ApiException.badRequest("specifying resource version is not allowed when using continue");
-        }
-        String startKey = from == null ? null : prefix + from.start();
-        long revision = from != null ? from.revision() : exactRevision(options, rv);
-        if (revision > storage.currentRevision()) {
-            throw CacheErrors.tooLarge(revision, storage.currentRevision());
-        }
-        if (from == null && revision == 0 && rv > storage.currentRevision()) {
-            throw CacheErrors.tooLarge(rv, storage.currentRevision());
-        }
-        List<ObjectNode> items = new ArrayList<>();
-        int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : 0;
-        RangeResult page;
-        try {
-            do {
-                int want = limit == 0 ? 0 : limit - items.size();
-                page = storage.range(prefix, startKey, want, revision);
-                revision = page.revision();
-                for (KeyValue kv : page.items()) {
-                    ObjectNode object = codec.decode(kv);
-                    if (matches(object, options)) {
-                        items.add(object);
-                    }
-                    startKey = kv.key() + "\0";
-                }
-            } while (page.more() && limit > 0 && items.size() < limit);
-        } catch (StorageException.Compacted e) {
-            throw ApiException.gone(ContinueToken.EXPIRED_MESSAGE);
-        }
-        if (!page.more()) {
-            return new ListResult(items, Long.toString(revision), null, null);
-        }
-        String next = new ContinueToken(revision, startKey.substring(prefix.length())).encode();
-        boolean unfiltered = options.labelSelector().isEverything() && options.fieldSelector().isEverything();
-        return new ListResult(items, Long.toString(revision), next, unfiltered ? page.remaining() : null);
+        return reads.list(namespace, options);
     }
 
-    /** kube-apiserver's {@code shouldDelegateList}: which lists the watch cache cannot answer. */
-    private static boolean fromStorage(ListOptions options, boolean hasToken) {
-        String match = options.resourceVersionMatch();
-        String rv = options.resourceVersion();
-        if (match.equals(ResourceVersions.EXACT) || hasToken) {
-            return true;
-        }
-        if (match.isEmpty() && options.limit() > 0 && !rv.isEmpty() && !rv.equals("0")) {
-            return true;
-        }
-        return rv.isEmpty() && options.limit() > 0;
-    }
-
-    /** The revision a storage list reads at: the version asked for when it must match exactly, else now. */
-    private static long exactRevision(ListOptions options, long rv) {
-        boolean exact = options.resourceVersionMatch().equals(ResourceVersions.EXACT)
-                || options.resourceVersionMatch().isEmpty() && options.limit() > 0;
-        return exact ? rv : 0;
-    }
-
-    /** A list served from the cache; null when a consistent read must fall back to storage. */
-    private ListResult listFromCache(String namespace, ListOptions options, long rv) {
-        if (options.resourceVersion().isEmpty()) {
-            if (!cache.awaitRevision(storage.currentRevision())) {
-                return null;
-            }
-        } else if (rv > 0 && !cache.awaitRevision(rv)) {
-            throw cache.tooLarge(rv);
-        }
-        String prefix = keys.collection(namespace);
-        int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : 0;
-        ResourceCache.Page page = cache.list(scope(namespace, options), null, limit, filter(options));
-        List<ObjectNode> items = new ArrayList<>(page.items().size());
-        for (CachedObject o : page.items()) {
-            items.add(o.object().deepCopy());
-        }
-        String revision = Long.toString(page.revision());
-        if (page.lastKey() == null) {
-            return new ListResult(items, revision, null, null);
-        }
-        String next = new ContinueToken(page.revision(), page.lastKey().substring(prefix.length()) + "\0").encode();
-        boolean unfiltered = options.labelSelector().isEverything() && options.fieldSelector().isEverything();
-        return new ListResult(items, revision, next, unfiltered ? page.remaining() : null);
-    }
-
-    /** The key range a list or watch needs: the namespace, or one object's key when the name is pinned. */
-    private String scope(String namespace, ListOptions options) {
-        String name = options.fieldSelector().pinned("metadata.name");
-        if (name != null && (!namespace.isEmpty() || !resource.namespaced())) {
-            return keys.key(namespace, name);
-        }
-        return keys.collection(namespace);
-    }
-
-    private Predicate<CachedObject> filter(ListOptions options) {
-        LabelSelector labels = options.labelSelector();
-        FieldSelector fields = options.fieldSelector();
-        if (labels.isEverything() && fields.isEverything()) {
-            return o -> true;
-        }
-        return o -> labels.matches(o.labels()) && (fields.isEverything() || fields.matches(o.fields()));
-    }
-
-    /**
-     * Watches a namespace (or all), kube-apiserver's rules: from "" or "0" (or with
-     * {@code sendInitialEvents=true}) the current state comes first as ADDED events (consistent for "",
-     * after waiting for the cache), then a {@link io.kapi.storage.cache.Delivery.InitialEventsEnd};
-     * from a version, only the changes after it. Start failures that kube-apiserver sends as an ERROR
-     * event (410 too old resource version, 504 too large) come as the watch's only delivery.
-     *
-     * @throws ApiException Invalid (422) for bad option combinations, BadRequest for a field the resource
-     *         cannot be selected by or a malformed version, MethodNotAllowed when the resource has no cache
-     */
+    /** Watches a namespace (or all), kube-apiserver's rules (see {@link ResourceReads#watch}). */
     public CacheWatch watch(String namespace, ListOptions options) {
-        ResourceVersions.validateWatch(options);
-        selectable.check(options.fieldSelector());
-        if (cache == null) {
-            throw ApiException.verbNotSupported(gvr(), "watch");
-        }
-        String pinnedNamespace = options.fieldSelector().pinned("metadata.namespace");
-        if (namespace.isEmpty() && pinnedNamespace != null && resource.namespaced()) {
-            namespace = pinnedNamespace;
-        }
-        long rv = ResourceVersions.parse(options.resourceVersion());
-        String scope = scope(namespace, options);
-        if (ResourceVersions.initialEvents(options)) {
-            long wanted = options.resourceVersion().isEmpty() ? storage.currentRevision() : rv;
-            if (!cache.awaitRevision(wanted)) {
-                return CacheWatch.failed(cache.tooLarge(wanted));
-            }
-            return cache.watch(scope, filter(options), 0, true);
-        }
-        long from = rv;
-        if (options.resourceVersion().isEmpty()) {
-            from = storage.currentRevision();
-            cache.awaitRevision(from);
-        } else if (rv == 0) {
-            from = cache.revision();
-        }
-        return cache.watch(scope, filter(options), from, false);
+        return reads.watch(namespace, options);
     }
 
-    private ListResult listOne(String namespace, String name, ListOptions options) {
-        long revision = storage.currentRevision();
-        List<ObjectNode> items = storage.get(keys.key(namespace, name)).map(codec::decode)
-                .filter(o -> matches(o, options)).stream().toList();
-        return new ListResult(items, Long.toString(revision), null, null);
-    }
-
-    private boolean matches(ObjectNode object, ListOptions options) {
-        return options.labelSelector().matches(ObjectMeta.of(object).labels())
-                && (options.fieldSelector().isEverything() || options.fieldSelector().matches(selectable.of(object)));
-    }
+    // ---- writes ----
 
     /**
-     * Creates an object in {@code namespace} (ignored for cluster-scoped resources).
+     * Creates an object in {@code namespace} (ignored for cluster-scoped resources): decode checks,
+     * defaults, managed fields, mutating admission, prepare, name generation, validation, validating
+     * admission, store. On a dry run every stage runs and nothing is stored.
      *
-     * @throws ApiException AlreadyExists, Invalid, NotFound (namespace), BadRequest (namespace mismatch)
+     * @throws ApiException AlreadyExists, Invalid, NotFound (namespace), BadRequest (namespace mismatch,
+     *         wrong types), Forbidden (admission)
      */
-    public ObjectNode create(String namespace, ObjectNode object, boolean dryRun) {
+    public ObjectNode create(RequestContext ctx, String namespace, ObjectNode object, Write write) {
         ObjectMeta meta = ObjectMeta.of(object);
         assignNamespace(meta, namespace);
+        List<FieldError> missing = stages.decode(ctx, object, write);
         strategy.applyDefaults(object);
-        prepareMetadataForCreate(meta);
+        stages.track(ctx, null, object, write);
+        AdmissionChain admission = services.admission().get();
+        ObjectNode options = WriteStages.options(ctx);
+        admission.admit(stages.attributes(ctx, Operation.CREATE, object, null, write.subresource(), options));
+        stages.prepareMetadataForCreate(meta);
         // the name is generated before the strategy prepares the object, as kube-apiserver does (a
         // job's generated selector labels its pods with the job's name)
         boolean generated = meta.name().isEmpty() && !meta.generateName().isEmpty();
@@ -301,34 +133,32 @@ public final class ResourceStore {
             meta.name(NameGenerator.generate(meta.generateName()));
         }
         strategy.prepareForCreate(object);
-        Strategy.Finish finish = strategy.beginCreate(object, dryRun);
+        Strategy.Finish finish = strategy.beginCreate(object, ctx.dryRun());
         boolean stored = false;
         try {
-            ObjectNode created = validateAndStore(meta, object, generated, dryRun);
-            stored = !dryRun;
-            return created;
+            stages.validateCreate(object, missing, strategy);
+            admission.validate(stages.attributes(ctx, Operation.CREATE, object, null, write.subresource(), options));
+            strategy.canonicalize(object);
+            ctx.warnings().addAll(strategy.warningsOnCreate(object));
+            if (!ctx.dryRun()) {
+                store(meta, object, generated);
+                stored = true;
+            }
+            return object;
         } finally {
             finish.finish(stored);
         }
     }
 
-    private ObjectNode validateAndStore(ObjectMeta meta, ObjectNode object, boolean generated, boolean dryRun) {
-        validate(object, strategy.validate(object));
-        if (resource.namespaced()) {
-            namespaceCheck.requireActive(meta.namespace(), gvr(), meta.name());
-        }
-        strategy.canonicalize(object);
-        if (dryRun) {
-            return object;
-        }
+    private void store(ObjectMeta meta, ObjectNode object, boolean generated) {
         for (int attempt = 1; ; attempt++) {
             try {
                 KeyValue kv = storage.create(keys.key(meta.namespace(), meta.name()), codec.encode(object));
                 meta.resourceVersion(Long.toString(kv.modRevision()));
-                return object;
+                return;
             } catch (StorageException.KeyExists e) {
                 if (!generated || attempt == NAME_GENERATION_ATTEMPTS) {
-                    throw StorageErrors.interpret(e, gvr(), meta.name());
+                    throw alreadyExists(meta);
                 }
                 meta.name(NameGenerator.generate(meta.generateName()));
             } catch (StorageException e) {
@@ -337,227 +167,198 @@ public final class ResourceStore {
         }
     }
 
-    /**
-     * Replaces an object (PUT). A resourceVersion in the body must match the stored one.
-     *
-     * @throws ApiException NotFound (unless the kind creates on update), Conflict, Invalid, BadRequest
-     */
-    public UpdateResult update(String namespace, String name, ObjectNode object, boolean dryRun) {
-        return replace(namespace, name, object, dryRun, strategy);
-    }
-
-    /**
-     * Replaces only the {@code status} of an object (PUT to {@code /status}); the body's other fields
-     * are ignored, its resourceVersion, if set, must match.
-     *
-     * @throws ApiException NotFound, Conflict, Invalid
-     */
-    public ObjectNode updateStatus(String namespace, String name, ObjectNode object, boolean dryRun) {
-        return updateSubresource(namespace, name, object, dryRun, new StatusStrategy(strategy));
-    }
-
-    /**
-     * Replaces an existing object through a subresource whose strategy decides what of the body is
-     * taken (e.g. only {@code spec.finalizers} for {@code namespaces/finalize}).
-     *
-     * @param using the subresource's strategy, usually decorating {@link #strategy()}
-     * @throws ApiException NotFound, Conflict, Invalid, BadRequest
-     */
-    public ObjectNode updateSubresource(String namespace, String name, ObjectNode object, boolean dryRun,
-                                        Strategy using) {
-        if (!ObjectMeta.of(object).name().isEmpty() && !ObjectMeta.of(object).name().equals(name)) {
-            throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
-                    .formatted(ObjectMeta.of(object).name(), name));
+    /** kube's AlreadyExists, which says so when the existing object is on its way out. */
+    private ApiException alreadyExists(ObjectMeta meta) {
+        ApiException e = ApiException.alreadyExists(gvr(), meta.name());
+        Optional<ObjectNode> existing = find(meta.namespace(), meta.name());
+        if (existing.isPresent() && !ObjectMeta.of(existing.get()).deletionTimestamp().isEmpty()) {
+            return new ApiException(e.reason(), e.code(), "object is being deleted: " + e.getMessage(), e.details());
         }
-        ObjectMeta.of(object).name(name);
-        if (storage.get(keys.key(namespace, name)).isEmpty()) {
+        return e;
+    }
+
+    /**
+     * Updates an object (kube's {@code Update} with an updated-object function): reads it once, lets
+     * {@code transform} make the new object, runs it through the stages and compares-and-swaps it. A
+     * resourceVersion the new object carries must be the stored one (409 Conflict otherwise, at once);
+     * without one the update is unconditional where the strategy allows. When another write wins the
+     * race, the whole pass runs again on the newer object until the request's deadline. An update that
+     * changes nothing stores nothing and answers the stored object. A missing object is created when
+     * {@code write} allows it or, for the main resource, when the strategy allows create-on-update.
+     *
+     * @throws ApiException NotFound, Conflict, Invalid, BadRequest, Forbidden (admission), Timeout (504)
+     */
+    public UpdateResult update(RequestContext ctx, String namespace, String name, Transform transform, Write write) {
+        Strategy using = write.strategy() != null ? write.strategy()
+                : write.subresource().equals("status") ? statusStrategy : strategy;
+        String key = keys.key(resource.namespaced() ? namespace : "", name);
+        for (int attempt = 1; ; attempt++) {
+            KeyValue current = storage.get(key).orElse(null);
+            if (current == null) {
+                Optional<UpdateResult> created = createOnUpdate(ctx, namespace, name, transform, write, using);
+                if (created.isPresent()) {
+                    return created.get();
+                }
+                continue;
+            }
+            ObjectNode old = codec.decode(current);
+            ObjectNode object = transform.apply(old.deepCopy());
+            Optional<UpdateResult> result = updateOnce(ctx, key, current, old, object, write, using);
+            if (result.isPresent()) {
+                return result.get();
+            }
+            checkDeadline(ctx, attempt);
+        }
+    }
+
+    /** Empty when another writer created the object meanwhile (the caller updates it then). */
+    private Optional<UpdateResult> createOnUpdate(RequestContext ctx, String namespace, String name,
+                                                  Transform transform, Write write, Strategy using) {
+        boolean allowed = write.createIfMissing() || (write.subresource().isEmpty() && using.allowCreateOnUpdate());
+        if (!allowed) {
             throw ApiException.notFound(gvr(), name);
         }
-        return replace(namespace, name, object, dryRun, using).object();
-    }
-
-    /** The resource's strategy, for subresources that decorate it. */
-    public Strategy strategy() {
-        return strategy;
-    }
-
-    private UpdateResult replace(String namespace, String name, ObjectNode object, boolean dryRun, Strategy using) {
+        ObjectNode object = transform.apply(null);
         ObjectMeta meta = ObjectMeta.of(object);
-        assignNamespace(meta, namespace);
-        if (meta.name().isEmpty()) {
-            meta.name(name);
-        } else if (!meta.name().equals(name)) {
-            throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
-                    .formatted(meta.name(), name));
+        checkName(meta, name);
+        if (!meta.resourceVersion().isEmpty()) {
+            throw ApiException.notFound(gvr(), name);
         }
-        String key = keys.key(meta.namespace(), name);
-        KeyValue current = storage.get(key).orElse(null);
-        if (current == null) {
-            if (!using.allowCreateOnUpdate()) {
-                throw ApiException.notFound(gvr(), name);
+        try {
+            return Optional.of(new UpdateResult(create(ctx, namespace, object, write), true));
+        } catch (ApiException e) {
+            if (e.reason() == StatusReason.ALREADY_EXISTS) {
+                return Optional.empty();
             }
-            if (!meta.resourceVersion().isEmpty()) {
-                throw ApiException.notFound(gvr(), name);
-            }
-            return new UpdateResult(create(namespace, object, dryRun), true);
+            throw e;
         }
-        ObjectNode old = codec.decode(current);
-        String wanted = meta.resourceVersion();
-        if (wanted.isEmpty() && !using.allowUnconditionalUpdate()) {
-            throw ApiException.invalid(resource.gvk(), name, List.of(FieldError.invalid("metadata.resourceVersion",
-                    "\"\"", "must be specified for an update")));
-        }
-        if (!wanted.isEmpty() && !wanted.equals(Long.toString(current.modRevision()))) {
-            throw ApiException.staleUpdate(gvr(), name);
-        }
+    }
+
+    /** One pass of an update; empty when the compare-and-swap lost to a concurrent write. */
+    private Optional<UpdateResult> updateOnce(RequestContext ctx, String key, KeyValue current, ObjectNode old,
+                                              ObjectNode object, Write write, Strategy using) {
+        ObjectMeta meta = ObjectMeta.of(object);
+        assignNamespace(meta, ObjectMeta.of(old).namespace());
+        checkName(meta, ObjectMeta.of(old).name());
+        List<FieldError> missing = stages.decode(ctx, object, write);
         using.applyDefaults(object);
-        prepareMetadataForUpdate(meta, ObjectMeta.of(old));
+        stages.track(ctx, old, object, write);
+        AdmissionChain admission = services.admission().get();
+        ObjectNode options = WriteStages.options(ctx);
+        admission.admit(stages.attributes(ctx, Operation.UPDATE, object, old, write.subresource(), options));
+        checkPrecondition(meta, current, using);
+        WriteStages.prepareMetadataForUpdate(meta, ObjectMeta.of(old));
         using.prepareForUpdate(object, old);
-        Strategy.Finish finish = using.beginUpdate(object, old, dryRun);
+        Strategy.Finish finish = using.beginUpdate(object, old, ctx.dryRun());
         boolean stored = false;
         try {
-            UpdateResult result = validateAndReplace(key, current, object, old, dryRun, using);
-            stored = !dryRun;
-            return result;
+            stages.validateUpdate(object, old, missing, using);
+            admission.validate(stages.attributes(ctx, Operation.UPDATE, object, old, write.subresource(), options));
+            using.canonicalize(object);
+            String currentVersion = Long.toString(current.modRevision());
+            boolean unchanged = unchanged(object, old);
+            if (unchanged || ctx.dryRun()) {
+                meta.resourceVersion(currentVersion);
+                return Optional.of(new UpdateResult(unchanged ? old : object, false));
+            }
+            if (deletionComplete(meta)) {
+                storage.delete(key, current.modRevision());
+                stored = true;
+                using.afterDelete(object);
+                return Optional.of(new UpdateResult(object, false));
+            }
+            KeyValue kv = storage.update(key, codec.encode(object), current.modRevision());
+            stored = true;
+            meta.resourceVersion(Long.toString(kv.modRevision()));
+            return Optional.of(new UpdateResult(object, false));
+        } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
+            return Optional.empty();
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), meta.name());
         } finally {
             finish.finish(stored);
         }
     }
 
-    private UpdateResult validateAndReplace(String key, KeyValue current, ObjectNode object, ObjectNode old,
-                                            boolean dryRun, Strategy using) {
-        ObjectMeta meta = ObjectMeta.of(object);
-        String name = meta.name();
-        List<FieldError> errors = new ArrayList<>(validateCommonUpdate(meta, ObjectMeta.of(old)));
-        errors.addAll(using.validateUpdate(object, old));
-        validate(object, errors);
-        using.canonicalize(object);
-        if (dryRun) {
-            meta.resourceVersion(Long.toString(current.modRevision()));
-            return new UpdateResult(object, false);
-        }
-        try {
-            if (!meta.deletionTimestamp().isEmpty() && !meta.hasFinalizers()
-                    && meta.node().path("deletionGracePeriodSeconds").asLong(-1) == 0) {
-                storage.delete(key, current.modRevision());
-                using.afterDelete(object);
-                return new UpdateResult(object, false);
+    /** Whether the new object is the stored one (kube's GuaranteedUpdate stores nothing then). */
+    private static boolean unchanged(ObjectNode object, ObjectNode old) {
+        ObjectNode stored = old.deepCopy();
+        ObjectMeta.of(stored).resourceVersion(null);
+        ObjectNode next = object.deepCopy();
+        ObjectMeta.of(next).resourceVersion(null);
+        return stored.equals(next);
+    }
+
+    /** An update that leaves a deleted object without finalizers and grace removes it (kube's deleteForEmptyFinalizers). */
+    private static boolean deletionComplete(ObjectMeta meta) {
+        return !meta.deletionTimestamp().isEmpty() && !meta.hasFinalizers()
+                && meta.node().path("deletionGracePeriodSeconds").asLong(-1) == 0;
+    }
+
+    /** kube's resourceVersion precondition of an update. */
+    private void checkPrecondition(ObjectMeta meta, KeyValue current, Strategy using) {
+        String wanted = meta.resourceVersion();
+        if (wanted.isEmpty()) {
+            if (!using.allowUnconditionalUpdate()) {
+                throw ApiException.invalid(resource.gvk(), meta.name(), List.of(FieldError.invalid(
+                        "metadata.resourceVersion", "\"\"", "must be specified for an update")));
             }
-            KeyValue kv = storage.update(key, codec.encode(object), current.modRevision());
-            meta.resourceVersion(Long.toString(kv.modRevision()));
-            return new UpdateResult(object, false);
-        } catch (StorageException e) {
-            throw StorageErrors.interpret(e, gvr(), name);
+            return;
+        }
+        if (!wanted.equals(Long.toString(current.modRevision()))) {
+            throw ApiException.staleUpdate(gvr(), meta.name());
         }
     }
+
+    /** After a lost race: try again while the request has time, as GuaranteedUpdate does until its context ends. */
+    static void checkDeadline(RequestContext ctx, int attempt) {
+        if (ctx.expired() || (ctx.deadline() == null && attempt >= ATTEMPTS_WITHOUT_DEADLINE)) {
+            throw new ApiException(StatusReason.TIMEOUT, 504,
+                    "Timeout: request did not complete within requested timeout - context deadline exceeded",
+                    ApiException.Details.NONE);
+        }
+    }
+
+    // ---- deletes ----
 
     /**
      * Deletes an object. One that finalizers hold, that its kind deletes gracefully (pods on a node)
      * or that its kind finalizes itself (namespaces) only gets its deletionTimestamp set; an
      * {@code Orphan} or {@code Foreground} propagation policy adds the garbage collector's finalizer.
+     * Admission sees the delete first. A concurrent write makes the delete look again.
      *
-     * @throws ApiException NotFound, Conflict (failed precondition or concurrent change)
+     * @throws ApiException NotFound, Conflict (failed precondition), Forbidden (admission)
      */
-    public DeleteResult delete(String namespace, String name, DeleteOptions options) {
-        String key = keys.key(namespace, name);
-        KeyValue current = storage.get(key).orElseThrow(() -> ApiException.notFound(gvr(), name));
-        ObjectNode object = codec.decode(current);
-        ObjectMeta meta = ObjectMeta.of(object);
-        checkPreconditions(meta, options);
-        Deletion plan = strategy.beforeDelete(object, options);
-        boolean alreadyDeleting = !meta.deletionTimestamp().isEmpty();
-        if (!alreadyDeleting) {
-            addPropagationFinalizer(meta, options.propagationPolicy());
-        }
-        if (meta.hasFinalizers() || !(plan instanceof Deletion.Immediate)) {
-            return alreadyDeleting ? new DeleteResult(object, false)
-                    : markDeleting(key, current, object, plan, options.dryRun());
-        }
-        if (options.dryRun()) {
-            return new DeleteResult(object, true);
-        }
-        try {
-            storage.delete(key, current.modRevision());
-        } catch (StorageException e) {
-            throw StorageErrors.interpret(e, gvr(), name);
-        }
-        strategy.afterDelete(object);
-        return new DeleteResult(object, true);
+    public DeleteResult delete(RequestContext ctx, String namespace, String name, DeleteOptions options) {
+        return deletes.delete(ctx, namespace, name, options);
     }
 
     /** Deletes every object a list selects; returns them as deleted (or as marked for deletion). */
-    public List<ObjectNode> deleteCollection(String namespace, ListOptions listOptions, DeleteOptions options) {
-        List<ObjectNode> deleted = new ArrayList<>();
-        for (ObjectNode object : list(namespace, listOptions.unpaged()).items()) {
-            ObjectMeta meta = ObjectMeta.of(object);
-            try {
-                deleted.add(delete(meta.namespace(), meta.name(), options).object());
-            } catch (ApiException e) {
-                if (e.code() != 404) {
-                    throw e;
-                }
-            }
-        }
-        return deleted;
+    public List<ObjectNode> deleteCollection(RequestContext ctx, String namespace, ListOptions listOptions,
+                                             DeleteOptions options) {
+        return deletes.deleteCollection(ctx, namespace, listOptions, options);
     }
 
-    private DeleteResult markDeleting(String key, KeyValue current, ObjectNode object, Deletion plan, boolean dryRun) {
-        ObjectMeta meta = ObjectMeta.of(object);
-        java.time.Instant now = clock.instant();
-        switch (plan) {
-            case Deletion.Graceful g -> {
-                meta.node().put("deletionTimestamp", ObjectMeta.format(now.plusSeconds(g.seconds())));
-                meta.node().put("deletionGracePeriodSeconds", g.seconds());
-            }
-            case Deletion.Held h -> meta.node().put("deletionTimestamp", ObjectMeta.format(now));
-            case Deletion.Immediate i -> {
-                meta.node().put("deletionTimestamp", ObjectMeta.format(now));
-                meta.node().put("deletionGracePeriodSeconds", 0);
-            }
-        }
-        if (dryRun) {
-            return new DeleteResult(object, false);
-        }
-        try {
-            meta.resourceVersion("");
-            KeyValue kv = storage.update(key, codec.encode(object), current.modRevision());
-            meta.resourceVersion(Long.toString(kv.modRevision()));
-            return new DeleteResult(object, false);
-        } catch (StorageException e) {
-            throw StorageErrors.interpret(e, gvr(), meta.name());
-        }
+    // ---- shared with Deletes ----
+
+    Storage storage() {
+        return storage;
     }
 
-    /** kube-apiserver's finalizers for the garbage collector: {@code orphan} and {@code foregroundDeletion}. */
-    private static void addPropagationFinalizer(ObjectMeta meta, String policy) {
-        String finalizer = policy == null ? null : switch (policy) {
-            case "Orphan" -> "orphan";
-            case "Foreground" -> "foregroundDeletion";
-            default -> null;
-        };
-        if (finalizer == null) {
-            return;
-        }
-        var finalizers = meta.node().withArray("finalizers");
-        for (var f : finalizers) {
-            if (f.asText().equals(finalizer)) {
-                return;
-            }
-        }
-        finalizers.add(finalizer);
+    ObjectKeys keys() {
+        return keys;
     }
 
-    private void checkPreconditions(ObjectMeta meta, DeleteOptions options) {
-        if (options.preconditionUid() != null && !options.preconditionUid().equals(meta.uid())) {
-            throw ApiException.conflict(gvr(), meta.name(), "Precondition failed: UID in precondition: %s, UID in object meta: %s"
-                    .formatted(options.preconditionUid(), meta.uid()));
-        }
-        String rv = options.preconditionResourceVersion();
-        if (rv != null && !rv.equals(meta.resourceVersion())) {
-            throw ApiException.conflict(gvr(), meta.name(),
-                    "Precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %s"
-                            .formatted(rv, meta.resourceVersion()));
-        }
+    ObjectCodec codec() {
+        return codec;
+    }
+
+    Attributes deleteAttributes(RequestContext ctx, ObjectNode old) {
+        return stages.attributes(ctx, Operation.DELETE, null, old, "", WriteStages.options(ctx));
+    }
+
+    AdmissionChain admission() {
+        return services.admission().get();
     }
 
     private void assignNamespace(ObjectMeta meta, String namespace) {
@@ -573,62 +374,16 @@ public final class ResourceStore {
         }
     }
 
-    private void prepareMetadataForCreate(ObjectMeta meta) {
-        meta.uid(UUID.randomUUID().toString());
-        meta.creationTimestamp(clock.instant());
-        meta.resourceVersion(null);
-        meta.node().remove("deletionTimestamp");
-        meta.node().remove("deletionGracePeriodSeconds");
-        meta.node().remove("selfLink");
-    }
-
-    private static void prepareMetadataForUpdate(ObjectMeta meta, ObjectMeta old) {
-        if (meta.uid().isEmpty()) {
-            meta.copyFrom(old, "uid");
-        }
-        meta.copyFrom(old, "creationTimestamp");
-        meta.copyFrom(old, "deletionTimestamp");
-        meta.copyFrom(old, "deletionGracePeriodSeconds");
-        meta.node().remove("selfLink");
-        meta.resourceVersion(null);
-    }
-
-    private static List<FieldError> validateCommonUpdate(ObjectMeta meta, ObjectMeta old) {
-        List<FieldError> errors = new ArrayList<>();
-        if (!meta.uid().equals(old.uid())) {
-            errors.add(FieldError.invalid("metadata.uid", quote(meta.uid()), "field is immutable"));
-        }
-        if (!old.deletionTimestamp().isEmpty() && meta.node().has("finalizers")) {
-            for (var f : meta.node().path("finalizers")) {
-                boolean known = false;
-                for (var o : old.node().path("finalizers")) {
-                    known |= o.asText().equals(f.asText());
-                }
-                if (!known) {
-                    errors.add(FieldError.forbidden("metadata.finalizers",
-                            "no new finalizers can be added if the object is being deleted, found new finalizers [\""
-                                    + f.asText() + "\"]"));
-                }
-            }
-        }
-        return errors;
-    }
-
-    private void validate(ObjectNode object, List<FieldError> strategyErrors) {
-        ObjectMeta meta = ObjectMeta.of(object);
-        List<FieldError> errors = new ArrayList<>(metadataValidation.validate(resource, object));
-        errors.addAll(strategyErrors);
-        if (!errors.isEmpty()) {
-            String name = meta.name().isEmpty() ? meta.generateName() : meta.name();
-            throw ApiException.invalid(resource.gvk(), name, errors);
+    private static void checkName(ObjectMeta meta, String name) {
+        if (meta.name().isEmpty()) {
+            meta.name(name);
+        } else if (!meta.name().equals(name)) {
+            throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
+                    .formatted(meta.name(), name));
         }
     }
 
-    private GroupVersionResource gvr() {
+    GroupVersionResource gvr() {
         return resource.gvr();
-    }
-
-    static String quote(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

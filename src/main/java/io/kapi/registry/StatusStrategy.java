@@ -14,7 +14,9 @@ import java.util.Set;
 record StatusStrategy(Strategy base) implements StrategyDecorator {
 
     private static final Set<String> KEPT_FROM_BODY = Set.of("status", "apiVersion", "kind");
-    private static final Set<String> META_FROM_BODY = Set.of("resourceVersion", "name", "namespace", "uid");
+    /** What the body decides of the metadata; managedFields track the status change (kube keeps them too). */
+    private static final Set<String> META_FROM_BODY = Set.of("resourceVersion", "name", "namespace", "uid",
+            "managedFields");
 
     @Override
     public void prepareForUpdate(ObjectNode object, ObjectNode old) {

@@ -6,13 +6,6 @@ import io.kapi.health.HealthCheck;
 import io.kapi.health.HealthHandler;
 import io.kapi.health.NamedCheck;
 import io.kapi.health.PostStartHook;
-import io.kapi.server.filter.Authentication;
-import io.kapi.server.filter.BodyLimit;
-import io.kapi.server.filter.CacheControl;
-import io.kapi.server.filter.Filter;
-import io.kapi.server.filter.FilterChain;
-import io.kapi.server.filter.PanicRecovery;
-import io.kapi.server.filter.RequestLog;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -36,11 +29,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The HTTPS server in front of the API: Jetty with HTTP/2 and HTTP/1.1 over TLS (ALPN), client
- * certificates asked for but optional, one virtual thread per request, and the filter chain
- * <pre>
- *   request log → panic recovery → cache control → body limit → authentication
- *     → [/healthz /livez /readyz, /version, API]
- * </pre>
+ * certificates asked for but optional, one virtual thread per request, and the {@link HandlerChain}
+ * in front of {@code [/healthz /livez /readyz, /version, API]}.
  * Lifecycle, after kube-apiserver's {@code lifecycle_signals.go}:
  * <pre>
  *   start()  → listening → post-start hooks run (readyz: poststarthook/* turn ok)
@@ -74,12 +64,7 @@ public final class KapiServer implements AutoCloseable {
             }
         });
         RestHandler root = new DelegationChain(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(), api));
-        List<Filter> filters = List.of(
-                new RequestLog(),
-                new PanicRecovery(),
-                new CacheControl(),
-                new BodyLimit(config.maxRequestBodyBytes()),
-                new Authentication(config.authenticator()));
+
 
         QueuedThreadPool pool = new QueuedThreadPool();
         pool.setName("kapi-jetty");
@@ -87,7 +72,8 @@ public final class KapiServer implements AutoCloseable {
         this.connector = connector(jetty, config);
         jetty.addConnector(connector);
         WebSocketStreams websockets = new WebSocketStreams(jetty, requests);
-        jetty.setHandler(new GracefulHandler(new JettyAdapter(FilterChain.of(filters, root), requests, websockets)));
+        jetty.setHandler(new GracefulHandler(new JettyAdapter(
+                HandlerChain.build(config.security(), config.maxRequestBodyBytes(), root), requests, websockets)));
         jetty.setStopTimeout(DRAIN_MILLIS);
         jetty.setStopAtShutdown(false);
     }

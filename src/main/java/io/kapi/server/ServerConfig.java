@@ -1,5 +1,7 @@
 package io.kapi.server;
 
+import io.kapi.authz.Authorizer;
+import io.kapi.authz.Decision;
 import io.kapi.server.authn.Authenticator;
 import io.kapi.server.authn.ClientCertificateAuthenticator;
 import io.kapi.server.certs.TlsMaterial;
@@ -17,30 +19,53 @@ import java.time.Duration;
  * @param maxRequestBodyBytes request bodies above this are refused with 413
  * @param idleTimeout a connection without traffic is closed after this long; a streamed response
  *                    (watch) being written is exempt
- * @param authenticator tells who sent a request; by default the client certificate, verified
- *                      against {@code tls.clientCas()}
+ * @param security who sent a request and whether it may proceed
  */
 public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Duration shutdownDelay,
-                           long maxRequestBodyBytes, Duration idleTimeout, Authenticator authenticator) {
+                           long maxRequestBodyBytes, Duration idleTimeout, Security security) {
 
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * The request path's security settings.
+     *
+     * @param authenticator tells who sent a request; by default the client certificate, verified
+     *                      against {@code tls.clientCas()}
+     * @param authorizer decides whether the request may proceed ({@code --authorization-mode})
+     * @param requestTimeout the deadline of requests that are not long-running ({@code --request-timeout})
+     */
+    public record Security(Authenticator authenticator, Authorizer authorizer, Duration requestTimeout) {
+    }
 
     /** A listener on {@code bindAddress:port} with kube-apiserver's defaults for the rest. */
     public static ServerConfig of(String bindAddress, int port, TlsMaterial tls) {
         return new ServerConfig(bindAddress, port, tls, Duration.ZERO, BodyLimit.DEFAULT_MAX_BYTES,
-                DEFAULT_IDLE_TIMEOUT, new ClientCertificateAuthenticator(tls.clientCas()));
+                DEFAULT_IDLE_TIMEOUT, new Security(new ClientCertificateAuthenticator(tls.clientCas()),
+                        attributes -> Decision.allow(), Duration.ofMinutes(1)));
     }
 
     public ServerConfig withShutdownDelay(Duration delay) {
-        return new ServerConfig(bindAddress, port, tls, delay, maxRequestBodyBytes, idleTimeout, authenticator);
+        return new ServerConfig(bindAddress, port, tls, delay, maxRequestBodyBytes, idleTimeout, security);
     }
 
     public ServerConfig withIdleTimeout(Duration timeout) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, timeout, authenticator);
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, timeout, security);
     }
 
     /** Replaces the authenticator, e.g. with {@code Authenticator.union(certificates, tokens)}. */
     public ServerConfig withAuthenticator(Authenticator authenticator) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, authenticator);
+        return withSecurity(new Security(authenticator, security.authorizer(), security.requestTimeout()));
+    }
+
+    public ServerConfig withAuthorizer(Authorizer authorizer) {
+        return withSecurity(new Security(security.authenticator(), authorizer, security.requestTimeout()));
+    }
+
+    public ServerConfig withRequestTimeout(Duration timeout) {
+        return withSecurity(new Security(security.authenticator(), security.authorizer(), timeout));
+    }
+
+    private ServerConfig withSecurity(Security s) {
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, s);
     }
 }

@@ -6,7 +6,7 @@ package io.kapi.storage;
  */
 public sealed class StorageException extends RuntimeException
         permits StorageException.KeyExists, StorageException.KeyNotFound, StorageException.Conflict,
-        StorageException.Compacted, StorageException.Unavailable {
+        StorageException.Compacted, StorageException.Unavailable, StorageException.ResourceVersionTooLarge {
 
     StorageException(String message, Throwable cause) {
         super(message, cause, false, false);
@@ -40,12 +40,19 @@ public sealed class StorageException extends RuntimeException
 
     /** The requested revision is older than the oldest the store still keeps. */
     public static final class Compacted extends StorageException {
+        private final long requested;
         private final long compactedRevision;
 
         public Compacted(long requested, long compactedRevision) {
             super("required revision " + requested + " has been compacted (oldest kept "
                     + compactedRevision + ")", null);
+            this.requested = requested;
             this.compactedRevision = compactedRevision;
+        }
+
+        /** The revision that was asked for. */
+        public long requested() {
+            return requested;
         }
 
         public long compactedRevision() {
@@ -57,6 +64,29 @@ public sealed class StorageException extends RuntimeException
     public static final class Unavailable extends StorageException {
         public Unavailable(String message, Throwable cause) {
             super(message, cause);
+        }
+    }
+
+    /**
+     * A read asked for a revision the store (or its cache) did not reach in time: kube-apiserver's
+     * {@code ResourceVersionTooLarge}.
+     */
+    public static final class ResourceVersionTooLarge extends StorageException {
+        private final long requested;
+        private final long current;
+
+        public ResourceVersionTooLarge(long requested, long current) {
+            super("too large resource version " + requested + ", current " + current, null);
+            this.requested = requested;
+            this.current = current;
+        }
+
+        public long requested() {
+            return requested;
+        }
+
+        public long current() {
+            return current;
         }
     }
 }

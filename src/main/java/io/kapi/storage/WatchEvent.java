@@ -19,6 +19,15 @@ public sealed interface WatchEvent {
     }
 
     /**
+     * A progress notification (etcd's {@code progress notify}): every write under the watched prefix
+     * with a revision up to {@code revision} has already been delivered to this watch, so its
+     * listener knows it is current at {@code revision} even when nothing under the prefix changed.
+     * Sent in answer to {@link Watch#requestProgress()}; never before the events it vouches for.
+     */
+    record Progress(long revision) implements WatchEvent {
+    }
+
+    /**
      * The watch can no longer be served; no further events follow. The client must re-list (or
      * re-watch from {@code revision}, which may in turn fail with {@code Compacted}).
      *

@@ -39,13 +39,6 @@ final class Load {
                 + "\"data\":{\"key\":\"value-" + (from + i) + "\",\"other\":\"0123456789abcdef\"}}").status() == 201);
     }
 
-    /** Merge-patches {@code count} configmaps chosen at random among {@code cm-0..cm-(existing-1)}. */
-    Phase patches(String ns, int existing, int count) {
-        String path = "/api/v1/namespaces/" + ns + "/configmaps/cm-";
-        return run(count, (client, i) -> client.send("PATCH", path + ThreadLocalRandom.current().nextInt(Math.max(existing, 1)),
-                "{\"data\":{\"patched\":\"" + i + "\"}}", "application/merge-patch+json").status() == 200);
-    }
-
     /** Lists the whole namespace {@code count} times (one page each, as kubectl get without chunking). */
     Phase lists(String ns, int count) {
         String path = "/api/v1/namespaces/" + ns + "/configmaps";
@@ -57,6 +50,29 @@ final class Load {
         String path = "/api/v1/namespaces/" + ns + "/configmaps/cm-";
         return run(count, (client, i) ->
                 client.get(path + ThreadLocalRandom.current().nextInt(Math.max(existing, 1))).status() == 200);
+    }
+
+    /** Merge-patches {@code data.key} of {@code count} configmaps chosen at random, as {@code kubectl patch --type=merge}. */
+    Phase patches(String ns, int existing, int count) {
+        String path = "/api/v1/namespaces/" + ns + "/configmaps/cm-";
+        return run(count, (client, i) -> client.send("PATCH",
+                path + ThreadLocalRandom.current().nextInt(Math.max(existing, 1)),
+                "{\"data\":{\"key\":\"patched-" + i + "\"}}", "application/merge-patch+json").status() == 200);
+    }
+
+    /**
+     * Server-side applies {@code count} times, to configmaps chosen at random, a configuration owning one
+     * key of its own ({@code kubectl apply --server-side --force-conflicts}).
+     */
+    Phase applies(String ns, int existing, int count) {
+        String path = "/api/v1/namespaces/" + ns + "/configmaps/cm-";
+        return run(count, (client, i) -> {
+            int n = ThreadLocalRandom.current().nextInt(Math.max(existing, 1));
+            String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm-" + n
+                    + "\"},\"data\":{\"applied\":\"a-" + i + "\"}}";
+            return client.send("PATCH", path + n + "?fieldManager=bench&force=true", body,
+                    "application/apply-patch+yaml").status() == 200;
+        });
     }
 
     private interface Request {

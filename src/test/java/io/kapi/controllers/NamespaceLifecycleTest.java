@@ -25,6 +25,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import io.kapi.harness.StoreCalls;
+import io.kapi.registry.StoreServices;
+import io.kapi.storage.cache.CacheOptions;
+import io.kapi.admission.plugin.NamespaceLifecycle;
+import io.kapi.admission.AdmissionChain;
 
 class NamespaceLifecycleTest {
 
@@ -36,12 +41,13 @@ class NamespaceLifecycleTest {
     void setUp() {
         storage = Storages.memory();
         ResourceTable table = ResourceTable.builtin();
-        registry = new Registry(table.resources(), storage, new BuiltinStrategies(), (r, o) -> List.of(),
-                Clock.systemUTC());
+        registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
+                StoreServices.minimal((r, o) -> List.of(), Clock.systemUTC()),
+                lookup -> new AdmissionChain(List.of(new NamespaceLifecycle(lookup))), CacheOptions.DEFAULT);
         new SystemNamespaces(registry.namespaces()).run();
         configmaps = registry.store(table.find("", "v1", "configmaps").orElseThrow()).orElseThrow();
-        registry.namespaces().create("", object("Namespace", "x"), false);
-        configmaps.create("x", object("ConfigMap", "c1"), false);
+        StoreCalls.create(registry.namespaces(), "", object("Namespace", "x"), false);
+        StoreCalls.create(configmaps, "x", object("ConfigMap", "c1"), false);
     }
 
     @AfterEach
@@ -52,11 +58,11 @@ class NamespaceLifecycleTest {
     @Test
     @DisplayName("deleting a namespace makes it Terminating, refuses new content, and the controller finishes it")
     void deleteNamespace() {
-        DeleteResult result = registry.namespaces().delete("", "x", DeleteOptions.DEFAULT);
+        DeleteResult result = StoreCalls.delete(registry.namespaces(), "", "x", DeleteOptions.DEFAULT);
         assertFalse(result.deleted());
         assertEquals("Terminating", result.object().path("status").path("phase").asText());
         ApiException refused = assertThrows(ApiException.class,
-                () -> configmaps.create("x", object("ConfigMap", "c2"), false));
+                () -> StoreCalls.create(configmaps, "x", object("ConfigMap", "c2"), false));
         assertEquals(403, refused.code());
         assertEquals("configmaps \"c2\" is forbidden: unable to create new content in namespace x because it is "
                 + "being terminated", refused.getMessage());
@@ -71,7 +77,7 @@ class NamespaceLifecycleTest {
     void immortal() {
         for (String name : List.of("default", "kube-system", "kube-public")) {
             ApiException e = assertThrows(ApiException.class,
-                    () -> registry.namespaces().delete("", name, DeleteOptions.DEFAULT));
+                    () -> StoreCalls.delete(registry.namespaces(), "", name, DeleteOptions.DEFAULT));
             assertEquals(403, e.code());
             assertEquals("namespaces \"" + name + "\" is forbidden: this namespace may not be deleted", e.getMessage());
         }
@@ -80,7 +86,7 @@ class NamespaceLifecycleTest {
     @Test
     @DisplayName("an orphan propagation policy holds the object with the orphan finalizer")
     void orphan() {
-        DeleteResult result = configmaps.delete("x", "c1", new DeleteOptions(null, null, false, "Orphan", null));
+        DeleteResult result = StoreCalls.delete(configmaps, "x", "c1", new DeleteOptions(null, null, false, "Orphan", null));
         assertFalse(result.deleted());
         assertEquals("orphan", result.object().path("metadata").path("finalizers").get(0).asText());
         assertTrue(!ObjectMeta.of(configmaps.get("x", "c1")).deletionTimestamp().isEmpty());

@@ -57,7 +57,7 @@ public final class KapiProcess implements AutoCloseable {
         this(name, Path.of(System.getProperty("kapi.e2e.projectDir", "")), extraArgs);
     }
 
-    /** A server of the project checked out in {@code projectDir} (its bin/kapi), e.g. a baseline to compare with. */
+    /** A server of the checkout at {@code projectDir} (benchmarks compare two builds side by side). */
     public KapiProcess(String name, Path projectDir, List<String> extraArgs) {
         this.name = name;
         this.projectDir = projectDir.toAbsolutePath();
@@ -242,7 +242,7 @@ public final class KapiProcess implements AutoCloseable {
         if (BUILT.contains(projectDir)) {
             return;
         }
-        Path log = logDir.resolve("build-" + projectDir.getFileName() + ".log");
+        Path log = logDir.resolve("build.log");
         try {
             Process p = new ProcessBuilder(projectDir.resolve("bin/kapi").toString(), "--help")
                     .directory(projectDir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();

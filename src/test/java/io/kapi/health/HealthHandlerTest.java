@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.kapi.authn.UserInfo;
 import io.kapi.endpoint.RestRequest;
+import io.kapi.request.RequestContext;
+import io.kapi.request.RequestInfo;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
 import java.io.ByteArrayInputStream;
@@ -41,8 +43,8 @@ class HealthHandlerTest {
                 query.computeIfAbsent(kv[0], k -> new java.util.ArrayList<>()).add(kv.length > 1 ? kv[1] : "");
             }
         }
-        return handler.handle(new RestRequest("GET", path, query, Map.of(),
-                new ByteArrayInputStream(new byte[0]), user));
+        return handler.handle(new RestRequest("GET", path, query, Map.of(), new ByteArrayInputStream(new byte[0]),
+                RequestContext.of(RequestInfo.parse("GET", path, query), null, null, "").withUser(user)));
     }
 
     private static String body(RestResponse r) {

@@ -25,6 +25,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import io.kapi.harness.StoreCalls;
+import io.kapi.registry.StoreServices;
+import io.kapi.storage.cache.CacheOptions;
+import io.kapi.admission.plugin.NamespaceLifecycle;
+import io.kapi.admission.AdmissionChain;
 
 class ResourceStoreTest {
 
@@ -45,7 +50,8 @@ class ResourceStoreTest {
     void setUp() {
         storage = Storages.memory();
         registry = new Registry(List.of(NAMESPACES, CONFIGMAPS, DEPLOYMENTS), storage, new BuiltinStrategies(),
-                (resource, object) -> List.of(), Clock.systemUTC());
+                StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
+                lookup -> new AdmissionChain(List.of(new NamespaceLifecycle(lookup))), CacheOptions.DEFAULT);
         new SystemNamespaces(registry.namespaces()).run();
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
     }
@@ -58,7 +64,7 @@ class ResourceStoreTest {
     @Test
     @DisplayName("create fills uid, creationTimestamp and a resourceVersion that get returns")
     void createFillsMetadata() {
-        ObjectNode created = configmaps.create("default", configMap("c1"), false);
+        ObjectNode created = StoreCalls.create(configmaps, "default", configMap("c1"), false);
         ObjectMeta meta = ObjectMeta.of(created);
         assertFalse(meta.uid().isEmpty());
         assertTrue(meta.creationTimestamp().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"));
@@ -69,8 +75,8 @@ class ResourceStoreTest {
     @Test
     @DisplayName("create of an existing name is AlreadyExists, worded as kube-apiserver")
     void createTwice() {
-        configmaps.create("default", configMap("c1"), false);
-        ApiException e = assertThrows(ApiException.class, () -> configmaps.create("default", configMap("c1"), false));
+        StoreCalls.create(configmaps, "default", configMap("c1"), false);
+        ApiException e = assertThrows(ApiException.class, () -> StoreCalls.create(configmaps, "default", configMap("c1"), false));
         assertEquals(StatusReason.ALREADY_EXISTS, e.reason());
         assertEquals("configmaps \"c1\" already exists", e.getMessage());
     }
@@ -78,7 +84,7 @@ class ResourceStoreTest {
     @Test
     @DisplayName("create in a namespace that does not exist is NotFound for the namespace")
     void createInMissingNamespace() {
-        ApiException e = assertThrows(ApiException.class, () -> configmaps.create("nope", configMap("c1"), false));
+        ApiException e = assertThrows(ApiException.class, () -> StoreCalls.create(configmaps, "nope", configMap("c1"), false));
         assertEquals(404, e.code());
         assertEquals("namespaces \"nope\" not found", e.getMessage());
     }
@@ -88,7 +94,7 @@ class ResourceStoreTest {
     void namespaceMismatch() {
         ObjectNode cm = configMap("c1");
         ObjectMeta.of(cm).namespace("kube-system");
-        ApiException e = assertThrows(ApiException.class, () -> configmaps.create("default", cm, false));
+        ApiException e = assertThrows(ApiException.class, () -> StoreCalls.create(configmaps, "default", cm, false));
         assertEquals(400, e.code());
     }
 
@@ -99,7 +105,7 @@ class ResourceStoreTest {
         for (int i = 0; i < 50; i++) {
             ObjectNode cm = Json.object();
             cm.putObject("metadata").put("generateName", "gen-");
-            names.add(ObjectMeta.of(configmaps.create("default", cm, false)).name());
+            names.add(ObjectMeta.of(StoreCalls.create(configmaps, "default", cm, false)).name());
         }
         assertEquals(50, names.size());
         assertTrue(names.stream().allMatch(n -> n.matches("gen-[a-z0-9]{5}")));
@@ -108,12 +114,14 @@ class ResourceStoreTest {
     @Test
     @DisplayName("update with a stale resourceVersion is a Conflict worded as kube-apiserver")
     void staleUpdate() {
-        ObjectNode created = configmaps.create("default", configMap("c1"), false);
+        ObjectNode created = StoreCalls.create(configmaps, "default", configMap("c1"), false);
         String stale = ObjectMeta.of(created).resourceVersion();
-        configmaps.update("default", "c1", configMap("c1"), false);
+        ObjectNode changed = configMap("c1");
+        changed.with("data").put("changed", "yes");
+        StoreCalls.update(configmaps, "default", "c1", changed, false);
         ObjectNode again = configMap("c1");
         ObjectMeta.of(again).resourceVersion(stale);
-        ApiException e = assertThrows(ApiException.class, () -> configmaps.update("default", "c1", again, false));
+        ApiException e = assertThrows(ApiException.class, () -> StoreCalls.update(configmaps, "default", "c1", again, false));
         assertEquals(409, e.code());
         assertEquals("Operation cannot be fulfilled on configmaps \"c1\": the object has been modified; please apply "
                 + "your changes to the latest version and try again", e.getMessage());
@@ -122,10 +130,10 @@ class ResourceStoreTest {
     @Test
     @DisplayName("update keeps uid and creationTimestamp and raises the resourceVersion")
     void updateKeepsSystemFields() {
-        ObjectNode created = configmaps.create("default", configMap("c1"), false);
+        ObjectNode created = StoreCalls.create(configmaps, "default", configMap("c1"), false);
         ObjectNode changed = configMap("c1");
         changed.putObject("data").put("k", "v2");
-        ObjectNode updated = configmaps.update("default", "c1", changed, false).object();
+        ObjectNode updated = StoreCalls.update(configmaps, "default", "c1", changed, false).object();
         assertEquals(ObjectMeta.of(created).uid(), ObjectMeta.of(updated).uid());
         assertEquals(ObjectMeta.of(created).creationTimestamp(), ObjectMeta.of(updated).creationTimestamp());
         assertTrue(Long.parseLong(ObjectMeta.of(updated).resourceVersion())
@@ -137,29 +145,29 @@ class ResourceStoreTest {
     void generation() {
         ResourceStore deployments = registry.store(DEPLOYMENTS).orElseThrow();
         ObjectNode d = deployment("d1");
-        assertEquals(1, ObjectMeta.of(deployments.create("default", d, false)).generation());
+        assertEquals(1, ObjectMeta.of(StoreCalls.create(deployments, "default", d, false)).generation());
         ObjectNode labelled = deployments.get("default", "d1");
         labelled.with("metadata").with("labels").put("a", "b");
-        assertEquals(1, ObjectMeta.of(deployments.update("default", "d1", labelled, false).object()).generation());
+        assertEquals(1, ObjectMeta.of(StoreCalls.update(deployments, "default", "d1", labelled, false).object()).generation());
         ObjectNode scaled = deployments.get("default", "d1");
         scaled.with("spec").put("replicas", 3);
-        assertEquals(2, ObjectMeta.of(deployments.update("default", "d1", scaled, false).object()).generation());
+        assertEquals(2, ObjectMeta.of(StoreCalls.update(deployments, "default", "d1", scaled, false).object()).generation());
     }
 
     @Test
     @DisplayName("dry-run create validates and answers but stores nothing")
     void dryRun() {
-        configmaps.create("default", configMap("c1"), true);
+        StoreCalls.create(configmaps, "default", configMap("c1"), true);
         assertThrows(ApiException.class, () -> configmaps.get("default", "c1"));
     }
 
     @Test
     @DisplayName("delete removes the object; a second delete is NotFound")
     void delete() {
-        configmaps.create("default", configMap("c1"), false);
-        assertTrue(configmaps.delete("default", "c1", DeleteOptions.DEFAULT).deleted());
+        StoreCalls.create(configmaps, "default", configMap("c1"), false);
+        assertTrue(StoreCalls.delete(configmaps, "default", "c1", DeleteOptions.DEFAULT).deleted());
         ApiException e = assertThrows(ApiException.class,
-                () -> configmaps.delete("default", "c1", DeleteOptions.DEFAULT));
+                () -> StoreCalls.delete(configmaps, "default", "c1", DeleteOptions.DEFAULT));
         assertEquals("configmaps \"c1\" not found", e.getMessage());
     }
 
@@ -168,22 +176,22 @@ class ResourceStoreTest {
     void finalizers() {
         ObjectNode cm = configMap("c1");
         cm.with("metadata").putArray("finalizers").add("example.com/hold");
-        configmaps.create("default", cm, false);
-        DeleteResult result = configmaps.delete("default", "c1", DeleteOptions.DEFAULT);
+        StoreCalls.create(configmaps, "default", cm, false);
+        DeleteResult result = StoreCalls.delete(configmaps, "default", "c1", DeleteOptions.DEFAULT);
         assertFalse(result.deleted());
         ObjectNode held = configmaps.get("default", "c1");
         assertFalse(ObjectMeta.of(held).deletionTimestamp().isEmpty());
         held.with("metadata").putArray("finalizers");
-        configmaps.update("default", "c1", held, false);
+        StoreCalls.update(configmaps, "default", "c1", held, false);
         assertThrows(ApiException.class, () -> configmaps.get("default", "c1"));
     }
 
     @Test
     @DisplayName("a uid precondition that does not match is a Conflict")
     void uidPrecondition() {
-        configmaps.create("default", configMap("c1"), false);
+        StoreCalls.create(configmaps, "default", configMap("c1"), false);
         ApiException e = assertThrows(ApiException.class,
-                () -> configmaps.delete("default", "c1", new DeleteOptions("other", null, false, null, null)));
+                () -> StoreCalls.delete(configmaps, "default", "c1", new DeleteOptions("other", null, false, null, null)));
         assertEquals(409, e.code());
     }
 
@@ -191,7 +199,7 @@ class ResourceStoreTest {
     @DisplayName("paging with limit and continue returns every object exactly once at one revision")
     void paging() {
         for (int i = 0; i < 25; i++) {
-            configmaps.create("default", configMap("c%02d".formatted(i)), false);
+            StoreCalls.create(configmaps, "default", configMap("c%02d".formatted(i)), false);
         }
         List<String> seen = new java.util.ArrayList<>();
         String token = null;
@@ -202,7 +210,7 @@ class ResourceStoreTest {
             if (revision == null) {
                 revision = page.resourceVersion();
                 assertEquals(15L, page.remainingItemCount());
-                configmaps.create("default", configMap("zz-late"), false);
+                StoreCalls.create(configmaps, "default", configMap("zz-late"), false);
             }
             assertEquals(revision, page.resourceVersion());
             token = page.continueToken();
@@ -224,8 +232,8 @@ class ResourceStoreTest {
     void listAcrossNamespaces() {
         ObjectNode a = configMap("a");
         a.with("metadata").with("labels").put("app", "x");
-        configmaps.create("default", a, false);
-        configmaps.create("kube-system", configMap("b"), false);
+        StoreCalls.create(configmaps, "default", a, false);
+        StoreCalls.create(configmaps, "kube-system", configMap("b"), false);
         assertEquals(2, configmaps.list("", ListOptions.ALL).items().size());
         ListResult labelled = configmaps.list("", new ListOptions(0, null, LabelSelector.parse("app=x"), FieldSelector.EVERYTHING));
         assertEquals(1, labelled.items().size());
@@ -248,12 +256,12 @@ class ResourceStoreTest {
     void statusUpdate() {
         ResourceStore deployments = registry.store(DEPLOYMENTS).orElseThrow();
         ObjectNode d = deployment("d1");
-        deployments.create("default", d, false);
+        StoreCalls.create(deployments, "default", d, false);
         ObjectNode body = Json.object();
         body.putObject("metadata").put("name", "d1");
         body.putObject("spec").put("replicas", 9);
         body.putObject("status").put("replicas", 1);
-        ObjectNode updated = deployments.updateStatus("default", "d1", body, false);
+        ObjectNode updated = StoreCalls.updateStatus(deployments, "default", "d1", body, false);
         assertEquals(1, updated.path("spec").path("replicas").asInt());
         assertEquals(1, updated.path("status").path("replicas").asInt());
         assertEquals(1, ObjectMeta.of(updated).generation());

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import io.kapi.harness.StoreCalls;
 
 /** get, list and watch under kube-apiserver's resourceVersion rules, served by the watch cache. */
 class ResourceVersionRulesTest {
@@ -56,7 +57,7 @@ class ResourceVersionRulesTest {
     @DisplayName("an unset resourceVersion lists consistently: a write just acknowledged is in the list")
     void consistentList() {
         for (int i = 0; i < 50; i++) {
-            cms.create("default", configMap("c" + i), false);
+            StoreCalls.create(cms, "default", configMap("c" + i), false);
             ListResult list = cms.list("default", ListOptions.ALL);
             assertEquals(i + 1, list.items().size());
             assertEquals(Long.toString(f.storage.currentRevision()), list.resourceVersion());
@@ -66,7 +67,7 @@ class ResourceVersionRulesTest {
     @Test
     @DisplayName("resourceVersion=0 and NotOlderThan list from the cache, with the cache's revision")
     void listFromCache() {
-        ObjectNode c1 = cms.create("default", configMap("c1"), false);
+        ObjectNode c1 = StoreCalls.create(cms, "default", configMap("c1"), false);
         ListResult any = cms.list("default", at("0", ""));
         assertTrue(Long.parseLong(any.resourceVersion()) >= 0);
         ListResult notOlder = cms.list("default", at(rv(c1), "NotOlderThan"));
@@ -92,9 +93,9 @@ class ResourceVersionRulesTest {
     @Test
     @DisplayName("Exact lists the state of that revision, even after later writes")
     void exact() {
-        ObjectNode c1 = cms.create("default", configMap("c1"), false);
-        cms.create("default", configMap("c2"), false);
-        cms.delete("default", "c1", DeleteOptions.DEFAULT);
+        ObjectNode c1 = StoreCalls.create(cms, "default", configMap("c1"), false);
+        StoreCalls.create(cms, "default", configMap("c2"), false);
+        StoreCalls.delete(cms, "default", "c1", DeleteOptions.DEFAULT);
         ListResult then = cms.list("default", at(rv(c1), "Exact"));
         assertEquals(List.of("c1"), then.items().stream().map(o -> ObjectMeta.of(o).name()).toList());
         assertEquals(rv(c1), then.resourceVersion());
@@ -103,8 +104,8 @@ class ResourceVersionRulesTest {
     @Test
     @DisplayName("Exact at a compacted revision is 410 Expired")
     void exactCompacted() {
-        ObjectNode c1 = cms.create("default", configMap("c1"), false);
-        cms.create("default", configMap("c2"), false);
+        ObjectNode c1 = StoreCalls.create(cms, "default", configMap("c1"), false);
+        StoreCalls.create(cms, "default", configMap("c2"), false);
         f.storage.compact(f.storage.currentRevision());
         ApiException e = assertThrows(ApiException.class, () -> cms.list("default", at(rv(c1), "Exact")));
         assertEquals(410, e.code());
@@ -137,7 +138,7 @@ class ResourceVersionRulesTest {
     @DisplayName("a continue token with a resourceVersion is 400, as kube-apiserver")
     void continueWithVersion() {
         for (int i = 0; i < 3; i++) {
-            cms.create("default", configMap("c" + i), false);
+            StoreCalls.create(cms, "default", configMap("c" + i), false);
         }
         ListResult first = cms.list("default", new ListOptions(1, null, LabelSelector.EVERYTHING, FieldSelector.EVERYTHING));
         assertNotNull(first.continueToken());
@@ -160,7 +161,7 @@ class ResourceVersionRulesTest {
 
     private void pageAll(String rv) {
         for (int i = 0; i < 100; i++) {
-            cms.create("default", configMap("c" + String.format("%03d", i)), false);
+            StoreCalls.create(cms, "default", configMap("c" + String.format("%03d", i)), false);
         }
         Set<String> names = new HashSet<>();
         String token = null;
@@ -181,8 +182,8 @@ class ResourceVersionRulesTest {
                 assertEquals(total - names.size(), page.remainingItemCount());
             }
             token = page.continueToken();
-            cms.create("default", configMap("new-" + pages++), false);
-            cms.delete("default", "c" + String.format("%03d", 100 - pages), DeleteOptions.DEFAULT);
+            StoreCalls.create(cms, "default", configMap("new-" + pages++), false);
+            StoreCalls.delete(cms, "default", "c" + String.format("%03d", 100 - pages), DeleteOptions.DEFAULT);
         } while (token != null);
         Set<String> snapshot = new HashSet<>();
         cms.list("default", at(listRv, "Exact")).items().forEach(o -> snapshot.add(ObjectMeta.of(o).name()));
@@ -196,7 +197,7 @@ class ResourceVersionRulesTest {
     @Test
     @DisplayName("get with a resourceVersion reads the cache once it reached it; 0 reads it as it is")
     void getFromCache() {
-        ObjectNode c1 = cms.create("default", configMap("c1"), false);
+        ObjectNode c1 = StoreCalls.create(cms, "default", configMap("c1"), false);
         assertEquals(rv(c1), rv(cms.get("default", "c1", rv(c1))), "waits for the cache to reach the version");
         assertEquals(rv(c1), rv(cms.get("default", "c1", "0")));
         assertEquals(404, assertThrows(ApiException.class, () -> cms.get("default", "nope", "0")).code());
@@ -205,9 +206,9 @@ class ResourceVersionRulesTest {
     @Test
     @DisplayName("a watch from a version replays only what came after it; from '' or '0' the state comes first")
     void watchReplayAndInitialState() throws Exception {
-        ObjectNode c1 = cms.create("default", configMap("c1"), false);
-        cms.create("default", configMap("c2"), false);
-        cms.delete("default", "c1", DeleteOptions.DEFAULT);
+        ObjectNode c1 = StoreCalls.create(cms, "default", configMap("c1"), false);
+        StoreCalls.create(cms, "default", configMap("c2"), false);
+        StoreCalls.delete(cms, "default", "c1", DeleteOptions.DEFAULT);
         try (CacheWatch w = cms.watch("default", at(rv(c1), ""))) {
             assertEquals(List.of("ADDED c2", "DELETED c1"), take(w, 2, Duration.ofSeconds(2)).stream()
                     .map(WatchFixture::describe).toList());
@@ -216,12 +217,12 @@ class ResourceVersionRulesTest {
             List<Delivery> got = take(w, 2, Duration.ofSeconds(2));
             assertEquals("ADDED c2", describe(got.get(0)));
             assertInstanceOf(Delivery.InitialEventsEnd.class, got.get(1));
-            cms.create("default", configMap("c3"), false);
+            StoreCalls.create(cms, "default", configMap("c3"), false);
             assertEquals("ADDED c3", describe(take(w, 1, Duration.ofSeconds(2)).getFirst()));
         }
         try (CacheWatch w = cms.watch("default", at("", "NotOlderThan").forWatch(false, true))) {
             assertNull(w.poll(50_000_000L), "sendInitialEvents=false sends no state");
-            cms.create("default", configMap("c4"), false);
+            StoreCalls.create(cms, "default", configMap("c4"), false);
             assertEquals("ADDED c4", describe(take(w, 1, Duration.ofSeconds(2)).getFirst()));
         }
     }
@@ -232,18 +233,19 @@ class ResourceVersionRulesTest {
         f.close();
         f = new WatchFixture(WatchFixture.fastOptions().withEventWindow(5));
         cms = f.configmaps;
-        ObjectNode first = cms.create("default", configMap("c0"), false);
+        ObjectNode first = StoreCalls.create(cms, "default", configMap("c0"), false);
         for (int i = 1; i < 20; i++) {
-            cms.create("default", configMap("c" + i), false);
+            StoreCalls.create(cms, "default", configMap("c" + i), false);
         }
         cms.list("default", ListOptions.ALL); // a consistent read: the cache has seen every write
         try (CacheWatch w = cms.watch("default", at(rv(first), ""))) {
             List<Delivery> got = take(w, 1, Duration.ofSeconds(2));
             Delivery.Failure failure = assertInstanceOf(Delivery.Failure.class, got.getFirst());
-            assertEquals(410, failure.error().code());
-            assertEquals(StatusReason.EXPIRED, failure.error().reason());
-            assertTrue(failure.error().getMessage().matches("too old resource version: \\d+ \\(\\d+\\)"),
-                    failure.error().getMessage());
+            ApiException error = StorageErrors.forWatch(failure.cause());
+            assertEquals(410, error.code());
+            assertEquals(StatusReason.EXPIRED, error.reason());
+            assertTrue(error.getMessage().matches("too old resource version: \\d+ \\(\\d+\\)"),
+                    error.getMessage());
             assertInstanceOf(Delivery.End.class, w.poll(0));
         }
     }
@@ -254,13 +256,13 @@ class ResourceVersionRulesTest {
         ListOptions blue = new ListOptions(0, null, LabelSelector.parse("color=blue"), FieldSelector.EVERYTHING,
                 Long.toString(f.storage.currentRevision()), "", null, false);
         try (CacheWatch w = cms.watch("default", blue)) {
-            ObjectNode c = cms.create("default", configMap("c1", Map.of("color", "red")), false);
+            ObjectNode c = StoreCalls.create(cms, "default", configMap("c1", Map.of("color", "red")), false);
             ObjectMeta.of(c).node().with("labels").put("color", "blue");
-            c = cms.update("default", "c1", c, false).object();
+            c = StoreCalls.update(cms, "default", "c1", c, false).object();
             ((ObjectNode) c.get("data")).put("k", "changed");
-            c = cms.update("default", "c1", c, false).object();
+            c = StoreCalls.update(cms, "default", "c1", c, false).object();
             ObjectMeta.of(c).node().with("labels").put("color", "green");
-            c = cms.update("default", "c1", c, false).object();
+            c = StoreCalls.update(cms, "default", "c1", c, false).object();
             List<Delivery> got = take(w, 3, Duration.ofSeconds(2));
             assertEquals(List.of("ADDED c1", "MODIFIED c1", "DELETED c1"), got.stream().map(WatchFixture::describe).toList());
             Delivery.Change deleted = (Delivery.Change) got.get(2);
@@ -276,9 +278,9 @@ class ResourceVersionRulesTest {
         ListOptions one = new ListOptions(0, null, LabelSelector.EVERYTHING, FieldSelector.parse("metadata.name=c2"),
                 Long.toString(f.storage.currentRevision()), "", null, false);
         try (CacheWatch w = cms.watch("default", one)) {
-            cms.create("default", configMap("c1"), false);
-            cms.create("default", configMap("c2"), false);
-            cms.create("default", configMap("c22"), false);
+            StoreCalls.create(cms, "default", configMap("c1"), false);
+            StoreCalls.create(cms, "default", configMap("c2"), false);
+            StoreCalls.create(cms, "default", configMap("c22"), false);
             assertEquals(List.of("ADDED c2"), take(w, 2, Duration.ofMillis(500)).stream()
                     .map(WatchFixture::describe).toList());
         }
@@ -295,7 +297,7 @@ class ResourceVersionRulesTest {
              CacheWatch fast = cms.watch("default", at(now, ""))) {
             int received = 0;
             for (int i = 0; i < 50; i++) {
-                cms.create("default", configMap("c" + i), false);
+                StoreCalls.create(cms, "default", configMap("c" + i), false);
                 received += take(fast, 1, Duration.ofSeconds(2)).size();
             }
             assertEquals(50, received);

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import io.kapi.harness.StoreCalls;
 
 /**
  * The watch consistency checker: writers create, update and delete configmaps while several watchers
@@ -81,13 +82,13 @@ class WatchConsistencyTest {
             String name = "w" + writer + "-" + random.nextInt(20);
             try {
                 switch (random.nextInt(3)) {
-                    case 0 -> f.configmaps.create("default", WatchFixture.configMap(name), false);
+                    case 0 -> StoreCalls.create(f.configmaps, "default", WatchFixture.configMap(name), false);
                     case 1 -> {
                         ObjectNode cm = f.configmaps.get("default", name);
                         ((ObjectNode) cm.get("data")).put("k", "v" + i);
-                        f.configmaps.update("default", name, cm, false);
+                        StoreCalls.update(f.configmaps, "default", name, cm, false);
                     }
-                    default -> f.configmaps.delete("default", name, DeleteOptions.DEFAULT);
+                    default -> StoreCalls.delete(f.configmaps, "default", name, DeleteOptions.DEFAULT);
                 }
             } catch (ApiException e) {
                 if (e.code() != 404 && e.code() != 409) {
@@ -133,6 +134,7 @@ class WatchConsistencyTest {
                     + name(p.current().key());
             case WatchEvent.Delete d -> d.revision() + " DELETED " + name(d.previous().key());
             case WatchEvent.Error err -> throw new AssertionError(err);
+            case WatchEvent.Progress progress -> throw new AssertionError(progress);
         };
     }
 

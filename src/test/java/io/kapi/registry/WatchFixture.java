@@ -34,8 +34,10 @@ final class WatchFixture implements AutoCloseable {
     WatchFixture(CacheOptions options) {
         storage = Storages.memory();
         registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinStrategies(),
-                (resource, object) -> List.of(), Clock.systemUTC(), options);
+                StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
+                lookup -> io.kapi.admission.AdmissionChain.NONE, options);
         new SystemNamespaces(registry.namespaces()).run();
+        registry.caches().start();
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
     }
 

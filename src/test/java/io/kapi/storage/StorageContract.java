@@ -235,6 +235,35 @@ abstract class StorageContract {
     }
 
     @Test
+    @DisplayName("a progress request should be answered after the pending events, at least at the store's revision")
+    void progressAfterEvents() {
+        Recorder recorder = new Recorder();
+        try (Watch watch = storage.watch("/r/a/", 0, recorder)) {
+            storage.create("/r/a/x", bytes("1"));
+            storage.create("/r/b/y", bytes("2"));
+            storage.create("/r/b/z", bytes("3"));
+            watch.requestProgress();
+            assertEquals(1, assertInstanceOf(WatchEvent.Put.class, recorder.next()).revision());
+            var progress = assertInstanceOf(WatchEvent.Progress.class, recorder.next());
+            assertTrue(progress.revision() >= 3, "progress at " + progress.revision());
+        }
+    }
+
+    @Test
+    @DisplayName("a progress request during history replay should come after the replayed events")
+    void progressDuringReplay() {
+        storage.create("/r/a/x", bytes("1"));
+        storage.update("/r/a/x", bytes("2"), 1);
+        storage.create("/r/b/y", bytes("3"));
+        Recorder recorder = new Recorder();
+        try (Watch watch = storage.watch("/r/a/", 1, recorder)) {
+            watch.requestProgress();
+            assertEquals(2, assertInstanceOf(WatchEvent.Put.class, recorder.next()).revision());
+            assertTrue(assertInstanceOf(WatchEvent.Progress.class, recorder.next()).revision() >= 3);
+        }
+    }
+
+    @Test
     @DisplayName("watch from revision 0 should deliver only future writes")
     void watchFromNow() throws InterruptedException {
         storage.create("/r/a", bytes("a1"));

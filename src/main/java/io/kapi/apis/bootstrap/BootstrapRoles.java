@@ -9,6 +9,7 @@ import io.kapi.registry.ResourceStore;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Optional;
+import io.kapi.registry.SystemWrites;
 
 /**
  * The post-start hook {@code rbac/bootstrap-roles}: creates kube-apiserver's bootstrap RBAC policy
@@ -81,7 +82,7 @@ final class BootstrapRoles implements PostStartHook {
             replacement.set("roleRef", expected.path("roleRef").deepCopy());
             ObjectMeta fresh = ObjectMeta.of(replacement);
             fresh.node().remove(List.of("uid", "resourceVersion", "creationTimestamp", "managedFields"));
-            store.delete(meta.namespace(), meta.name(),
+            SystemWrites.delete(store, meta.namespace(), meta.name(),
                     new DeleteOptions(ObjectMeta.of(old).uid(), ObjectMeta.of(old).resourceVersion(), false, null, null));
             Stores.createIfMissing(store, replacement);
             LOG.log(Level.INFO, "re-created {0} {1} with roleRef {2}", expected.path("kind").asText(), meta.name(),

@@ -13,6 +13,7 @@ import io.kapi.registry.ResourceStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import io.kapi.registry.SystemWrites;
 
 /**
  * The post-start hook {@code priority-and-fairness-config-producer}: keeps kube-apiserver's default
@@ -87,7 +88,7 @@ final class FlowControlBootstrap implements PostStartHook {
             conditions.add(condition);
             fs.withObjectProperty("status").set("conditions", conditions);
             try {
-                flowSchemas.updateStatus("", ObjectMeta.of(fs).name(), fs, false);
+                SystemWrites.updateStatus(flowSchemas, "", ObjectMeta.of(fs).name(), stored -> fs);
             } catch (ApiException e) {
                 // changed meanwhile: the next start sets it
             }

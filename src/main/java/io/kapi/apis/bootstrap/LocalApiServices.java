@@ -12,6 +12,7 @@ import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
+import io.kapi.registry.SystemWrites;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -110,17 +111,14 @@ final class LocalApiServices implements PostStartHook {
             current.set("spec", wanted.path("spec").deepCopy());
             return current;
         });
-        ObjectNode current = apiServices.get("", name);
-        if (isAutomanaged(current) && !isAvailableLocal(current.path("status"))) {
-            current.set("status", localStatus());
-            try {
-                apiServices.updateStatus("", name, current, false);
-            } catch (ApiException e) {
-                if (e.reason() != StatusReason.CONFLICT) {
-                    throw e; // on a conflict another replica wrote the status meanwhile
-                }
+        // the store retries on a newer object when another replica wrote meanwhile
+        SystemWrites.updateStatus(apiServices, "", name, current -> {
+            if (!isAutomanaged(current) || isAvailableLocal(current.path("status"))) {
+                return current;
             }
-        }
+            current.set("status", localStatus());
+            return current;
+        });
     }
 
     private static boolean isAutomanaged(ObjectNode apiService) {
@@ -150,7 +148,7 @@ final class LocalApiServices implements PostStartHook {
 
     private void deleteQuietly(String name) {
         try {
-            apiServices.delete("", name, DeleteOptions.DEFAULT);
+            SystemWrites.delete(apiServices, "", name, DeleteOptions.DEFAULT);
         } catch (ApiException e) {
             if (e.reason() != StatusReason.NOT_FOUND) {
                 throw e;

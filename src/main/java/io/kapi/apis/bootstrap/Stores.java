@@ -6,18 +6,16 @@ import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
+import io.kapi.registry.SystemWrites;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
  * The few store operations the bootstrap hooks need, written for several replicas racing on the
- * same objects: a create that loses to another replica is fine, an update that loses is retried on
- * the fresh object.
+ * same objects: a create that loses to another replica is fine, an update that loses is run again by
+ * the store on the fresh object.
  */
 final class Stores {
-
-    /** Updates that keep losing to concurrent writers give up after this many attempts. */
-    private static final int UPDATE_ATTEMPTS = 5;
 
     private Stores() {
     }
@@ -42,7 +40,7 @@ final class Stores {
     /** Creates {@code object}; returns false when it already exists (created by someone else meanwhile). */
     static boolean createIfMissing(ResourceStore store, ObjectNode object) {
         try {
-            store.create(ObjectMeta.of(object).namespace(), object.deepCopy(), false);
+            SystemWrites.create(store, ObjectMeta.of(object).namespace(), object.deepCopy());
             return true;
         } catch (ApiException e) {
             if (e.reason() == StatusReason.ALREADY_EXISTS) {
@@ -53,27 +51,20 @@ final class Stores {
     }
 
     /**
-     * Reads the object and applies {@code change} to a copy; writes it when the change returns a
-     * different object, retrying on conflicts. {@code change} returns its argument unchanged (or
-     * {@code null}) for "nothing to do". Returns whether anything was written.
+     * Applies {@code change} to a copy of the current object and writes it when the change returns a
+     * different object; the store runs it again on a newer object after a lost race. {@code change}
+     * returns its argument unchanged (or {@code null}) for "nothing to do". Returns whether anything was
+     * written.
      *
-     * @throws ApiException NotFound when the object does not exist, Conflict after repeated losses
+     * @throws ApiException NotFound when the object does not exist
      */
     static boolean update(ResourceStore store, String namespace, String name, UnaryOperator<ObjectNode> change) {
-        for (int attempt = 1; ; attempt++) {
-            ObjectNode current = store.get(namespace, name);
+        boolean[] changed = new boolean[1];
+        SystemWrites.update(store, namespace, name, current -> {
             ObjectNode wanted = change.apply(current.deepCopy());
-            if (wanted == null || wanted.equals(current)) {
-                return false;
-            }
-            try {
-                store.update(namespace, name, wanted, false);
-                return true;
-            } catch (ApiException e) {
-                if (e.reason() != StatusReason.CONFLICT || attempt == UPDATE_ATTEMPTS) {
-                    throw e;
-                }
-            }
-        }
+            changed[0] = wanted != null && !wanted.equals(current);
+            return changed[0] ? wanted : current;
+        });
+        return changed[0];
     }
 }

@@ -12,10 +12,8 @@ import java.util.Map;
  * {@code defaults.go}), including the pod templates nested in workloads.
  *
  * <p>Each {@link Defaulter} fills only what is unset in Go's sense (see {@link Fields}), so applying
- * it twice changes nothing the second time. Pods also get the tolerations of the default-on
- * {@code DefaultTolerationSeconds} admission plugin ({@link DefaultTolerations}), because they are
- * a pure function of the pod; admission that needs other objects (ServiceAccount, Priority,
- * DefaultStorageClass, LimitRanger) is not here.
+ * it twice changes nothing the second time. What admission plugins add (ServiceAccount, Priority,
+ * DefaultTolerationSeconds, ...) is not here: {@link io.kapi.admission.AdmissionPlugins}.
  */
 public final class BuiltinDefaults {
 
@@ -82,7 +80,6 @@ public final class BuiltinDefaults {
 
     private static void pod(ObjectNode pod) {
         PodSpecs.pod(pod);
-        DefaultTolerations.DEFAULT.apply(pod);
     }
 
     private static void put(Map<GroupVersionKind, Defaulter> map, String group, String version, String kind,

@@ -8,6 +8,7 @@ import io.kapi.registry.ResourceStore;
 import java.math.BigInteger;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
+import io.kapi.registry.SystemWrites;
 
 /**
  * Cluster IPs of one family, as kube-apiserver 1.34's IPAddress-backed allocator: an IP is allocated
@@ -78,7 +79,7 @@ final class ClusterIpAllocator {
             return;
         }
         try {
-            ipAddresses.get().delete("", name, DeleteOptions.DEFAULT);
+            SystemWrites.delete(ipAddresses.get(), "", name, DeleteOptions.DEFAULT);
         } catch (ApiException e) {
             if (e.code() != 404) {
                 LOG.log(System.Logger.Level.WARNING, "releasing cluster IP {0} failed: {1}", name, e.getMessage());
@@ -123,7 +124,7 @@ final class ClusterIpAllocator {
     /** Creates the IPAddress; false when it exists already (someone else won the race). */
     boolean tryCreate(String name, ServiceRef owner) {
         try {
-            ipAddresses.get().create("", ipAddress(name, owner), false);
+            SystemWrites.create(ipAddresses.get(), "", ipAddress(name, owner));
             return true;
         } catch (ApiException e) {
             if (e.code() == 409) {

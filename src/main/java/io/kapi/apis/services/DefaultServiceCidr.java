@@ -8,6 +8,7 @@ import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.ResourceStore;
 import java.time.Instant;
 import java.util.List;
+import io.kapi.registry.SystemWrites;
 
 /**
  * The {@code kubernetes} ServiceCIDR that kube-apiserver's default-servicecidr controller keeps for the
@@ -37,19 +38,21 @@ final class DefaultServiceCidr {
         ranges.forEach(r -> cidrs.add(r.cidr()));
         ObjectNode created;
         try {
-            created = serviceCidrs.create("", cidr, false);
+            created = SystemWrites.create(serviceCidrs, "", cidr);
         } catch (ApiException e) {
             if (e.code() == 409) {
                 return;
             }
             throw e;
         }
-        ObjectNode condition = created.putObject("status").putArray("conditions").addObject();
-        condition.put("type", "Ready");
-        condition.put("status", "True");
-        condition.put("lastTransitionTime", ObjectMeta.format(Instant.now()));
-        condition.put("reason", "");
-        condition.put("message", "Kubernetes Service CIDR is ready");
-        serviceCidrs.updateStatus("", NAME, created, false);
+        SystemWrites.updateStatus(serviceCidrs, "", NAME, current -> {
+            ObjectNode condition = current.putObject("status").putArray("conditions").addObject();
+            condition.put("type", "Ready");
+            condition.put("status", "True");
+            condition.put("lastTransitionTime", ObjectMeta.format(Instant.now()));
+            condition.put("reason", "");
+            condition.put("message", "Kubernetes Service CIDR is ready");
+            return current;
+        });
     }
 }

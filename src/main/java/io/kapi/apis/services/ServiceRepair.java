@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import io.kapi.registry.SystemWrites;
 
 /**
  * kube-apiserver's service repair controllers in one pass: services are the truth.
@@ -131,10 +132,17 @@ final class ServiceRepair {
 
     /** A generated service name can change after allocation (a retried clash): follow the service. */
     private static void reparent(ResourceStore store, ObjectNode ip, ServiceRef owner) {
-        ObjectNode ref = ip.with("spec").putObject("parentRef");
-        ref.put("group", "").put("resource", "services").put("namespace", owner.namespace()).put("name", owner.name());
         try {
-            store.update("", ObjectMeta.of(ip).name(), ip, false);
+            String seen = ObjectMeta.of(ip).resourceVersion();
+            SystemWrites.update(store, "", ObjectMeta.of(ip).name(), current -> {
+                if (!ObjectMeta.of(current).resourceVersion().equals(seen)) {
+                    return current; // changed since the repair looked: leave it to the next pass
+                }
+                ObjectNode ref = current.with("spec").putObject("parentRef");
+                ref.put("group", "").put("resource", "services").put("namespace", owner.namespace())
+                        .put("name", owner.name());
+                return current;
+            });
         } catch (ApiException e) {
             LOG.log(System.Logger.Level.DEBUG, "IPAddress {0} changed during the repair: {1}",
                     ObjectMeta.of(ip).name(), e.getMessage());
@@ -143,7 +151,7 @@ final class ServiceRepair {
 
     private static void delete(ResourceStore store, String name) {
         try {
-            store.delete("", name, DeleteOptions.DEFAULT);
+            SystemWrites.delete(store, "", name, DeleteOptions.DEFAULT);
         } catch (ApiException e) {
             if (e.code() != 404) {
                 throw e;

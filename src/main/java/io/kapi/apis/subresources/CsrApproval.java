@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import io.kapi.registry.Write;
 
 /**
  * {@code .../certificatesigningrequests/{name}/approval} (GET, PUT): a PUT changes only
@@ -31,13 +32,16 @@ public record CsrApproval(Codecs codecs, Clock clock) implements VerbHandler {
     @Override
     public RestResponse handle(ResourceRequest r) {
         return switch (r.info().verb()) {
-            case "get" -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get("", r.info().name()));
-            case "update" -> {
-                boolean dryRun = r.dryRun();
+            case GET -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get("", r.info().name()));
+            case UPDATE -> {
                 ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
-                ObjectNode updated = r.store().updateSubresource("", r.info().name(), body, dryRun,
-                        new ConditionsOnly(r.store().strategy(), clock));
-                yield codecs.writer().object(r.http(), r.resource(), 200, updated);
+                var result = r.store().update(r.context(), "", r.info().name(), current -> {
+                    if (current == null) {
+                        throw ApiException.notFound(r.resource().gvr(), r.info().name());
+                    }
+                    return body.deepCopy();
+                }, Write.subresource("approval", new ConditionsOnly(r.store().strategy(), clock)));
+                yield codecs.writer().object(r.http(), r.resource(), 200, result.object());
             }
             default -> throw ApiException.methodNotAllowed();
         };

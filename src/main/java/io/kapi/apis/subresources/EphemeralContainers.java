@@ -21,6 +21,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.kapi.registry.Write;
+import io.kapi.machinery.patch.PatchSchema;
 
 /**
  * {@code .../pods/{name}/ephemeralcontainers} (GET, PUT, PATCH), as kube-apiserver's
@@ -31,7 +33,6 @@ import java.util.Set;
  */
 public record EphemeralContainers(Codecs codecs, PatchSchemas schemas) implements VerbHandler {
 
-    private static final int MAX_ATTEMPTS = 5;
     private static final List<String> FORBIDDEN_FIELDS =
             List.of("ports", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "resources");
 
@@ -40,13 +41,12 @@ public record EphemeralContainers(Codecs codecs, PatchSchemas schemas) implement
         String ns = r.info().namespace();
         String name = r.info().name();
         return switch (r.info().verb()) {
-            case "get" -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get(ns, name));
-            case "update" -> {
-                boolean dryRun = r.dryRun();
+            case GET -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get(ns, name));
+            case UPDATE -> {
                 ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
-                yield write(r, body, dryRun);
+                yield write(r, current -> body.deepCopy());
             }
-            case "patch" -> patch(r);
+            case PATCH -> patch(r);
             default -> throw ApiException.methodNotAllowed();
         };
     }
@@ -56,25 +56,19 @@ public record EphemeralContainers(Codecs codecs, PatchSchemas schemas) implement
         if (type == PatchType.APPLY) {
             throw PatchType.unsupported(List.of(PatchType.JSON, PatchType.MERGE, PatchType.STRATEGIC_MERGE));
         }
-        boolean dryRun = r.dryRun();
         byte[] patch = RequestDecoder.readLimited(r.http().body(), RequestDecoder.MAX_BODY_BYTES);
-        for (int attempt = 1; ; attempt++) {
-            ObjectNode current = r.store().get(r.info().namespace(), r.info().name());
-            ObjectNode patched = Patches.apply(type, current, patch, schemas.forKind(r.resource().gvk()).orElse(null));
-            try {
-                return write(r, patched, dryRun);
-            } catch (ApiException e) {
-                if (e.reason() != StatusReason.CONFLICT || attempt == MAX_ATTEMPTS) {
-                    throw e;
-                }
-            }
-        }
+        PatchSchema schema = schemas.forKind(r.resource().gvk()).orElse(null);
+        return write(r, current -> Patches.apply(type, current, patch, schema));
     }
 
-    private RestResponse write(ResourceRequest r, ObjectNode body, boolean dryRun) {
-        ObjectNode updated = r.store().updateSubresource(r.info().namespace(), r.info().name(), body, dryRun,
-                new EphemeralOnly(r.store().strategy()));
-        return codecs.writer().object(r.http(), r.resource(), 200, updated);
+    private RestResponse write(ResourceRequest r, java.util.function.UnaryOperator<ObjectNode> change) {
+        var result = r.store().update(r.context(), r.info().namespace(), r.info().name(), current -> {
+            if (current == null) {
+                throw ApiException.notFound(r.resource().gvr(), r.info().name());
+            }
+            return change.apply(current);
+        }, Write.subresource("ephemeralcontainers", new EphemeralOnly(r.store().strategy())));
+        return codecs.writer().object(r.http(), r.resource(), 200, result.object());
     }
 
     /** Takes {@code spec.ephemeralContainers} (defaulted) from the body, the rest from the stored pod. */

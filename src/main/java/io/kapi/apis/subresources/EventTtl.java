@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.kapi.registry.SystemWrites;
 
 /**
  * Expires core/v1 and events.k8s.io/v1 events {@code --event-ttl} after their last write, as
@@ -133,7 +134,7 @@ public final class EventTtl implements PostStartHook, AutoCloseable {
 
     private static boolean delete(ResourceStore store, ObjectMeta meta) {
         try {
-            store.delete(meta.namespace(), meta.name(),
+            SystemWrites.delete(store, meta.namespace(), meta.name(),
                     new DeleteOptions(null, meta.resourceVersion(), false, null, 0L));
             return true;
         } catch (ApiException e) {

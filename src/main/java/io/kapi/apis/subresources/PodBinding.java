@@ -14,10 +14,13 @@ import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
 import io.kapi.registry.ResourceStore;
+import io.kapi.request.Verb;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import io.kapi.registry.Write;
+import io.kapi.request.RequestContext;
 
 /**
  * {@code POST .../pods/{name}/binding} and the legacy {@code POST .../namespaces/{ns}/bindings}
@@ -32,14 +35,12 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
 
     static final GroupVersionKind BINDING = new GroupVersionKind("", "v1", "Binding");
     private static final GroupVersionResource PODS_BINDING = new GroupVersionResource("", "v1", "pods/binding");
-    private static final int MAX_ATTEMPTS = 5;
 
     @Override
     public RestResponse handle(ResourceRequest r) {
-        if (!r.info().verb().equals("create")) {
+        if (r.info().verb() != Verb.CREATE) {
             throw ApiException.methodNotAllowed();
         }
-        boolean dryRun = r.dryRun();
         ObjectNode binding = codecs.decoder().decode(r.http(), BINDING).object();
         ObjectMeta meta = ObjectMeta.of(binding);
         boolean legacy = r.info().subresource().isEmpty();
@@ -52,7 +53,7 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
             throw Replies.nameMismatch("Binding");
         }
         validate(binding);
-        bind(r.info().namespace(), name, binding, dryRun);
+        bind(r.context(), r.info().namespace(), name, binding);
         return codecs.writer().plain(r.http(), 201, Replies.created());
     }
 
@@ -77,10 +78,12 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
         }
     }
 
-    private void bind(String namespace, String name, ObjectNode binding, boolean dryRun) {
+    private void bind(RequestContext ctx, String namespace, String name, ObjectNode binding) {
         String node = binding.path("target").path("name").asText();
-        for (int attempt = 1; ; attempt++) {
-            ObjectNode pod = pods.get(namespace, name);
+        pods.update(ctx, namespace, name, pod -> {
+            if (pod == null) {
+                throw ApiException.notFound(pods.resource().gvr(), name);
+            }
             checkBindable(pod, name);
             pod.with("spec").put("nodeName", node);
             JsonNode annotations = binding.path("metadata").path("annotations");
@@ -89,15 +92,8 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
                 annotations.properties().forEach(e -> podAnnotations.set(e.getKey(), e.getValue()));
             }
             markScheduled(pod);
-            try {
-                pods.updateSubresource(namespace, name, pod, dryRun, new TakeBody(pods.strategy()));
-                return;
-            } catch (ApiException e) {
-                if (e.reason() != StatusReason.CONFLICT || attempt == MAX_ATTEMPTS) {
-                    throw e;
-                }
-            }
-        }
+            return pod;
+        }, Write.subresource("binding", new TakeBody(pods.strategy())));
     }
 
     private static void checkBindable(ObjectNode pod, String name) {

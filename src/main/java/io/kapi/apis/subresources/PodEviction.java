@@ -15,8 +15,11 @@ import io.kapi.machinery.StatusReason;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.ResourceStore;
+import io.kapi.request.Verb;
 import java.time.Clock;
 import java.util.List;
+import io.kapi.registry.Write;
+import io.kapi.request.RequestContext;
 
 /**
  * {@code POST .../pods/{name}/eviction} ({@code policy/v1 Eviction}), as kube-apiserver's
@@ -41,7 +44,7 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
 
     @Override
     public RestResponse handle(ResourceRequest r) {
-        if (!r.info().verb().equals("create")) {
+        if (r.info().verb() != Verb.CREATE) {
             throw ApiException.methodNotAllowed();
         }
         boolean dryRunParam = r.dryRun();
@@ -51,12 +54,12 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
             throw Replies.nameMismatch("Eviction");
         }
         DeleteOptions options = deleteOptions(eviction.path("deleteOptions"), dryRunParam);
-        ObjectNode result = evict(r.info().namespace(), name, options);
+        ObjectNode result = evict(r.context(), r.info().namespace(), name, options);
         return codecs.writer().plain(r.http(), result.path("code").asInt(), result);
     }
 
     /** Runs the eviction; returns the Status to answer with. */
-    ObjectNode evict(String namespace, String name, DeleteOptions options) {
+    ObjectNode evict(RequestContext ctx, String namespace, String name, DeleteOptions options) {
         boolean retryConflicts = options.preconditionResourceVersion() == null;
         ObjectNode pod;
         for (int attempt = 1; ; attempt++) {
@@ -69,7 +72,7 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
                 direct = withResourceVersion(options, ObjectMeta.of(pod).resourceVersion());
             }
             try {
-                pods.delete(namespace, name, direct);
+                pods.delete(ctx, namespace, name, direct);
                 return Replies.created();
             } catch (ApiException e) {
                 if (!retryConflicts || e.reason() != StatusReason.CONFLICT || attempt == MAX_ATTEMPTS) {
@@ -94,13 +97,13 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
             if (!isReady(pod) && allowsUnhealthy(budget, currentHealthy, desiredHealthy)) {
                 unreadyWithinBudget = true;
             } else {
-                takeDisruption(namespace, name, budget, options.dryRun());
+                takeDisruption(ctx, namespace, name, budget, options.dryRun());
             }
         }
         DeleteOptions delete = unreadyWithinBudget
                 ? withResourceVersion(options, ObjectMeta.of(pod).resourceVersion()) : options;
         try {
-            pods.delete(namespace, name, delete);
+            pods.delete(ctx, namespace, name, delete);
         } catch (ApiException e) {
             if (e.reason() == StatusReason.CONFLICT && unreadyWithinBudget && options.preconditionResourceVersion() == null) {
                 throw stillProcessing(budgetName);
@@ -118,29 +121,19 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
         return currentHealthy >= desiredHealthy && desiredHealthy > 0;
     }
 
-    /** checkAndDecrement, retried on conflicts with a fresh budget. */
-    private void takeDisruption(String namespace, String podName, ObjectNode budget, boolean dryRun) {
-        for (int attempt = 1; ; attempt++) {
-            ObjectNode updated = decremented(budget, podName);
-            if (dryRun) {
-                return;
-            }
-            try {
-                budgets.updateStatus(namespace, ObjectMeta.of(budget).name(), updated, false);
-                return;
-            } catch (ApiException e) {
-                if (e.reason() != StatusReason.CONFLICT) {
-                    throw e;
-                }
-                if (attempt == MAX_ATTEMPTS) {
-                    throw new ApiException(StatusReason.TIMEOUT, 504,
-                            "Timeout: couldn't update PodDisruptionBudget %s due to conflicts"
-                                    .formatted(PodBinding.quote(ObjectMeta.of(budget).name())),
-                            new ApiException.Details(null, null, null, List.of(), 10));
-                }
-                budget = budgets.get(namespace, ObjectMeta.of(budget).name());
-            }
+    /** checkAndDecrement: the store runs it again on a fresh budget after a lost race. */
+    private void takeDisruption(RequestContext ctx, String namespace, String podName, ObjectNode budget,
+                                boolean dryRun) {
+        if (dryRun) {
+            decremented(budget, podName);
+            return;
         }
+        budgets.update(ctx, namespace, ObjectMeta.of(budget).name(), current -> {
+            if (current == null) {
+                throw ApiException.notFound(PDB, ObjectMeta.of(budget).name());
+            }
+            return decremented(current, podName);
+        }, Write.subresource("status", null));
     }
 
     /** The budget with one disruption taken for {@code podName}, or the error that refuses it. */

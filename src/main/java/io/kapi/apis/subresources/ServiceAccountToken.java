@@ -18,6 +18,7 @@ import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
+import io.kapi.request.Verb;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -47,7 +48,7 @@ public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccou
 
     @Override
     public RestResponse handle(ResourceRequest r) {
-        if (!r.info().verb().equals("create")) {
+        if (r.info().verb() != Verb.CREATE) {
             throw ApiException.methodNotAllowed();
         }
         r.dryRun();

@@ -9,59 +9,45 @@ import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GoBool;
 import io.kapi.machinery.ObjectMeta;
-import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.apply.ApplyResult;
-import java.util.List;
+import io.kapi.machinery.apply.FieldManager;
+import io.kapi.registry.UpdateResult;
+import io.kapi.registry.Write;
 
 /**
- * Server-side apply ({@code PATCH} with {@code application/apply-patch+yaml}): the applied
- * configuration is merged into the live object by field ownership; a missing object is created
- * (201); an apply that changes nothing writes nothing. Concurrent writes make the update conflict
- * and the apply is merged again into the newer object.
+ * Server-side apply ({@code PATCH} with {@code application/apply-patch+yaml}): the store merges the
+ * applied configuration into the object it reads, by field ownership; a missing object is created
+ * (201); an apply that changes nothing writes nothing. A {@code metadata.resourceVersion} in the applied
+ * configuration is a precondition (409 when stale), as kube-apiserver; without one a concurrent write
+ * makes the store merge again into the newer object.
  */
 public record ApplyHandler(Codecs codecs) implements ServerSideApply {
 
-    private static final int MAX_ATTEMPTS = 5;
-
     @Override
-    public RestResponse handle(ResourceRequest r, byte[] patch, boolean dryRun) {
+    public RestResponse handle(ResourceRequest r, byte[] patch) {
         String manager = codecs.fields().manager(r, "PatchOptions", true);
         boolean force = GoBool.query(r.http().param("force"), false);
         Decoded decoded = RequestDecoder.decode(Format.YAML, patch, r.resource().gvk());
         ObjectNode applied = decoded.object();
         checkName(r, applied);
         String subresource = r.info().subresource();
-        for (int attempt = 1; ; attempt++) {
-            ObjectNode live = r.store().find(r.info().namespace(), r.info().name()).orElse(null);
-            if (live == null && !subresource.isEmpty()) {
+        String precondition = ObjectMeta.of(applied).resourceVersion();
+        FieldManager fields = codecs.fields().forKind(r);
+        Write write = Write.body(decoded.duplicateFields()).on(subresource, null).applied();
+        UpdateResult result = r.store().update(r.context(), r.info().namespace(), r.info().name(), current -> {
+            if (current == null && !subresource.isEmpty()) {
                 throw ApiException.notFound(r.resource().gvr(), r.info().name());
             }
-            ApplyResult result = codecs.fields().forKind(r).apply(live, applied.deepCopy(), manager, subresource,
-                    force, codecs.fields().clock().instant());
-            if (!result.created() && !result.changed()) {
-                return codecs.writer().object(r.http(), r.resource(), 200, live);
+            ApplyResult merged = fields.apply(current, applied.deepCopy(), manager, subresource, force,
+                    codecs.fields().clock().instant());
+            ObjectNode object = merged.object();
+            if (current != null) {
+                ObjectMeta.of(object).resourceVersion(precondition.isEmpty()
+                        ? ObjectMeta.of(current).resourceVersion() : precondition);
             }
-            ObjectNode object = result.object();
-            TypeCheck.apply(object, r.resource().gvk());
-            List<String> warnings = codecs.schemaCheck().check(r.http(), r.resource(),
-                    new Decoded(object, decoded.duplicateFields(), Format.YAML));
-            try {
-                if (result.created()) {
-                    ObjectNode created = r.store().create(r.info().namespace(), object, dryRun);
-                    return Warnings.add(codecs.writer().object(r.http(), r.resource(), 201, created), warnings);
-                }
-                ObjectMeta.of(object).resourceVersion(ObjectMeta.of(live).resourceVersion());
-                ObjectNode updated = subresource.equals("status")
-                        ? r.store().updateStatus(r.info().namespace(), r.info().name(), object, dryRun)
-                        : r.store().update(r.info().namespace(), r.info().name(), object, dryRun).object();
-                return Warnings.add(codecs.writer().object(r.http(), r.resource(), 200, updated), warnings);
-            } catch (ApiException e) {
-                boolean retry = e.reason() == StatusReason.CONFLICT || e.reason() == StatusReason.ALREADY_EXISTS;
-                if (!retry || attempt == MAX_ATTEMPTS) {
-                    throw e;
-                }
-            }
-        }
+            return object;
+        }, write);
+        return codecs.writer().object(r.http(), r.resource(), result.created() ? 201 : 200, result.object());
     }
 
     private static void checkName(ResourceRequest r, ObjectNode applied) {

@@ -16,7 +16,7 @@ public record DeleteHandler(Codecs codecs) implements VerbHandler {
     @Override
     public RestResponse handle(ResourceRequest r) {
         var options = DeleteOptionsReader.read(r.http(), r.dryRun());
-        DeleteResult result = r.store().delete(r.info().namespace(), r.info().name(), options);
+        DeleteResult result = r.store().delete(r.context(), r.info().namespace(), r.info().name(), options);
         if (!result.deleted()) {
             return codecs.writer().object(r.http(), r.resource(), 200, result.object());
         }

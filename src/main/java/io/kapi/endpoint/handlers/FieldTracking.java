@@ -1,34 +1,26 @@
 package io.kapi.endpoint.handlers;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.apply.FieldManager;
 import io.kapi.machinery.apply.FieldManagers;
 import java.time.Clock;
 
 /**
- * Records {@code metadata.managedFields} for writes that are not server-side apply: the manager is
- * the {@code fieldManager} parameter, else derived from the User-Agent, as kube-apiserver does.
+ * The handlers' side of field management: the {@code fieldManager} option's rules (the store records
+ * managed fields of ordinary writes itself) and the field managers server-side apply merges with.
  */
 public record FieldTracking(FieldManagers managers, Clock clock) {
 
-    /** The manager of a request; 422 for an invalid {@code fieldManager}. */
+    /**
+     * The manager of a request: the {@code fieldManager} option (required for apply), else derived from
+     * the User-Agent, as kube-apiserver does; 422 for an invalid {@code fieldManager}.
+     */
     String manager(ResourceRequest r, String optionsKind, boolean apply) {
-        String given = r.http().param("fieldManager");
+        String given = r.context().fieldManager();
         FieldManagers.validateFieldManager(optionsKind, given, apply);
-        return apply ? given : FieldManagers.managerOrUserAgent(given, r.http().header("User-Agent"));
+        return apply ? given : FieldManagers.managerOrUserAgent(given, r.context().userAgent());
     }
 
     FieldManager forKind(ResourceRequest r) {
         return managers.forKind(r.resource().gvk());
-    }
-
-    /**
-     * Defaults {@code object} (the store defaults again, idempotently) and records its changes from
-     * {@code old} (null on create) as owned by the request's manager.
-     */
-    ObjectNode recordUpdate(ResourceRequest r, ObjectNode old, ObjectNode object, String optionsKind) {
-        String manager = manager(r, optionsKind, false);
-        r.store().strategy().applyDefaults(object);
-        return forKind(r).recordUpdate(old, object, manager, r.info().subresource(), clock.instant());
     }
 }

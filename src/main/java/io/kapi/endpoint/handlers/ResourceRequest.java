@@ -1,32 +1,32 @@
 package io.kapi.endpoint.handlers;
 
-import io.kapi.endpoint.RequestInfo;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.ResourceStore;
+import io.kapi.request.RequestContext;
+import io.kapi.request.RequestInfo;
 
 /**
  * A request routed to one resource: what the verb handlers receive.
  *
  * @param http the request as received
- * @param info the parsed resource request
  * @param resource the resource the path names
- * @param store the resource's REST store
+ * @param store the resource's REST store (null for resources that are computed, not stored)
  */
-public record ResourceRequest(RestRequest http, RequestInfo info, ApiResource resource, ResourceStore store) {
+public record ResourceRequest(RestRequest http, ApiResource resource, ResourceStore store) {
 
-    /** Whether {@code dryRun=All} was asked for (400 for any other value, as kube-apiserver). */
+    /** The request's context, as the filters built it. */
+    public RequestContext context() {
+        return http.requireContext();
+    }
+
+    /** The parsed request (verb, namespace, name, subresource). */
+    public RequestInfo info() {
+        return context().info();
+    }
+
+    /** Whether {@code dryRun=All} was asked for (the write-options filter refused other values). */
     public boolean dryRun() {
-        var values = http.query().get("dryRun");
-        if (values == null || values.isEmpty()) {
-            return false;
-        }
-        for (String v : values) {
-            if (!v.equals("All")) {
-                throw io.kapi.machinery.ApiException.badRequest(
-                        "Invalid dry run value: [" + String.join(" ", values) + "], supported values: All");
-            }
-        }
-        return true;
+        return context().dryRun();
     }
 }

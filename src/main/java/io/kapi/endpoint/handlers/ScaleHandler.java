@@ -9,9 +9,10 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
-import io.kapi.machinery.StatusReason;
+import io.kapi.machinery.TypeMeta;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.machinery.patch.PatchType;
+import io.kapi.registry.Write;
 import io.kapi.machinery.patch.Patches;
 import io.kapi.machinery.resource.ApiResource;
 import java.util.ArrayList;
@@ -28,20 +29,19 @@ import java.util.TreeMap;
 public record ScaleHandler(Codecs codecs, PatchSchemas schemas) implements VerbHandler {
 
     static final GroupVersionKind SCALE = new GroupVersionKind("autoscaling", "v1", "Scale");
-    private static final int MAX_ATTEMPTS = 5;
 
     @Override
     public RestResponse handle(ResourceRequest r) {
         ApiResource scaleResource = scaleResource(r.resource());
         return switch (r.info().verb()) {
-            case "get" -> codecs.writer().object(r.http(), scaleResource, 200, scaleOf(current(r)));
-            case "update" -> {
-                boolean dryRun = r.dryRun();
+            case GET -> respond(r, scaleResource, scaleOf(r.store().get(r.info().namespace(), r.info().name())));
+            case UPDATE -> {
                 Decoded body = codecs.decoder().decode(r.http(), SCALE);
-                TypeCheck.apply(body.object(), SCALE);
-                yield respond(r, scaleResource, write(r, body.object(), dryRun));
+                ObjectNode scale = body.object();
+                checkKind(scale);
+                yield respond(r, scaleResource, write(r, current -> scale.deepCopy()));
             }
-            case "patch" -> patch(r, scaleResource);
+            case PATCH -> patch(r, scaleResource);
             default -> throw ApiException.methodNotAllowed();
         };
     }
@@ -51,43 +51,47 @@ public record ScaleHandler(Codecs codecs, PatchSchemas schemas) implements VerbH
         if (type == PatchType.APPLY) {
             throw PatchType.unsupported(List.of(PatchType.JSON, PatchType.MERGE, PatchType.STRATEGIC_MERGE));
         }
-        boolean dryRun = r.dryRun();
         byte[] patch = RequestDecoder.readLimited(r.http().body(), RequestDecoder.MAX_BODY_BYTES);
-        for (int attempt = 1; ; attempt++) {
-            ObjectNode scale = scaleOf(current(r));
-            ObjectNode patched = Patches.apply(type, scale, patch, schemas.forKind(SCALE).orElse(null));
-            TypeCheck.apply(patched, SCALE);
-            try {
-                return respond(r, scaleResource, write(r, patched, dryRun));
-            } catch (ApiException e) {
-                if (e.reason() != StatusReason.CONFLICT || attempt == MAX_ATTEMPTS) {
-                    throw e;
-                }
-            }
-        }
+        return respond(r, scaleResource, write(r, current -> {
+            ObjectNode patched = Patches.apply(type, scaleOf(current), patch, schemas.forKind(SCALE).orElse(null));
+            checkKind(patched);
+            return patched;
+        }));
     }
 
-    private ObjectNode write(ResourceRequest r, ObjectNode scale, boolean dryRun) {
+    /** Writes {@code spec.replicas} of the parent from the Scale a function makes of the current parent. */
+    private ObjectNode write(ResourceRequest r, java.util.function.UnaryOperator<ObjectNode> scaleOfCurrent) {
+        var result = r.store().update(r.context(), r.info().namespace(), r.info().name(), parent -> {
+            if (parent == null) {
+                throw ApiException.notFound(r.resource().gvr(), r.info().name());
+            }
+            return withReplicas(r, parent, scaleOfCurrent.apply(parent));
+        }, Write.subresource("scale", null));
+        return scaleOf(result.object());
+    }
+
+    /** The parent with the Scale's replicas; the Scale's resourceVersion, if any, is the precondition. */
+    private static ObjectNode withReplicas(ResourceRequest r, ObjectNode parent, ObjectNode scale) {
         JsonNode replicas = scale.path("spec").path("replicas");
         if (!replicas.isMissingNode() && (!replicas.canConvertToInt() || replicas.asInt() < 0)) {
             throw ApiException.invalid(SCALE, r.info().name(), List.of(io.kapi.machinery.FieldError.invalid(
                     "spec.replicas", replicas.toString(), "must be greater than or equal to 0")));
         }
-        ObjectNode parent = current(r);
         String rv = ObjectMeta.of(scale).resourceVersion();
         if (!rv.isEmpty()) {
             ObjectMeta.of(parent).resourceVersion(rv);
         }
         parent.with("spec").put("replicas", replicas.asInt(0));
-        return scaleOf(r.store().update(r.info().namespace(), r.info().name(), parent, dryRun).object());
+        return parent;
+    }
+
+    /** The Scale kind's decoding check: another apiVersion or kind is refused, absent ones filled. */
+    private static void checkKind(ObjectNode scale) {
+        TypeMeta.checkAndFill(scale, SCALE);
     }
 
     private RestResponse respond(ResourceRequest r, ApiResource scaleResource, ObjectNode scale) {
         return codecs.writer().object(r.http(), scaleResource, 200, scale);
-    }
-
-    private static ObjectNode current(ResourceRequest r) {
-        return r.store().get(r.info().namespace(), r.info().name());
     }
 
     /** The Scale of a parent object. */

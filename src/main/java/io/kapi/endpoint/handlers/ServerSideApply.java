@@ -6,5 +6,5 @@ import io.kapi.endpoint.RestResponse;
 @FunctionalInterface
 public interface ServerSideApply {
 
-    RestResponse handle(ResourceRequest request, byte[] patch, boolean dryRun);
+    RestResponse handle(ResourceRequest request, byte[] patch);
 }

@@ -2,6 +2,7 @@ package io.kapi.endpoint.watch;
 
 import io.kapi.endpoint.FrameSink;
 import io.kapi.machinery.Status;
+import io.kapi.registry.StorageErrors;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.Delivery;
 import java.io.IOException;
@@ -109,7 +110,7 @@ final class WatchStream {
                 return end.revision();
             }
             case Delivery.Failure f -> {
-                out.frame(encoder.error(Status.of(f.error())));
+                out.frame(encoder.error(Status.of(StorageErrors.forWatch(f.cause()))));
                 out.flush();
                 return -1;
             }

@@ -12,7 +12,8 @@ import java.util.Optional;
  * Sets the request's user. An authenticated user also gets the group {@code system:authenticated}
  * (as kube-apiserver's group adder does). A request nobody authenticates is answered 401
  * Unauthorized, except a GET of a {@linkplain PublicPaths public path}, which proceeds as
- * {@code system:anonymous}.
+ * {@code system:anonymous}. A request made in-process by the server itself arrives with its user
+ * already set (the loopback identity) and proceeds as that user.
  */
 public record Authentication(Authenticator authenticator) implements Filter {
 
@@ -20,12 +21,15 @@ public record Authentication(Authenticator authenticator) implements Filter {
 
     @Override
     public RestResponse filter(FilterChain chain, ServerRequest request) {
+        if (request.context().user() != null) {
+            return chain.proceed(request);
+        }
         Optional<UserInfo> user = authenticator.authenticate(request.rest(), request.clientCertificates());
         if (user.isPresent()) {
-            return chain.proceed(request.withUser(withAuthenticatedGroup(user.get())));
+            return chain.proceed(request.withContext(request.context().withUser(withAuthenticatedGroup(user.get()))));
         }
         if (PublicPaths.allows(request.rest())) {
-            return chain.proceed(request.withUser(UserInfo.ANONYMOUS));
+            return chain.proceed(request.withContext(request.context().withUser(UserInfo.ANONYMOUS)));
         }
         throw ApiException.unauthorized();
     }
@@ -36,6 +40,6 @@ public record Authentication(Authenticator authenticator) implements Filter {
         }
         List<String> groups = new ArrayList<>(user.groups());
         groups.add(AUTHENTICATED);
-        return new UserInfo(user.name(), user.uid(), List.copyOf(groups));
+        return new UserInfo(user.name(), user.uid(), groups, user.extra());
     }
 }

@@ -1,7 +1,7 @@
 package io.kapi.server.filter;
 
-import io.kapi.authn.UserInfo;
 import io.kapi.endpoint.RestRequest;
+import io.kapi.request.RequestContext;
 import java.io.InputStream;
 import java.security.cert.X509Certificate;
 import java.util.List;
@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * A request as the filters see it: the endpoint view plus what only the connection knows.
  *
- * @param rest the request handed on to the API; its {@code user} is null until authentication
- * @param clientCertificates the verified TLS client chain, leaf first; empty when none was sent
+ * @param rest the request handed on to the API; its context is set by the first filter
+ * @param clientCertificates the TLS client chain, leaf first; empty when none was sent
  * @param remoteAddress the peer's IP address, for logs
  */
 public record ServerRequest(RestRequest rest, List<X509Certificate> clientCertificates, String remoteAddress) {
@@ -19,15 +19,16 @@ public record ServerRequest(RestRequest rest, List<X509Certificate> clientCertif
         clientCertificates = List.copyOf(clientCertificates);
     }
 
-    public ServerRequest withUser(UserInfo user) {
-        RestRequest r = rest;
-        return new ServerRequest(new RestRequest(r.method(), r.path(), r.query(), r.headers(), r.body(), user),
-                clientCertificates, remoteAddress);
+    /** The request's context (set by the first filter). */
+    public RequestContext context() {
+        return rest.requireContext();
+    }
+
+    public ServerRequest withContext(RequestContext context) {
+        return new ServerRequest(rest.withContext(context), clientCertificates, remoteAddress);
     }
 
     public ServerRequest withBody(InputStream body) {
-        RestRequest r = rest;
-        return new ServerRequest(new RestRequest(r.method(), r.path(), r.query(), r.headers(), body, r.user()),
-                clientCertificates, remoteAddress);
+        return new ServerRequest(rest.withBody(body), clientCertificates, remoteAddress);
     }
 }

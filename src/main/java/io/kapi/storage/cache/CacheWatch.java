@@ -22,7 +22,7 @@ public interface CacheWatch extends AutoCloseable {
     void close();
 
     /** A watch whose only delivery is {@code error} (sent as an ERROR event): a watch that cannot start. */
-    static CacheWatch failed(io.kapi.machinery.ApiException error) {
+    static CacheWatch failed(io.kapi.storage.StorageException error) {
         return new CacheWatch() {
             private boolean sent;
 

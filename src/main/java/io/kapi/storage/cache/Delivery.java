@@ -1,7 +1,7 @@
 package io.kapi.storage.cache;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.machinery.ApiException;
+import io.kapi.storage.StorageException;
 
 /** What a {@link CacheWatch} hands its reader, in order. */
 public sealed interface Delivery {
@@ -20,8 +20,11 @@ public sealed interface Delivery {
     record InitialEventsEnd(long revision) implements Delivery {
     }
 
-    /** The watch cannot start or go on: send {@code error} as an ERROR event, then end. */
-    record Failure(ApiException error) implements Delivery {
+    /**
+     * The watch cannot start or go on: the registry sends {@code cause} as an ERROR event, then ends
+     * ({@link StorageException.Compacted}: too old resource version; {@link StorageException.ResourceVersionTooLarge}).
+     */
+    record Failure(StorageException cause) implements Delivery {
     }
 
     /** The watch ended (cut off for falling behind, or the cache re-listed): end the stream cleanly. */

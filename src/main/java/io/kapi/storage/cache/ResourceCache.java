@@ -1,7 +1,12 @@
 package io.kapi.storage.cache;
 
-import io.kapi.machinery.ApiException;
 import io.kapi.storage.KeyValue;
+import io.kapi.storage.RangeResult;
+import io.kapi.storage.Storage;
+import io.kapi.storage.StorageException;
+import io.kapi.storage.Watch;
+import io.kapi.storage.WatchEvent;
+import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +14,10 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Predicate;
 
@@ -19,26 +28,41 @@ import java.util.function.Predicate;
  * and the watchers, to which each applied event is dispatched while the write lock is held, so a
  * watcher registered at revision R sees exactly the events after R.
  *
- * <p>Revision: {@link #revision()} is the revision the cache is current at, which advances with the
- * writes of every resource (the hub sees them all), not only this one's.
+ * <p>Life: the cache starts on first use, as a list of its prefix at the store's current revision
+ * followed by one storage watch of that prefix from there. That list's revision is the oldest a watch
+ * may resume from: a watch from before it gets 410 Gone (too old resource version), as from a
+ * kube-apiserver whose cache started then. A storage watch that breaks is resumed from the last
+ * applied revision; if that history is gone the cache re-lists and ends its watchers.
+ *
+ * <p>Freshness: the cache knows it is current at revision R when it applied an event of R or the
+ * storage watch sent a progress notification of R or later; a consistent read asks the watch for
+ * progress and waits for it (kube-apiserver 1.31+'s consistent reads from cache).
  */
-public final class ResourceCache {
+public final class ResourceCache implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(ResourceCache.class.getName());
 
     private final String prefix;
     private final ObjectDecoder decoder;
     private final CacheOptions options;
-    private final WatchCacheHub hub;
+    private final Storage storage;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final TreeMap<String, CachedObject> store = new TreeMap<>();
     private final CopyOnWriteArrayList<CacheWatcher> watchers = new CopyOnWriteArrayList<>();
-    private EventWindow window;
+    private final ReentrantLock progressLock = new ReentrantLock();
+    private final Condition advanced = progressLock.newCondition();
+    private final AtomicBoolean progressPending = new AtomicBoolean();
+    private final EventWindow window;
     private volatile long revision;
+    private volatile boolean started;
+    private volatile boolean closed;
+    private volatile Watch watch;
 
-    ResourceCache(String prefix, ObjectDecoder decoder, CacheOptions options, WatchCacheHub hub) {
+    ResourceCache(String prefix, ObjectDecoder decoder, CacheOptions options, Storage storage) {
         this.prefix = prefix;
         this.decoder = decoder;
         this.options = options;
-        this.hub = hub;
+        this.storage = storage;
         this.window = new EventWindow(options.eventWindow(), options.windowBytes(), 0);
     }
 
@@ -46,30 +70,71 @@ public final class ResourceCache {
         return prefix;
     }
 
-    /** The revision the cache is current at: every write up to it is reflected. */
+    /** Starts the cache if it has not started yet: lists the prefix and starts following its writes. */
+    public void start() {
+        if (started) {
+            return;
+        }
+        synchronized (this) {
+            if (!started && !closed) {
+                relistAndWatch();
+                started = true;
+            }
+        }
+    }
+
+    /** The revision the cache is current at: every write of the prefix up to it is reflected. */
     public long revision() {
-        return Math.max(revision, hub.seen());
+        start();
+        return revision;
     }
 
     /**
-     * Waits until the cache is current at {@code minRevision} or later.
+     * Waits until the cache is current at {@code minRevision} or later, asking the storage watch for
+     * progress while it is behind.
      *
      * @return false if it did not get there within the freshness wait
      */
     public boolean awaitRevision(long minRevision) {
-        return revision() >= minRevision || hub.awaitSeen(minRevision, options.freshnessWait());
+        start();
+        if (revision >= minRevision) {
+            return true;
+        }
+        long deadline = System.nanoTime() + options.freshnessWait().toNanos();
+        progressLock.lock();
+        try {
+            while (revision < minRevision) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || closed) {
+                    return false;
+                }
+                requestProgress();
+                advanced.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)));
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            progressLock.unlock();
+        }
     }
 
-    /**
-     * The 504 kube-apiserver answers when a read asks for a revision the cache did not reach in time:
-     * {@code Timeout: Too large resource version: R, current: C} with cause ResourceVersionTooLarge.
-     */
-    public ApiException tooLarge(long requested) {
-        return CacheErrors.tooLarge(requested, revision());
+    private void requestProgress() {
+        Watch w = watch;
+        if (w != null && progressPending.compareAndSet(false, true)) {
+            w.requestProgress();
+        }
+    }
+
+    /** The storage error for a read of {@code requested} the cache did not reach in time. */
+    public StorageException.ResourceVersionTooLarge tooLarge(long requested) {
+        return new StorageException.ResourceVersionTooLarge(requested, revision);
     }
 
     /** The current version of {@code key}. */
     public Optional<CachedObject> get(String key) {
+        start();
         lock.readLock().lock();
         try {
             return Optional.ofNullable(store.get(key));
@@ -86,9 +151,10 @@ public final class ResourceCache {
      * @param limit the most objects to return; 0 for all
      */
     public Page list(String scope, String startKey, int limit, Predicate<CachedObject> filter) {
+        start();
         lock.readLock().lock();
         try {
-            long at = revision();
+            long at = revision;
             String from = startKey == null || startKey.compareTo(scope) < 0 ? scope : startKey;
             NavigableMap<String, CachedObject> range = store.subMap(from, true, scope + Character.MAX_VALUE, false);
             List<CachedObject> items = new ArrayList<>();
@@ -127,12 +193,13 @@ public final class ResourceCache {
      * @param initialEvents send the current state as ADDED events first, then
      *        {@link Delivery.InitialEventsEnd}, then the events after that state
      * @return the watch; when {@code fromRevision} is older than the window, its only delivery is a
-     *         410 Expired {@link Delivery.Failure} ("too old resource version"), as kube-apiserver
+     *         {@link Delivery.Failure} with {@link StorageException.Compacted} ("too old resource version")
      */
     public CacheWatch watch(String scope, Predicate<CachedObject> filter, long fromRevision, boolean initialEvents) {
+        start();
         lock.writeLock().lock();
         try {
-            long now = revision();
+            long now = revision;
             CacheWatcher watcher = new CacheWatcher(this, scope, filter, options.watcherBuffer(),
                     initialEvents ? now : Math.max(now, fromRevision));
             if (initialEvents) {
@@ -143,7 +210,7 @@ public final class ResourceCache {
                 }
                 watcher.addInitial(new Delivery.InitialEventsEnd(now));
             } else if (fromRevision < window.floor()) {
-                watcher.addInitial(new Delivery.Failure(CacheErrors.tooOld(fromRevision, window.floor())));
+                watcher.addInitial(new Delivery.Failure(new StorageException.Compacted(fromRevision, window.floor())));
                 return watcher;
             } else if (fromRevision < now) {
                 watcher.replay(window.after(fromRevision));
@@ -164,30 +231,94 @@ public final class ResourceCache {
         watchers.remove(watcher);
     }
 
-    // ---- called by the hub's single dispatcher thread ----
+    /** Stops following storage and ends every watcher. */
+    @Override
+    public void close() {
+        closed = true;
+        Watch w = watch;
+        if (w != null) {
+            w.close();
+        }
+        for (CacheWatcher watcher : List.copyOf(watchers)) {
+            watcher.terminate(new Delivery.End("the cache stopped"));
+        }
+        signalProgress();
+    }
 
-    /** Applies one write and dispatches it to the watchers. */
-    void apply(KeyValue current, String deletedKey, long eventRevision) {
-        CachedObject now = current == null ? null : decoder.decode(current);
-        String key = current == null ? deletedKey : current.key();
+    // ---- following storage ----
+
+    private void relistAndWatch() {
+        long at = storage.currentRevision();
+        replace(readAll(at), at);
+        watch = storage.watch(prefix, at, this::onEvent);
+    }
+
+    private List<KeyValue> readAll(long at) {
+        List<KeyValue> all = new ArrayList<>();
+        String start = null;
+        RangeResult page;
+        do {
+            page = storage.range(prefix, start, 10_000, at);
+            all.addAll(page.items());
+            if (!page.items().isEmpty()) {
+                start = page.items().getLast().key() + "\0";
+            }
+        } while (page.more());
+        return all;
+    }
+
+    private void onEvent(WatchEvent event) {
+        switch (event) {
+            case WatchEvent.Put put -> apply(put.current(), put.current().key(), put.revision());
+            case WatchEvent.Delete delete -> apply(null, delete.previous().key(), delete.revision());
+            case WatchEvent.Progress progress -> {
+                progressPending.set(false);
+                if (progress.revision() > revision) {
+                    revision = progress.revision();
+                }
+                signalProgress();
+            }
+            case WatchEvent.Error error -> Thread.ofVirtual().name("kapi-cache-resume").start(() -> resume(error));
+        }
+    }
+
+    private void signalProgress() {
+        progressLock.lock();
+        try {
+            advanced.signalAll();
+        } finally {
+            progressLock.unlock();
+        }
+    }
+
+    /** Applies one write (from the storage watch thread) and dispatches it to the watchers. */
+    private void apply(KeyValue current, String key, long eventRevision) {
+        CachedObject now;
+        try {
+            now = current == null ? null : decoder.decode(current);
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "watch cache cannot apply the write of " + key + " at " + eventRevision, e);
+            now = null;
+        }
         lock.writeLock().lock();
         try {
             CachedObject before = now == null ? store.remove(key) : store.put(key, now);
             if (now != null || before != null) {
-                CacheEvent event = new CacheEvent(eventRevision, key, now, before);
-                window.add(event);
+                CacheEvent cacheEvent = new CacheEvent(eventRevision, key, now, before);
+                window.add(cacheEvent);
                 for (CacheWatcher w : watchers) {
-                    w.offer(event);
+                    w.offer(cacheEvent);
                 }
             }
             revision = eventRevision;
         } finally {
             lock.writeLock().unlock();
         }
+        signalProgress();
     }
 
     /** Replaces the whole state (priming, or a re-list after the storage watch broke). */
-    void replace(List<KeyValue> items, long atRevision) {
+    private void replace(List<KeyValue> items, long atRevision) {
         List<CachedObject> decoded = new ArrayList<>(items.size());
         for (KeyValue kv : items) {
             decoded.add(decoder.decode(kv));
@@ -205,6 +336,44 @@ public final class ResourceCache {
             }
         } finally {
             lock.writeLock().unlock();
+        }
+    }
+
+    private synchronized void resume(WatchEvent.Error error) {
+        int attempts = 0;
+        while (!closed && !storageClosed(error.cause())) {
+            try {
+                if (error.cause() instanceof StorageException.Compacted) {
+                    LOG.log(Level.WARNING, "watch cache of {0} fell behind compacted history; re-listing", prefix);
+                    relistAndWatch();
+                } else {
+                    LOG.log(Level.INFO, "watch cache of {0}: storage watch broke ({1}); resuming at {2}",
+                            prefix, error.cause().getMessage(), revision);
+                    watch = storage.watch(prefix, revision, this::onEvent);
+                }
+                return;
+            } catch (StorageException.Compacted e) {
+                error = new WatchEvent.Error(e, revision);
+            } catch (StorageException.Unavailable e) {
+                if (closed || storageClosed(e) || ++attempts > 300) {
+                    LOG.log(Level.WARNING, "watch cache of {0} stops: {1}", prefix, e.getMessage());
+                    return;
+                }
+                LOG.log(Level.WARNING, "watch cache of {0} cannot resume: {1}", prefix, e.getMessage());
+                pause();
+            }
+        }
+    }
+
+    private static boolean storageClosed(StorageException e) {
+        return e instanceof StorageException.Unavailable && "storage closed".equals(e.getMessage());
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

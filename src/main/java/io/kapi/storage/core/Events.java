@@ -15,6 +15,7 @@ public final class Events {
             case WatchEvent.Put put -> put.current().key();
             case WatchEvent.Delete delete -> delete.previous().key();
             case WatchEvent.Error error -> throw new IllegalArgumentException("not a write: " + error);
+            case WatchEvent.Progress progress -> throw new IllegalArgumentException("not a write: " + progress);
         };
     }
 
@@ -24,6 +25,7 @@ public final class Events {
             case WatchEvent.Put put -> put.previous();
             case WatchEvent.Delete delete -> delete.previous();
             case WatchEvent.Error error -> throw new IllegalArgumentException("not a write: " + error);
+            case WatchEvent.Progress progress -> throw new IllegalArgumentException("not a write: " + progress);
         };
     }
 
@@ -33,6 +35,7 @@ public final class Events {
             case WatchEvent.Put put -> put.current();
             case WatchEvent.Delete ignored -> null;
             case WatchEvent.Error error -> throw new IllegalArgumentException("not a write: " + error);
+            case WatchEvent.Progress progress -> throw new IllegalArgumentException("not a write: " + progress);
         };
     }
 }

@@ -28,6 +28,7 @@ public sealed interface Mutation {
             case WatchEvent.Put put -> put.current();
             case WatchEvent.Delete delete -> delete.previous();
             case WatchEvent.Error error -> throw new IllegalArgumentException("not a write: " + error);
+            case WatchEvent.Progress progress -> throw new IllegalArgumentException("not a write: " + progress);
         };
     }
 

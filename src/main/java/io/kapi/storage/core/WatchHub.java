@@ -78,6 +78,19 @@ public final class WatchHub implements AutoCloseable {
         return watcher;
     }
 
+    /**
+     * Queues a {@link WatchEvent.Progress} at the last published revision behind everything already
+     * queued for {@code watcher}: under the publish lock, so no published event can come after it.
+     */
+    void requestProgress(Watcher watcher) {
+        lock.lock();
+        try {
+            watcher.offerProgress(new WatchEvent.Progress(published));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Ends every watch with an {@link StorageException.Unavailable} error. */
     @Override
     public void close() {

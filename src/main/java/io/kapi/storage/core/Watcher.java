@@ -49,6 +49,18 @@ final class Watcher implements Watch {
         }
     }
 
+    /** Called by the hub under its publish lock; never blocks. */
+    void offerProgress(WatchEvent.Progress progress) {
+        queue.offer(progress);
+    }
+
+    @Override
+    public void requestProgress() {
+        if (!closed) {
+            hub.requestProgress(this);
+        }
+    }
+
     /** Ends the watch with {@code cause} as its last event, delivered from the watch's thread. */
     void fail(StorageException cause) {
         queue.fail(cause);

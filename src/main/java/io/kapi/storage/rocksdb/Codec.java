@@ -74,6 +74,7 @@ final class Codec {
                 yield out.array();
             }
             case WatchEvent.Error error -> throw new IllegalArgumentException("not a write: " + error);
+            case WatchEvent.Progress progress -> throw new IllegalArgumentException("not a write: " + progress);
         };
     }
 

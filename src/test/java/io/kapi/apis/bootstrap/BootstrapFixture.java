@@ -19,9 +19,9 @@ final class BootstrapFixture implements AutoCloseable {
 
     final Storage storage = Storages.memory();
     final Registry registry = new Registry(ResourceTable.builtin().resources(), storage, new BuiltinStrategies(),
-            (resource, object) -> ObjectMetaValidator.validate(object.get("metadata"), resource.namespaced(),
-                    NameRule.forResource(resource.group(), resource.name())),
-            Clock.systemUTC());
+            io.kapi.registry.StoreServices.minimal((resource, object) -> ObjectMetaValidator.validate(
+                    object.get("metadata"), resource.namespaced(), NameRule.forResource(resource.group(),
+                            resource.name())), Clock.systemUTC()));
 
     BootstrapFixture() {
         new SystemNamespaces(registry.namespaces()).run();

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import io.kapi.harness.StoreCalls;
 
 class BootstrapRolesTest {
 
@@ -150,7 +151,7 @@ class BootstrapRolesTest {
         custom.putObject("metadata").put("name", "widgets-view").putObject("labels")
                 .put("rbac.authorization.k8s.io/aggregate-to-view", "true");
         custom.putArray("rules").add(json("{\"verbs\":[\"get\"],\"apiGroups\":[\"example.com\"],\"resources\":[\"widgets\"]}"));
-        fixture.store(RBAC, "clusterroles").create("", custom, false);
+        StoreCalls.create(fixture.store(RBAC, "clusterroles"), "", custom, false);
         assertTrue(aggregation.reconcileAll() >= 3, "view, edit and admin change");
         assertTrue(hasRule(fixture.get(RBAC, "clusterroles", "", "admin"), "widgets", "get"));
         assertEquals(0, aggregation.reconcileAll());

@@ -16,6 +16,7 @@ import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import io.kapi.harness.StoreCalls;
 
 class KubernetesServiceControllerTest {
 
@@ -94,7 +95,7 @@ class KubernetesServiceControllerTest {
             ((ObjectNode) o.path("subsets").path(0).path("addresses").path(0)).put("ip", "10.9.9.9");
             return o;
         });
-        fixture.store("discovery.k8s.io", "endpointslices").delete("default", "kubernetes", DeleteOptions.DEFAULT);
+        StoreCalls.delete(fixture.store("discovery.k8s.io", "endpointslices"), "default", "kubernetes", DeleteOptions.DEFAULT);
         Stores.update(fixture.store("", "services"), "default", "kubernetes", o -> {
             ((ObjectNode) o.path("spec").path("ports").path(0)).put("port", 8443);
             return o;

@@ -70,13 +70,13 @@ class LocalApiServicesTest {
             ((ObjectNode) o.path("spec")).put("versionPriority", 3);
             return o;
         });
-        apiServices.create("", (ObjectNode) Json.MAPPER.readTree("""
+        io.kapi.registry.SystemWrites.create(apiServices, "", (ObjectNode) Json.MAPPER.readTree("""
                 {"apiVersion":"apiregistration.k8s.io/v1","kind":"APIService","metadata":{"name":"v9.gone.example.com",
                  "labels":{"kube-aggregator.kubernetes.io/automanaged":"onstart"}},
-                 "spec":{"group":"gone.example.com","version":"v9","groupPriorityMinimum":100,"versionPriority":1}}"""), false);
-        apiServices.create("", (ObjectNode) Json.MAPPER.readTree("""
+                 "spec":{"group":"gone.example.com","version":"v9","groupPriorityMinimum":100,"versionPriority":1}}"""));
+        io.kapi.registry.SystemWrites.create(apiServices, "", (ObjectNode) Json.MAPPER.readTree("""
                 {"apiVersion":"apiregistration.k8s.io/v1","kind":"APIService","metadata":{"name":"v1.mine.example.com"},
-                 "spec":{"group":"mine.example.com","version":"v1","groupPriorityMinimum":100,"versionPriority":1}}"""), false);
+                 "spec":{"group":"mine.example.com","version":"v1","groupPriorityMinimum":100,"versionPriority":1}}"""));
         run();
         assertEquals(15, apiServices.get("", "v1.batch").path("spec").path("versionPriority").asInt());
         assertFalse(names().contains("v9.gone.example.com"), "an onstart APIService no longer served is deleted");

@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import io.kapi.harness.StoreCalls;
 
 class SystemObjectsTest {
 
@@ -84,7 +85,7 @@ class SystemObjectsTest {
             ((ObjectNode) o.path("spec").path("limited")).put("nominalConcurrencyShares", 8);
             return o;
         });
-        fixture.store(FLOWCONTROL, "flowschemas").delete("", "probes", io.kapi.registry.DeleteOptions.DEFAULT);
+        StoreCalls.delete(fixture.store(FLOWCONTROL, "flowschemas"), "", "probes", io.kapi.registry.DeleteOptions.DEFAULT);
         hook.run();
         ObjectNode catchAll = levels.get("", "catch-all");
         assertEquals(5, catchAll.path("spec").path("limited").path("nominalConcurrencyShares").asInt());

@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.admission.Attributes;
+import io.kapi.admission.Operation;
+import io.kapi.admission.plugin.DefaultTolerationSeconds;
 import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
 import io.kapi.registry.Defaulter;
 import java.io.IOException;
@@ -47,11 +51,21 @@ class BuiltinDefaultsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    @DisplayName("defaulting the input gives what kube-apiserver returns")
+    @DisplayName("defaulting the input (and, for pods, the pure DefaultTolerationSeconds admission) gives what kube-apiserver returns")
     void defaults(Case c) {
         ObjectNode object = c.input().deepCopy();
         defaulter(object).apply(object);
+        tolerations(object);
         assertEquals(c.expected(), object);
+    }
+
+    /** The default-on DefaultTolerationSeconds admission plugin: a pure function of a pod, which the fixtures include. */
+    private static void tolerations(ObjectNode object) {
+        if (object.path("kind").asText().equals("Pod") && object.path("apiVersion").asText().equals("v1")) {
+            new DefaultTolerationSeconds(300, 300).admit(new Attributes(Operation.CREATE, new Attributes.Target(
+                    new GroupVersionKind("", "v1", "Pod"), new GroupVersionResource("", "v1", "pods"), "", "default",
+                    "p"), object, null, null, false, Json.object()));
+        }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -30,6 +30,8 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import io.kapi.harness.StoreCalls;
+import io.kapi.registry.StoreServices;
 
 class ServiceAllocatorsTest {
 
@@ -43,7 +45,7 @@ class ServiceAllocatorsTest {
         ResourceTable table = ResourceTable.builtin();
         allocators = new ServiceAllocators(ranges, storage, Duration.ofHours(1), Duration.ZERO, Clock.systemUTC());
         registry = new Registry(table.resources(), storage, new BuiltinStrategies(java.util.Map.of("/services", allocators::decorate)),
-                (r, o) -> List.of(), Clock.systemUTC());
+                StoreServices.minimal((r, o) -> List.of(), Clock.systemUTC()));
         allocators.connect(registry);
         new SystemNamespaces(registry.namespaces()).run();
         services = registry.store(table.find("", "v1", "services").orElseThrow()).orElseThrow();
@@ -66,7 +68,7 @@ class ServiceAllocatorsTest {
     @DisplayName("a ClusterIP service gets an IP of the range, recorded as an IPAddress naming the service")
     void allocatesClusterIp() {
         start();
-        ObjectNode created = services.create("default", service("web", "ClusterIP"), false);
+        ObjectNode created = StoreCalls.create(services, "default", service("web", "ClusterIP"), false);
         String ip = created.path("spec").path("clusterIP").asText();
         assertTrue(IpRange.parse("10.96.0.0/12").contains(ip), ip);
         assertEquals(ip, created.path("spec").path("clusterIPs").get(0).asText());
@@ -104,7 +106,7 @@ class ServiceAllocatorsTest {
                 int thread = t;
                 for (int i = 0; i < 50; i++) {
                     int n = i;
-                    results.add(pool.submit(() -> services.create("default",
+                    results.add(pool.submit(() -> StoreCalls.create(services, "default",
                             service("s-" + thread + "-" + n, "NodePort"), false)));
                 }
             }
@@ -127,14 +129,14 @@ class ServiceAllocatorsTest {
     @DisplayName("a requested IP that is taken, or out of range, is refused with kube's message")
     void requestedIpRefused() {
         start();
-        services.create("default", withIp(service("a", "ClusterIP"), "10.96.0.10"), false);
+        StoreCalls.create(services, "default", withIp(service("a", "ClusterIP"), "10.96.0.10"), false);
         ApiException taken = assertThrows(ApiException.class,
-                () -> services.create("default", withIp(service("b", "ClusterIP"), "10.96.0.10"), false));
+                () -> StoreCalls.create(services, "default", withIp(service("b", "ClusterIP"), "10.96.0.10"), false));
         assertEquals(422, taken.code());
         assertTrue(taken.getMessage().contains("spec.clusterIPs: Invalid value: [\"10.96.0.10\"]: failed to allocate IP "
                 + "10.96.0.10: provided IP is already allocated"), taken.getMessage());
         ApiException outside = assertThrows(ApiException.class,
-                () -> services.create("default", withIp(service("c", "ClusterIP"), "192.168.0.1"), false));
+                () -> StoreCalls.create(services, "default", withIp(service("c", "ClusterIP"), "192.168.0.1"), false));
         assertTrue(outside.getMessage().contains("failed to allocate IP 192.168.0.1: the provided IP (192.168.0.1) is "
                 + "not in the valid range. The range of valid IPs is 10.96.0.0/12"), outside.getMessage());
         assertEquals(1, ipAddresses.list("", ListOptions.ALL).items().size());
@@ -144,7 +146,7 @@ class ServiceAllocatorsTest {
     @DisplayName("the first IP of the range is allocated normally to a service that asks for it")
     void firstIp() {
         start();
-        ObjectNode s = services.create("default", withIp(service("kubernetes", "ClusterIP"), "10.96.0.1"), false);
+        ObjectNode s = StoreCalls.create(services, "default", withIp(service("kubernetes", "ClusterIP"), "10.96.0.1"), false);
         assertEquals("10.96.0.1", s.path("spec").path("clusterIP").asText());
         assertEquals("kubernetes", ipAddresses.get("", "10.96.0.1").path("spec").path("parentRef").path("name").asText());
     }
@@ -155,13 +157,13 @@ class ServiceAllocatorsTest {
         start();
         ObjectNode a = withIp(service("a", "NodePort"), "10.96.0.20");
         ((ObjectNode) a.path("spec").path("ports").get(0)).put("nodePort", 30080);
-        services.create("default", a, false);
-        services.delete("default", "a", DeleteOptions.DEFAULT);
+        StoreCalls.create(services, "default", a, false);
+        StoreCalls.delete(services, "default", "a", DeleteOptions.DEFAULT);
         assertThrows(ApiException.class, () -> ipAddresses.get("", "10.96.0.20"));
         assertEquals(0, allocators.portAllocator().snapshot().bits().cardinality());
         ObjectNode b = withIp(service("b", "NodePort"), "10.96.0.20");
         ((ObjectNode) b.path("spec").path("ports").get(0)).put("nodePort", 30080);
-        ObjectNode created = services.create("default", b, false);
+        ObjectNode created = StoreCalls.create(services, "default", b, false);
         assertEquals(30080, created.path("spec").path("ports").get(0).path("nodePort").asInt());
     }
 
@@ -173,17 +175,17 @@ class ServiceAllocatorsTest {
         ((ObjectNode) a.path("spec").path("ports").get(0)).put("nodePort", 30080);
         ObjectNode udp = a.with("spec").withArray("ports").addObject();
         udp.put("name", "dns").put("port", 80).put("protocol", "UDP");
-        ObjectNode created = services.create("default", a, false);
+        ObjectNode created = StoreCalls.create(services, "default", a, false);
         assertEquals(30080, created.path("spec").path("ports").get(1).path("nodePort").asInt());
 
         ObjectNode b = service("b", "NodePort");
         ((ObjectNode) b.path("spec").path("ports").get(0)).put("nodePort", 30080);
-        ApiException taken = assertThrows(ApiException.class, () -> services.create("default", b, false));
+        ApiException taken = assertThrows(ApiException.class, () -> StoreCalls.create(services, "default", b, false));
         assertEquals(422, taken.code());
         assertTrue(taken.getMessage().contains(
                 "spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated"), taken.getMessage());
         ((ObjectNode) b.path("spec").path("ports").get(0)).put("nodePort", 80);
-        ApiException outside = assertThrows(ApiException.class, () -> services.create("default", b, false));
+        ApiException outside = assertThrows(ApiException.class, () -> StoreCalls.create(services, "default", b, false));
         assertTrue(outside.getMessage().contains("spec.ports[0].nodePort: Invalid value: 80: provided port is not in "
                 + "the valid range. The range of valid ports is 30000-32767"), outside.getMessage());
         assertEquals(1, ipAddresses.list("", ListOptions.ALL).items().size(), "the refused creates released their IPs");
@@ -195,7 +197,7 @@ class ServiceAllocatorsTest {
         start();
         ObjectNode lb = service("lb", "LoadBalancer");
         ((ObjectNode) lb.path("spec")).put("externalTrafficPolicy", "Local");
-        ObjectNode created = services.create("default", lb, false);
+        ObjectNode created = StoreCalls.create(services, "default", lb, false);
         int health = created.path("spec").path("healthCheckNodePort").asInt();
         assertTrue(health >= 30000 && health <= 32767);
         assertEquals(2, allocators.portAllocator().snapshot().bits().cardinality());
@@ -205,7 +207,7 @@ class ServiceAllocatorsTest {
     @DisplayName("a dry run shows an allocation but persists nothing")
     void dryRun() {
         start();
-        ObjectNode created = services.create("default", service("dry", "NodePort"), true);
+        ObjectNode created = StoreCalls.create(services, "default", service("dry", "NodePort"), true);
         assertFalse(created.path("spec").path("clusterIP").asText().isEmpty());
         assertTrue(created.path("spec").path("ports").get(0).path("nodePort").asInt() >= 30000);
         assertTrue(ipAddresses.list("", ListOptions.ALL).items().isEmpty());
@@ -216,8 +218,8 @@ class ServiceAllocatorsTest {
     @DisplayName("a create that fails in storage gives back what it allocated")
     void failedCreateReleases() {
         start();
-        services.create("default", service("same", "NodePort"), false);
-        assertThrows(ApiException.class, () -> services.create("default", service("same", "NodePort"), false));
+        StoreCalls.create(services, "default", service("same", "NodePort"), false);
+        assertThrows(ApiException.class, () -> StoreCalls.create(services, "default", service("same", "NodePort"), false));
         assertEquals(1, ipAddresses.list("", ListOptions.ALL).items().size());
         assertEquals(1, allocators.portAllocator().snapshot().bits().cardinality());
     }
@@ -226,21 +228,21 @@ class ServiceAllocatorsTest {
     @DisplayName("changing the type to ExternalName releases the IP; NodePort to ClusterIP releases the node port")
     void typeChanges() {
         start();
-        ObjectNode np = services.create("default", service("np", "NodePort"), false);
+        ObjectNode np = StoreCalls.create(services, "default", service("np", "NodePort"), false);
         np.with("spec").put("type", "ClusterIP");
-        ObjectNode updated = services.update("default", "np", np, false).object();
+        ObjectNode updated = StoreCalls.update(services, "default", "np", np, false).object();
         assertTrue(updated.path("spec").path("ports").get(0).path("nodePort").isMissingNode());
         assertEquals(0, allocators.portAllocator().snapshot().bits().cardinality());
         String ip = updated.path("spec").path("clusterIP").asText();
         assertEquals(ip, ipAddresses.get("", ip).path("metadata").path("name").asText());
 
         updated.with("spec").put("type", "ExternalName").put("externalName", "example.com");
-        ObjectNode external = services.update("default", "np", updated, false).object();
+        ObjectNode external = StoreCalls.update(services, "default", "np", updated, false).object();
         assertFalse(external.path("spec").has("clusterIP"));
         assertTrue(ipAddresses.list("", ListOptions.ALL).items().isEmpty());
 
         external.with("spec").put("type", "NodePort");
-        ObjectNode back = services.update("default", "np", external, false).object();
+        ObjectNode back = StoreCalls.update(services, "default", "np", external, false).object();
         assertFalse(back.path("spec").path("clusterIP").asText().isEmpty());
         assertEquals(1, allocators.portAllocator().snapshot().bits().cardinality());
     }
@@ -249,14 +251,14 @@ class ServiceAllocatorsTest {
     @DisplayName("an update asking for a taken node port is refused and keeps what the service held")
     void updateRefusedKeepsAllocations() {
         start();
-        services.create("default", service("a", "NodePort"), false);
-        ObjectNode b = services.create("default", service("b", "NodePort"), false);
+        StoreCalls.create(services, "default", service("a", "NodePort"), false);
+        ObjectNode b = StoreCalls.create(services, "default", service("b", "NodePort"), false);
         int taken = services.get("default", "a").path("spec").path("ports").get(0).path("nodePort").asInt();
         int own = b.path("spec").path("ports").get(0).path("nodePort").asInt();
         ObjectNode change = b.deepCopy();
         change.with("spec").withArray("ports").addObject().put("name", "extra").put("port", 81).put("protocol", "TCP");
         ((ObjectNode) change.path("spec").path("ports").get(0)).put("nodePort", taken);
-        ApiException e = assertThrows(ApiException.class, () -> services.update("default", "b", change, false));
+        ApiException e = assertThrows(ApiException.class, () -> StoreCalls.update(services, "default", "b", change, false));
         assertEquals(422, e.code());
         assertEquals(2, allocators.portAllocator().snapshot().bits().cardinality(), "the extra port was given back");
         assertTrue(allocators.portAllocator().snapshot().bits().get(own - 30000));
@@ -266,9 +268,9 @@ class ServiceAllocatorsTest {
     @DisplayName("a dry-run update that adds a node port persists nothing")
     void dryRunUpdate() {
         start();
-        ObjectNode s = services.create("default", service("s", "ClusterIP"), false);
+        ObjectNode s = StoreCalls.create(services, "default", service("s", "ClusterIP"), false);
         s.with("spec").put("type", "NodePort");
-        ObjectNode shown = services.update("default", "s", s, true).object();
+        ObjectNode shown = StoreCalls.update(services, "default", "s", s, true).object();
         assertTrue(shown.path("spec").path("ports").get(0).path("nodePort").asInt() >= 30000);
         assertEquals(0, allocators.portAllocator().snapshot().bits().cardinality());
         assertEquals("ClusterIP", services.get("default", "s").path("spec").path("type").asText());
@@ -278,10 +280,10 @@ class ServiceAllocatorsTest {
     @DisplayName("upgrading a single-stack service to PreferDualStack allocates its second family")
     void upgradeToDualStack() {
         start(ServiceRanges.parse("10.96.0.0/16,fd00:10:96::/108", "30000-32767"));
-        ObjectNode s = services.create("default", service("up", "ClusterIP"), false);
+        ObjectNode s = StoreCalls.create(services, "default", service("up", "ClusterIP"), false);
         assertEquals(1, s.path("spec").path("clusterIPs").size());
         s.with("spec").put("ipFamilyPolicy", "PreferDualStack");
-        ObjectNode up = services.update("default", "up", s, false).object();
+        ObjectNode up = StoreCalls.update(services, "default", "up", s, false).object();
         assertEquals(2, up.path("spec").path("clusterIPs").size());
         assertEquals(2, ipAddresses.list("", ListOptions.ALL).items().size());
     }
@@ -291,10 +293,10 @@ class ServiceAllocatorsTest {
     void noIp() {
         start();
         ObjectNode headless = withIp(service("h", "ClusterIP"), "None");
-        assertEquals("None", services.create("default", headless, false).path("spec").path("clusterIP").asText());
+        assertEquals("None", StoreCalls.create(services, "default", headless, false).path("spec").path("clusterIP").asText());
         ObjectNode ext = service("e", "ExternalName");
         ((ObjectNode) ext.path("spec")).put("externalName", "example.com");
-        ObjectNode created = services.create("default", ext, false);
+        ObjectNode created = StoreCalls.create(services, "default", ext, false);
         assertFalse(created.path("spec").has("clusterIP"));
         assertFalse(created.path("spec").has("ipFamilies"));
         assertTrue(ipAddresses.list("", ListOptions.ALL).items().isEmpty());
@@ -306,18 +308,18 @@ class ServiceAllocatorsTest {
         start(ServiceRanges.parse("10.96.0.0/16,fd00:10:96::/108", "30000-32767"));
         ObjectNode s = service("dual", "ClusterIP");
         ((ObjectNode) s.path("spec")).put("ipFamilyPolicy", "PreferDualStack");
-        ObjectNode created = services.create("default", s, false);
+        ObjectNode created = StoreCalls.create(services, "default", s, false);
         assertEquals("[\"IPv4\",\"IPv6\"]", created.path("spec").path("ipFamilies").toString());
         JsonNode ips = created.path("spec").path("clusterIPs");
         assertEquals(2, ips.size());
         assertTrue(ips.get(1).asText().startsWith("fd00:10:96::"), ips.toString());
         assertEquals("IPv6", ipAddresses.get("", ips.get(1).asText()).path("metadata").path("labels")
                 .path("ipaddress.kubernetes.io/ip-family").asText());
-        ObjectNode single = services.create("default", service("single", "ClusterIP"), false);
+        ObjectNode single = StoreCalls.create(services, "default", service("single", "ClusterIP"), false);
         assertEquals(1, single.path("spec").path("clusterIPs").size());
 
         ObjectNode v6 = withIp(service("v6", "ClusterIP"), "fd00:10:96::a");
-        assertEquals("[\"IPv6\"]", services.create("default", v6, false).path("spec").path("ipFamilies").toString());
+        assertEquals("[\"IPv6\"]", StoreCalls.create(services, "default", v6, false).path("spec").path("ipFamilies").toString());
     }
 
     @Test
@@ -326,7 +328,7 @@ class ServiceAllocatorsTest {
         start();
         ObjectNode s = service("dual", "ClusterIP");
         ((ObjectNode) s.path("spec")).put("ipFamilyPolicy", "RequireDualStack");
-        ApiException e = assertThrows(ApiException.class, () -> services.create("default", s, false));
+        ApiException e = assertThrows(ApiException.class, () -> StoreCalls.create(services, "default", s, false));
         assertTrue(e.getMessage().contains("spec.ipFamilyPolicy: Invalid value: \"RequireDualStack\": this cluster is "
                 + "not configured for dual-stack services"), e.getMessage());
     }
@@ -335,20 +337,20 @@ class ServiceAllocatorsTest {
     @DisplayName("after a restart the repair restores missing IPAddresses and node ports and removes leaked ones")
     void repairAfterRestart() {
         start();
-        ObjectNode kept = services.create("default", service("kept", "NodePort"), false);
+        ObjectNode kept = StoreCalls.create(services, "default", service("kept", "NodePort"), false);
         String ip = kept.path("spec").path("clusterIP").asText();
         int port = kept.path("spec").path("ports").get(0).path("nodePort").asInt();
-        ipAddresses.delete("", ip, DeleteOptions.DEFAULT);
+        StoreCalls.delete(ipAddresses, "", ip, DeleteOptions.DEFAULT);
         storage.delete(NodePortAllocator.KEY, 0);
         allocators.close();
 
         start();   // a new registry over the same storage
-        ipAddresses.create("", ipAddress("10.96.0.99"), false);   // leaked by a crash between allocation and store
-        ObjectNode other = services.create("default", service("moved", "ClusterIP"), false);
+        StoreCalls.create(ipAddresses, "", ipAddress("10.96.0.99"), false);   // leaked by a crash between allocation and store
+        ObjectNode other = StoreCalls.create(services, "default", service("moved", "ClusterIP"), false);
         String otherIp = other.path("spec").path("clusterIP").asText();
         ObjectNode misnamed = ipAddresses.get("", otherIp);
         misnamed.with("spec").with("parentRef").put("name", "old-generated-name");
-        ipAddresses.update("", otherIp, misnamed, false);
+        StoreCalls.update(ipAddresses, "", otherIp, misnamed, false);
         allocators.repair();
         assertEquals("moved", ipAddresses.get("", otherIp).path("spec").path("parentRef").path("name").asText());
         assertEquals("kept", ipAddresses.get("", ip).path("spec").path("parentRef").path("name").asText());
@@ -356,10 +358,10 @@ class ServiceAllocatorsTest {
         assertTrue(allocators.portAllocator().snapshot().bits().get(port - 30000));
 
         ObjectNode clash = withIp(service("clash", "NodePort"), ip);
-        assertEquals(422, assertThrows(ApiException.class, () -> services.create("default", clash, false)).code());
+        assertEquals(422, assertThrows(ApiException.class, () -> StoreCalls.create(services, "default", clash, false)).code());
         ObjectNode samePort = service("other", "NodePort");
         ((ObjectNode) samePort.path("spec").path("ports").get(0)).put("nodePort", port);
-        assertEquals(422, assertThrows(ApiException.class, () -> services.create("default", samePort, false)).code());
+        assertEquals(422, assertThrows(ApiException.class, () -> StoreCalls.create(services, "default", samePort, false)).code());
     }
 
     @Test

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import io.kapi.harness.StoreCalls;
+import io.kapi.registry.StoreServices;
 
 class EventTtlTest {
 
@@ -61,7 +63,8 @@ class EventTtlTest {
     void setUp() {
         storage = Storages.memory();
         ResourceTable table = ResourceTable.builtin();
-        registry = new Registry(table.resources(), storage, new BuiltinStrategies(), (r, o) -> List.of(), clock);
+        registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
+                StoreServices.minimal((r, o) -> List.of(), clock));
         new SystemNamespaces(registry.namespaces()).run();
         core = registry.store(table.find("", "v1", "events").orElseThrow()).orElseThrow();
         events = registry.store(table.find("events.k8s.io", "v1", "events").orElseThrow()).orElseThrow();
@@ -97,13 +100,13 @@ class EventTtlTest {
     @DisplayName("events of both groups are deleted once their last write is older than the TTL")
     void expires() {
         EventTtl ttl = new EventTtl(registry, Duration.ofMinutes(10), Duration.ofSeconds(1), clock);
-        core.create("default", event("v1", "a"), false);
-        events.create("default", event("events.k8s.io/v1", "b"), false);
+        StoreCalls.create(core, "default", event("v1", "a"), false);
+        StoreCalls.create(events, "default", event("events.k8s.io/v1", "b"), false);
         assertEquals(0, ttl.sweep());
         clock.advance(Duration.ofMinutes(6));
         ObjectNode rewritten = core.get("default", "a");
         rewritten.put("count", 2);
-        core.update("default", "a", rewritten, false);
+        StoreCalls.update(core, "default", "a", rewritten, false);
         assertEquals(0, ttl.sweep());
         clock.advance(Duration.ofMinutes(5));
         assertEquals(1, ttl.sweep());
@@ -119,9 +122,9 @@ class EventTtlTest {
     void datesExisting() {
         ObjectNode old = event("v1", "old");
         old.put("lastTimestamp", "2026-01-01T00:00:00Z");
-        core.create("default", old, false);
+        StoreCalls.create(core, "default", old, false);
         clock.advance(Duration.ofMinutes(61));
-        core.create("default", event("v1", "fresh"), false);
+        StoreCalls.create(core, "default", event("v1", "fresh"), false);
         EventTtl restarted = new EventTtl(registry, Duration.ofHours(1), Duration.ofSeconds(1), clock);
         assertEquals(1, restarted.sweep());
         assertEquals(List.of("fresh"), core.list("default", ListOptions.ALL).items().stream()

@@ -58,8 +58,7 @@ class WatchHttpTest {
     @BeforeAll
     static void start() throws Exception {
         LocalPki pki = LocalPki.ensure(dir, ServingNames.standard("test-host", "10.96.0.1", List.of()));
-        api = ApiAssembly.create(new ApiConfig(dir, "memory", List.of(), "10.96.0.0/12", "30000-32767", "127.0.0.1", 0, true,
-                java.time.Duration.ofHours(1), null));
+        api = ApiAssembly.create(ApiConfig.builder().dataDir(dir).securePort(0).standalone(true).build());
         server = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls()), api.handler(), api.checks(), api.hooks());
         client = adminClient(pki);
         for (int i = 0; i < 200 && get("/api/v1/namespaces/default").statusCode() != 200; i++) {

@@ -108,7 +108,7 @@ class WatchStreamTest {
         var object = Json.object();
         object.putObject("metadata").put("name", "c1");
         List<JsonNode> frames = stream(scripted(new Delivery.Change(EventType.ADDED, object, 5, null),
-                new Delivery.Failure(ApiException.gone("too old resource version: 1 (5)"))),
+                new Delivery.Failure(new io.kapi.storage.StorageException.Compacted(1, 5))),
                 Duration.ofSeconds(30), null);
         assertEquals(2, frames.size());
         assertEquals("ADDED", frames.get(0).path("type").asText());

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -96,7 +97,7 @@ class FilterChainTest {
     @DisplayName("without credentials: 401 for the API, anonymous for GET of health and version")
     void anonymous() {
         Authentication authn = new Authentication((r, certs) -> Optional.empty());
-        List<Filter> filters = List.of(new PanicRecovery(), authn);
+        List<Filter> filters = List.of(new RequestContextFilter(Duration.ofMinutes(1)), new PanicRecovery(), authn);
         assertEquals(401, run(filters, WHOAMI, get("/api")).status());
         assertEquals(401, run(filters, WHOAMI, request("POST", "/readyz", Map.of(), new byte[0])).status());
         assertEquals("system:anonymous [system:unauthenticated]", body(run(filters, WHOAMI, get("/readyz/etcd"))));
@@ -108,7 +109,8 @@ class FilterChainTest {
     @DisplayName("an authenticated user also gets the group system:authenticated")
     void authenticated() {
         Authentication authn = new Authentication((r, certs) -> Optional.of(new UserInfo("jane", "", List.of("dev"))));
-        assertEquals("jane [dev, system:authenticated]", body(run(List.of(authn), WHOAMI, get("/api"))));
+        assertEquals("jane [dev, system:authenticated]", body(run(
+                List.of(new RequestContextFilter(Duration.ofMinutes(1)), authn), WHOAMI, get("/api"))));
     }
 
     private static final RestHandler READ_ALL = r -> {

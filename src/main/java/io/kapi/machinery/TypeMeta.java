@@ -1,21 +1,19 @@
-package io.kapi.endpoint.handlers;
+package io.kapi.machinery;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.machinery.ApiException;
-import io.kapi.machinery.GroupVersion;
-import io.kapi.machinery.GroupVersionKind;
 
 /**
- * Checks and fills a body's {@code apiVersion} and {@code kind} against what the path expects, as
- * kube-apiserver's decoding with a default GVK does: absent fields are filled, different ones refused.
+ * An object's {@code apiVersion} and {@code kind} against what an endpoint expects, as kube-apiserver's
+ * decoding with a default kind: absent fields are filled, different ones refused with kube's wording.
  */
-final class TypeCheck {
+public final class TypeMeta {
 
-    private TypeCheck() {
+    private TypeMeta() {
     }
 
-    static void apply(ObjectNode object, GroupVersionKind expected) {
+    /** @throws ApiException 400 BadRequest when the object names another version or kind */
+    public static void checkAndFill(ObjectNode object, GroupVersionKind expected) {
         JsonNode apiVersion = object.get("apiVersion");
         JsonNode kind = object.get("kind");
         if (apiVersion != null && !apiVersion.isNull() && !apiVersion.asText().isEmpty()) {

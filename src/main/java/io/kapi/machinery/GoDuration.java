@@ -1,4 +1,4 @@
-package io.kapi.cli;
+package io.kapi.machinery;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -7,7 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Durations written as Go writes them, e.g. {@code 1m30s}, {@code 500ms}, {@code 1.5h}, {@code 0}. */
-final class GoDuration {
+public final class GoDuration {
 
     private static final Pattern PART = Pattern.compile("([0-9]*\\.?[0-9]+)(ns|us|µs|μs|ms|s|m|h)");
     private static final Map<String, Long> NANOS = Map.of("ns", 1L, "us", 1_000L, "µs", 1_000L, "μs", 1_000L,
@@ -17,7 +17,7 @@ final class GoDuration {
     }
 
     /** @throws IllegalArgumentException with Go's wording for text that is not a duration */
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         String s = text.startsWith("+") ? text.substring(1) : text;
         if (s.equals("0")) {
             return Duration.ZERO;

@@ -1,0 +1,54 @@
+package io.kapi.admission;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The admission plugins a server runs, in kube-apiserver's order: the store's write pipeline calls
+ * {@link #admit} after defaulting and field tracking, and {@link #validate} after the object passed
+ * validation, just before it is stored. The first plugin that refuses ends the request.
+ */
+public final class AdmissionChain {
+
+    /** No plugins at all. */
+    public static final AdmissionChain NONE = new AdmissionChain(List.of());
+
+    private final List<AdmissionPlugin> plugins;
+    private final List<MutatingPlugin> mutating = new ArrayList<>();
+    private final List<ValidatingPlugin> validating = new ArrayList<>();
+
+    public AdmissionChain(List<AdmissionPlugin> plugins) {
+        this.plugins = List.copyOf(plugins);
+        for (AdmissionPlugin p : this.plugins) {
+            if (p instanceof MutatingPlugin m) {
+                mutating.add(m);
+            }
+            if (p instanceof ValidatingPlugin v) {
+                validating.add(v);
+            }
+        }
+    }
+
+    /** Runs the mutating plugins that handle the operation, in order. */
+    public void admit(Attributes attributes) {
+        for (MutatingPlugin p : mutating) {
+            if (p.handles(attributes.operation())) {
+                p.admit(attributes);
+            }
+        }
+    }
+
+    /** Runs the validating plugins that handle the operation, in order. */
+    public void validate(Attributes attributes) {
+        for (ValidatingPlugin p : validating) {
+            if (p.handles(attributes.operation())) {
+                p.validate(attributes);
+            }
+        }
+    }
+
+    /** The names of the plugins, in order. */
+    public List<String> names() {
+        return plugins.stream().map(AdmissionPlugin::name).toList();
+    }
+}

@@ -1,0 +1,120 @@
+package io.kapi.admission;
+
+import io.kapi.admission.plugin.DefaultTolerationSeconds;
+import io.kapi.admission.plugin.NamespaceLifecycle;
+import io.kapi.admission.plugin.PriorityAdmission;
+import io.kapi.admission.plugin.ServiceAccountAdmission;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * Every admission plugin kube-apiserver 1.34 knows, in its execution order ({@code AllOrderedPlugins}),
+ * which are on by default, and the factories of those Kapi has. Adding a plugin is one class and one
+ * line in {@link #FACTORIES}. The enabled set is kube's: the defaults, plus
+ * {@code --enable-admission-plugins}, minus {@code --disable-admission-plugins}; plugins Kapi lacks are
+ * logged at start and skipped.
+ */
+public final class AdmissionPlugins {
+
+    private static final System.Logger LOG = System.getLogger(AdmissionPlugins.class.getName());
+
+    /** kube-apiserver 1.34's {@code AllOrderedPlugins}. */
+    public static final List<String> ORDER = List.of(
+            "AlwaysAdmit", "NamespaceAutoProvision", "NamespaceLifecycle", "NamespaceExists",
+            "LimitPodHardAntiAffinityTopology", "LimitRanger", "ServiceAccount", "NodeRestriction",
+            "TaintNodesByCondition", "AlwaysPullImages", "ImagePolicyWebhook", "PodSecurity", "PodNodeSelector",
+            "Priority", "DefaultTolerationSeconds", "PodTolerationRestriction", "EventRateLimit",
+            "ExtendedResourceToleration", "DefaultStorageClass", "StorageObjectInUseProtection",
+            "OwnerReferencesPermissionEnforcement", "PersistentVolumeClaimResize", "RuntimeClass",
+            "CertificateApproval", "CertificateSigning", "ClusterTrustBundleAttest", "CertificateSubjectRestriction",
+            "DefaultIngressClass", "DenyServiceExternalIPs", "PodTopologyLabels", "MutatingAdmissionPolicy",
+            "MutatingAdmissionWebhook", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook", "ResourceQuota",
+            "AlwaysDeny");
+
+    /** kube-apiserver 1.34's default-on plugins (the complement of {@code DefaultOffAdmissionPlugins}). */
+    public static final Set<String> DEFAULT_ON = Set.of(
+            "NamespaceLifecycle", "LimitRanger", "ServiceAccount", "DefaultStorageClass",
+            "PersistentVolumeClaimResize", "DefaultTolerationSeconds", "MutatingAdmissionWebhook",
+            "ValidatingAdmissionWebhook", "ResourceQuota", "StorageObjectInUseProtection", "Priority",
+            "TaintNodesByCondition", "RuntimeClass", "CertificateApproval", "CertificateSigning",
+            "ClusterTrustBundleAttest", "CertificateSubjectRestriction", "DefaultIngressClass", "PodSecurity",
+            "PodTopologyLabels", "MutatingAdmissionPolicy", "ValidatingAdmissionPolicy");
+
+    /** The plugins Kapi implements, by name. */
+    private static final Map<String, Function<ObjectLookup, AdmissionPlugin>> FACTORIES = Map.of(
+            "NamespaceLifecycle", NamespaceLifecycle::new,
+            "ServiceAccount", ServiceAccountAdmission::new,
+            "Priority", PriorityAdmission::new,
+            "DefaultTolerationSeconds", lookup -> new DefaultTolerationSeconds(300, 300));
+
+    private AdmissionPlugins() {
+    }
+
+    /** What is wrong with the flags, in kube-apiserver's words; empty when they are fine. */
+    public static List<String> problems(List<String> enable, List<String> disable) {
+        List<String> errors = new ArrayList<>();
+        for (String name : enable) {
+            if (!ORDER.contains(name)) {
+                errors.add("enable-admission-plugins plugin \"%s\" is unknown".formatted(name));
+            }
+        }
+        for (String name : disable) {
+            if (!ORDER.contains(name)) {
+                errors.add("disable-admission-plugins plugin \"%s\" is unknown".formatted(name));
+            }
+        }
+        Set<String> both = new TreeSet<>(enable);
+        both.retainAll(disable);
+        if (!both.isEmpty()) {
+            errors.add("[" + String.join(" ", both) + "] in enable-admission-plugins and disable-admission-plugins "
+                    + "overlapped");
+        }
+        return errors;
+    }
+
+    /** The enabled plugin names in execution order. */
+    public static List<String> enabled(List<String> enable, List<String> disable) {
+        Set<String> on = new LinkedHashSet<>(DEFAULT_ON);
+        on.addAll(enable);
+        disable.forEach(on::remove);
+        return ORDER.stream().filter(on::contains).toList();
+    }
+
+    /**
+     * The chain of the enabled plugins Kapi has, each reading other objects through {@code lookup}.
+     *
+     * @throws IllegalArgumentException for unknown or overlapping names
+     */
+    public static AdmissionChain chain(List<String> enable, List<String> disable, ObjectLookup lookup) {
+        List<String> errors = problems(enable, disable);
+        if (!errors.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", errors));
+        }
+        List<AdmissionPlugin> plugins = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        for (String name : enabled(enable, disable)) {
+            Function<ObjectLookup, AdmissionPlugin> factory = FACTORIES.get(name);
+            if (factory == null) {
+                missing.add(name);
+            } else {
+                plugins.add(factory.apply(lookup));
+            }
+        }
+        if (!missing.isEmpty()) {
+            LOG.log(Level.INFO, "Admission plugins not implemented by Kapi yet, skipped: {0}", String.join(",", missing));
+        }
+        return new AdmissionChain(plugins);
+    }
+
+    /** Names → factory, for tests that build one plugin. */
+    static Map<String, Function<ObjectLookup, AdmissionPlugin>> factories() {
+        return new LinkedHashMap<>(FACTORIES);
+    }
+}

@@ -1,0 +1,19 @@
+package io.kapi.admission;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GroupVersionResource;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The read-only view of other objects admission plugins get (kube's informers/listers): a plugin
+ * reads what it needs and nothing else of the server. Returned objects are the caller's copies.
+ */
+public interface ObjectLookup {
+
+    /** The object, or empty when it or its resource does not exist. */
+    Optional<ObjectNode> get(GroupVersionResource resource, String namespace, String name);
+
+    /** Every object of a resource in {@code namespace} ("" for all, or for cluster-scoped ones). */
+    List<ObjectNode> list(GroupVersionResource resource, String namespace);
+}

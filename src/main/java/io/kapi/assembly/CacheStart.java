@@ -1,0 +1,78 @@
+package io.kapi.assembly;
+
+import io.kapi.health.PostStartHook;
+import io.kapi.storage.cache.WatchCacheHub;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts the watch caches once the server's own bootstrap objects are written (system namespaces,
+ * RBAC policy, priority classes, flow control, the kubernetes service): the revision each cache starts
+ * at is the oldest a watch may resume from, as on a kube-apiserver whose caches started with it, so a
+ * watch from before the server started gets 410 Gone. Until then reads go to storage and a cache a
+ * request needs starts on the spot. Named as kube-apiserver's hook that starts its informers.
+ */
+final class CacheStart implements PostStartHook {
+
+    private final WatchCacheHub caches;
+    private final CountDownLatch bootstrapped;
+    private final List<PostStartHook> prerequisites;
+
+    private CacheStart(WatchCacheHub caches, List<PostStartHook> prerequisites) {
+        this.caches = caches;
+        this.bootstrapped = new CountDownLatch(prerequisites.size());
+        this.prerequisites = prerequisites.stream().map(this::tracked).toList();
+    }
+
+    /** The hook, after the given bootstrap hooks (use {@link #prerequisites()} in their place). */
+    static CacheStart after(WatchCacheHub caches, List<PostStartHook> bootstrap) {
+        return new CacheStart(caches, bootstrap);
+    }
+
+    /** The bootstrap hooks, each telling this one when it is done. */
+    List<PostStartHook> prerequisites() {
+        return prerequisites;
+    }
+
+    @Override
+    public String name() {
+        return "generic-apiserver-start-informers";
+    }
+
+    @Override
+    public void run() throws Exception {
+        if (!bootstrapped.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("bootstrap objects not written yet");
+        }
+        caches.start();
+    }
+
+    private PostStartHook tracked(PostStartHook hook) {
+        boolean[] counted = new boolean[1];
+        return new PostStartHook() {
+            @Override
+            public String name() {
+                return hook.name();
+            }
+
+            @Override
+            public void run() throws Exception {
+                hook.run();
+                synchronized (counted) {
+                    if (!counted[0]) {
+                        counted[0] = true;
+                        bootstrapped.countDown();
+                    }
+                }
+            }
+        };
+    }
+
+    static List<PostStartHook> concat(List<PostStartHook> a, List<PostStartHook> b) {
+        List<PostStartHook> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+}

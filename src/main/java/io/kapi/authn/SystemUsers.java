@@ -1,0 +1,24 @@
+package io.kapi.authn;
+
+import java.util.List;
+
+/**
+ * The identities Kapi's own components act under, as kube names them: the API server's loopback
+ * user and the service accounts of kube-controller-manager's controllers (which the bootstrap RBAC
+ * policy binds to their {@code system:controller:*} roles).
+ */
+public final class SystemUsers {
+
+    /** kube-apiserver's loopback identity, in {@code system:masters}. */
+    public static final UserInfo APISERVER = new UserInfo("system:apiserver", "",
+            List.of("system:masters", "system:authenticated"));
+
+    private SystemUsers() {
+    }
+
+    /** The service account a kube-controller-manager controller runs as, e.g. {@code namespace-controller}. */
+    public static UserInfo controller(String name) {
+        return new UserInfo("system:serviceaccount:kube-system:" + name, "", List.of("system:serviceaccounts",
+                "system:serviceaccounts:kube-system", "system:authenticated"));
+    }
+}

@@ -1,0 +1,69 @@
+package io.kapi.request;
+
+import io.kapi.authn.UserInfo;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * What every filter, handler and store method knows about the request it serves, built up by the
+ * filters in request order: the request info (first filter), the user (authentication), then the
+ * write options (dry run, field manager) once the request is authorized. Immutable but for the
+ * warnings sink; nothing below the filters parses the request again to learn these.
+ *
+ * @param info what the request asks for
+ * @param user who asks; null until authentication
+ * @param auditId the request's audit ID (also sent back as {@code Audit-Id})
+ * @param deadline when a request that is not long-running must be answered; null for none
+ * @param dryRun whether {@code dryRun=All} was asked for
+ * @param fieldManager the {@code fieldManager} parameter, or null
+ * @param fieldValidation the {@code fieldValidation} parameter, or null
+ * @param userAgent the {@code User-Agent} header, or ""
+ * @param warnings where warnings for the client are collected
+ */
+public record RequestContext(RequestInfo info, UserInfo user, String auditId, Instant deadline, boolean dryRun,
+                             String fieldManager, String fieldValidation, String userAgent, WarningSink warnings) {
+
+    public RequestContext {
+        Objects.requireNonNull(info, "info");
+        Objects.requireNonNull(auditId, "auditId");
+        Objects.requireNonNull(warnings, "warnings");
+        userAgent = userAgent == null ? "" : userAgent;
+    }
+
+    /** A fresh context for {@code info}, before authentication. */
+    public static RequestContext of(RequestInfo info, String auditId, Instant deadline, String userAgent) {
+        return new RequestContext(info, null, auditId == null || auditId.isEmpty() ? UUID.randomUUID().toString()
+                : auditId, deadline, false, null, null, userAgent, new WarningSink());
+    }
+
+    /**
+     * The context of a write the server makes directly on a store as {@code user} (allocators
+     * recording IP addresses): no HTTP request behind it, so no deadline and no warnings for anyone.
+     */
+    public static RequestContext internal(UserInfo user, Verb verb) {
+        RequestInfo info = new RequestInfo(true, "", verb, "", "", "", "", "", "", "");
+        return new RequestContext(info, user, UUID.randomUUID().toString(), null, false, null, null, "kapi",
+                new WarningSink());
+    }
+
+    public RequestContext withUser(UserInfo newUser) {
+        return new RequestContext(info, newUser, auditId, deadline, dryRun, fieldManager, fieldValidation, userAgent,
+                warnings);
+    }
+
+    public RequestContext withWriteOptions(boolean newDryRun, String newFieldManager, String newFieldValidation) {
+        return new RequestContext(info, user, auditId, deadline, newDryRun, newFieldManager, newFieldValidation,
+                userAgent, warnings);
+    }
+
+    public RequestContext withInfo(RequestInfo newInfo) {
+        return new RequestContext(newInfo, user, auditId, deadline, dryRun, fieldManager, fieldValidation, userAgent,
+                warnings);
+    }
+
+    /** Whether the deadline has passed (never, for requests without one). */
+    public boolean expired() {
+        return deadline != null && Instant.now().isAfter(deadline);
+    }
+}

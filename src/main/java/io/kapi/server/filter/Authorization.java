@@ -1,0 +1,44 @@
+package io.kapi.server.filter;
+
+import io.kapi.authz.AuthorizationAttributes;
+import io.kapi.authz.Authorizer;
+import io.kapi.authz.Decision;
+import io.kapi.endpoint.RestResponse;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.StatusReason;
+import java.lang.System.Logger.Level;
+
+/**
+ * Lets a request proceed only when the authorizer allows it (kube's {@code WithAuthorization}); a
+ * denial, or no opinion from anyone, is a 403 Forbidden Status worded as kube-apiserver's, e.g.
+ * {@code pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "x"}.
+ */
+public record Authorization(Authorizer authorizer) implements Filter {
+
+    private static final System.Logger LOG = System.getLogger(Authorization.class.getName());
+
+    @Override
+    public RestResponse filter(FilterChain chain, ServerRequest request) {
+        AuthorizationAttributes attributes = AuthorizationAttributes.of(request.context());
+        Decision decision = authorizer.authorize(attributes);
+        if (decision instanceof Decision.Allow) {
+            return chain.proceed(request);
+        }
+        LOG.log(Level.DEBUG, "Forbidden {0} {1}: {2}", request.rest().method(), request.rest().path(),
+                decision.reason());
+        throw forbidden(attributes, decision.reason());
+    }
+
+    /** kube's {@code responsewriters.Forbidden}. */
+    static ApiException forbidden(AuthorizationAttributes a, String reason) {
+        String message = a.deniedMessage() + (reason.isEmpty() ? "" : ": " + reason);
+        String name = a.name().isEmpty() ? null : a.name();
+        if (!a.resourceRequest()) {
+            return new ApiException(StatusReason.FORBIDDEN, 403, "forbidden: " + message, ApiException.Details.NONE);
+        }
+        String qualified = a.group().isEmpty() ? a.resource() : a.resource() + "." + a.group();
+        String prefix = name == null ? qualified + " is forbidden: " : qualified + " \"" + name + "\" is forbidden: ";
+        return new ApiException(StatusReason.FORBIDDEN, 403, prefix + message, new ApiException.Details(name,
+                a.group().isEmpty() ? null : a.group(), a.resource(), java.util.List.of(), null));
+    }
+}

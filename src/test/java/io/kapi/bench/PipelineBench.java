@@ -1,0 +1,143 @@
+package io.kapi.bench;
+
+import io.kapi.e2e.ApiClient;
+import io.kapi.e2e.KapiProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The write-path benchmark: two builds of Kapi (e.g. {@code main} before a change and the working tree
+ * after it) measured side by side in one run, in interleaved rounds (A B, B A, A B, ...) so that the
+ * machine's noise falls on both. Each round starts a fresh server of each build and drives it with N
+ * HTTP/2 clients through creates, gets, merge patches and server-side applies of small configmaps.
+ * The report gives, per phase, the median over rounds of throughput, median and p99 latency, and the
+ * ratio of the second build to the first.
+ *
+ * <p>Run with {@code bench/pipeline.sh --builds=before=/path/a,after=/path/b [--backend=embedded]
+ * [--clients=8] [--rounds=3] [--creates=4000] [--gets=8000] [--patches=4000] [--applies=4000]}.
+ */
+public final class PipelineBench {
+
+    private static final List<String> PHASES = List.of("create", "get", "merge patch", "apply");
+    private static final Map<String, String> PLURALS = Map.of(
+            "create", "creates", "get", "gets", "merge patch", "merge patches", "apply", "applies");
+
+    private PipelineBench() {
+    }
+
+    /** One build's phases in one round. */
+    record Round(Map<String, Phase> phases) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = options(args);
+        Map<String, Path> builds = new LinkedHashMap<>();
+        for (String b : opts.getOrDefault("builds", "current=.").split(",")) {
+            String[] kv = b.split("=", 2);
+            builds.put(kv[0], Path.of(kv[1]));
+        }
+        String backend = opts.getOrDefault("backend", "embedded");
+        int clients = Integer.parseInt(opts.getOrDefault("clients", "8"));
+        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
+        Map<String, Integer> counts = Map.of(
+                "create", Integer.parseInt(opts.getOrDefault("creates", "4000")),
+                "get", Integer.parseInt(opts.getOrDefault("gets", "8000")),
+                "merge patch", Integer.parseInt(opts.getOrDefault("patches", "4000")),
+                "apply", Integer.parseInt(opts.getOrDefault("applies", "4000")));
+        Duration limit = Duration.ofSeconds(Long.parseLong(opts.getOrDefault("phase-seconds", "120")));
+
+        Map<String, List<Round>> results = new LinkedHashMap<>();
+        builds.keySet().forEach(name -> results.put(name, new ArrayList<>()));
+        List<String> order = new ArrayList<>(builds.keySet());
+        for (int round = 1; round <= rounds; round++) {
+            for (String name : order) {
+                System.err.printf("== round %d: %s%n", round, name);
+                results.get(name).add(round(name, builds.get(name), backend, clients, counts, limit));
+            }
+            order = order.reversed();
+        }
+        System.out.printf("%nKapi write path, %s storage, %d clients (HTTP/2, client certs, loopback), %d cores, "
+                + "%d rounds; medians over rounds%n", backend, clients, Runtime.getRuntime().availableProcessors(), rounds);
+        System.out.println(render(results));
+    }
+
+    private static Round round(String name, Path project, String backend, int clients, Map<String, Integer> counts,
+                               Duration limit) {
+        try (KapiProcess kapi = new KapiProcess("pipeline-" + name, project, List.of("--storage-backend=" + backend))) {
+            kapi.start();
+            List<ApiClient> pool = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                pool.add(ApiClient.of(kapi.kubeconfig()));
+            }
+            try {
+                Load load = new Load(pool, limit);
+                int warm = 500;
+                load.creates("warmup", warm);
+                load.gets("warmup", warm, warm);
+                load.patches("warmup", warm, warm);
+                load.applies("warmup", warm, warm);
+                Map<String, Phase> phases = new LinkedHashMap<>();
+                Phase created = load.creates("bench", counts.get("create"));
+                phases.put("create", created);
+                phases.put("get", load.gets("bench", created.ok(), counts.get("get")));
+                phases.put("merge patch", load.patches("bench", created.ok(), counts.get("merge patch")));
+                phases.put("apply", load.applies("bench", created.ok(), counts.get("apply")));
+                return new Round(phases);
+            } finally {
+                pool.forEach(ApiClient::close);
+            }
+        }
+    }
+
+    private static String render(Map<String, List<Round>> results) {
+        StringBuilder out = new StringBuilder(String.format("%-26s", ""));
+        List<String> names = List.copyOf(results.keySet());
+        names.forEach(n -> out.append(String.format("%14s", n)));
+        if (names.size() == 2) {
+            out.append(String.format("%14s", names.get(1) + "/" + names.get(0)));
+        }
+        out.append('\n');
+        for (String phase : PHASES) {
+            row(out, PLURALS.get(phase) + "/s", results, names, phase, Phase::perSecond, "%.0f");
+            row(out, phase + " median (ms)", results, names, phase, Phase::medianMillis, "%.2f");
+            row(out, phase + " p99 (ms)", results, names, phase, Phase::p99Millis, "%.2f");
+            row(out, phase + " failed", results, names, phase, p -> p.failed(), "%.0f");
+        }
+        return out.toString();
+    }
+
+    private static void row(StringBuilder out, String label, Map<String, List<Round>> results, List<String> names,
+                            String phase, ToDoubleFunction<Phase> figure, String format) {
+        out.append(String.format("%-26s", label));
+        List<Double> medians = new ArrayList<>();
+        for (String name : names) {
+            List<Double> values = new ArrayList<>(results.get(name).stream()
+                    .map(r -> figure.applyAsDouble(r.phases().get(phase))).toList());
+            values.sort(Comparator.naturalOrder());
+            double median = values.get(values.size() / 2);
+            medians.add(median);
+            out.append(String.format("%14s", String.format(format, median)));
+        }
+        if (medians.size() == 2 && medians.get(0) != 0) {
+            out.append(String.format("%14s", String.format("%.2f", medians.get(1) / medians.get(0))));
+        }
+        out.append('\n');
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> opts = new LinkedHashMap<>();
+        for (String arg : args) {
+            if (!arg.startsWith("--") || !arg.contains("=")) {
+                throw new IllegalArgumentException("expected --name=value, got " + arg);
+            }
+            opts.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+        }
+        return opts;
+    }
+}

@@ -1,0 +1,127 @@
+package io.kapi.registry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.harness.ApiHarness;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The store's one write pipeline, driven through the whole API in memory. */
+class WritePipelineTest {
+
+    private static final String CMS = "/api/v1/namespaces/default/configmaps";
+    private static ApiHarness api;
+    private static int next;
+
+    @BeforeAll
+    static void start() {
+        api = new ApiHarness();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        api.close();
+    }
+
+    private static String fresh() {
+        String name = "cm" + next++;
+        assertEquals(201, api.post(CMS, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\""
+                + name + "\"},\"data\":{\"a\":\"1\"}}").code());
+        return name;
+    }
+
+    @Test
+    @DisplayName("16 clients × 25 unconditional merge patches of one object all succeed and every key is there")
+    void contendedMergePatches() throws Exception {
+        String name = fresh();
+        int clients = 16;
+        int each = 25;
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<Future<List<Integer>>> results = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            int client = c;
+            results.add(pool.submit(() -> {
+                List<Integer> codes = new ArrayList<>();
+                for (int i = 0; i < each; i++) {
+                    codes.add(api.patch(CMS + "/" + name, "application/merge-patch+json",
+                            "{\"data\":{\"k" + client + "-" + i + "\":\"v\"}}").code());
+                }
+                return codes;
+            }));
+        }
+        for (Future<List<Integer>> f : results) {
+            assertTrue(f.get().stream().allMatch(code -> code == 200), f.get().toString());
+        }
+        pool.shutdown();
+        JsonNode data = api.get(CMS + "/" + name).body().path("data");
+        assertEquals(clients * each + 1, data.size());
+    }
+
+    @Test
+    @DisplayName("server-side apply with a stale metadata.resourceVersion is a 409 Conflict, and changes nothing")
+    void applyHonoursResourceVersion() {
+        String name = fresh();
+        String stale = api.get(CMS + "/" + name).body().path("metadata").path("resourceVersion").asText();
+        assertEquals(200, api.patch(CMS + "/" + name, "application/merge-patch+json", "{\"data\":{\"b\":\"2\"}}").code());
+        ApiHarness.Reply reply = api.patch(CMS + "/" + name + "?fieldManager=me&force=true", "application/apply-patch+yaml",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
+                        + "\",\"resourceVersion\":\"" + stale + "\"},\"data\":{\"a\":\"lost\"}}");
+        assertEquals(409, reply.code(), reply.text());
+        assertEquals("Conflict", reply.body().path("reason").asText());
+        assertEquals("1", api.get(CMS + "/" + name).body().path("data").path("a").asText());
+    }
+
+    @Test
+    @DisplayName("an update that changes nothing stores nothing: the resourceVersion stays")
+    void noOpUpdate() {
+        String name = fresh();
+        JsonNode stored = api.get(CMS + "/" + name).body();
+        String rv = stored.path("metadata").path("resourceVersion").asText();
+        ApiHarness.Reply reply = api.put(CMS + "/" + name, stored.toString());
+        assertEquals(200, reply.code(), reply.text());
+        assertEquals(rv, reply.body().path("metadata").path("resourceVersion").asText());
+        ApiHarness.Reply applied = api.patch(CMS + "/" + name, "application/merge-patch+json", "{\"data\":{\"a\":\"1\"}}");
+        assertEquals(rv, applied.body().path("metadata").path("resourceVersion").asText());
+    }
+
+    @Test
+    @DisplayName("PUT of status records managed fields for the status subresource")
+    void statusPutTracksFields() {
+        String pods = "/api/v1/namespaces/default/pods";
+        assertEquals(201, api.post(pods, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"sp\"},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}").code());
+        JsonNode pod = api.get(pods + "/sp").body();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) pod.path("status")).put("message", "hello");
+        ApiHarness.Reply reply = api.call("PUT", pods + "/sp/status?fieldManager=kubelet", "application/json",
+                pod.toString());
+        assertEquals(200, reply.code(), reply.text());
+        boolean tracked = false;
+        for (JsonNode entry : reply.body().path("metadata").path("managedFields")) {
+            tracked |= entry.path("manager").asText().equals("kubelet")
+                    && entry.path("subresource").asText().equals("status")
+                    && entry.path("fieldsV1").path("f:status").has("f:message");
+        }
+        assertTrue(tracked, reply.body().path("metadata").path("managedFields").toString());
+    }
+
+    @Test
+    @DisplayName("dry run runs every stage and stores nothing")
+    void dryRun() {
+        ApiHarness.Reply reply = api.call("POST", CMS + "?dryRun=All", "application/json",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"dry\"}}");
+        assertEquals(201, reply.code(), reply.text());
+        assertEquals(404, api.get(CMS + "/dry").code());
+        ApiHarness.Reply invalid = api.call("POST", CMS + "?dryRun=All", "application/json",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"Bad_Name\"}}");
+        assertEquals(422, invalid.code());
+    }
+}
