@@ -6,6 +6,7 @@ import io.kapi.endpoint.codec.Format;
 import io.kapi.endpoint.codec.MediaType;
 import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoBool;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kapi.registry.DeleteOptions;
@@ -39,7 +40,7 @@ final class DeleteOptionsReader {
         if (propagation == null || propagation.isEmpty()) {
             JsonNode orphan = body.get("orphanDependents");
             String param = request.param("orphanDependents");
-            boolean orphanDependents = orphan != null && !orphan.isNull() ? orphan.asBoolean() : "true".equals(param);
+            boolean orphanDependents = orphan != null && !orphan.isNull() ? orphan.asBoolean() : GoBool.query(param, false);
             propagation = orphanDependents ? "Orphan" : null;
         }
         return new DeleteOptions(text(pre, "uid"), text(pre, "resourceVersion"), dryRun, propagation, grace);
