@@ -1,5 +1,6 @@
 package io.kapi.registry;
 
+import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
@@ -136,7 +137,7 @@ final class WriteStages {
     private static List<FieldError> commonUpdateRules(ObjectMeta meta, ObjectMeta old) {
         List<FieldError> errors = new ArrayList<>();
         if (!meta.uid().equals(old.uid())) {
-            errors.add(FieldError.invalid("metadata.uid", GoJson.quote(meta.uid()), "field is immutable"));
+            errors.add(FieldError.invalid("metadata.uid", GoStrings.quote(meta.uid()), "field is immutable"));
         }
         if (!old.deletionTimestamp().isEmpty() && meta.node().has("finalizers")) {
             for (JsonNode f : meta.node().path("finalizers")) {

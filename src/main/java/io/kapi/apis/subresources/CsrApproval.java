@@ -1,5 +1,6 @@
 package io.kapi.apis.subresources;
 
+import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
@@ -134,15 +135,15 @@ public record CsrApproval(Codecs codecs, Clock clock) implements VerbHandler {
             denied |= type.equals("Denied");
             if (FINAL_TYPES.contains(type)) {
                 if (!status.equals("True")) {
-                    errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", PodBinding.quote(status),
+                    errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", GoStrings.quote(status),
                             "supported values: \"True\""));
                 }
             } else if (!Set.of("True", "False", "Unknown").contains(status)) {
-                errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", PodBinding.quote(status),
+                errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", GoStrings.quote(status),
                         "supported values: \"False\", \"True\", \"Unknown\""));
             }
             if (!seen.add(type)) {
-                errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".type", PodBinding.quote(type), null));
+                errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".type", GoStrings.quote(type), null));
             }
         }
         if (approved && denied) {

@@ -1,5 +1,6 @@
 package io.kapi.apis.subresources;
 
+import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
@@ -120,10 +121,10 @@ public record EphemeralContainers(Codecs codecs, PatchSchemas schemas) implement
                 JsonNode after = byName.get(before.path("name").asText());
                 if (after == null) {
                     errors.add(FieldError.forbidden("spec.ephemeralContainers", "existing ephemeral containers %s may not be removed\n"
-                            .formatted(PodBinding.quote(before.path("name").asText()))));
+                            .formatted(GoStrings.quote(before.path("name").asText()))));
                 } else if (!after.equals(before)) {
                     errors.add(FieldError.forbidden("spec.ephemeralContainers", "existing ephemeral containers %s may not be changed\n"
-                            .formatted(PodBinding.quote(before.path("name").asText()))));
+                            .formatted(GoStrings.quote(before.path("name").asText()))));
                 }
             }
             errors.addAll(validateNew(object.path("spec")));
@@ -145,7 +146,7 @@ public record EphemeralContainers(Codecs codecs, PatchSchemas schemas) implement
             if (name.isEmpty()) {
                 errors.add(FieldError.required(path + ".name", ""));
             } else if (!names.add(name)) {
-                errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".name", PodBinding.quote(name), null));
+                errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".name", GoStrings.quote(name), null));
             }
             if (c.path("image").asText("").isEmpty()) {
                 errors.add(FieldError.required(path + ".image", ""));

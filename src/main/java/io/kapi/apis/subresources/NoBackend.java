@@ -1,5 +1,6 @@
 package io.kapi.apis.subresources;
 
+import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
@@ -83,7 +84,7 @@ public record NoBackend(Registry registry) implements VerbHandler {
                 }).orElse(false);
         if (!hasAddresses) {
             throw new ApiException(StatusReason.SERVICE_UNAVAILABLE, 503,
-                    "no endpoints available for service %s".formatted(PodBinding.quote(service)),
+                    "no endpoints available for service %s".formatted(GoStrings.quote(service)),
                     ApiException.Details.NONE);
         }
         throw new ApiException(StatusReason.SERVICE_UNAVAILABLE, 503,
@@ -128,6 +129,6 @@ public record NoBackend(Registry registry) implements VerbHandler {
     private static ApiException noKubelet(String node) {
         return new ApiException(StatusReason.SERVICE_UNAVAILABLE, 503,
                 "error dialing backend: no kubelet is connected to this server for node %s"
-                        .formatted(PodBinding.quote(node)), ApiException.Details.NONE);
+                        .formatted(GoStrings.quote(node)), ApiException.Details.NONE);
     }
 }

@@ -1,5 +1,6 @@
 package io.kapi.apis.subresources;
 
+import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
@@ -238,16 +239,11 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
             dryRun = true;
         }
         JsonNode pre = body.path("preconditions");
-        String propagation = text(body, "propagationPolicy");
+        String propagation = GoValues.textPointer(body, "propagationPolicy");
         if (propagation == null && body.path("orphanDependents").asBoolean(false)) {
             propagation = "Orphan";
         }
         Long grace = body.hasNonNull("gracePeriodSeconds") ? body.get("gracePeriodSeconds").asLong() : null;
-        return new DeleteOptions(text(pre, "uid"), text(pre, "resourceVersion"), dryRun, propagation, grace);
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode v = node.get(field);
-        return v == null || v.isNull() ? null : v.asText();
+        return new DeleteOptions(GoValues.textPointer(pre, "uid"), GoValues.textPointer(pre, "resourceVersion"), dryRun, propagation, grace);
     }
 }

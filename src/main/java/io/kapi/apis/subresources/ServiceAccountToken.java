@@ -1,5 +1,6 @@
 package io.kapi.apis.subresources;
 
+import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jose.JOSEException;
@@ -62,11 +63,11 @@ public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccou
     ObjectNode issue(String namespace, String name, ObjectNode request) {
         ObjectMeta meta = ObjectMeta.of(request);
         if (!meta.name().isEmpty() && !meta.name().equals(name)) {
-            throw invalid(name, FieldError.invalid("metadata.name", PodBinding.quote(meta.name()),
+            throw invalid(name, FieldError.invalid("metadata.name", GoStrings.quote(meta.name()),
                     "must match the service account name if specified"));
         }
         if (!meta.namespace().isEmpty() && !meta.namespace().equals(namespace)) {
-            throw invalid(name, FieldError.invalid("metadata.namespace", PodBinding.quote(meta.namespace()),
+            throw invalid(name, FieldError.invalid("metadata.namespace", GoStrings.quote(meta.namespace()),
                     "must match the service account namespace if specified"));
         }
         ObjectNode account = store("", "v1", "serviceaccounts").get(namespace, name);

@@ -1,5 +1,7 @@
 package io.kapi.apis.validation;
 
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.FieldError.Type;
@@ -44,7 +46,7 @@ final class Errs {
 
     /** Invalid with a string value, quoted. */
     void invalidString(String path, String value, String detail) {
-        invalid(path, Go.quote(value), detail);
+        invalid(path, GoStrings.quote(value), detail);
     }
 
     void forbidden(String path, String detail) {
@@ -89,7 +91,7 @@ final class Errs {
 
     /** {@code ValidateImmutableField} of a scalar: Invalid with the new value, {@code field is immutable}. */
     void immutableScalar(JsonNode now, JsonNode before, String path) {
-        if (!Json.same(now, before)) {
+        if (!GoValues.same(now, before)) {
             invalid(path, Go.scalar(now), IMMUTABLE);
         }
     }

@@ -1,5 +1,6 @@
 package io.kapi.apis.validation;
 
+import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.util.HashMap;
@@ -24,9 +25,9 @@ final class PodQos {
         Map<String, BigDecimal> limits = new HashMap<>();
         boolean guaranteed = true;
         for (String list : List.of("initContainers", "containers")) {
-            for (JsonNode c : Json.items(spec.get(list))) {
-                JsonNode req = Json.at(c, "resources", "requests");
-                JsonNode lim = Json.at(c, "resources", "limits");
+            for (JsonNode c : GoValues.items(spec.get(list))) {
+                JsonNode req = GoValues.at(c, "resources", "requests");
+                JsonNode lim = GoValues.at(c, "resources", "limits");
                 Set<String> limitsFound = new java.util.HashSet<>();
                 for (String name : COMPUTE) {
                     BigDecimal l = positive(lim.get(name));

@@ -1,5 +1,6 @@
 package io.kapi.apis.validation;
 
+import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.Quantities;
@@ -16,8 +17,8 @@ final class Resources {
     }
 
     static void validate(JsonNode resources, String path, Errs e) {
-        JsonNode limits = Json.at(resources, "limits");
-        JsonNode requests = Json.at(resources, "requests");
+        JsonNode limits = GoValues.at(resources, "limits");
+        JsonNode requests = GoValues.at(resources, "requests");
         boolean cpuOrMemory = false;
         boolean hugePages = false;
         for (var entry : sorted(limits).entrySet()) {

@@ -1,5 +1,6 @@
 package io.kapi.apis.validation;
 
+import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.ObjectMetaValidator;
@@ -19,12 +20,12 @@ final class Selectors {
         if (selector == null || !selector.isObject()) {
             return;
         }
-        List<JsonNode> exprs = Json.items(selector.get("matchExpressions"));
+        List<JsonNode> exprs = GoValues.items(selector.get("matchExpressions"));
         for (int i = 0; i < exprs.size(); i++) {
             JsonNode r = exprs.get(i);
             String p = path + ".matchExpressions[" + i + "]";
-            String op = Json.text(r, "operator");
-            int values = Json.items(r.get("values")).size();
+            String op = GoValues.text(r, "operator");
+            int values = GoValues.items(r.get("values")).size();
             switch (op) {
                 case "In", "NotIn" -> {
                     if (values == 0) {
@@ -38,9 +39,9 @@ final class Selectors {
                 }
                 default -> e.invalidString(p + ".operator", op, "not a valid selector operator");
             }
-            String key = Json.text(r, "key");
+            String key = GoValues.text(r, "key");
             e.each(p + ".key", key, Identifiers.qualifiedName(key));
-            List<JsonNode> vs = Json.items(r.get("values"));
+            List<JsonNode> vs = GoValues.items(r.get("values"));
             for (int j = 0; j < vs.size(); j++) {
                 String v = vs.get(j).asText();
                 e.each(p + ".values[" + j + "]", v, Identifiers.labelValue(v));
@@ -55,13 +56,13 @@ final class Selectors {
     /** Whether a selector has neither matchLabels nor matchExpressions. */
     static boolean empty(JsonNode selector) {
         return selector == null || !selector.isObject()
-                || (Json.at(selector, "matchLabels").isEmpty() && Json.at(selector, "matchExpressions").isEmpty());
+                || (GoValues.at(selector, "matchLabels").isEmpty() && GoValues.at(selector, "matchExpressions").isEmpty());
     }
 
     /** Whether the selector's operators are all known (else LabelSelectorAsSelector fails). */
     static boolean parsable(JsonNode selector) {
-        for (JsonNode r : Json.items(Json.at(selector, "matchExpressions"))) {
-            if (!OPERATORS.contains(Json.text(r, "operator"))) {
+        for (JsonNode r : GoValues.items(GoValues.at(selector, "matchExpressions"))) {
+            if (!OPERATORS.contains(GoValues.text(r, "operator"))) {
                 return false;
             }
         }
@@ -70,20 +71,20 @@ final class Selectors {
 
     /** Whether {@code labels} (a JSON object, may be missing) match a LabelSelector. */
     static boolean matches(JsonNode selector, JsonNode labels) {
-        for (var e : Json.at(selector, "matchLabels").properties()) {
+        for (var e : GoValues.at(selector, "matchLabels").properties()) {
             if (!labels.has(e.getKey()) || !labels.get(e.getKey()).asText().equals(e.getValue().asText())) {
                 return false;
             }
         }
-        for (JsonNode r : Json.items(Json.at(selector, "matchExpressions"))) {
-            String key = Json.text(r, "key");
+        for (JsonNode r : GoValues.items(GoValues.at(selector, "matchExpressions"))) {
+            String key = GoValues.text(r, "key");
             boolean present = labels.has(key);
             String value = present ? labels.get(key).asText() : null;
             boolean in = false;
-            for (JsonNode v : Json.items(r.get("values"))) {
+            for (JsonNode v : GoValues.items(r.get("values"))) {
                 in |= v.asText().equals(value);
             }
-            boolean ok = switch (Json.text(r, "operator")) {
+            boolean ok = switch (GoValues.text(r, "operator")) {
                 case "In" -> present && in;
                 case "NotIn" -> !present || !in;
                 case "Exists" -> present;

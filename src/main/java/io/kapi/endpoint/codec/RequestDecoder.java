@@ -2,6 +2,7 @@ package io.kapi.endpoint.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoJson;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionKind;
@@ -60,7 +61,7 @@ public final class RequestDecoder {
             if (format == Format.JSON) {
                 List<String> paths = new ArrayList<>();
                 tree = JsonTreeReader.read(data, paths);
-                paths.forEach(p -> duplicates.add("duplicate field " + quote(p)));
+                paths.forEach(p -> duplicates.add("duplicate field " + GoStrings.quote(p)));
             } else {
                 tree = YamlTreeReader.read(data, duplicates);
             }
@@ -120,10 +121,6 @@ public final class RequestDecoder {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read request body", e);
         }
-    }
-
-    private static String quote(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     private static ApiException unrecognized(GroupVersionKind expected, String detail, byte[] data) {

@@ -1,5 +1,7 @@
 package io.kapi.endpoint.handlers;
 
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.machinery.ApiException;
@@ -28,8 +30,8 @@ final class DeleteOptionsReader {
         String propagation = body.path("propagationPolicy").asText(request.param("propagationPolicy"));
         if (propagation != null && !propagation.isEmpty()
                 && !propagation.equals("Orphan") && !propagation.equals("Background") && !propagation.equals("Foreground")) {
-            throw ApiException.badRequest("DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \""
-                    + propagation + "\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"");
+            throw ApiException.badRequest("DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: "
+                    + GoStrings.quote(propagation) + ": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"");
         }
         Long grace = body.hasNonNull("gracePeriodSeconds") ? Long.valueOf(body.get("gracePeriodSeconds").asLong())
                 : request.param("gracePeriodSeconds") != null ? parseGrace(request.param("gracePeriodSeconds")) : null;
@@ -39,7 +41,7 @@ final class DeleteOptionsReader {
             boolean orphanDependents = orphan != null && !orphan.isNull() ? orphan.asBoolean() : "true".equals(param);
             propagation = orphanDependents ? "Orphan" : null;
         }
-        return new DeleteOptions(text(pre, "uid"), text(pre, "resourceVersion"), dryRun, propagation, grace);
+        return new DeleteOptions(GoValues.textPointer(pre, "uid"), GoValues.textPointer(pre, "resourceVersion"), dryRun, propagation, grace);
     }
 
     private static Long parseGrace(String value) {
@@ -70,10 +72,5 @@ final class DeleteOptionsReader {
         } catch (IOException e) {
             throw ApiException.badRequest("the body of the request could not be decoded as DeleteOptions: " + e.getMessage());
         }
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode v = node.get(field);
-        return v == null || v.isNull() ? null : v.asText();
     }
 }

@@ -1,5 +1,6 @@
 package io.kapi.endpoint.table;
 
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.ApiException;
 
 /** The {@code includeObject} query parameter of a Table request: what each row's {@code object} holds. */
@@ -36,6 +37,6 @@ public enum IncludeObject {
                 return v;
             }
         }
-        throw ApiException.badRequest("unrecognized includeObject value: \"" + value + "\"");
+        throw ApiException.badRequest("unrecognized includeObject value: " + GoStrings.quote(value));
     }
 }

@@ -1,5 +1,6 @@
 package io.kapi.endpoint.table;
 
+import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -56,11 +57,11 @@ final class Labels {
         if (matchLabels.isObject()) {
             matchLabels.properties().forEach(e -> reqs.add(new Req(e.getKey(), e.getKey() + "=" + e.getValue().asText())));
         }
-        for (JsonNode expr : Obj.list(selector, "matchExpressions")) {
-            String key = Obj.str(expr, "key");
+        for (JsonNode expr : GoValues.items(selector, "matchExpressions")) {
+            String key = GoValues.text(expr, "key");
             List<String> values = new ArrayList<>();
-            Obj.list(expr, "values").forEach(v -> values.add(v.asText()));
-            String text = switch (Obj.str(expr, "operator")) {
+            GoValues.items(expr, "values").forEach(v -> values.add(v.asText()));
+            String text = switch (GoValues.text(expr, "operator")) {
                 case "In" -> values.isEmpty() ? null : key + " in (" + joinSorted(values) + ")";
                 case "NotIn" -> values.isEmpty() ? null : key + " notin (" + joinSorted(values) + ")";
                 case "Exists" -> values.isEmpty() ? key : null;

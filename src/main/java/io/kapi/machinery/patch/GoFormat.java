@@ -1,5 +1,6 @@
 package io.kapi.machinery.patch;
 
+import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoJson;
 import java.util.ArrayList;
@@ -46,11 +47,6 @@ final class GoFormat {
     /** The JSON kind word {@code encoding/json} uses in "cannot unmarshal X into Go value of type ...". */
     static String jsonKind(JsonNode node) {
         return GoJson.kind(node);
-    }
-
-    /** A Go-style double-quoted string literal, as {@code %q}. */
-    static String quote(String s) {
-        return GoJson.quote(s);
     }
 
     private static void append(StringBuilder b, JsonNode node) {

@@ -1,5 +1,6 @@
 package io.kapi.machinery.validation;
 
+import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -176,6 +177,6 @@ public final class ObjectMetaValidator {
     }
 
     private static FieldError invalid(String field, String value, String detail) {
-        return FieldError.invalid(field, Messages.quote(value), detail);
+        return FieldError.invalid(field, GoStrings.quote(value), detail);
     }
 }
