@@ -67,7 +67,7 @@ final class Errs {
 
     /** {@code Unsupported value: "x": supported values: "a", "b"}. */
     void notSupported(String path, String renderedValue, List<String> supported) {
-        List<String> quoted = supported.stream().map(Go::quote).toList();
+        List<String> quoted = supported.stream().map(GoStrings::quote).toList();
         list.add(new FieldError(Type.NOT_SUPPORTED, path, renderedValue,
                 quoted.isEmpty() ? "" : "supported values: " + String.join(", ", quoted)));
     }

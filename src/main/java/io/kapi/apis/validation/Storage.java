@@ -1,5 +1,6 @@
 package io.kapi.apis.validation;
 
+import io.kapi.machinery.quantity.Quantity;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -59,7 +60,7 @@ final class Storage {
         if (storage.isMissingNode() || storage.isNull()) {
             e.required("spec.resources[storage]", "");
         } else {
-            var q = Quantity.parse(storage.asText());
+            Quantity q = Quantity.parseOrNull(storage.asText());
             if (q != null && q.signum() <= 0) {
                 e.invalidString("spec.resources[storage]", storage.asText(), "must be greater than zero");
             }
@@ -97,8 +98,8 @@ final class Storage {
         String newSize = GoValues.at(spec, "resources", "requests", "storage").asText("");
         String oldSize = GoValues.at(oldSpec, "resources", "requests", "storage").asText("");
         String statusSize = GoValues.at(old, "status", "capacity", "storage").asText("");
-        if (!newSize.isEmpty() && !oldSize.isEmpty() && Quantity.compare(newSize, oldSize) < 0
-                && (statusSize.isEmpty() || Quantity.compare(newSize, statusSize) <= 0)) {
+        if (!newSize.isEmpty() && !oldSize.isEmpty() && Resources.compareQuantities(newSize, oldSize) < 0
+                && (statusSize.isEmpty() || Resources.compareQuantities(newSize, statusSize) <= 0)) {
             e.forbidden("spec.resources.requests.storage", "field can not be less than status.capacity");
         }
     }

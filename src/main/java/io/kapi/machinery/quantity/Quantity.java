@@ -83,6 +83,16 @@ public final class Quantity implements Comparable<Quantity> {
         return QuantitySyntax.scan(s) instanceof QuantitySyntax.Error e ? e.message() : null;
     }
 
+    /**
+     * The canonical text of {@code text} rounded up to {@code fractionDigits} digits after the point (3:
+     * milli units, as {@code SetDefaults_ResourceList} rounds), or null when {@code text} is not a
+     * quantity (validation reports it).
+     */
+    public static String canonical(String text, int fractionDigits) {
+        Quantity q = parseOrNull(text);
+        return q == null ? null : q.roundUp(-fractionDigits).toString();
+    }
+
     /** A quantity of exactly {@code value} written with {@code format} (no rounding, no cap). */
     public static Quantity of(BigDecimal value, Format format) {
         return new Quantity(value, format, null);

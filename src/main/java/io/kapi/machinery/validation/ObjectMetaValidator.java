@@ -171,7 +171,7 @@ public final class ObjectMetaValidator {
         }
         if (orphan && foreground) {
             errs.add(new FieldError(FieldError.Type.INVALID, "metadata.finalizers", "[]string{" + String.join(", ",
-                    all.stream().map(Messages::quote).toList()) + "}",
+                    all.stream().map(GoStrings::quote).toList()) + "}",
                     "finalizer orphan and foregroundDeletion cannot be both set"));
         }
     }

@@ -1,5 +1,6 @@
 package io.kapi.machinery.validation;
 
+import io.kapi.machinery.quantity.Quantity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -168,7 +169,7 @@ final class Walk {
             }
             case QUANTITY -> {
                 String text = node.isTextual() ? node.textValue().strip() : node.isNumber() ? node.asText() : "{";
-                String err = Quantities.check(text);
+                String err = Quantity.check(text);
                 if (err != null) {
                     throw decodeError(gvk, err);
                 }
