@@ -1,5 +1,6 @@
 package io.kapi.registry;
 
+import io.kapi.machinery.labels.LabelSelector;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;

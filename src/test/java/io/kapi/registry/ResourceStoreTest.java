@@ -1,5 +1,6 @@
 package io.kapi.registry;
 
+import io.kapi.machinery.labels.LabelSelector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,5 +1,6 @@
 package io.kapi.registry;
 
+import io.kapi.machinery.labels.LabelSelector;
 import static io.kapi.registry.WatchFixture.configMap;
 import static io.kapi.registry.WatchFixture.describe;
 import static io.kapi.registry.WatchFixture.take;

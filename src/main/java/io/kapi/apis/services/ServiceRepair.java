@@ -5,7 +5,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.FieldSelector;
-import io.kapi.registry.LabelSelector;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.ResourceStore;
 import java.time.Clock;

@@ -1,5 +1,7 @@
 package io.kapi.apis.subresources;
 
+import java.util.Map;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -201,8 +203,21 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
     private List<ObjectNode> budgetsFor(ObjectNode pod) {
         ObjectMeta meta = ObjectMeta.of(pod);
         return budgets.list(meta.namespace(), ListOptions.ALL).items().stream()
-                .filter(b -> Selectors.matches(b.path("spec").path("selector"), meta.labels()))
+                .filter(b -> selects(b.path("spec").path("selector"), meta.labels()))
                 .toList();
+    }
+
+    /**
+     * Whether a budget's selector selects the pod: kube's eviction skips a budget whose selector does not
+     * convert, or is empty or missing ("it should match nothing, not everything").
+     */
+    private static boolean selects(JsonNode selector, Map<String, String> labels) {
+        try {
+            LabelSelector s = LabelSelector.fromObject(selector);
+            return !s.isEverything() && s.matches(labels);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private static boolean canIgnoreBudget(ObjectNode pod) {

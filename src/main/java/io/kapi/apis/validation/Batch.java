@@ -1,5 +1,6 @@
 package io.kapi.apis.validation;
 
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,7 +29,8 @@ final class Batch {
         if (selector != null && selector.isObject()) {
             Selectors.validate(selector, "spec.selector", e);
             JsonNode labels = GoValues.at(spec, "template", "metadata", "labels");
-            if (Selectors.parsable(selector) && !Selectors.matches(selector, labels)) {
+            LabelSelector matcher = Selectors.asSelector(selector);
+            if (matcher != null && !matcher.matches(labels)) {
                 e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null),
                         Workloads.NO_MATCH);
             }

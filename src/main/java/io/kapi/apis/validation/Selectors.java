@@ -1,16 +1,14 @@
 package io.kapi.apis.validation;
 
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.ObjectMetaValidator;
 import java.util.List;
-import java.util.Set;
 
-/** {@code metav1.LabelSelector}: kube's {@code ValidateLabelSelector} and label matching on JSON trees. */
+/** {@code metav1.LabelSelector}: kube's {@code ValidateLabelSelector}, and the selector it converts to. */
 final class Selectors {
-
-    private static final Set<String> OPERATORS = Set.of("In", "NotIn", "Exists", "DoesNotExist");
 
     private Selectors() {
     }
@@ -59,52 +57,16 @@ final class Selectors {
                 || (GoValues.at(selector, "matchLabels").isEmpty() && GoValues.at(selector, "matchExpressions").isEmpty());
     }
 
-    /** Whether the selector's operators are all known (else LabelSelectorAsSelector fails). */
-    static boolean parsable(JsonNode selector) {
-        for (JsonNode r : GoValues.items(GoValues.at(selector, "matchExpressions"))) {
-            if (!OPERATORS.contains(GoValues.text(r, "operator"))) {
-                return false;
-            }
+    /**
+     * {@code metav1.LabelSelectorAsSelector} of a selector field: {@link LabelSelector#NOTHING} when it is
+     * absent (null), null when kube's conversion fails (an unknown operator, a bad key or value, values
+     * the operator does not take).
+     */
+    static LabelSelector asSelector(JsonNode selector) {
+        try {
+            return LabelSelector.fromObject(selector);
+        } catch (IllegalArgumentException e) {
+            return null;
         }
-        return true;
-    }
-
-    /** Whether {@code labels} (a JSON object, may be missing) match a LabelSelector. */
-    static boolean matches(JsonNode selector, JsonNode labels) {
-        for (var e : GoValues.at(selector, "matchLabels").properties()) {
-            if (!labels.has(e.getKey()) || !labels.get(e.getKey()).asText().equals(e.getValue().asText())) {
-                return false;
-            }
-        }
-        for (JsonNode r : GoValues.items(GoValues.at(selector, "matchExpressions"))) {
-            String key = GoValues.text(r, "key");
-            boolean present = labels.has(key);
-            String value = present ? labels.get(key).asText() : null;
-            boolean in = false;
-            for (JsonNode v : GoValues.items(r.get("values"))) {
-                in |= v.asText().equals(value);
-            }
-            boolean ok = switch (GoValues.text(r, "operator")) {
-                case "In" -> present && in;
-                case "NotIn" -> !present || !in;
-                case "Exists" -> present;
-                case "DoesNotExist" -> !present;
-                default -> false;
-            };
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Whether a map selector ({@code map[string]string}, e.g. a ReplicationController's) matches labels. */
-    static boolean mapMatches(JsonNode selector, JsonNode labels) {
-        for (var e : selector.properties()) {
-            if (!labels.has(e.getKey()) || !labels.get(e.getKey()).asText().equals(e.getValue().asText())) {
-                return false;
-            }
-        }
-        return true;
     }
 }

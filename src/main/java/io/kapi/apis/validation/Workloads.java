@@ -1,5 +1,6 @@
 package io.kapi.apis.validation;
 
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -69,14 +70,15 @@ final class Workloads {
                 e.invalid("spec.selector", Go.labelSelector(selector), "empty selector is invalid for " + kindWord);
             }
         }
-        if (present && !Selectors.parsable(selector)) {
+        // a missing selector selects nothing, an empty one everything (kube's LabelSelectorAsSelector)
+        LabelSelector matcher = Selectors.asSelector(present ? selector : null);
+        if (matcher == null) {
             e.invalid("spec.selector", Go.labelSelector(selector), "invalid label selector");
             return;
         }
         JsonNode template = GoValues.at(spec, "template");
         JsonNode labels = GoValues.at(template, "metadata", "labels");
-        // a missing selector selects nothing, an empty one everything (kube's LabelSelectorAsSelector)
-        if (!present || (!Selectors.empty(selector) && !Selectors.matches(selector, labels))) {
+        if (!matcher.matches(labels)) {
             e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
         }
         PodSpecs.template(template, "spec.template", e);
@@ -176,7 +178,8 @@ final class Workloads {
         }
         JsonNode template = GoValues.at(spec, "template");
         JsonNode labels = GoValues.at(template, "metadata", "labels");
-        if (!present || (Selectors.parsable(selector) && !Selectors.matches(selector, labels))) {
+        LabelSelector matcher = Selectors.asSelector(present ? selector : null);
+        if (matcher != null && !matcher.matches(labels)) {
             e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
         }
         if (present && Selectors.empty(selector)) {
@@ -235,8 +238,8 @@ final class Workloads {
         }
         JsonNode template = GoValues.at(spec, "template");
         JsonNode labels = GoValues.at(template, "metadata", "labels");
-        if (!present || (!Selectors.empty(selector) && Selectors.parsable(selector)
-                && !Selectors.matches(selector, labels))) {
+        LabelSelector matcher = Selectors.asSelector(present ? selector : null);
+        if (matcher != null && !matcher.matches(labels)) {
             e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
         }
         PodSpecs.template(withClaimVolumes(template, spec.get("volumeClaimTemplates")), "spec.template", e);
@@ -289,7 +292,7 @@ final class Workloads {
             e.required("spec.template", "");
             return;
         }
-        if (!selector.isEmpty() && !Selectors.mapMatches(selector, labels)) {
+        if (!LabelSelector.fromSet(selector).matches(labels)) {
             e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
         }
         PodSpecs.template(template, "spec.template", e);

@@ -3,7 +3,7 @@ package io.kapi.endpoint.handlers;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.machinery.ApiException;
 import io.kapi.registry.FieldSelector;
-import io.kapi.registry.LabelSelector;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.registry.ListOptions;
 
 /**
