@@ -1,8 +1,8 @@
 package io.kapi.cli;
 
-import io.kapi.machinery.net.Cidr;
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
+import io.kapi.machinery.net.Cidr;
 import io.kapi.storage.etcd.EtcdConfig;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;

@@ -1,7 +1,7 @@
 package io.kapi.cli;
 
-import io.kapi.machinery.net.IpFamily;
 import io.kapi.machinery.net.Cidr;
+import io.kapi.machinery.net.IpFamily;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

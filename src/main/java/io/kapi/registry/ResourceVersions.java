@@ -1,8 +1,8 @@
 package io.kapi.registry;
 
-import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,5 @@
 package io.kapi.registry;
 
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
@@ -8,6 +7,7 @@ import io.kapi.admission.Operation;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.TypeMeta;

@@ -1,6 +1,5 @@
 package io.kapi.registry;
 
-import io.kapi.machinery.labels.LabelSelector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -14,6 +13,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
 import io.kapi.storage.Storages;

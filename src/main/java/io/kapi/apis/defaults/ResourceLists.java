@@ -1,8 +1,8 @@
 package io.kapi.apis.defaults;
 
-import io.kapi.machinery.quantity.Quantity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.quantity.Quantity;
 import java.util.Map;
 
 /**

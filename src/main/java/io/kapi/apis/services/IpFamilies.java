@@ -1,8 +1,8 @@
 package io.kapi.apis.services;
 
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import java.util.ArrayList;
 import java.util.List;
 

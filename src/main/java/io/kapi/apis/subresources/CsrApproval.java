@@ -1,6 +1,5 @@
 package io.kapi.apis.subresources;
 
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
@@ -9,6 +8,7 @@ import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyDecorator;

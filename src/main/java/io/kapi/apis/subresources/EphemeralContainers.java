@@ -1,6 +1,5 @@
 package io.kapi.apis.subresources;
 
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
@@ -10,6 +9,7 @@ import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.machinery.patch.PatchType;

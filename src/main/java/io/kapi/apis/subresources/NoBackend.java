@@ -1,12 +1,12 @@
 package io.kapi.apis.subresources;
 
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.StatusReason;
 import io.kapi.registry.Registry;
 import java.util.ArrayList;

@@ -1,8 +1,5 @@
 package io.kapi.apis.subresources;
 
-import java.util.Map;
-import io.kapi.machinery.labels.LabelSelector;
-import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
@@ -10,11 +7,13 @@ import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusCause;
 import io.kapi.machinery.StatusReason;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.ResourceStore;
@@ -23,6 +22,7 @@ import java.time.Clock;
 import java.util.List;
 import io.kapi.registry.Write;
 import io.kapi.request.RequestContext;
+import java.util.Map;
 
 /**
  * {@code POST .../pods/{name}/eviction} ({@code policy/v1 Eviction}), as kube-apiserver's

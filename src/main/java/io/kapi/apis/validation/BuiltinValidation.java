@@ -1,8 +1,8 @@
 package io.kapi.apis.validation;
 
-import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.registry.KindValidator;
 import io.kapi.registry.Strategy;

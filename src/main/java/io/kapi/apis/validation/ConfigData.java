@@ -1,9 +1,9 @@
 package io.kapi.apis.validation;
 
-import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;

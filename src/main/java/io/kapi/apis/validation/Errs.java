@@ -1,10 +1,10 @@
 package io.kapi.apis.validation;
 
-import io.kapi.machinery.GoValues;
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.FieldError.Type;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 

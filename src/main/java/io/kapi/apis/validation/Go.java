@@ -1,9 +1,9 @@
 package io.kapi.apis.validation;
 
-import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoJson;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoStrings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.kapi.apis.validation;
 
-import io.kapi.machinery.net.IpAddress;
 import io.kapi.machinery.net.Cidr;
+import io.kapi.machinery.net.IpAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;

@@ -1,9 +1,9 @@
 package io.kapi.apis.validation;
 
-import io.kapi.machinery.GoValues;
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package io.kapi.apis.validation;
 
-import io.kapi.machinery.quantity.Quantity;
-import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.quantity.Quantity;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

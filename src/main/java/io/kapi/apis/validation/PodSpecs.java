@@ -1,8 +1,8 @@
 package io.kapi.apis.validation;
 
-import io.kapi.machinery.GoValues;
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.ObjectMetaValidator;
 import java.util.HashSet;

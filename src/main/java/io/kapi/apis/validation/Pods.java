@@ -1,9 +1,9 @@
 package io.kapi.apis.validation;
 
-import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import java.util.List;
 
 /** Pods: kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}. */

@@ -1,7 +1,7 @@
 package io.kapi.apis.validation;
 
-import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.TreeSet;
 
 /**

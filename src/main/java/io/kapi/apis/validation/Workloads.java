@@ -1,11 +1,11 @@
 package io.kapi.apis.validation;
 
-import io.kapi.machinery.labels.LabelSelector;
-import io.kapi.machinery.GoValues;
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.labels.LabelSelector;
 import java.util.List;
 import java.util.regex.Pattern;
 

@@ -2,9 +2,9 @@ package io.kapi.endpoint.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoJson;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import java.io.IOException;

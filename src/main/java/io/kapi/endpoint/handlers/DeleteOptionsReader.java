@@ -1,10 +1,10 @@
 package io.kapi.endpoint.handlers;
 
-import io.kapi.machinery.GoStrings;
-import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import io.kapi.registry.DeleteOptions;
 import java.io.IOException;

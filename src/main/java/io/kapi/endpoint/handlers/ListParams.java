@@ -2,8 +2,8 @@ package io.kapi.endpoint.handlers;
 
 import io.kapi.endpoint.RestRequest;
 import io.kapi.machinery.ApiException;
-import io.kapi.registry.FieldSelector;
 import io.kapi.machinery.labels.LabelSelector;
+import io.kapi.registry.FieldSelector;
 import io.kapi.registry.ListOptions;
 
 /**

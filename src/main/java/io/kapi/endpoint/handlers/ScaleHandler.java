@@ -1,6 +1,5 @@
 package io.kapi.endpoint.handlers;
 
-import io.kapi.machinery.labels.LabelSelector;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
@@ -11,6 +10,7 @@ import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.TypeMeta;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.machinery.patch.PatchType;
 import io.kapi.registry.Write;

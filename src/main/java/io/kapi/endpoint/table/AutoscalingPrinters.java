@@ -1,11 +1,11 @@
 package io.kapi.endpoint.table;
 
-import io.kapi.machinery.GoValues;
 import static io.kapi.endpoint.table.Column.age;
 import static io.kapi.endpoint.table.Column.nameColumn;
 import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

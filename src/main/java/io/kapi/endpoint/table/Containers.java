@@ -1,7 +1,7 @@
 package io.kapi.endpoint.table;
 
-import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,5 @@
 package io.kapi.endpoint.table;
 
-import io.kapi.machinery.GoValues;
 import static io.kapi.endpoint.table.Column.age;
 import static io.kapi.endpoint.table.Column.integer;
 import static io.kapi.endpoint.table.Column.nameColumn;
@@ -8,6 +7,7 @@ import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import java.util.ArrayList;
 import java.util.List;

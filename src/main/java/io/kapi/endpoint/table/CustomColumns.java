@@ -1,8 +1,8 @@
 package io.kapi.endpoint.table;
 
-import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import java.lang.System.Logger.Level;
 import java.math.BigDecimal;

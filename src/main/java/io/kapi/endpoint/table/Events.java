@@ -1,10 +1,10 @@
 package io.kapi.endpoint.table;
 
-import io.kapi.machinery.GoValues;
 import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import java.time.Instant;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package io.kapi.endpoint.table;
 
-import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoStrings;
 
 /** The {@code includeObject} query parameter of a Table request: what each row's {@code object} holds. */
 public enum IncludeObject {

@@ -1,8 +1,8 @@
 package io.kapi.endpoint.table;
 
-import io.kapi.machinery.labels.LabelSelector;
-import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.labels.LabelSelector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

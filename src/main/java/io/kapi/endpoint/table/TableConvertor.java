@@ -1,9 +1,9 @@
 package io.kapi.endpoint.table;
 
-import io.kapi.machinery.GoValues;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.schema.Schemas;

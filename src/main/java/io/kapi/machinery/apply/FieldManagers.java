@@ -1,9 +1,9 @@
 package io.kapi.machinery.apply;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.schema.Schemas;
 import java.nio.charset.StandardCharsets;

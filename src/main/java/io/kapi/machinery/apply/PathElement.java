@@ -1,8 +1,8 @@
 package io.kapi.machinery.apply;
 
-import io.kapi.machinery.GoJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoJson;
 import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package io.kapi.machinery.apply;
 
-import io.kapi.machinery.GoStrings;
-import io.kapi.machinery.GoJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BigIntegerNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.kapi.machinery.patch;
 
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

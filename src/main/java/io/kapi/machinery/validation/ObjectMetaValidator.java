@@ -1,11 +1,11 @@
 package io.kapi.machinery.validation;
 
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.kapi.machinery.validation;
 
-import io.kapi.machinery.GoStrings;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.schema.Schemas;
 import java.util.ArrayList;

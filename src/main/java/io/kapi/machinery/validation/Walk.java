@@ -1,6 +1,5 @@
 package io.kapi.machinery.validation;
 
-import io.kapi.machinery.quantity.Quantity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,6 +8,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.quantity.Quantity;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Iterator;
