@@ -41,6 +41,7 @@ import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.registry.Registry;
 import io.kapi.registry.StoreServices;
+import io.kapi.server.Background;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.Storage;
 import java.time.Clock;
@@ -49,6 +50,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
@@ -60,9 +62,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
         Clock clock = Clock.systemUTC();
-        Schemas schemas = Schemas.load();
+        // the schemas (a large JSON document to parse) load while the storage opens
+        CompletableFuture<Schemas> loading = Background.start("kapi-schemas", Schemas::load);
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
+        Schemas schemas = Background.join(loading);
         FieldManagers fieldManagers = new FieldManagers(schemas);
         ServiceAllocators services = new ServiceAllocators(
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,

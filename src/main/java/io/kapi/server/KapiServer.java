@@ -42,6 +42,7 @@ public final class KapiServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KapiServer.class.getName());
     private static final long DRAIN_MILLIS = 10_000;
+    private static final int MAX_JETTY_THREADS = 48;
 
     private final ServerConfig config;
     private final Server jetty;
@@ -66,7 +67,9 @@ public final class KapiServer implements AutoCloseable {
         RestHandler root = new DelegationChain(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(), api));
 
 
-        QueuedThreadPool pool = new QueuedThreadPool();
+        // Requests run on virtual threads; Jetty's own pool only needs its selectors, acceptors and
+        // I/O callbacks, so a small bound keeps platform threads (and their stacks) few.
+        QueuedThreadPool pool = new QueuedThreadPool(MAX_JETTY_THREADS, 4);
         pool.setName("kapi-jetty");
         this.jetty = new Server(pool);
         this.connector = connector(jetty, config);
