@@ -42,6 +42,7 @@ import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.registry.Registry;
 import io.kapi.registry.StoreServices;
+import io.kapi.server.Background;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.Storage;
 import java.time.Clock;
@@ -61,6 +62,7 @@ import io.kapi.server.filter.BodyLimit;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
@@ -79,9 +81,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
         Clock clock = Clock.systemUTC();
-        Schemas schemas = Schemas.load();
+        // the schemas (a large JSON document to parse) load while the storage opens
+        CompletableFuture<Schemas> loading = Background.start("kapi-schemas", Schemas::load);
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
+        Schemas schemas = Background.join(loading);
         FieldManagers fieldManagers = new FieldManagers(schemas);
         ServiceAllocators services = new ServiceAllocators(
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
