@@ -74,6 +74,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup),
                 CacheOptions.DEFAULT);
         services.connect(registry);
+        fieldManagers.convertThrough(registry);
         TableConvertor tables = TableConvertor.create(schemas);
         Codecs codecs = new Codecs(new KubeBodyDecoder(), new NegotiatedWriter(tables, clock),
                 new FieldTracking(fieldManagers, clock));

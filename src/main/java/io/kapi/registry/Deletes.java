@@ -18,7 +18,8 @@ import java.util.Optional;
  * Deletion in a {@link ResourceStore}, as kube-apiserver's generic store: preconditions, admission,
  * the strategy's plan (immediate, graceful, held), the garbage collector's propagation finalizers, and
  * either a delete or an update that marks the object as being deleted; both compare-and-swap and run
- * again on the newer object when another write wins.
+ * again on the newer object when another write wins. Every stage sees the stored object (storage
+ * version); what is answered is converted to the served version.
  */
 final class Deletes {
 
@@ -36,7 +37,8 @@ final class Deletes {
             KeyValue current = store.storage().get(key).orElseThrow(() -> ApiException.notFound(store.gvr(), name));
             Optional<DeleteResult> result = deleteOnce(ctx, key, current, options);
             if (result.isPresent()) {
-                return result.get();
+                DeleteResult done = result.get();
+                return new DeleteResult(store.served().served(done.object()), done.deleted());
             }
             ResourceStore.checkDeadline(ctx, attempt);
         }
@@ -44,7 +46,7 @@ final class Deletes {
 
     /** One pass; empty when a concurrent write changed the object first. */
     private Optional<DeleteResult> deleteOnce(RequestContext ctx, String key, KeyValue current, DeleteOptions options) {
-        ObjectNode object = store.codec().decode(current);
+        ObjectNode object = ObjectCodec.decode(current);
         ObjectMeta meta = ObjectMeta.of(object);
         checkPreconditions(meta, options);
         var attributes = store.deleteAttributes(ctx.withWriteOptions(options.dryRun(), ctx.fieldManager(),

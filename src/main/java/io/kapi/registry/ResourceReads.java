@@ -18,7 +18,9 @@ import java.util.function.Predicate;
 
 /**
  * The reads of one resource's store: get, list and watch with kube-apiserver's resourceVersion rules,
- * served from storage or from the resource's watch cache.
+ * served from storage or from the resource's watch cache. Both hold stored objects (storage version);
+ * selection runs on them (selectable fields name paths of the stored object), and what is returned is
+ * converted to the served version; watch events once per served version (see {@link ConvertedWatch}).
  */
 final class ResourceReads {
 
@@ -26,28 +28,38 @@ final class ResourceReads {
     private final Storage storage;
     private final ObjectKeys keys;
     private final ObjectCodec codec;
+    private final ServedVersion served;
     private final SelectableFields selectable;
     private final ResourceCache cache;
+    private final String apiVersion;
 
     /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
-    ResourceReads(ResourceDefinition definition, Storage storage, ObjectCodec codec, ResourceCache cache) {
+    ResourceReads(ResourceDefinition definition, Storage storage, ObjectCodec codec, ServedVersion served,
+                  ResourceCache cache) {
         this.resource = definition.api();
         this.storage = storage;
         this.keys = definition.keys();
         this.codec = codec;
+        this.served = served;
+        this.apiVersion = definition.api().gvk().apiVersion();
         this.selectable = definition.selectable();
         this.cache = cache;
     }
 
     /** The object, or empty when it does not exist. */
     java.util.Optional<ObjectNode> find(String namespace, String name) {
-        return storage.get(keys.key(namespace, name)).map(codec::decode);
+        return storage.get(keys.key(namespace, name)).map(this::decode);
+    }
+
+    /** A stored object decoded and converted to the served version. */
+    private ObjectNode decode(KeyValue kv) {
+        return served.served(ObjectCodec.decode(kv));
     }
 
     /** @throws ApiException NotFound */
     ObjectNode get(String namespace, String name) {
         String key = keys.key(namespace, name);
-        return storage.get(key).map(codec::decode).orElseThrow(() -> ApiException.notFound(gvr(), name));
+        return storage.get(key).map(this::decode).orElseThrow(() -> ApiException.notFound(gvr(), name));
     }
 
     /**
@@ -65,7 +77,7 @@ final class ResourceReads {
         if (rv > 0 && !cache.awaitRevision(rv)) {
             throw StorageErrors.tooLarge(cache.tooLarge(rv));
         }
-        return cache.get(keys.key(namespace, name)).map(o -> o.object().deepCopy())
+        return cache.get(keys.key(namespace, name)).map(o -> served.servedCopy(o.object()))
                 .orElseThrow(() -> ApiException.notFound(gvr(), name));
     }
 
@@ -123,9 +135,9 @@ final class ResourceReads {
                 page = storage.range(prefix, startKey, want, revision);
                 revision = page.revision();
                 for (KeyValue kv : page.items()) {
-                    ObjectNode object = codec.decode(kv);
+                    ObjectNode object = ObjectCodec.decode(kv);
                     if (matches(object, options)) {
-                        items.add(object);
+                        items.add(served.served(object));
                     }
                     startKey = kv.key() + "\0";
                 }
@@ -175,7 +187,7 @@ final class ResourceReads {
         ResourceCache.Page page = cache.list(scope(namespace, options), null, limit, filter(options));
         List<ObjectNode> items = new ArrayList<>(page.items().size());
         for (CachedObject o : page.items()) {
-            items.add(o.object().deepCopy());
+            items.add(served.servedCopy(o.object()));
         }
         String revision = Long.toString(page.revision());
         if (page.lastKey() == null) {
@@ -231,7 +243,7 @@ final class ResourceReads {
             if (!cache.awaitRevision(wanted)) {
                 return CacheWatch.failed(cache.tooLarge(wanted));
             }
-            return cache.watch(scope, filter(options), 0, true);
+            return converted(cache.watch(scope, filter(options), 0, true));
         }
         long from = rv;
         if (options.resourceVersion().isEmpty()) {
@@ -240,13 +252,18 @@ final class ResourceReads {
         } else if (rv == 0) {
             from = cache.revision();
         }
-        return cache.watch(scope, filter(options), from, false);
+        return converted(cache.watch(scope, filter(options), from, false));
+    }
+
+    /** A cache watch whose events are in the served version. */
+    private CacheWatch converted(CacheWatch watch) {
+        return served.converts() ? new ConvertedWatch(watch, apiVersion, served) : watch;
     }
 
     private ListResult listOne(String namespace, String name, ListOptions options) {
         long revision = storage.currentRevision();
-        List<ObjectNode> items = storage.get(keys.key(namespace, name)).map(codec::decode)
-                .filter(o -> matches(o, options)).stream().toList();
+        List<ObjectNode> items = storage.get(keys.key(namespace, name)).map(ObjectCodec::decode)
+                .filter(o -> matches(o, options)).map(served::served).stream().toList();
         return new ListResult(items, Long.toString(revision), null, null);
     }
 
