@@ -49,13 +49,31 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.kapi.authn.SystemUsers;
+import io.kapi.authz.AuthorizationModes;
+import io.kapi.authz.Authorizer;
+import io.kapi.client.LocalClient;
+import io.kapi.client.Loopback;
+import io.kapi.server.HandlerChain;
+import io.kapi.server.ServerConfig;
+import io.kapi.server.filter.BodyLimit;
+import io.kapi.server.filter.FilterChain;
+import io.kapi.server.filter.ServerRequest;
+import java.util.Optional;
 
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
  * checks of its parts and its post-start hooks. {@link #close()} releases storage and threads.
  */
 public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<PostStartHook> hooks,
-                          Registry registry, AutoCloseable resources) implements AutoCloseable {
+                          Registry registry, Storage storage, Authorizer authorizer, Loopback loopback,
+                          AutoCloseable resources)
+        implements AutoCloseable {
+
+    /** The loopback identity's User-Agent: its managedFields entries say {@code kube-apiserver}. */
+    public static final String APISERVER_AGENT = "kube-apiserver/v1.34.0 (linux/amd64) kubernetes/kapi";
+    /** The standalone controllers' User-Agent, as kube-controller-manager's. */
+    static final String CONTROLLER_AGENT = "kube-controller-manager/v1.34.0 (linux/amd64) kubernetes/kapi";
 
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
@@ -80,26 +98,44 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
         RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, clock);
+        Authorizer authorizer = AuthorizationModes.chain(config.authorizationModes());
+        Loopback loopback = loopback(api, authorizer, registry);
+        LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
+        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
-                List.of(new SystemNamespaces(registry.namespaces()), services), bootstrap.hooks()));
+                List.of(new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), services), bootstrap.hooks()));
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
         hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
         List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl));
         if (config.standalone()) {
-            NamespaceController namespaces = new NamespaceController(registry, Duration.ofSeconds(1));
-            ServiceAccountController accounts = new ServiceAccountController(registry,
+            NamespaceController namespaces = new NamespaceController(
+                    loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,
+                    Duration.ofSeconds(1));
+            ServiceAccountController accounts = new ServiceAccountController(
+                    loopback.as(SystemUsers.controller("service-account-controller"), CONTROLLER_AGENT), registry,
                     ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
             hooks.addAll(List.of(namespaces, accounts));
             resources.addAll(List.of(namespaces, accounts));
         }
         resources.add(registry);
         resources.add(storage);
-        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, () -> closeAll(resources));
+        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authorizer, loopback,
+                () -> closeAll(resources));
+    }
+
+    /**
+     * The server's way to itself: the API behind the filters that matter in-process (request context,
+     * panic recovery, authorization, write options); the identity comes with each request.
+     */
+    private static Loopback loopback(RestHandler api, Authorizer authorizer, Registry registry) {
+        FilterChain chain = HandlerChain.build(new ServerConfig.Security((request, certs) -> Optional.empty(),
+                authorizer, Duration.ofMinutes(1)), BodyLimit.DEFAULT_MAX_BYTES, api);
+        return new Loopback(request -> chain.proceed(new ServerRequest(request, List.of(), "127.0.0.1")),
+                gvr -> registry.resource(gvr.group(), gvr.version(), gvr.resource()));
     }
 
     /** The delegation chain: discovery, OpenAPI, issuer discovery, then the resources. */

@@ -2,7 +2,6 @@ package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
-import io.kapi.authz.AuthorizationModes;
 import io.kapi.storage.etcd.EtcdConfig;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
@@ -104,6 +103,7 @@ public final class Main {
                 .eventTtl(options.eventTtl())
                 .serviceAccountIssuer(options.serviceAccountIssuers().isEmpty() ? null
                         : options.serviceAccountIssuers().getFirst())
+                .authorizationModes(options.authorizationModes())
                 .admission(new ApiConfig.Admission(options.enableAdmissionPlugins(), options.disableAdmissionPlugins()))
                 .etcd(etcdConfig(options))
                 .build();
@@ -112,7 +112,7 @@ public final class Main {
         try {
             ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(), tls)
                     .withShutdownDelay(options.shutdownDelayDuration())
-                    .withAuthorizer(AuthorizationModes.chain(options.authorizationModes()))
+                    .withAuthorizer(api.authorizer())
                     .withRequestTimeout(options.requestTimeout());
             server = KapiServer.start(config, api.handler(), api.checks(), api.hooks());
         } catch (IOException | RuntimeException e) {

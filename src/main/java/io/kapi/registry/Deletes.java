@@ -46,7 +46,7 @@ final class Deletes {
 
     /** One pass; empty when a concurrent write changed the object first. */
     private Optional<DeleteResult> deleteOnce(RequestContext ctx, String key, KeyValue current, DeleteOptions options) {
-        ObjectNode object = ObjectCodec.decode(current);
+        ObjectNode object = store.codec().decode(current);
         ObjectMeta meta = ObjectMeta.of(object);
         checkPreconditions(meta, options);
         var attributes = store.deleteAttributes(ctx.withWriteOptions(options.dryRun(), ctx.fieldManager(),

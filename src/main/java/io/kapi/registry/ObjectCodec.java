@@ -36,7 +36,7 @@ final class ObjectCodec {
         }
     }
 
-    static ObjectNode decode(KeyValue kv) {
+    ObjectNode decode(KeyValue kv) {
         try {
             ObjectNode object = (ObjectNode) Json.MAPPER.readTree(kv.value());
             ObjectMeta.of(object).resourceVersion(Long.toString(kv.modRevision()));

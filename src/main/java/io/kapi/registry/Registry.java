@@ -136,7 +136,7 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
                 stores.put(d.api().gvr(), existing);
             } else {
                 String prefix = d.keys().prefix();
-                var cache = caches.register(prefix, decoder(SelectableFields.of(fieldsByPrefix.get(prefix))));
+                var cache = caches.register(prefix, decoder(d, SelectableFields.of(fieldsByPrefix.get(prefix))));
                 stores.put(d.api().gvr(), new ResourceStore(d, storage, services, cache));
             }
         }
@@ -166,9 +166,10 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
     }
 
     /** How a watch cache decodes stored objects, with their labels and selectable fields. */
-    private static ObjectDecoder decoder(SelectableFields fields) {
+    private static ObjectDecoder decoder(ResourceDefinition definition, SelectableFields fields) {
+        ObjectCodec codec = new ObjectCodec(definition.storedKind());
         return kv -> {
-            var object = ObjectCodec.decode(kv);
+            var object = codec.decode(kv);
             return new CachedObject(kv.key(), object, kv.modRevision(), ObjectMeta.of(object).labels(),
                     fields.of(object), kv.value().length);
         };

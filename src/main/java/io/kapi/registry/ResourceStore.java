@@ -80,7 +80,7 @@ public final class ResourceStore {
         this.served = new ServedVersion(definition);
         this.services = services;
         this.stages = new WriteStages(resource, services);
-        this.reads = new ResourceReads(definition, storage, codec, served, cache);
+        this.reads = new ResourceReads(definition, storage, codec, cache);
         this.deletes = new Deletes(this, services.clock());
     }
 
@@ -231,7 +231,7 @@ public final class ResourceStore {
                 }
                 continue;
             }
-            ObjectNode old = ObjectCodec.decode(current);
+            ObjectNode old = codec.decode(current);
             ObjectNode oldServed = served.converts() ? served.servedCopy(old) : old;
             ObjectNode object = transform.apply(oldServed.deepCopy());
             Optional<UpdateResult> result = updateOnce(ctx, key, current, new Old(old, oldServed), object, write, using);

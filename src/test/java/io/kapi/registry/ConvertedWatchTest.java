@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
-import io.kapi.apis.SystemNamespaces;
 import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
@@ -41,7 +40,7 @@ class ConvertedWatchTest {
         registry = new Registry(List.of(table.find("", "v1", "namespaces").orElseThrow(), hpaV1, hpaV2), storage,
                 new BuiltinStrategies(), StoreServices.minimal((r, o) -> List.of(), Clock.systemUTC()),
                 lookup -> io.kapi.admission.AdmissionChain.NONE, WatchFixture.fastOptions());
-        new SystemNamespaces(registry.namespaces()).run();
+        StoreCalls.systemNamespaces(registry);
         registry.caches().start();
         v1 = registry.store(hpaV1).orElseThrow();
         v2 = registry.store(hpaV2).orElseThrow();

@@ -8,7 +8,7 @@ import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.LabelSelector;
 import io.kapi.registry.ListOptions;
-import io.kapi.registry.ResourceStore;
+import io.kapi.client.ResourceClient;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -30,9 +30,9 @@ final class ClusterRoleAggregation {
     /** Aggregates can feed aggregates (edit into admin): a few passes reach the fixed point. */
     private static final int MAX_PASSES = 5;
 
-    private final ResourceStore clusterRoles;
+    private final ResourceClient clusterRoles;
 
-    ClusterRoleAggregation(ResourceStore clusterRoles) {
+    ClusterRoleAggregation(ResourceClient clusterRoles) {
         this.clusterRoles = clusterRoles;
     }
 
@@ -50,7 +50,7 @@ final class ClusterRoleAggregation {
     }
 
     private int reconcileOnce() {
-        List<ObjectNode> all = new ArrayList<>(clusterRoles.list("", ListOptions.ALL).items());
+        List<ObjectNode> all = new ArrayList<>(clusterRoles.list(""));
         all.sort(Comparator.comparing(r -> ObjectMeta.of(r).name()));
         int changed = 0;
         for (ObjectNode role : all) {
