@@ -5,6 +5,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
+import io.kapi.storage.StorageException;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.ResourceCache;
 import java.util.Optional;
@@ -37,12 +38,16 @@ final class ResourceReads {
 
     /** The object, or empty when it does not exist. */
     Optional<ObjectNode> find(String namespace, String name) {
-        return reads.find(namespace, name).map(served::served);
+        try {
+            return reads.find(namespace, name).map(served::served);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
+        }
     }
 
     /** @throws ApiException NotFound */
     ObjectNode get(String namespace, String name) {
-        return reads.find(namespace, name).map(served::served).orElseThrow(() -> ApiException.notFound(gvr(), name));
+        return find(namespace, name).orElseThrow(() -> ApiException.notFound(gvr(), name));
     }
 
     /**
@@ -53,8 +58,12 @@ final class ResourceReads {
      *         ResourceVersionTooLarge) when the cache does not reach the version within 3 s
      */
     ObjectNode get(String namespace, String name, String resourceVersion) {
-        return reads.get(namespace, name, resourceVersion).map(served::served)
-                .orElseThrow(() -> ApiException.notFound(gvr(), name));
+        try {
+            return reads.get(namespace, name, resourceVersion).map(served::served)
+                    .orElseThrow(() -> ApiException.notFound(gvr(), name));
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
+        }
     }
 
     /**
@@ -73,7 +82,12 @@ final class ResourceReads {
     ListResult list(String namespace, ListOptions options) {
         ResourceVersions.validateList(options);
         selectable.check(options.fieldSelector());
-        ListResult page = reads.list(pinned(namespace, options), options);
+        ListResult page;
+        try {
+            page = reads.list(pinned(namespace, options), options);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), "");
+        }
         if (!served.converts()) {
             return page;
         }
@@ -90,7 +104,12 @@ final class ResourceReads {
     CacheWatch watch(String namespace, ListOptions options) {
         ResourceVersions.validateWatch(options);
         selectable.check(options.fieldSelector());
-        CacheWatch watch = reads.watch(pinned(namespace, options), options);
+        CacheWatch watch;
+        try {
+            watch = reads.watch(pinned(namespace, options), options);
+        } catch (StorageException e) {
+            throw StorageErrors.forWatch(e);
+        }
         return served.converts() ? new ConvertedWatch(watch, resource.gvk().apiVersion(), served) : watch;
     }
 
