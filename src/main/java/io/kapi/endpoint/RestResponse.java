@@ -30,6 +30,14 @@ public record RestResponse(int status, List<Map.Entry<String, String>> headers, 
     public record Stream(String contentType, StreamWriter writer) implements Body {
     }
 
+    /**
+     * A complete entity written as it is encoded (a large list), so that it is never held in memory
+     * whole. Unlike a {@link Stream} it is an ordinary response: it is subject to the idle timeout, and
+     * shutdown waits for it like any short request.
+     */
+    public record Encoded(String contentType, StreamWriter writer) implements Body {
+    }
+
     @FunctionalInterface
     public interface StreamWriter {
         void writeTo(OutputStream out) throws IOException;

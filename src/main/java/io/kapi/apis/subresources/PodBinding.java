@@ -18,7 +18,6 @@ import io.kapi.request.Verb;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 import io.kapi.registry.Write;
 import io.kapi.request.RequestContext;
 
@@ -52,16 +51,17 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
         if (!name.equals(meta.name())) {
             throw Replies.nameMismatch("Binding");
         }
-        validate(binding);
+        validate(name, binding);
         bind(r.context(), r.info().namespace(), name, binding);
         return codecs.writer().plain(r.http(), 201, Replies.created());
     }
 
     /**
-     * kube-apiserver's {@code ValidatePodBinding}; its errors are not a Status there, so they reach
-     * the client as a 500 with the aggregated field errors as message.
+     * kube-apiserver's {@code ValidatePodBinding}. Its errors are not a Status there, so kube answers them
+     * as a 500 with the aggregated field errors as message; the mistake is the client's, so Kapi answers
+     * 422 Invalid with the same field errors.
      */
-    private static void validate(ObjectNode binding) {
+    private static void validate(String name, ObjectNode binding) {
         List<FieldError> errors = new ArrayList<>();
         String kind = binding.path("target").path("kind").asText("");
         if (!kind.isEmpty() && !kind.equals("Node")) {
@@ -72,9 +72,7 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
             errors.add(FieldError.required("target.name", ""));
         }
         if (!errors.isEmpty()) {
-            String message = errors.size() == 1 ? errors.getFirst().toString()
-                    : errors.stream().map(FieldError::toString).collect(Collectors.joining(", ", "[", "]"));
-            throw new ApiException(StatusReason.INTERNAL_ERROR, 500, message, ApiException.Details.NONE);
+            throw ApiException.invalid(BINDING, name, errors);
         }
     }
 

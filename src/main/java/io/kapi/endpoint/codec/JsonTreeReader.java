@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.DecodeBudget;
 import io.kapi.machinery.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -21,15 +22,16 @@ import java.util.List;
 final class JsonTreeReader {
 
     /**
-     * Go allows 10000 levels; a recursive parser on a default-sized stack does not, and no Kubernetes object
-     * comes near 1000 (Jackson's own default limit), so deeper bodies fail as Go's do past its limit.
+     * Go allows 10000 levels; the server's recursive walks on a request thread's stack do not, so deeper
+     * bodies fail as Go's do past its limit (see {@link DecodeBudget#MAX_DEPTH}). The decoded tree is never
+     * larger than the body, so only depth is budgeted here.
      */
-    static final int MAX_DEPTH = 1000;
+    static final int MAX_DEPTH = DecodeBudget.MAX_DEPTH;
     private static final JsonNodeFactory NODES = Json.NODES;
 
     private final byte[] in;
     private int pos;
-    private int depth;
+    private final DecodeBudget budget = new DecodeBudget();
     private final List<Object> path = new ArrayList<>();
     private final List<String> duplicates = new ArrayList<>();
 
@@ -78,7 +80,7 @@ final class JsonTreeReader {
         skipSpace();
         if (peek() == '}') {
             pos++;
-            depth--;
+            budget.exit();
             return obj;
         }
         while (true) {
@@ -102,7 +104,7 @@ final class JsonTreeReader {
             byte c = peek();
             pos++;
             if (c == '}') {
-                depth--;
+                budget.exit();
                 return obj;
             }
             if (c != ',') {
@@ -120,7 +122,7 @@ final class JsonTreeReader {
         skipSpace();
         if (peek() == ']') {
             pos++;
-            depth--;
+            budget.exit();
             return arr;
         }
         for (int i = 0; ; i++) {
@@ -131,7 +133,7 @@ final class JsonTreeReader {
             byte c = peek();
             pos++;
             if (c == ']') {
-                depth--;
+                budget.exit();
                 return arr;
             }
             if (c != ',') {
@@ -143,7 +145,9 @@ final class JsonTreeReader {
     }
 
     private void enter() {
-        if (++depth > MAX_DEPTH) {
+        try {
+            budget.enter();
+        } catch (DecodeBudget.Exceeded e) {
             throw invalid("exceeded max depth");
         }
     }

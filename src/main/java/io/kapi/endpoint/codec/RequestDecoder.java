@@ -108,7 +108,8 @@ public final class RequestDecoder {
 
     /**
      * Reads all of {@code in}, failing with 413 {@code Request entity too large: limit is 3145728} past
-     * {@code limit} bytes.
+     * {@code limit} bytes, and with 400 when the body cannot be read (a malformed chunked encoding, a
+     * stream the client reset): the request, not the server, is at fault.
      */
     public static byte[] readLimited(InputStream in, long limit) {
         try {
@@ -117,9 +118,14 @@ public final class RequestDecoder {
                 throw ApiException.tooLarge(limit);
             }
             return data;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read request body", e);
+        } catch (IOException | UncheckedIOException e) {
+            throw ApiException.badRequest("error reading the request body: " + describe(e));
         }
+    }
+
+    private static String describe(Exception e) {
+        Throwable root = e instanceof UncheckedIOException u ? u.getCause() : e;
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     private static String quote(String s) {
