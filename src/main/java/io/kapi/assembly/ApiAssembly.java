@@ -107,7 +107,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, storage, new BootstrapHooks.Endpoint(
+        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
                 List.of(new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), services), bootstrap.hooks()));

@@ -1,5 +1,6 @@
 package io.kapi.server;
 
+import io.kapi.endpoint.FrameSink;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
@@ -35,7 +36,8 @@ import org.eclipse.jetty.util.Fields;
  * The seam between Jetty and Kapi: each request is served on its own virtual thread, translated to
  * a {@link ServerRequest}, run through the filter chain, and the {@link RestResponse} written back.
  * A {@link RestResponse.Stream} body is written through a buffer that goes to the client on every
- * {@code flush()}; such a response is exempt from the connection idle timeout (a quiet watch).
+ * {@code flush()}; such a response is exempt from the connection idle timeout (a quiet watch). A
+ * stream asked for with a WebSocket upgrade is served by {@link WebSocketStreams} instead.
  */
 final class JettyAdapter extends Handler.Abstract.NonBlocking {
 
@@ -46,17 +48,21 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
     private static final long DRAIN_MILLIS = 1_000;
     private final FilterChain chain;
     private final ExecutorService requests;
+    private final WebSocketStreams websockets;
     private final InFlight inFlight;
     private final BooleanSupplier closing;
 
     /**
+     * @param websockets serves a stream asked for with a WebSocket upgrade
      * @param inFlight counts the requests served, for graceful shutdown
      * @param closing whether the server is shutting down: HTTP/1.1 responses then close their connection,
      *                so clients reconnect (to another server) rather than reuse one that is about to close
      */
-    JettyAdapter(FilterChain chain, ExecutorService requests, InFlight inFlight, BooleanSupplier closing) {
+    JettyAdapter(FilterChain chain, ExecutorService requests, WebSocketStreams websockets, InFlight inFlight,
+                 BooleanSupplier closing) {
         this.chain = chain;
         this.requests = requests;
+        this.websockets = websockets;
         this.inFlight = inFlight;
         this.closing = closing;
     }
@@ -85,6 +91,14 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         }
         if (answer.status() != 413 && answer.status() != 504) {
             drain(body); // not a body too large or too slow: that is what the answer says
+        }
+        if (answer.status() == 200 && answer.body() instanceof RestResponse.Stream upgraded
+                && WebSocketStreams.isUpgrade(request)) {
+            if (websockets.serve(request, response, callback, upgraded, answer.headers())) {
+                inFlight.requestDone();
+                return;
+            }
+            answer = StatusResponses.of(ApiException.badRequest("the WebSocket handshake is not valid"));
         }
         boolean stream = answer.body() instanceof RestResponse.Stream;
         if (stream) {
@@ -232,7 +246,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                      OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response),
                              STREAM_BUFFER)) {
                     commit(response);
-                    stream.writer().writeTo(out);
+                    stream.writer().writeTo(FrameSink.of(out));
                     if (inFlight.ending()) {
                         // ended by shutdown: the interrupt has done its work, the final chunk must still go out
                         Thread.interrupted();

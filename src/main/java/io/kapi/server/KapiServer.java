@@ -83,9 +83,10 @@ public final class KapiServer implements AutoCloseable {
         this.connector = connector(jetty, config);
         connector.addEventListener(guard);
         jetty.addConnector(connector);
+        WebSocketStreams websockets = new WebSocketStreams(jetty, requests);
         jetty.setHandler(new GracefulHandler(new JettyAdapter(
-                HandlerChain.build(config.security(), config.maxRequestBodyBytes(), root), requests, inFlight,
-                shuttingDown::get)));
+                HandlerChain.build(config.security(), config.maxRequestBodyBytes(), root), requests, websockets,
+                inFlight, shuttingDown::get)));
         jetty.setStopTimeout(STOP_MILLIS);
         jetty.setStopAtShutdown(false);
         jetty.setErrorHandler(new StatusErrorHandler());
@@ -119,6 +120,11 @@ public final class KapiServer implements AutoCloseable {
         LOG.log(Level.INFO, "Serving securely on {0}:{1,number,#}", config.bindAddress(), server.port());
         server.hooks.start();
         return server;
+    }
+
+    /** The version this server reports, e.g. {@code v1.34.0-kapi.0.1.0}. */
+    public static String gitVersion() {
+        return VersionHandler.gitVersion();
     }
 
     /** The port actually bound. */
@@ -199,7 +205,7 @@ public final class KapiServer implements AutoCloseable {
         secure.setSniRequired(false);
         http.addCustomizer(secure);
 
-        HttpConnectionFactory http11 = new HttpConnectionFactory(http);
+        HttpConnectionFactory http11 = new WholeChunks(http);
         HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
         h2.setMaxConcurrentStreams(config.limits().streamsPerConnection());
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();

@@ -150,7 +150,7 @@ public final class ApiHarness implements AutoCloseable {
         byte[] data = switch (response.body()) {
             case RestResponse.Bytes bytes -> bytes.data();
             case RestResponse.Encoded encoded -> written(encoded.writer());
-            case RestResponse.Stream stream -> written(stream.writer());
+            case RestResponse.Stream stream -> written(out -> stream.writer().writeTo(io.kapi.endpoint.FrameSink.of(out)));
         };
         String text = new String(data, StandardCharsets.UTF_8);
         try {
@@ -161,7 +161,7 @@ public final class ApiHarness implements AutoCloseable {
         }
     }
 
-    private static byte[] written(RestResponse.StreamWriter writer) {
+    private static byte[] written(RestResponse.BodyWriter writer) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             writer.writeTo(out);
