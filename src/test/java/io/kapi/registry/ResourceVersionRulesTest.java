@@ -164,6 +164,9 @@ class ResourceVersionRulesTest {
         for (int i = 0; i < 100; i++) {
             StoreCalls.create(cms, "default", configMap("c" + String.format("%03d", i)), false);
         }
+        // resourceVersion=0 may be served by a cache that has not seen the creates yet (kube's "any"
+        // semantics); a consistent list first makes the cache current, so that there are pages to page
+        cms.list("default", ListOptions.ALL);
         Set<String> names = new HashSet<>();
         String token = null;
         String listRv = null;
