@@ -52,13 +52,7 @@ public final class SelfReviews {
     }
 
     private static void whoAmI(ObjectNode status, UserInfo user) {
-        ObjectNode info = status.putObject("userInfo");
-        info.put("username", user.name());
-        if (!user.uid().isEmpty()) {
-            info.put("uid", user.uid());
-        }
-        ArrayNode groups = info.putArray("groups");
-        user.groups().forEach(groups::add);
+        status.set("userInfo", TokenReviews.userInfo(user));
     }
 
     private static void allRules(ObjectNode status, UserInfo user) {

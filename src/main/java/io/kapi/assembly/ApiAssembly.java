@@ -3,6 +3,11 @@ package io.kapi.assembly;
 import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.SelfReviews;
+import io.kapi.apis.TokenReviews;
+import io.kapi.apis.subresources.ServiceAccountKeys;
+import io.kapi.server.authn.Authenticator;
+import io.kapi.server.authn.Authentications;
+import java.security.PublicKey;
 import io.kapi.apis.SystemNamespaces;
 import io.kapi.apis.bootstrap.BootstrapHooks;
 import io.kapi.apis.services.ServiceAllocators;
@@ -66,8 +71,8 @@ import java.util.Optional;
  * checks of its parts and its post-start hooks. {@link #close()} releases storage and threads.
  */
 public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<PostStartHook> hooks,
-                          Registry registry, Storage storage, Authorizer authorizer, Loopback loopback,
-                          AutoCloseable resources)
+                          Registry registry, Storage storage, Authenticator authenticator, Authorizer authorizer,
+                          Loopback loopback, AutoCloseable resources)
         implements AutoCloseable {
 
     /** The loopback identity's User-Agent: its managedFields entries say {@code kube-apiserver}. */
@@ -97,7 +102,18 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock),
                 new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
-        RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, clock);
+        String issuer = config.serviceAccountIssuer() == null
+                ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer();
+        ServiceAccountKeys keys = signingKeys(config);
+        List<PublicKey> verifying = new ArrayList<>(Authentications.publicKeys(
+                config.authentication().serviceAccounts().keyFiles()));
+        verifying.add(keys.publicKey());
+        List<String> issuers = config.authentication().serviceAccounts().issuers().isEmpty() ? List.of(issuer)
+                : config.authentication().serviceAccounts().issuers();
+        Authentications authentications = Authentications.build(config.authentication(), config.authorizationModes(),
+                verifying, issuers, registry, clock);
+        RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, keys, issuer,
+                authentications, clock);
         Authorizer authorizer = AuthorizationModes.chain(config.authorizationModes());
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
@@ -123,8 +139,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         }
         resources.add(registry);
         resources.add(storage);
-        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authorizer, loopback,
-                () -> closeAll(resources));
+        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authentications.request(), authorizer,
+                loopback, () -> closeAll(resources));
     }
 
     /**
@@ -139,17 +155,28 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     }
 
     /** The delegation chain: discovery, OpenAPI, issuer discovery, then the resources. */
+    /** The service-account signing key: the given file, else one kept in the data directory (or in memory). */
+    private static ServiceAccountKeys signingKeys(ApiConfig config) {
+        var file = config.authentication().serviceAccounts().signingKeyFile();
+        if (file != null) {
+            return ServiceAccountKeys.fromFile(file);
+        }
+        return config.storageBackend().equals("memory") ? ServiceAccountKeys.ephemeral()
+                : ServiceAccountKeys.inDirectory(config.dataDir());
+    }
+
     private static RestHandler handlers(ApiConfig config, ResourceTable table, Schemas schemas, OpenApiHandler openApi,
-                                        Registry registry, Codecs codecs, TableConvertor tables, Clock clock) {
+                                        Registry registry, Codecs codecs, TableConvertor tables, ServiceAccountKeys keys,
+                                        String issuer, Authentications authentications, Clock clock) {
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
-        String issuer = config.serviceAccountIssuer() == null
-                ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer();
-        Subresources subresources = Subresources.create(registry, codecs, patchSchemas,
-                config.storageBackend().equals("memory") ? null : config.dataDir(), issuer, clock);
+        Subresources subresources = Subresources.create(registry, codecs, patchSchemas, keys, issuer,
+                config.authentication().serviceAccounts().maxTokenExpiration(), clock);
         Map<String, VerbHandler> subresourceHandlers = new HashMap<>(subresources.handlers());
         subresourceHandlers.put("scale", new ScaleHandler(codecs, patchSchemas));
         subresourceHandlers.put("finalize", new NamespaceFinalize(codecs));
         Map<GroupVersionResource, VerbHandler> computed = new HashMap<>(SelfReviews.handlers(codecs));
+        computed.put(new GroupVersionResource("authentication.k8s.io", "v1", "tokenreviews"),
+                new TokenReviews(codecs, authentications.tokens()));
         computed.putAll(subresources.computed());
         return new DelegationChain(List.of(
                 new DiscoveryHandler(() -> registry.model().table(),
