@@ -2,6 +2,7 @@ package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
+import io.kapi.machinery.net.Cidr;
 import io.kapi.storage.etcd.EtcdConfig;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
@@ -202,7 +203,7 @@ public final class Main {
         } catch (UnknownHostException e) {
             host = null;
         }
-        String serviceIp = Cidr.parse(options.serviceClusterIpRange().split(",")[0].trim()).firstAddress();
+        String serviceIp = Cidr.parseSloppy(options.serviceClusterIpRange().split(",")[0].trim()).firstAddress();
         List<String> addresses = new ArrayList<>();
         addresses.add(options.bindAddress());
         addresses.add(advertise);

@@ -9,6 +9,7 @@ import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
@@ -65,7 +66,7 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
         List<FieldError> errors = new ArrayList<>();
         String kind = binding.path("target").path("kind").asText("");
         if (!kind.isEmpty() && !kind.equals("Node")) {
-            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, "target.kind", quote(kind),
+            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, "target.kind", GoStrings.quote(kind),
                     "supported values: \"Node\", \"<empty>\""));
         }
         if (binding.path("target").path("name").asText("").isEmpty()) {
@@ -100,7 +101,7 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
         if (!ObjectMeta.of(pod).deletionTimestamp().isEmpty()) {
             why = "pod %s is being deleted, cannot be assigned to a host".formatted(name);
         } else if (!nodeName.isEmpty()) {
-            why = "pod %s is already assigned to node %s".formatted(name, quote(nodeName));
+            why = "pod %s is already assigned to node %s".formatted(name, GoStrings.quote(nodeName));
         } else if (!pod.path("spec").path("schedulingGates").isEmpty()) {
             why = "pod %s has non-empty .spec.schedulingGates".formatted(name);
         }
@@ -130,9 +131,5 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
         condition.put("status", "True");
         condition.putNull("lastProbeTime");
         condition.put("lastTransitionTime", now);
-    }
-
-    static String quote(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

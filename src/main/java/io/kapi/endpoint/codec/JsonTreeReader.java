@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.DecodeBudget;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -335,37 +336,6 @@ final class JsonTreeReader {
     }
 
     private SyntaxError invalid(String context) {
-        return new SyntaxError("invalid character " + quoteChar(in[pos]) + " " + context);
-    }
-
-    /** Go's {@code quoteChar}: {@code 'x'}, {@code '\''}, {@code '"'}, {@code '\n'}, {@code '\x01'}. */
-    static String quoteChar(byte b) {
-        int c = b & 0xff;
-        if (c == '\'') {
-            return "'\\''";
-        }
-        if (c == '"') {
-            return "'\"'";
-        }
-        String inner = switch (c) {
-            case 7 -> "\\a";
-            case '\b' -> "\\b";
-            case '\f' -> "\\f";
-            case '\n' -> "\\n";
-            case '\r' -> "\\r";
-            case '\t' -> "\\t";
-            case 11 -> "\\v";
-            case '\\' -> "\\\\";
-            default -> {
-                if (c < 0x20 || c == 0x7f) {
-                    yield "\\x%02x".formatted(c);
-                }
-                if (c >= 0x80 && (c < 0xa1 || c == 0xad)) {
-                    yield "\\u%04x".formatted(c);
-                }
-                yield String.valueOf((char) c);
-            }
-        };
-        return "'" + inner + "'";
+        return new SyntaxError("invalid character " + GoStrings.quoteChar(in[pos] & 0xff) + " " + context);
     }
 }

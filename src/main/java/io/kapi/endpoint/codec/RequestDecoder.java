@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoJson;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import java.io.IOException;
@@ -60,7 +61,7 @@ public final class RequestDecoder {
             if (format == Format.JSON) {
                 List<String> paths = new ArrayList<>();
                 tree = JsonTreeReader.read(data, paths);
-                paths.forEach(p -> duplicates.add("duplicate field " + quote(p)));
+                paths.forEach(p -> duplicates.add("duplicate field " + GoStrings.quote(p)));
             } else {
                 tree = YamlTreeReader.read(data, duplicates);
             }

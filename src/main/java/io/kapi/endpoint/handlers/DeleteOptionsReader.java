@@ -7,6 +7,8 @@ import io.kapi.endpoint.codec.MediaType;
 import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GoBool;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kapi.registry.DeleteOptions;
@@ -32,8 +34,8 @@ final class DeleteOptionsReader {
         String propagation = body.path("propagationPolicy").asText(request.param("propagationPolicy"));
         if (propagation != null && !propagation.isEmpty()
                 && !propagation.equals("Orphan") && !propagation.equals("Background") && !propagation.equals("Foreground")) {
-            throw ApiException.badRequest("DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \""
-                    + propagation + "\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"");
+            throw ApiException.badRequest("DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: "
+                    + GoStrings.quote(propagation) + ": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"");
         }
         Long grace = body.hasNonNull("gracePeriodSeconds") ? Long.valueOf(body.get("gracePeriodSeconds").asLong())
                 : request.param("gracePeriodSeconds") != null ? parseGrace(request.param("gracePeriodSeconds")) : null;
@@ -43,7 +45,7 @@ final class DeleteOptionsReader {
             boolean orphanDependents = orphan != null && !orphan.isNull() ? orphan.asBoolean() : GoBool.query(param, false);
             propagation = orphanDependents ? "Orphan" : null;
         }
-        return new DeleteOptions(text(pre, "uid"), text(pre, "resourceVersion"), dryRun, propagation, grace);
+        return new DeleteOptions(GoValues.textPointer(pre, "uid"), GoValues.textPointer(pre, "resourceVersion"), dryRun, propagation, grace);
     }
 
     private static Long parseGrace(String value) {
@@ -67,10 +69,5 @@ final class DeleteOptionsReader {
         MediaType media = type == null || type.isBlank() ? null : MediaType.parse(type);
         Format format = media == null || media.essence().equals(Format.JSON.mediaType()) ? Format.JSON : Format.YAML;
         return RequestDecoder.decode(format, bytes, DELETE_OPTIONS).object();
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode v = node.get(field);
-        return v == null || v.isNull() ? null : v.asText();
     }
 }

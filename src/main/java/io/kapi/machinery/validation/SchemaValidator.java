@@ -2,6 +2,7 @@ package io.kapi.machinery.validation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.schema.Schemas;
 import java.util.ArrayList;
@@ -58,7 +59,7 @@ public final class SchemaValidator {
         }
         List<String> strict = new ArrayList<>(duplicateFields);
         for (String path : walk.unknown) {
-            strict.add("unknown field " + Messages.quote(path));
+            strict.add("unknown field " + GoStrings.quote(path));
         }
         if (mode == FieldValidation.STRICT) {
             throw Walk.decodeError(gvk, "strict decoding error: " + String.join(", ", strict));

@@ -8,6 +8,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.quantity.Quantity;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -182,7 +183,7 @@ final class Walk {
             }
             case QUANTITY -> {
                 String text = node.isTextual() ? node.textValue().strip() : node.isNumber() ? node.asText() : "{";
-                String err = Quantities.check(text);
+                String err = Quantity.check(text);
                 if (err != null) {
                     throw decodeError(gvk, err);
                 }
