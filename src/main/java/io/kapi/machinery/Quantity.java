@@ -1,6 +1,5 @@
 package io.kapi.machinery;
 
-import io.kapi.machinery.validation.Quantities;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -48,10 +47,10 @@ public record Quantity(BigDecimal value, Format format) implements Comparable<Qu
      * @throws IllegalArgumentException with Go's message ({@link Quantities}) when {@code text} is none
      */
     public static Quantity parse(String text) {
-        String problem = Quantities.check(text);
+        String problem = io.kapi.machinery.quantity.Quantity.check(text);
         Matcher m = SYNTAX.matcher(text);
         if (problem != null || !m.matches()) {
-            throw new IllegalArgumentException(problem == null ? Quantities.FORMAT_WRONG : problem);
+            throw new IllegalArgumentException(problem == null ? io.kapi.machinery.quantity.Quantity.FORMAT_WRONG : problem);
         }
         String whole = m.group(2).isEmpty() ? "0" : m.group(2);
         String fraction = m.group(3) == null ? "" : m.group(3);
@@ -71,7 +70,7 @@ public record Quantity(BigDecimal value, Format format) implements Comparable<Qu
 
     /** Whether {@code text} parses. */
     public static boolean isQuantity(String text) {
-        return Quantities.check(text) == null;
+        return io.kapi.machinery.quantity.Quantity.check(text) == null;
     }
 
     public Quantity add(Quantity other) {

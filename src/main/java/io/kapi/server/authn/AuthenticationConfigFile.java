@@ -2,6 +2,8 @@ package io.kapi.server.authn;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.cel.CelEnvironment;
+import io.kapi.machinery.cel.CelError;
 import io.kapi.machinery.cel.CelExpression;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -110,8 +112,15 @@ public record AuthenticationConfigFile(List<JwtIssuer> jwt, Anonymous anonymous)
         return new JwtIssuer.None();
     }
 
+    private static final CelEnvironment CLAIMS = CelEnvironment.builder().map("claims").build();
+    private static final CelEnvironment USER = CelEnvironment.builder().map("user").build();
+
     private static CelExpression cel(String source, String variable) {
-        return CelExpression.compile(source, List.of(variable));
+        try {
+            return ("user".equals(variable) ? USER : CLAIMS).compile(source);
+        } catch (CelError e) {
+            throw invalid("expression", e.getMessage());
+        }
     }
 
     private static String require(String value, String at) {

@@ -11,6 +11,8 @@ import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jwt.SignedJWT;
 import io.kapi.authn.UserInfo;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.cel.CelBudget;
+import io.kapi.machinery.cel.CelValues;
 import java.io.IOException;
 import java.text.ParseException;
 import java.time.Clock;
@@ -113,7 +115,7 @@ public final class JwtAuthenticator implements TokenAuthenticator {
         }
         ObjectNode userNode = userNode(user);
         for (JwtIssuer.UserRule rule : issuer.userRules()) {
-            if (!Boolean.TRUE.equals(rule.expression().eval(Map.of("user", userNode)))) {
+            if (!Boolean.TRUE.equals(rule.expression().evaluate(Map.of("user", userNode), CelBudget.unlimited()))) {
                 LOG.log(System.Logger.Level.DEBUG, "oidc: user rule failed: {0}", rule.message());
                 return Optional.empty();
             }
@@ -125,7 +127,7 @@ public final class JwtAuthenticator implements TokenAuthenticator {
         return switch (rule) {
             case JwtIssuer.RequiredClaim required -> claims.path(required.claim()).isTextual()
                     && claims.path(required.claim()).asText().equals(required.value());
-            case JwtIssuer.ClaimExpression e -> Boolean.TRUE.equals(e.expression().eval(Map.of("claims", claims)));
+            case JwtIssuer.ClaimExpression e -> Boolean.TRUE.equals(e.expression().evaluate(Map.of("claims", claims), CelBudget.unlimited()));
         };
     }
 
@@ -142,7 +144,7 @@ public final class JwtAuthenticator implements TokenAuthenticator {
         List<String> uid = values(issuer.uid(), claims, false);
         Map<String, List<String>> extra = new LinkedHashMap<>();
         for (JwtIssuer.Extra e : issuer.extra()) {
-            List<String> v = strings(Json.MAPPER.valueToTree(e.value().eval(Map.of("claims", claims))));
+            List<String> v = strings(CelValues.toJson(e.value().evaluate(Map.of("claims", claims), CelBudget.unlimited())));
             if (!v.isEmpty()) {
                 extra.put(e.key(), v);
             }
@@ -162,7 +164,7 @@ public final class JwtAuthenticator implements TokenAuthenticator {
                 String prefix = c.prefix() == null ? "" : c.prefix();
                 yield strings(value).stream().map(v -> prefix + v).toList();
             }
-            case JwtIssuer.Expression e -> strings(Json.MAPPER.valueToTree(e.expression().eval(Map.of("claims", claims))));
+            case JwtIssuer.Expression e -> strings(CelValues.toJson(e.expression().evaluate(Map.of("claims", claims), CelBudget.unlimited())));
         };
     }
 
