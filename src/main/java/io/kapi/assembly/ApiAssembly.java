@@ -2,6 +2,7 @@ package io.kapi.assembly;
 
 import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.NamespaceFinalize;
+import io.kapi.apis.AccessReviews;
 import io.kapi.apis.SelfReviews;
 import io.kapi.apis.TokenReviews;
 import io.kapi.apis.subresources.ServiceAccountKeys;
@@ -112,9 +113,10 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 : config.authentication().serviceAccounts().issuers();
         Authentications authentications = Authentications.build(config.authentication(), config.authorizationModes(),
                 verifying, issuers, registry, clock);
+        AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(), registry);
+        Authorizer authorizer = authorization.authorizer();
         RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, keys, issuer,
-                authentications, clock);
-        Authorizer authorizer = AuthorizationModes.chain(config.authorizationModes());
+                authentications, new AccessReviews(authorizer, authorization.rules()), clock);
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
@@ -126,7 +128,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
-        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl));
+        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl, authorization.resources()));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(
                     loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,
@@ -167,14 +169,15 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
 
     private static RestHandler handlers(ApiConfig config, ResourceTable table, Schemas schemas, OpenApiHandler openApi,
                                         Registry registry, Codecs codecs, TableConvertor tables, ServiceAccountKeys keys,
-                                        String issuer, Authentications authentications, Clock clock) {
+                                        String issuer, Authentications authentications, AccessReviews access,
+                                        Clock clock) {
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
         Subresources subresources = Subresources.create(registry, codecs, patchSchemas, keys, issuer,
                 config.authentication().serviceAccounts().maxTokenExpiration(), clock);
         Map<String, VerbHandler> subresourceHandlers = new HashMap<>(subresources.handlers());
         subresourceHandlers.put("scale", new ScaleHandler(codecs, patchSchemas));
         subresourceHandlers.put("finalize", new NamespaceFinalize(codecs));
-        Map<GroupVersionResource, VerbHandler> computed = new HashMap<>(SelfReviews.handlers(codecs));
+        Map<GroupVersionResource, VerbHandler> computed = new HashMap<>(SelfReviews.handlers(codecs, access));
         computed.put(new GroupVersionResource("authentication.k8s.io", "v1", "tokenreviews"),
                 new TokenReviews(codecs, authentications.tokens()));
         computed.putAll(subresources.computed());
