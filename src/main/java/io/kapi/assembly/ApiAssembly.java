@@ -3,6 +3,7 @@ package io.kapi.assembly;
 import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.AccessReviews;
+import io.kapi.authz.rbac.RbacEscalation;
 import io.kapi.apis.SelfReviews;
 import io.kapi.apis.TokenReviews;
 import io.kapi.apis.subresources.ServiceAccountKeys;
@@ -94,9 +95,12 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         SchemaValidator schemaValidator = new SchemaValidator(schemas);
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
                 fieldManagers, () -> AdmissionChain.NONE, clock);
+        var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
         Registry registry = new Registry(table.resources(), storage,
                 new BuiltinStrategies(Map.of("/services", services::decorate)), storeServices,
-                lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup),
+                lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup)
+                        .withFirst(new RbacEscalation(() -> authorizationRef.get().authorizer(),
+                                () -> authorizationRef.get() == null ? null : authorizationRef.get().rbac())),
                 CacheOptions.DEFAULT);
         services.connect(registry);
         TableConvertor tables = TableConvertor.create(schemas);
@@ -114,6 +118,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Authentications authentications = Authentications.build(config.authentication(), config.authorizationModes(),
                 verifying, issuers, registry, clock);
         AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(), registry);
+        authorizationRef.set(authorization);
         Authorizer authorizer = authorization.authorizer();
         RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, keys, issuer,
                 authentications, new AccessReviews(authorizer, authorization.rules()), clock);

@@ -32,8 +32,9 @@ public final class AuthorizationModes {
      * @param authorizer decides requests
      * @param rules lists a user's rules for {@code SelfSubjectRulesReview}
      * @param resources what to close when the server stops (watches of RBAC objects)
+     * @param rbac the RBAC authorizer of the chain, or null when RBAC is not among the modes
      */
-    public record Chain(Authorizer authorizer, RuleResolver rules, AutoCloseable resources) {
+    public record Chain(Authorizer authorizer, RuleResolver rules, AutoCloseable resources, RbacAuthorizer rbac) {
     }
 
     private record Mode(Authorizer authorizer, RuleResolver rules, AutoCloseable resources) {
@@ -118,11 +119,13 @@ public final class AuthorizationModes {
             return new RuleResolver.Rules(all, partial);
         };
         List<AutoCloseable> resources = built.stream().map(Mode::resources).toList();
+        RbacAuthorizer rbac = built.stream().map(Mode::authorizer).filter(RbacAuthorizer.class::isInstance)
+                .map(RbacAuthorizer.class::cast).findFirst().orElse(null);
         return new Chain(Authorizer.chain(authorizers), rules, () -> {
             for (AutoCloseable c : resources) {
                 c.close();
             }
-        });
+        }, rbac);
     }
 
     /** kube's privileged-groups authorizer: {@code system:masters} may do anything. */

@@ -95,6 +95,12 @@ public final class RbacAuthorizer implements Authorizer, RuleResolver, AutoClose
         return new Rules(rules, false);
     }
 
+    /** The rules of role {@code kind} ({@code Role} or {@code ClusterRole}) {@code namespace/name}, or null when absent. */
+    public List<PolicyRule> roleRules(String kind, String namespace, String name) {
+        return kind.equals("ClusterRole") ? clusterRoles.get("", name)
+                : kind.equals("Role") ? roles.get(namespace, name) : null;
+    }
+
     private interface RuleVisitor {
         /** @return true to stop */
         boolean visit(Binding binding, PolicyRule rule);

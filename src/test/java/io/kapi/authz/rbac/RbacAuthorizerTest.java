@@ -156,6 +156,41 @@ final class RbacAuthorizerTest {
         assertEquals(422, bad.code(), bad.text());
     }
 
+    @Test
+    @DisplayName("a user may create roles and bindings granting only what it holds (escalation prevention)")
+    void escalation() throws InterruptedException {
+        UserInfo carol = new UserInfo("carol", "", List.of("system:authenticated"), Map.of());
+        api.post("/apis/rbac.authorization.k8s.io/v1/namespaces/team/roles", """
+                {"metadata":{"name":"role-admin"},"rules":[{"apiGroups":["rbac.authorization.k8s.io"],
+                 "resources":["roles","rolebindings"],"verbs":["create"]},
+                 {"apiGroups":[""],"resources":["configmaps"],"verbs":["get","list"]}]}""");
+        api.post("/apis/rbac.authorization.k8s.io/v1/namespaces/team/rolebindings", """
+                {"metadata":{"name":"carol-admin"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role",
+                 "name":"role-admin"},"subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"carol"}]}""");
+        await("carol may list configmaps", () -> as(carol, "GET", "/api/v1/namespaces/team/configmaps").code() == 200);
+        String path = "/apis/rbac.authorization.k8s.io/v1/namespaces/team/roles";
+        ApiHarness.Reply ok = api.call(carol, "POST", path, "application/json", """
+                {"metadata":{"name":"cm-get"},"rules":[{"apiGroups":[""],"resources":["configmaps"],"verbs":["get"]}]}""");
+        assertEquals(201, ok.code(), ok.text());
+        ApiHarness.Reply more = api.call(carol, "POST", path, "application/json", """
+                {"metadata":{"name":"secret-get"},"rules":[{"apiGroups":[""],"resources":["secrets","configmaps"],
+                 "verbs":["get","list"]}]}""");
+        assertEquals(403, more.code(), more.text());
+        assertEquals("roles.rbac.authorization.k8s.io \"secret-get\" is forbidden: user \"carol\" (groups="
+                + "[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n"
+                + "{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"get\" \"list\"]}", more.body().path("message").asText());
+        String bindings = "/apis/rbac.authorization.k8s.io/v1/namespaces/team/rolebindings";
+        ApiHarness.Reply bindReader = api.call(carol, "POST", bindings, "application/json", """
+                {"metadata":{"name":"dave-reader"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole",
+                 "name":"reader"},"subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"dave"}]}""");
+        assertEquals(403, bindReader.code(), bindReader.text());
+        assertTrue(bindReader.body().path("message").asText().contains("Resources:[\"pods\"]"), bindReader.text());
+        ApiHarness.Reply bindOwn = api.call(carol, "POST", bindings, "application/json", """
+                {"metadata":{"name":"dave-cm"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role",
+                 "name":"cm-get"},"subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"dave"}]}""");
+        assertEquals(201, bindOwn.code(), bindOwn.text());
+    }
+
     private static JsonNode subjectReview(String user, String verb, String resource, String namespace) {
         ApiHarness.Reply r = api.post("/apis/authorization.k8s.io/v1/subjectaccessreviews", """
                 {"spec":{"user":"%s","resourceAttributes":{"namespace":"%s","verb":"%s","resource":"%s"}}}"""
