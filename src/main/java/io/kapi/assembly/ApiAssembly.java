@@ -118,7 +118,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 : config.authentication().serviceAccounts().issuers();
         Authentications authentications = Authentications.build(config.authentication(), config.authorizationModes(),
                 verifying, issuers, registry, clock);
-        AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(), registry);
+        AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(), registry,
+                config.authorization());
         authorizationRef.set(authorization);
         Authorizer authorizer = authorization.authorizer();
         RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, keys, issuer,

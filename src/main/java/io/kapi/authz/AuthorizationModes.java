@@ -24,7 +24,7 @@ public final class AuthorizationModes {
     public static final String MASTERS = "system:masters";
 
     /** kube-apiserver's mode names; a null factory is a mode Kapi does not implement yet. */
-    private static final Map<String, Function<Registry, Mode>> MODES = modes();
+    private static final Map<String, Function<Context, Mode>> MODES = modes();
 
     /**
      * The chain built.
@@ -37,23 +37,34 @@ public final class AuthorizationModes {
     public record Chain(Authorizer authorizer, RuleResolver rules, AutoCloseable resources, RbacAuthorizer rbac) {
     }
 
+    /** What modes are built from. */
+    private record Context(Registry registry, AuthorizationConfig config) {
+    }
+
     private record Mode(Authorizer authorizer, RuleResolver rules, AutoCloseable resources) {
     }
 
     private AuthorizationModes() {
     }
 
-    private static Map<String, Function<Registry, Mode>> modes() {
-        Map<String, Function<Registry, Mode>> m = new LinkedHashMap<>();
+    private static Map<String, Function<Context, Mode>> modes() {
+        Map<String, Function<Context, Mode>> m = new LinkedHashMap<>();
         PolicyRule everything = new PolicyRule(List.of("*"), List.of("*"), List.of("*"), List.of(), List.of());
         PolicyRule everyPath = new PolicyRule(List.of("*"), List.of(), List.of(), List.of(), List.of("*"));
-        m.put("AlwaysAllow", registry -> new Mode(attributes -> Decision.allow(),
+        m.put("AlwaysAllow", context -> new Mode(attributes -> Decision.allow(),
                 (user, ns) -> new RuleResolver.Rules(List.of(everything, everyPath), false), () -> { }));
-        m.put("AlwaysDeny", registry -> new Mode(attributes -> new Decision.Deny(""),
+        m.put("AlwaysDeny", context -> new Mode(attributes -> new Decision.Deny(""),
                 (user, ns) -> new RuleResolver.Rules(List.of(), false), () -> { }));
-        m.put("ABAC", null);
+        m.put("ABAC", context -> {
+            if (context.config().policyFile() == null) {
+                throw new IllegalArgumentException("authorization-mode ABAC's authorization policy file not passed");
+            }
+            AbacAuthorizer abac = AbacAuthorizer.read(context.config().policyFile());
+            return new Mode(abac, abac, () -> { });
+        });
         m.put("Webhook", null);
-        m.put("RBAC", registry -> {
+        m.put("RBAC", context -> {
+            Registry registry = context.registry();
             if (registry == null) {
                 throw new IllegalArgumentException("authorization-mode RBAC needs the API's registry");
             }
@@ -66,18 +77,19 @@ public final class AuthorizationModes {
 
     /** The chain of {@code modes} that need no stored objects (tests of the filters). */
     public static Authorizer chain(List<String> modes) {
-        return build(modes, null).authorizer();
+        return build(modes, null, AuthorizationConfig.DEFAULT).authorizer();
     }
 
     /**
-     * The chain of {@code modes}, RBAC reading {@code registry}.
+     * The chain of {@code modes}, RBAC reading {@code registry}, the others' files named by {@code config}.
      *
      * @throws IllegalArgumentException for an unknown or repeated mode, with kube-apiserver's wording
      */
-    public static Chain build(List<String> modes, Registry registry) {
+    public static Chain build(List<String> modes, Registry registry, AuthorizationConfig config) {
+        Context context = new Context(registry, config);
         List<Mode> built = new ArrayList<>();
         built.add(new Mode(AuthorizationModes::privileged, (user, ns) -> user.groups().contains(MASTERS)
-                ? MODES.get("AlwaysAllow").apply(registry).rules().rulesFor(user, ns)
+                ? MODES.get("AlwaysAllow").apply(context).rules().rulesFor(user, ns)
                 : new RuleResolver.Rules(List.of(), false), () -> { }));
         List<String> seen = new ArrayList<>();
         List<String> missing = new ArrayList<>();
@@ -90,11 +102,11 @@ public final class AuthorizationModes {
                         .formatted(String.join(",", modes)));
             }
             seen.add(mode);
-            Function<Registry, Mode> factory = MODES.get(mode);
+            Function<Context, Mode> factory = MODES.get(mode);
             if (factory == null) {
                 missing.add(mode);
             } else {
-                built.add(factory.apply(registry));
+                built.add(factory.apply(context));
             }
         }
         if (!missing.isEmpty()) {
@@ -102,7 +114,7 @@ public final class AuthorizationModes {
                     String.join(",", missing));
             if (built.size() == 1) {
                 LOG.log(Level.WARNING, "No implemented authorization mode: every authenticated request is allowed");
-                built.add(MODES.get("AlwaysAllow").apply(registry));
+                built.add(MODES.get("AlwaysAllow").apply(context));
             }
         }
         List<Authorizer> authorizers = built.stream().map(Mode::authorizer).toList();
