@@ -62,7 +62,16 @@ public final class AuthorizationModes {
             AbacAuthorizer abac = AbacAuthorizer.read(context.config().policyFile());
             return new Mode(abac, abac, () -> { });
         });
-        m.put("Webhook", null);
+        m.put("Webhook", context -> {
+            AuthorizationConfig c = context.config();
+            if (c.webhookConfigFile() == null) {
+                throw new IllegalArgumentException("authorization-mode Webhook's authorization config file not passed");
+            }
+            WebhookAuthorizer webhook = new WebhookAuthorizer(io.kapi.server.webhook.WebhookClient.fromKubeconfig(
+                    c.webhookConfigFile(), java.time.Duration.ofSeconds(30)), c.webhookVersion(),
+                    c.webhookAuthorizedTtl(), c.webhookUnauthorizedTtl(), java.time.Clock.systemUTC());
+            return new Mode(webhook, (user, ns) -> new RuleResolver.Rules(List.of(), true), () -> { });
+        });
         m.put("RBAC", context -> {
             Registry registry = context.registry();
             if (registry == null) {
