@@ -47,6 +47,14 @@ public final class AdmissionChain {
         }
     }
 
+    /** This chain with {@code plugin} run before every other plugin. */
+    public AdmissionChain withFirst(AdmissionPlugin plugin) {
+        List<AdmissionPlugin> all = new ArrayList<>();
+        all.add(plugin);
+        all.addAll(plugins);
+        return new AdmissionChain(all);
+    }
+
     /** The names of the plugins, in order. */
     public List<String> names() {
         return plugins.stream().map(AdmissionPlugin::name).toList();

@@ -1,6 +1,5 @@
 package io.kapi.apis;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.authn.UserInfo;
 import io.kapi.endpoint.RestResponse;
@@ -15,8 +14,8 @@ import java.util.Map;
 /**
  * The reviews a client asks about itself, computed and never stored: {@code SelfSubjectReview}
  * ({@code kubectl auth whoami}), {@code SelfSubjectAccessReview} ({@code kubectl auth can-i}) and
- * {@code SelfSubjectRulesReview} ({@code kubectl auth can-i --list}). Every authenticated user is
- * all-powerful until authorization modes exist, so access is allowed and the rules are {@code *}.
+ * {@code SelfSubjectRulesReview} ({@code kubectl auth can-i --list}), and the subject access reviews,
+ * the last four answered by {@link AccessReviews} from the server's authorizer chain.
  */
 public final class SelfReviews {
 
@@ -24,18 +23,26 @@ public final class SelfReviews {
     }
 
     /** The create handlers, by resource. */
-    public static Map<GroupVersionResource, VerbHandler> handlers(Codecs codecs) {
+    public static Map<GroupVersionResource, VerbHandler> handlers(Codecs codecs, AccessReviews access) {
+        String authz = "authorization.k8s.io";
         return Map.of(
                 new GroupVersionResource("authentication.k8s.io", "v1", "selfsubjectreviews"),
-                r -> answer(codecs, r, SelfReviews::whoAmI),
-                new GroupVersionResource("authorization.k8s.io", "v1", "selfsubjectaccessreviews"),
-                r -> answer(codecs, r, (status, user) -> status.put("allowed", true)),
-                new GroupVersionResource("authorization.k8s.io", "v1", "selfsubjectrulesreviews"),
-                r -> answer(codecs, r, SelfReviews::allRules));
+                r -> answer(codecs, r, (review, req) -> whoAmI(review.putObject("status"), req.http().user())),
+                new GroupVersionResource(authz, "v1", "selfsubjectaccessreviews"),
+                r -> answer(codecs, r, (review, req) -> access.review(AccessReviews.Kind.SELF_SUBJECT, review,
+                        req.http().user(), "")),
+                new GroupVersionResource(authz, "v1", "subjectaccessreviews"),
+                r -> answer(codecs, r, (review, req) -> access.review(AccessReviews.Kind.SUBJECT, review,
+                        req.http().user(), "")),
+                new GroupVersionResource(authz, "v1", "localsubjectaccessreviews"),
+                r -> answer(codecs, r, (review, req) -> access.review(AccessReviews.Kind.LOCAL_SUBJECT, review,
+                        req.http().user(), req.info().namespace())),
+                new GroupVersionResource(authz, "v1", "selfsubjectrulesreviews"),
+                r -> answer(codecs, r, (review, req) -> access.rules(review, req.http().user())));
     }
 
     private interface StatusFiller {
-        void fill(ObjectNode status, UserInfo user);
+        void fill(ObjectNode review, ResourceRequest request);
     }
 
     private static RestResponse answer(Codecs codecs, ResourceRequest r, StatusFiller filler) {
@@ -47,28 +54,11 @@ public final class SelfReviews {
         review.put("apiVersion", r.resource().gvk().apiVersion());
         review.put("kind", r.resource().kind());
         review.with("metadata").put("creationTimestamp", (String) null);
-        filler.fill(review.putObject("status"), r.http().user());
+        filler.fill(review, r);
         return codecs.writer().object(r.http(), r.resource(), 201, review);
     }
 
     private static void whoAmI(ObjectNode status, UserInfo user) {
-        ObjectNode info = status.putObject("userInfo");
-        info.put("username", user.name());
-        if (!user.uid().isEmpty()) {
-            info.put("uid", user.uid());
-        }
-        ArrayNode groups = info.putArray("groups");
-        user.groups().forEach(groups::add);
-    }
-
-    private static void allRules(ObjectNode status, UserInfo user) {
-        ObjectNode resourceRule = status.putArray("resourceRules").addObject();
-        resourceRule.putArray("verbs").add("*");
-        resourceRule.putArray("apiGroups").add("*");
-        resourceRule.putArray("resources").add("*");
-        ObjectNode nonResourceRule = status.putArray("nonResourceRules").addObject();
-        nonResourceRule.putArray("verbs").add("*");
-        nonResourceRule.putArray("nonResourceURLs").add("*");
-        status.put("incomplete", false);
+        status.set("userInfo", TokenReviews.userInfo(user));
     }
 }

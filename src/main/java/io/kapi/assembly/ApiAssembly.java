@@ -3,7 +3,14 @@ package io.kapi.assembly;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.NamespaceFinalize;
+import io.kapi.apis.AccessReviews;
+import io.kapi.authz.rbac.RbacEscalation;
 import io.kapi.apis.SelfReviews;
+import io.kapi.apis.TokenReviews;
+import io.kapi.apis.subresources.ServiceAccountKeys;
+import io.kapi.server.authn.Authenticator;
+import io.kapi.server.authn.Authentications;
+import java.security.PublicKey;
 import io.kapi.apis.SystemNamespaces;
 import io.kapi.apis.bootstrap.BootstrapHooks;
 import io.kapi.apis.services.ServiceAllocators;
@@ -73,8 +80,8 @@ import java.util.concurrent.CompletableFuture;
  * checks of its parts and its post-start hooks. {@link #close()} releases storage and threads.
  */
 public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<PostStartHook> hooks,
-                          Registry registry, Storage storage, Authorizer authorizer, Loopback loopback,
-                          AutoCloseable resources)
+                          Registry registry, Storage storage, Authenticator authenticator, Authorizer authorizer,
+                          Loopback loopback, AutoCloseable resources)
         implements AutoCloseable {
 
     /** The loopback identity's User-Agent: its managedFields entries say {@code kube-apiserver}. */
@@ -97,9 +104,12 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         SchemaValidator schemaValidator = new SchemaValidator(schemas);
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
                 fieldManagers, () -> AdmissionChain.NONE, clock);
+        var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
         Registry registry = new Registry(table.resources(), storage,
                 new BuiltinStrategies(Map.of("/services", services::decorate)), storeServices,
-                lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup),
+                lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup)
+                        .withFirst(new RbacEscalation(() -> authorizationRef.get().authorizer(),
+                                () -> authorizationRef.get() == null ? null : authorizationRef.get().rbac())),
                 CacheOptions.DEFAULT);
         services.connect(registry);
         fieldManagers.convertThrough(registry);
@@ -107,8 +117,22 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock),
                 new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
-        RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, clock);
-        Authorizer authorizer = AuthorizationModes.chain(config.authorizationModes());
+        String issuer = config.serviceAccountIssuer() == null
+                ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer();
+        ServiceAccountKeys keys = signingKeys(config);
+        List<PublicKey> verifying = new ArrayList<>(Authentications.publicKeys(
+                config.authentication().serviceAccounts().keyFiles()));
+        verifying.add(keys.publicKey());
+        List<String> issuers = config.authentication().serviceAccounts().issuers().isEmpty() ? List.of(issuer)
+                : config.authentication().serviceAccounts().issuers();
+        Authentications authentications = Authentications.build(config.authentication(), config.authorizationModes(),
+                verifying, issuers, registry, clock);
+        AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(), registry,
+                config.authorization());
+        authorizationRef.set(authorization);
+        Authorizer authorizer = authorization.authorizer();
+        RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, keys, issuer,
+                authentications, new AccessReviews(authorizer, authorization.rules()), clock);
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
@@ -120,7 +144,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
-        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl));
+        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl, authorization.resources()));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(
                     loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,
@@ -136,8 +160,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         }
         resources.add(registry);
         resources.add(storage);
-        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authorizer, loopback,
-                () -> closeAll(resources));
+        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authentications.request(), authorizer,
+                loopback, () -> closeAll(resources));
     }
 
     /**
@@ -152,17 +176,29 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     }
 
     /** The delegation chain: discovery, OpenAPI, issuer discovery, then the resources. */
+    /** The service-account signing key: the given file, else one kept in the data directory (or in memory). */
+    private static ServiceAccountKeys signingKeys(ApiConfig config) {
+        var file = config.authentication().serviceAccounts().signingKeyFile();
+        if (file != null) {
+            return ServiceAccountKeys.fromFile(file);
+        }
+        return config.storageBackend().equals("memory") ? ServiceAccountKeys.ephemeral()
+                : ServiceAccountKeys.inDirectory(config.dataDir());
+    }
+
     private static RestHandler handlers(ApiConfig config, ResourceTable table, Schemas schemas, OpenApiHandler openApi,
-                                        Registry registry, Codecs codecs, TableConvertor tables, Clock clock) {
+                                        Registry registry, Codecs codecs, TableConvertor tables, ServiceAccountKeys keys,
+                                        String issuer, Authentications authentications, AccessReviews access,
+                                        Clock clock) {
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
-        String issuer = config.serviceAccountIssuer() == null
-                ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer();
-        Subresources subresources = Subresources.create(registry, codecs, patchSchemas,
-                config.storageBackend().equals("memory") ? null : config.dataDir(), issuer, clock);
+        Subresources subresources = Subresources.create(registry, codecs, patchSchemas, keys, issuer,
+                config.authentication().serviceAccounts().maxTokenExpiration(), clock);
         Map<String, VerbHandler> subresourceHandlers = new HashMap<>(subresources.handlers());
         subresourceHandlers.put("scale", new ScaleHandler(codecs, patchSchemas));
         subresourceHandlers.put("finalize", new NamespaceFinalize(codecs));
-        Map<GroupVersionResource, VerbHandler> computed = new HashMap<>(SelfReviews.handlers(codecs));
+        Map<GroupVersionResource, VerbHandler> computed = new HashMap<>(SelfReviews.handlers(codecs, access));
+        computed.put(new GroupVersionResource("authentication.k8s.io", "v1", "tokenreviews"),
+                new TokenReviews(codecs, authentications.tokens()));
         computed.putAll(subresources.computed());
         return new DelegationChain(List.of(
                 new DiscoveryHandler(() -> registry.model().table(),

@@ -1,5 +1,7 @@
 package io.kapi.assembly;
 
+import io.kapi.authz.AuthorizationConfig;
+import io.kapi.server.authn.AuthenticationConfig;
 import io.kapi.storage.etcd.EtcdConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,11 +25,14 @@ import java.util.Objects;
  * @param authorizationModes {@code --authorization-mode}, in order
  * @param admission the admission plugins asked for
  * @param etcd how to reach etcd when the backend is etcd3 (else null)
+ * @param authentication the authentication flags (client CAs, token files, OIDC, webhooks, ...)
+ * @param authorization the authorization modes' files and caches
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
                         int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer,
-                        List<String> authorizationModes, Admission admission, EtcdConfig etcd) {
+                        List<String> authorizationModes, Admission admission, EtcdConfig etcd,
+                        AuthenticationConfig authentication, AuthorizationConfig authorization) {
 
     /**
      * {@code --enable-admission-plugins} and {@code --disable-admission-plugins}: added to and taken
@@ -48,6 +53,8 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         etcdServers = List.copyOf(etcdServers);
         authorizationModes = List.copyOf(authorizationModes);
         Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(authentication, "authentication");
+        Objects.requireNonNull(authorization, "authorization");
     }
 
     public static Builder builder() {
@@ -69,6 +76,8 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private List<String> authorizationModes = List.of("AlwaysAllow");
         private Admission admission = Admission.DEFAULT;
         private EtcdConfig etcd;
+        private AuthenticationConfig authentication = AuthenticationConfig.DEFAULT;
+        private AuthorizationConfig authorization = AuthorizationConfig.DEFAULT;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -135,10 +144,20 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        public Builder authentication(AuthenticationConfig v) {
+            authentication = v;
+            return this;
+        }
+
+        public Builder authorization(AuthorizationConfig v) {
+            authorization = v;
+            return this;
+        }
+
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
-                    etcd);
+                    etcd, authentication, authorization);
         }
     }
 }

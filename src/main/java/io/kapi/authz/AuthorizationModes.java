@@ -1,14 +1,18 @@
 package io.kapi.authz;
 
+import io.kapi.authn.UserInfo;
+import io.kapi.authz.rbac.RbacAuthorizer;
+import io.kapi.registry.Registry;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
- * The authorizer chain {@code --authorization-mode} names, in order, as kube-apiserver builds it.
+ * The authorizer chain {@code --authorization-mode} names, in order, as kube-apiserver builds it:
+ * first, always, members of {@code system:masters} are allowed everything; then each mode in turn.
  * Adding a mode is one class and one line in {@link #MODES}. Modes kube-apiserver has and Kapi does
  * not yet are accepted, logged at start, and have no opinion, so the rest of the chain decides;
  * a name kube-apiserver does not know stops the start with its error.
@@ -16,31 +20,86 @@ import java.util.function.Supplier;
 public final class AuthorizationModes {
 
     private static final System.Logger LOG = System.getLogger(AuthorizationModes.class.getName());
+    /** kube's {@code user.SystemPrivilegedGroup}. */
+    public static final String MASTERS = "system:masters";
 
     /** kube-apiserver's mode names; a null factory is a mode Kapi does not implement yet. */
-    private static final Map<String, Supplier<Authorizer>> MODES = modes();
+    private static final Map<String, Function<Context, Mode>> MODES = modes();
+
+    /**
+     * The chain built.
+     *
+     * @param authorizer decides requests
+     * @param rules lists a user's rules for {@code SelfSubjectRulesReview}
+     * @param resources what to close when the server stops (watches of RBAC objects)
+     * @param rbac the RBAC authorizer of the chain, or null when RBAC is not among the modes
+     */
+    public record Chain(Authorizer authorizer, RuleResolver rules, AutoCloseable resources, RbacAuthorizer rbac) {
+    }
+
+    /** What modes are built from. */
+    private record Context(Registry registry, AuthorizationConfig config) {
+    }
+
+    private record Mode(Authorizer authorizer, RuleResolver rules, AutoCloseable resources) {
+    }
 
     private AuthorizationModes() {
     }
 
-    private static Map<String, Supplier<Authorizer>> modes() {
-        Map<String, Supplier<Authorizer>> m = new LinkedHashMap<>();
-        m.put("AlwaysAllow", () -> attributes -> Decision.allow());
-        m.put("AlwaysDeny", () -> attributes -> new Decision.Deny(""));
-        m.put("ABAC", null);
-        m.put("Webhook", null);
-        m.put("RBAC", null);
+    private static Map<String, Function<Context, Mode>> modes() {
+        Map<String, Function<Context, Mode>> m = new LinkedHashMap<>();
+        PolicyRule everything = new PolicyRule(List.of("*"), List.of("*"), List.of("*"), List.of(), List.of());
+        PolicyRule everyPath = new PolicyRule(List.of("*"), List.of(), List.of(), List.of(), List.of("*"));
+        m.put("AlwaysAllow", context -> new Mode(attributes -> Decision.allow(),
+                (user, ns) -> new RuleResolver.Rules(List.of(everything, everyPath), false), () -> { }));
+        m.put("AlwaysDeny", context -> new Mode(attributes -> new Decision.Deny(""),
+                (user, ns) -> new RuleResolver.Rules(List.of(), false), () -> { }));
+        m.put("ABAC", context -> {
+            if (context.config().policyFile() == null) {
+                throw new IllegalArgumentException("authorization-mode ABAC's authorization policy file not passed");
+            }
+            AbacAuthorizer abac = AbacAuthorizer.read(context.config().policyFile());
+            return new Mode(abac, abac, () -> { });
+        });
+        m.put("Webhook", context -> {
+            AuthorizationConfig c = context.config();
+            if (c.webhookConfigFile() == null) {
+                throw new IllegalArgumentException("authorization-mode Webhook's authorization config file not passed");
+            }
+            WebhookAuthorizer webhook = new WebhookAuthorizer(io.kapi.server.webhook.WebhookClient.fromKubeconfig(
+                    c.webhookConfigFile(), java.time.Duration.ofSeconds(30)), c.webhookVersion(),
+                    c.webhookAuthorizedTtl(), c.webhookUnauthorizedTtl(), java.time.Clock.systemUTC());
+            return new Mode(webhook, (user, ns) -> new RuleResolver.Rules(List.of(), true), () -> { });
+        });
+        m.put("RBAC", context -> {
+            Registry registry = context.registry();
+            if (registry == null) {
+                throw new IllegalArgumentException("authorization-mode RBAC needs the API's registry");
+            }
+            RbacAuthorizer rbac = RbacAuthorizer.start(registry);
+            return new Mode(rbac, rbac, rbac);
+        });
         m.put("Node", null);
         return m;
     }
 
+    /** The chain of {@code modes} that need no stored objects (tests of the filters). */
+    public static Authorizer chain(List<String> modes) {
+        return build(modes, null, AuthorizationConfig.DEFAULT).authorizer();
+    }
+
     /**
-     * The chain of {@code modes}.
+     * The chain of {@code modes}, RBAC reading {@code registry}, the others' files named by {@code config}.
      *
      * @throws IllegalArgumentException for an unknown or repeated mode, with kube-apiserver's wording
      */
-    public static Authorizer chain(List<String> modes) {
-        List<Authorizer> authorizers = new ArrayList<>();
+    public static Chain build(List<String> modes, Registry registry, AuthorizationConfig config) {
+        Context context = new Context(registry, config);
+        List<Mode> built = new ArrayList<>();
+        built.add(new Mode(AuthorizationModes::privileged, (user, ns) -> user.groups().contains(MASTERS)
+                ? MODES.get("AlwaysAllow").apply(context).rules().rulesFor(user, ns)
+                : new RuleResolver.Rules(List.of(), false), () -> { }));
         List<String> seen = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         for (String mode : modes) {
@@ -52,21 +111,47 @@ public final class AuthorizationModes {
                         .formatted(String.join(",", modes)));
             }
             seen.add(mode);
-            Supplier<Authorizer> factory = MODES.get(mode);
+            Function<Context, Mode> factory = MODES.get(mode);
             if (factory == null) {
                 missing.add(mode);
             } else {
-                authorizers.add(factory.get());
+                built.add(factory.apply(context));
             }
         }
         if (!missing.isEmpty()) {
             LOG.log(Level.WARNING, "Authorization modes {0} are not implemented by Kapi yet; they have no opinion",
                     String.join(",", missing));
-            if (authorizers.isEmpty()) {
+            if (built.size() == 1) {
                 LOG.log(Level.WARNING, "No implemented authorization mode: every authenticated request is allowed");
-                authorizers.add(MODES.get("AlwaysAllow").get());
+                built.add(MODES.get("AlwaysAllow").apply(context));
             }
         }
-        return Authorizer.chain(authorizers);
+        List<Authorizer> authorizers = built.stream().map(Mode::authorizer).toList();
+        List<RuleResolver> resolvers = built.stream().map(Mode::rules).toList();
+        boolean incomplete = !missing.isEmpty();
+        RuleResolver rules = (user, ns) -> {
+            List<PolicyRule> all = new ArrayList<>();
+            boolean partial = incomplete;
+            for (RuleResolver r : resolvers) {
+                RuleResolver.Rules part = r.rulesFor(user, ns);
+                all.addAll(part.rules());
+                partial |= part.incomplete();
+            }
+            return new RuleResolver.Rules(all, partial);
+        };
+        List<AutoCloseable> resources = built.stream().map(Mode::resources).toList();
+        RbacAuthorizer rbac = built.stream().map(Mode::authorizer).filter(RbacAuthorizer.class::isInstance)
+                .map(RbacAuthorizer.class::cast).findFirst().orElse(null);
+        return new Chain(Authorizer.chain(authorizers), rules, () -> {
+            for (AutoCloseable c : resources) {
+                c.close();
+            }
+        }, rbac);
+    }
+
+    /** kube's privileged-groups authorizer: {@code system:masters} may do anything. */
+    private static Decision privileged(AuthorizationAttributes a) {
+        UserInfo user = a.user();
+        return user != null && user.groups().contains(MASTERS) ? Decision.allow() : Decision.noOpinion();
     }
 }

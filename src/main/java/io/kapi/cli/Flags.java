@@ -115,11 +115,11 @@ final class Flags {
             new Flag("token-auth-file", null, AUTHENTICATION, "string", null,
                     "If set, the file that will be used to secure the secure port of the API server via token "
                             + "authentication.",
-                    false, false, (b, v) -> b.tokenAuthFile = Path.of(v)),
+                    true, false, (b, v) -> b.authentication = b.authentication.withTokenAuthFile(Path.of(v))),
             new Flag("authorization-mode", null, AUTHORIZATION, "strings", "[AlwaysAllow]",
-                    "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: "
-                            + "AlwaysAllow,AlwaysDeny,ABAC,Webhook,RBAC,Node. (Kapi: ABAC, Webhook, RBAC and Node "
-                            + "are accepted and have no opinion until implemented.)",
+                    "Ordered list of plug-ins to do authorization on secure port. Defaults to AlwaysAllow if "
+                            + "--authorization-config is not used. Comma-delimited list of: "
+                            + "AlwaysAllow,AlwaysDeny,ABAC,Webhook,RBAC,Node.",
                     true, true, (b, v) -> b.authorizationModes = append(
                             b.authorizationModes == null ? List.of() : b.authorizationModes, v)),
             new Flag("enable-admission-plugins", null, ADMISSION, "strings", null,
@@ -165,6 +165,12 @@ final class Flags {
     static final List<Flag> ALL = merge(OWN, KubeFlags.load());
 
     private static List<Flag> merge(List<Flag> own, List<Flag> kube) {
+        List<Flag> withAuth = new ArrayList<>(own);
+        withAuth.addAll(AuthFlags.all(kube));
+        return mergeAll(withAuth, kube);
+    }
+
+    private static List<Flag> mergeAll(List<Flag> own, List<Flag> kube) {
         List<Flag> all = new ArrayList<>(own);
         for (Flag flag : kube) {
             if (own.stream().noneMatch(f -> f.name().equals(flag.name()))) {

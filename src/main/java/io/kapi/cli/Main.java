@@ -8,6 +8,7 @@ import io.kapi.authz.AuthorizationModes;
 import io.kapi.server.Background;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
+import io.kapi.server.authn.AuthenticationConfig;
 import io.kapi.server.certs.LocalPki;
 import io.kapi.server.certs.ServingNames;
 import io.kapi.server.certs.TlsMaterial;
@@ -133,6 +134,8 @@ public final class Main {
                 .authorizationModes(options.authorizationModes())
                 .admission(new ApiConfig.Admission(options.enableAdmissionPlugins(), options.disableAdmissionPlugins()))
                 .etcd(etcdConfig(options))
+                .authentication(authentication(options, tls))
+                .authorization(options.authorization())
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
         LocalPki pki;
@@ -149,6 +152,7 @@ public final class Main {
         try {
             ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(), tls)
                     .withShutdownDelay(options.shutdownDelayDuration())
+                    .withAuthenticator(api.authenticator())
                     .withAuthorizer(api.authorizer())
                     .withRequestTimeout(options.requestTimeout());
             server = KapiServer.start(config, api.handler(), api.checks(), api.hooks());
@@ -179,6 +183,14 @@ public final class Main {
         stopAll.run();
         log().log(Level.INFO, "Storage closed; exiting");
         return 0;
+    }
+
+    /** The authentication flags with the client CAs read and the service-account issuers in place. */
+    private static AuthenticationConfig authentication(Options options, TlsMaterial tls) {
+        AuthenticationConfig a = options.authentication().withClientCas(tls.clientCas());
+        AuthenticationConfig.ServiceAccounts sa = a.serviceAccounts();
+        return a.withServiceAccounts(new AuthenticationConfig.ServiceAccounts(sa.keyFiles(), sa.signingKeyFile(),
+                options.serviceAccountIssuers(), sa.apiAudiences(), sa.lookup(), sa.maxTokenExpiration()));
     }
 
     /** The etcd client settings of the flags, when the backend is etcd3. */

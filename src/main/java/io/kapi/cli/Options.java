@@ -19,6 +19,9 @@ import java.util.Set;
  * @param standalone whether to run the in-process controllers (namespace deletion, garbage collection)
  * @param eventTtl how long events are kept after their last write
  * @param etcd the other {@code --etcd-*} flags
+ * @param authentication the authentication flags ({@code tokenAuthFile}, {@code clientCaFile} and
+ *                       {@code serviceAccountIssuers} are also here as given)
+ * @param authorization the authorization modes' files
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -28,7 +31,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       List<String> disableAdmissionPlugins, List<String> serviceAccountIssuers, Path auditPolicyFile,
                       int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
                       Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl,
-                      EtcdOptions etcd) {
+                      EtcdOptions etcd, io.kapi.server.authn.AuthenticationConfig authentication,
+                      io.kapi.authz.AuthorizationConfig authorization) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -141,6 +145,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
             errors.add("-v must not be negative");
         }
         errors.addAll(etcd.validate());
+        errors.addAll(AuthValidation.problems(this));
         return errors;
     }
 
@@ -171,7 +176,6 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         Path dataDir = Path.of("kapi-data");
         String serviceClusterIpRange = "10.96.0.0/12";
         String serviceNodePortRange = "30000-32767";
-        Path tokenAuthFile;
         List<String> authorizationModes; // null: the default, replaced (not appended to) by the flag
         List<String> enableAdmissionPlugins = List.of();
         List<String> disableAdmissionPlugins = List.of();
@@ -185,6 +189,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         boolean standalone = true;
         Duration eventTtl = Duration.ofHours(1);
         EtcdOptions etcd = EtcdOptions.DEFAULT;
+        io.kapi.server.authn.AuthenticationConfig authentication = io.kapi.server.authn.AuthenticationConfig.DEFAULT;
+        io.kapi.authz.AuthorizationConfig authorization = io.kapi.authz.AuthorizationConfig.DEFAULT;
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -209,10 +215,11 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         public Options build() {
             return new Options(securePort, bindAddress, advertiseAddress, tlsCertFile, tlsPrivateKeyFile,
                     clientCaFile, etcdServers, storageBackend, dataDir, serviceClusterIpRange, serviceNodePortRange,
-                    tokenAuthFile, authorizationModes == null ? List.of("AlwaysAllow") : authorizationModes,
+                    authentication.tokenAuthFile(), authorizationModes == null ? List.of("AlwaysAllow") : authorizationModes,
                     enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
-                    shutdownDelayDuration, verbosity, standalone, eventTtl, etcd);
+                    shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
+                    authentication, authorization);
         }
     }
 }

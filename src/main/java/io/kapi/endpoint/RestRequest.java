@@ -31,6 +31,12 @@ public record RestRequest(String method, String path, Map<String, List<String>> 
         return values == null || values.isEmpty() ? null : values.getFirst();
     }
 
+    /** Every value of header {@code name} (any case), in order; empty when absent. */
+    public List<String> headers(String name) {
+        List<String> values = headers.get(name.toLowerCase(java.util.Locale.ROOT));
+        return values == null ? List.of() : values;
+    }
+
     /** The authenticated user, or null before authentication. */
     public UserInfo user() {
         return context == null ? null : context.user();

@@ -8,6 +8,7 @@ import io.kapi.server.filter.BodyLimit;
 import io.kapi.server.filter.CacheControl;
 import io.kapi.server.filter.Filter;
 import io.kapi.server.filter.FilterChain;
+import io.kapi.server.filter.Impersonation;
 import io.kapi.server.filter.PanicRecovery;
 import io.kapi.server.filter.RequestContextFilter;
 import io.kapi.server.filter.RequestLog;
@@ -19,7 +20,8 @@ import java.util.List;
  * {@code DefaultBuildHandlerChain} reads bottom-up:
  * <pre>
  *   request context (request info, audit ID, deadline, warnings) → request log → panic recovery
- *     → cache control → body limit → body deadline → authentication → authorization → write options
+ *     → cache control → body limit → body deadline → authentication → impersonation → authorization
+ *     → write options
  *     → handler
  * </pre>
  * One list, used by the HTTPS server and by in-memory tests alike.
@@ -39,6 +41,7 @@ public final class HandlerChain {
                 new BodyLimit(maxBodyBytes),
                 new BodyDeadline(),
                 new Authentication(security.authenticator()),
+                new Impersonation(security.authorizer()),
                 new Authorization(security.authorizer()),
                 new WriteOptions());
         return FilterChain.of(filters, handler);

@@ -90,6 +90,16 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
         }
     }
 
+    /** kubectl on the PATH pointed at another kubeconfig of this server (another identity). */
+    public Kubectl kubectlWith(Path kubeconfig) {
+        try {
+            Path cache = Files.createDirectories(cacheDir.resolve(kubeconfig.getFileName().toString()));
+            return new Kubectl(Kubectl.DEFAULT, kubeconfig, cache);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** A Java HTTP/2 client with the admin client certificate; the caller closes it. */
     public ApiClient client() {
         return ApiClient.of(kapi.kubeconfig());

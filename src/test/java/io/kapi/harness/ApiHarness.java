@@ -63,8 +63,15 @@ public final class ApiHarness implements AutoCloseable {
         this(ApiConfig.builder().dataDir(Path.of("target/unused")).build(), authorizer);
     }
 
+    /** The API of {@code config}, authorized by its own chain ({@code config.authorizationModes()}). */
+    public ApiHarness(ApiConfig config) {
+        this(config, null);
+    }
+
+    /** @param authorizer the authorizer of the filter chain; null: the assembly's own */
     public ApiHarness(ApiConfig config, Authorizer authorizer) {
         assembly = ApiAssembly.create(config);
+        authorizer = authorizer == null ? assembly.authorizer() : authorizer;
         chain = HandlerChain.build(new ServerConfig.Security((request, certs) -> Optional.empty(), authorizer,
                 Duration.ofMinutes(1)), BodyLimit.DEFAULT_MAX_BYTES, assembly.handler());
         for (PostStartHook hook : assembly.hooks()) {

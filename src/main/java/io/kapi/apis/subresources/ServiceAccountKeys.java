@@ -36,14 +36,33 @@ public final class ServiceAccountKeys {
     public static final String PRIVATE_FILE = "sa.key";
     public static final String PUBLIC_FILE = "sa.pub";
 
-    private final RSAPublicKey publicKey;
-    private final RSAPrivateCrtKey privateKey;
+    private final java.security.PublicKey publicKey;
+    private final java.security.PrivateKey privateKey;
     private final String keyId;
 
-    private ServiceAccountKeys(RSAPublicKey publicKey, RSAPrivateCrtKey privateKey) {
+    private ServiceAccountKeys(java.security.PublicKey publicKey, java.security.PrivateKey privateKey) {
         this.publicKey = publicKey;
         this.privateKey = privateKey;
         this.keyId = keyId(publicKey);
+    }
+
+    /**
+     * The key of {@code --service-account-signing-key-file}: an RSA (RS256) or ECDSA P-256 (ES256)
+     * private key in any PEM form; the public half is derived from it (RSA) or read from it (SEC1 EC).
+     */
+    public static ServiceAccountKeys fromFile(Path file) {
+        String pem;
+        try {
+            pem = Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read --service-account-signing-key-file " + file, e);
+        }
+        java.security.PrivateKey key = io.kapi.server.certs.Pem.privateKey(pem);
+        java.util.List<java.security.PublicKey> pub = io.kapi.server.certs.Pem.publicKeys(pem);
+        if (!(key instanceof RSAPrivateCrtKey) && !(key instanceof java.security.interfaces.ECPrivateKey)) {
+            throw new IllegalArgumentException("--service-account-signing-key-file " + file + ": not an RSA or EC key");
+        }
+        return new ServiceAccountKeys(pub.getFirst(), key);
     }
 
     /** A key for this process only (memory storage, tests). */
@@ -75,7 +94,7 @@ public final class ServiceAccountKeys {
             KeyFactory rsa = KeyFactory.getInstance("RSA");
             var priv = (RSAPrivateCrtKey) rsa.generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
             var pub = (RSAPublicKey) rsa.generatePublic(new RSAPublicKeySpec(priv.getModulus(), priv.getPublicExponent()));
-            return new ServiceAccountKeys(pub, priv);
+            return new ServiceAccountKeys(pub, (java.security.PrivateKey) priv);
         } catch (GeneralSecurityException | IllegalArgumentException | ClassCastException e) {
             throw new IllegalStateException("the service account key is not an RSA PKCS#8 key", e);
         }
@@ -107,7 +126,7 @@ public final class ServiceAccountKeys {
         return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
     }
 
-    private static String keyId(RSAPublicKey key) {
+    private static String keyId(java.security.PublicKey key) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getEncoded());
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
@@ -121,20 +140,29 @@ public final class ServiceAccountKeys {
     }
 
     public JWSAlgorithm algorithm() {
-        return JWSAlgorithm.RS256;
+        return publicKey instanceof RSAPublicKey ? JWSAlgorithm.RS256 : JWSAlgorithm.ES256;
     }
 
     public JWSSigner signer() {
-        return new RSASSASigner(privateKey);
+        try {
+            return privateKey instanceof java.security.interfaces.ECPrivateKey ec
+                    ? new com.nimbusds.jose.crypto.ECDSASigner(ec) : new RSASSASigner(privateKey);
+        } catch (com.nimbusds.jose.JOSEException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
-    public RSAPublicKey publicKey() {
+    public java.security.PublicKey publicKey() {
         return publicKey;
     }
 
-    /** The public key as {@code /openid/v1/jwks} serves it: {@code {"keys":[{kty, use, kid, alg, n, e}]}}. */
+    /** The public key as {@code /openid/v1/jwks} serves it: {@code {"keys":[{kty, use, kid, alg, ...}]}}. */
     public String publicJwks() {
-        RSAKey jwk = new RSAKey.Builder(publicKey).keyUse(KeyUse.SIGNATURE).keyID(keyId).algorithm(algorithm()).build();
+        com.nimbusds.jose.jwk.JWK jwk = publicKey instanceof RSAPublicKey rsa
+                ? new RSAKey.Builder(rsa).keyUse(KeyUse.SIGNATURE).keyID(keyId).algorithm(algorithm()).build()
+                : new com.nimbusds.jose.jwk.ECKey.Builder(com.nimbusds.jose.jwk.Curve.P_256,
+                        (java.security.interfaces.ECPublicKey) publicKey).keyUse(KeyUse.SIGNATURE).keyID(keyId)
+                        .algorithm(algorithm()).build();
         return new JWKSet(jwk).toString(true);
     }
 }

@@ -39,7 +39,7 @@ import java.util.UUID;
  * @param issuer the {@code iss} claim, also the audience when the request names none
  */
 public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccountKeys keys, String issuer,
-                                  Clock clock) implements VerbHandler {
+                                  java.time.Duration maxExpiration, Clock clock) implements VerbHandler {
 
     public static final String DEFAULT_ISSUER = "https://kubernetes.default.svc.cluster.local";
     static final GroupVersionKind TOKEN_REQUEST = new GroupVersionKind("authentication.k8s.io", "v1", "TokenRequest");
@@ -77,6 +77,9 @@ public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccou
         }
         if (!spec.path("expirationSeconds").canConvertToLong() || spec.path("expirationSeconds").asLong() == 0) {
             spec.put("expirationSeconds", DEFAULT_SECONDS);
+        }
+        if (maxExpiration != null && spec.path("expirationSeconds").asLong() > maxExpiration.toSeconds()) {
+            spec.put("expirationSeconds", maxExpiration.toSeconds()); // kube shortens, it does not refuse
         }
         long seconds = spec.path("expirationSeconds").asLong();
         Instant now = clock.instant();

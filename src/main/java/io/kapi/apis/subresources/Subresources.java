@@ -7,7 +7,6 @@ import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 
@@ -21,12 +20,12 @@ public record Subresources(Map<String, VerbHandler> handlers, Map<GroupVersionRe
                            ServiceAccountKeys keys) {
 
     /**
-     * @param dataDir where the signing key is kept, or null to keep it for this process only
+     * @param keys the service-account token signing key
      * @param issuer the service-account token issuer ({@code --service-account-issuer})
+     * @param maxExpiration {@code --service-account-max-token-expiration}, or null
      */
-    public static Subresources create(Registry registry, Codecs codecs, PatchSchemas schemas, Path dataDir,
-                                      String issuer, Clock clock) {
-        ServiceAccountKeys keys = dataDir == null ? ServiceAccountKeys.ephemeral() : ServiceAccountKeys.inDirectory(dataDir);
+    public static Subresources create(Registry registry, Codecs codecs, PatchSchemas schemas, ServiceAccountKeys keys,
+                                      String issuer, java.time.Duration maxExpiration, Clock clock) {
         ResourceStore pods = store(registry, "", "v1", "pods");
         PodBinding binding = new PodBinding(codecs, pods, clock);
         NoBackend noBackend = new NoBackend(registry);
@@ -34,7 +33,7 @@ public record Subresources(Map<String, VerbHandler> handlers, Map<GroupVersionRe
                 "binding", binding,
                 "eviction", new PodEviction(codecs, pods, store(registry, "policy", "v1", "poddisruptionbudgets"), clock),
                 "ephemeralcontainers", new EphemeralContainers(codecs, schemas),
-                "token", new ServiceAccountToken(codecs, registry, keys, issuer, clock),
+                "token", new ServiceAccountToken(codecs, registry, keys, issuer, maxExpiration, clock),
                 "approval", new CsrApproval(codecs, clock),
                 "log", noBackend,
                 "exec", noBackend,

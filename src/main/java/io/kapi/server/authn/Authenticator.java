@@ -10,7 +10,8 @@ import java.util.Optional;
  * Tells who made a request, like {@code authenticator.Request} in k8s.io/apiserver. An authenticator
  * answers empty when the request carries no credential it understands, so the next one may try; it
  * throws {@link io.kapi.machinery.ApiException#unauthorized()} for a credential it understands but
- * rejects (an expired token). The {@code system:authenticated} group is added by the caller.
+ * rejects (an expired token): in a {@link #union} the others still try, and when none accepts the request
+ * it is 401, never anonymous. The {@code system:authenticated} group is added by the caller.
  */
 @FunctionalInterface
 public interface Authenticator {
@@ -23,15 +24,29 @@ public interface Authenticator {
      */
     Optional<UserInfo> authenticate(RestRequest request, List<X509Certificate> clientCertificates);
 
-    /** Asks each authenticator in turn; the first answer wins. */
+    /**
+     * Asks each authenticator in turn, as kube's union authenticator: the first that accepts the request
+     * wins; when none does, a rejection by any of them is 401 (no hint which), else empty.
+     */
     static Authenticator union(List<Authenticator> authenticators) {
         List<Authenticator> copy = List.copyOf(authenticators);
         return (request, certs) -> {
+            io.kapi.machinery.ApiException rejected = null;
             for (Authenticator a : copy) {
-                Optional<UserInfo> user = a.authenticate(request, certs);
-                if (user.isPresent()) {
-                    return user;
+                try {
+                    Optional<UserInfo> user = a.authenticate(request, certs);
+                    if (user.isPresent()) {
+                        return user;
+                    }
+                } catch (io.kapi.machinery.ApiException e) {
+                    if (e.code() != 401) {
+                        throw e;
+                    }
+                    rejected = e;
                 }
+            }
+            if (rejected != null) {
+                throw io.kapi.machinery.ApiException.unauthorized();
             }
             return Optional.empty();
         };

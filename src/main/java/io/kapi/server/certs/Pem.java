@@ -66,6 +66,44 @@ public final class Pem {
     }
 
     /**
+     * Every public key in {@code pem}, as kube's {@code keyutil.ParsePublicKeysPEM} reads
+     * {@code --service-account-key-file}: public keys ({@code PUBLIC KEY}, {@code RSA PUBLIC KEY}),
+     * the public half of private keys, and the keys of certificates. Throws if there is none.
+     */
+    public static List<java.security.PublicKey> publicKeys(String pem) {
+        List<java.security.PublicKey> keys = new ArrayList<>();
+        JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+        try (PEMParser parser = new PEMParser(new StringReader(pem))) {
+            for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
+                switch (o) {
+                    case org.bouncycastle.asn1.x509.SubjectPublicKeyInfo info -> keys.add(converter.getPublicKey(info));
+                    case PEMKeyPair pair when pair.getPublicKeyInfo() != null ->
+                            keys.add(converter.getPublicKey(pair.getPublicKeyInfo()));
+                    case PrivateKeyInfo info -> keys.add(publicOf(converter.getPrivateKey(info)));
+                    case X509CertificateHolder holder -> keys.add(converter.getPublicKey(holder.getSubjectPublicKeyInfo()));
+                    default -> { }
+                }
+            }
+        } catch (IOException | java.security.GeneralSecurityException e) {
+            throw new IllegalArgumentException("not a PEM public key: " + e.getMessage(), e);
+        }
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("no PEM public key found");
+        }
+        return List.copyOf(keys);
+    }
+
+    /** The public half of an RSA private key (PKCS#8 carries no EC public point that the JDK exposes). */
+    private static java.security.PublicKey publicOf(PrivateKey key) throws java.security.GeneralSecurityException {
+        if (key instanceof java.security.interfaces.RSAPrivateCrtKey rsa) {
+            return java.security.KeyFactory.getInstance("RSA").generatePublic(
+                    new java.security.spec.RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
+        }
+        throw new java.security.GeneralSecurityException("cannot derive the public key of a " + key.getAlgorithm()
+                + " PKCS#8 key; give its public key");
+    }
+
+    /**
      * The private key of a PKCS#1 or SEC1 block. A SEC1 key may omit its public key, or its curve
      * (then only the public key names it), so try the private part alone first.
      */

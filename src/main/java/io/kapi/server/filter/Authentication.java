@@ -10,9 +10,9 @@ import java.util.Optional;
 
 /**
  * Sets the request's user. An authenticated user also gets the group {@code system:authenticated}
- * (as kube-apiserver's group adder does). A request nobody authenticates is answered 401
- * Unauthorized, except a GET of a {@linkplain PublicPaths public path}, which proceeds as
- * {@code system:anonymous}. A request made in-process by the server itself arrives with its user
+ * (as kube-apiserver's group adder does). A request nobody authenticates (the authenticator's own
+ * anonymous rule aside, see {@code Authentications}) is answered 401 Unauthorized, except a GET of a
+ * {@linkplain PublicPaths public path}, which proceeds as {@code system:anonymous}. A request made in-process by the server itself arrives with its user
  * already set (the loopback identity) and proceeds as that user.
  */
 public record Authentication(Authenticator authenticator) implements Filter {
@@ -34,8 +34,9 @@ public record Authentication(Authenticator authenticator) implements Filter {
         throw ApiException.unauthorized();
     }
 
-    private static UserInfo withAuthenticatedGroup(UserInfo user) {
-        if (user.groups().contains(AUTHENTICATED)) {
+    /** Adds {@code system:authenticated}, except to an anonymous user (in {@code system:unauthenticated}). */
+    static UserInfo withAuthenticatedGroup(UserInfo user) {
+        if (user.groups().contains(AUTHENTICATED) || user.groups().contains("system:unauthenticated")) {
             return user;
         }
         List<String> groups = new ArrayList<>(user.groups());

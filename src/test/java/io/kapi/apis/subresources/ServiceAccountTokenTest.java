@@ -99,6 +99,6 @@ class ServiceAccountTokenTest {
         SignedJWT jwt = new SignedJWT(new com.nimbusds.jose.JWSHeader(first.algorithm()),
                 new JWTClaimsSet.Builder().subject("x").build());
         jwt.sign(first.signer());
-        assertTrue(jwt.verify(new RSASSAVerifier(again.publicKey())));
+        assertTrue(jwt.verify(new RSASSAVerifier((java.security.interfaces.RSAPublicKey) again.publicKey())));
     }
 }

@@ -81,6 +81,14 @@ public final class TestCertificates {
                 KeyPurposeId.id_kp_clientAuth);
     }
 
+    /** A CA and a serving certificate it signed for 127.0.0.1 and localhost: {@code [ca, serving]}. */
+    public static List<Cert> loopbackServing() {
+        CertificateIssuer.Issued ca = CertificateIssuer.selfSignedCa("test-serving-ca");
+        CertificateIssuer.Issued serving = CertificateIssuer.serving(ca, "127.0.0.1",
+                new ServingNames(List.of("localhost"), List.of("127.0.0.1")));
+        return List.of(new Cert(ca.certificate(), ca.key()), new Cert(serving.certificate(), serving.key()));
+    }
+
     /** Writes {@code cert} and its key as PEM files {@code name.crt} and {@code name.key} in {@code dir}. */
     public static void write(Cert cert, Path dir, String name) throws Exception {
         Files.writeString(dir.resolve(name + ".crt"), Pem.encode(cert.certificate()));

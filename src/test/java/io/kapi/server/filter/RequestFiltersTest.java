@@ -140,7 +140,7 @@ class RequestFiltersTest {
         var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> AuthorizationModes.chain(List.of("Bogus")));
         assertEquals("authorization-mode \"Bogus\" is not a valid mode", e.getMessage());
-        String body = new String(((RestResponse.Bytes) run(chain("RBAC"), req -> RestResponse.bytes(200, "text/plain",
+        String body = new String(((RestResponse.Bytes) run(chain("Node"), req -> RestResponse.bytes(200, "text/plain",
                 "ok".getBytes(StandardCharsets.UTF_8)), request("GET", "/api", Map.of())).body()).data(),
                 StandardCharsets.UTF_8);
         assertEquals("ok", body, "a mode Kapi lacks has no opinion; with nothing else configured, requests are allowed");

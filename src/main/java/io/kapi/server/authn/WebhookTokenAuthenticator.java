@@ -1,0 +1,68 @@
+package io.kapi.server.authn;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.authn.UserInfo;
+import io.kapi.machinery.Json;
+import io.kapi.server.webhook.WebhookClient;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code --authentication-token-webhook-config-file}: a {@code TokenReview} (authentication.k8s.io
+ * {@code v1} or {@code v1beta1}, {@code --authentication-token-webhook-version}) POSTed to the remote
+ * service, whose {@code status.authenticated} and {@code status.user} decide. A webhook that cannot be
+ * reached or answers badly accepts nothing (logged without the token). Cached by the caller
+ * ({@code --authentication-token-webhook-cache-ttl}).
+ */
+public record WebhookTokenAuthenticator(WebhookClient client, String version) implements TokenAuthenticator {
+
+    private static final System.Logger LOG = System.getLogger(WebhookTokenAuthenticator.class.getName());
+
+    @Override
+    public Optional<Accepted> authenticate(String token, List<String> audiences) {
+        ObjectNode review = Json.object();
+        review.put("apiVersion", "authentication.k8s.io/" + version);
+        review.put("kind", "TokenReview");
+        review.putObject("metadata").putNull("creationTimestamp");
+        ObjectNode spec = review.putObject("spec");
+        spec.put("token", token);
+        if (!audiences.isEmpty()) {
+            ArrayNode aud = spec.putArray("audiences");
+            audiences.forEach(aud::add);
+        }
+        review.putObject("status");
+        JsonNode answer;
+        try {
+            answer = client.post(review);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "token webhook failed: {0}", e.getMessage());
+            return Optional.empty();
+        }
+        JsonNode status = answer.path("status");
+        if (!status.path("authenticated").asBoolean(false)) {
+            return Optional.empty();
+        }
+        JsonNode user = status.path("user");
+        List<String> groups = new ArrayList<>();
+        user.path("groups").forEach(g -> groups.add(g.asText()));
+        Map<String, List<String>> extra = new LinkedHashMap<>();
+        user.path("extra").properties().forEach(e -> {
+            List<String> values = new ArrayList<>();
+            e.getValue().forEach(v -> values.add(v.asText()));
+            extra.put(e.getKey(), values);
+        });
+        List<String> aud = new ArrayList<>();
+        status.path("audiences").forEach(a -> aud.add(a.asText()));
+        if (!audiences.isEmpty() && aud.stream().noneMatch(audiences::contains)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Accepted(new UserInfo(user.path("username").asText(""), user.path("uid").asText(""),
+                groups, extra), aud));
+    }
+}

@@ -1,0 +1,140 @@
+package io.kapi.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code --authorization-mode=Node,RBAC} as a user meets it with kubectl: a token user with no bindings
+ * is refused all but public info with kube's 403 wording, a {@code view} RoleBinding lets it read but not
+ * write or read secrets, {@code kubectl auth can-i} (and {@code --list}) agree with what happens,
+ * impersonation needs the {@code impersonate} verb, and roles cannot grant more than their writer holds.
+ */
+@DisplayName("RBAC authorization with kubectl")
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+final class AuthorizationIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    static final KapiExtension KAPI = new KapiExtension("--token-auth-file=" + tokenFile(),
+            "--authorization-mode=Node,RBAC");
+
+    private final Identities as = new Identities(KAPI);
+
+    private static Path tokenFile() {
+        try {
+            Path file = Files.createTempFile("kapi-tokens-", ".csv");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, "viewer-token,vera,2001\nnobody-token,nora,2002\nroler-token,rory,2003\n");
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs until it exits {@code expected} (bindings take effect once the authorizer's watch sees them). */
+    private static Kubectl.Result eventually(int expected, Supplier<Kubectl.Result> run) throws InterruptedException {
+        Instant deadline = Instant.now().plus(WAIT);
+        Kubectl.Result r = run.get();
+        while ((r.exitCode() == 0) != (expected == 0) && Instant.now().isBefore(deadline)) {
+            Thread.sleep(200);
+            r = run.get();
+        }
+        return r;
+    }
+
+    @Test
+    @DisplayName("a user without bindings is refused everything but public info, worded as kube-apiserver")
+    void noBindings() {
+        Kubectl nora = as.token("nobody-token");
+        Kubectl.Result pods = nora.run("get", "pods", "-n", "default").assertFailed();
+        assertTrue(pods.stderr().contains("Error from server (Forbidden): pods is forbidden: User \"nora\" cannot list "
+                + "resource \"pods\" in API group \"\" in the namespace \"default\""), pods.toString());
+        Kubectl.Result nodes = nora.run("get", "nodes").assertFailed();
+        assertTrue(nodes.stderr().contains("User \"nora\" cannot list resource \"nodes\" in API group \"\" at the "
+                + "cluster scope"), nodes.toString());
+        nora.run("get", "--raw", "/version").assertOk();
+        nora.run("get", "--raw", "/healthz").assertOk();
+        assertEquals("no", nora.run("auth", "can-i", "list", "pods").stdout().strip());
+        try (ApiClient anonymous = ApiClient.anonymous(KAPI.kapi().kubeconfig(), Map.of())) {
+            assertEquals(200, anonymous.get("/readyz").status());
+            assertEquals(200, anonymous.get("/version").status());
+            ApiClient.Response api = anonymous.get("/api/v1/namespaces");
+            assertEquals(403, api.status(), api.toString());
+            assertTrue(api.body().contains("namespaces is forbidden: User \\\"system:anonymous\\\" cannot list resource "
+                    + "\\\"namespaces\\\" in API group \\\"\\\" at the cluster scope"), api.body());
+        }
+    }
+
+    @Test
+    @DisplayName("a view RoleBinding reads but does not write or read secrets; can-i and --list agree")
+    void viewBinding() throws InterruptedException {
+        KAPI.kubectl().run("create", "namespace", "viewing").assertOk();
+        KAPI.kubectl().run("create", "configmap", "cm1", "-n", "viewing").assertOk();
+        KAPI.kubectl().run("create", "secret", "generic", "s1", "-n", "viewing", "--from-literal=a=b").assertOk();
+        KAPI.kubectl().run("create", "rolebinding", "vera-view", "-n", "viewing", "--clusterrole=view", "--user=vera")
+                .assertOk();
+        Kubectl vera = as.token("viewer-token");
+        eventually(0, () -> vera.run("get", "configmaps", "-n", "viewing")).assertOk();
+        vera.run("get", "configmap", "cm1", "-n", "viewing", "-o", "name").assertOk();
+        Kubectl.Result secrets = vera.run("get", "secrets", "-n", "viewing").assertFailed();
+        assertTrue(secrets.stderr().contains("secrets is forbidden: User \"vera\" cannot list resource \"secrets\""),
+                secrets.toString());
+        Kubectl.Result write = vera.run("create", "configmap", "cm2", "-n", "viewing").assertFailed();
+        assertTrue(write.stderr().contains("configmaps is forbidden: User \"vera\" cannot create resource "
+                + "\"configmaps\" in API group \"\" in the namespace \"viewing\""), write.toString());
+        vera.run("get", "pods", "-n", "default").assertFailed();
+        assertEquals("yes", vera.run("auth", "can-i", "list", "configmaps", "-n", "viewing").stdout().strip());
+        assertEquals("no", vera.run("auth", "can-i", "list", "secrets", "-n", "viewing").stdout().strip());
+        assertEquals("no", vera.run("auth", "can-i", "create", "configmaps", "-n", "viewing").stdout().strip());
+        assertEquals("no", vera.run("auth", "can-i", "list", "configmaps", "-n", "default").stdout().strip());
+        assertEquals("yes", KAPI.kubectl().run("auth", "can-i", "list", "configmaps", "-n", "viewing", "--as=vera")
+                .stdout().strip());
+        String list = vera.run("auth", "can-i", "--list", "-n", "viewing").assertOk().stdout();
+        assertTrue(list.lines().anyMatch(l -> l.startsWith("configmaps ") && l.contains("[get list watch]")), list);
+        assertTrue(list.lines().noneMatch(l -> l.startsWith("secrets ")), list);
+    }
+
+    @Test
+    @DisplayName("impersonation needs the impersonate verb; the admin may impersonate anyone")
+    void impersonation() {
+        Kubectl nora = as.token("nobody-token");
+        Kubectl.Result r = nora.run("--as=vera", "get", "pods").assertFailed();
+        assertTrue(r.stderr().contains("users \"vera\" is forbidden: User \"nora\" cannot impersonate resource \"users\" "
+                + "in API group \"\" at the cluster scope"), r.toString());
+        Kubectl.Result admin = KAPI.kubectl().run("--as=nora", "get", "pods", "-n", "default").assertFailed();
+        assertTrue(admin.stderr().contains("User \"nora\" cannot list resource \"pods\""), admin.toString());
+    }
+
+    @Test
+    @DisplayName("a user allowed to create roles cannot create one granting more than it holds")
+    void escalation() throws InterruptedException {
+        KAPI.kubectl().run("create", "namespace", "roling").assertOk();
+        KAPI.kubectl().run("create", "role", "role-maker", "-n", "roling", "--verb=create", "--resource=roles",
+                "--verb=get", "--resource=configmaps").assertOk();
+        KAPI.kubectl().run("create", "rolebinding", "rory-maker", "-n", "roling", "--role=role-maker", "--user=rory")
+                .assertOk();
+        Kubectl rory = as.token("roler-token");
+        eventually(0, () -> rory.run("auth", "can-i", "create", "roles", "-n", "roling")).assertOk();
+        rory.run("create", "role", "cm-reader", "-n", "roling", "--verb=get", "--resource=configmaps").assertOk();
+        Kubectl.Result more = rory.run("create", "role", "secret-reader", "-n", "roling", "--verb=get",
+                "--resource=secrets").assertFailed();
+        assertTrue(more.stderr().contains("roles.rbac.authorization.k8s.io \"secret-reader\" is forbidden: user \"rory\" "
+                + "(groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n"
+                + "{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"get\"]}"), more.toString());
+    }
+}
