@@ -45,14 +45,16 @@ public final class AotTraining {
         Thread server = Thread.ofPlatform().daemon().start(() -> Main.run(List.of("--data-dir=" + dir,
                 "--secure-port=" + port, "--bind-address=127.0.0.1"), new PrintStream(OutputStream.nullOutputStream()),
                 System.err));
-        HttpClient client = awaitReady(dir, port);
+        HttpClient client = awaitReady(dir, port, server);
         exercise(client, "https://127.0.0.1:" + port);
         System.exit(server.isAlive() ? 0 : 1); // the server's shutdown hook stops it; the JVM then writes the cache
     }
 
-    private static HttpClient awaitReady(Path dir, int port) throws Exception {
+    /** Waits for /readyz; a server that failed to start ends the training at once (exit 1), not at the deadline. */
+    private static HttpClient awaitReady(Path dir, int port, Thread server) throws Exception {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!Files.exists(dir.resolve("admin.kubeconfig"))) {
+            exitIfDead(server);
             pause(deadline);
         }
         HttpClient client = HttpClient.newBuilder().sslContext(admin(dir)).connectTimeout(Duration.ofSeconds(5)).build();
@@ -66,7 +68,15 @@ public final class AotTraining {
             } catch (IOException e) {
                 // not listening yet
             }
+            exitIfDead(server);
             pause(deadline);
+        }
+    }
+
+    private static void exitIfDead(Thread server) {
+        if (!server.isAlive()) {
+            System.err.println("AotTraining: the server did not start");
+            System.exit(1);
         }
     }
 

@@ -10,6 +10,7 @@ import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.server.authn.AuthenticationConfig;
 import io.kapi.server.certs.LocalPki;
+import io.kapi.server.certs.Pem;
 import io.kapi.server.certs.ServingNames;
 import io.kapi.server.certs.TlsMaterial;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -134,7 +136,7 @@ public final class Main {
                 .authorizationModes(options.authorizationModes())
                 .admission(new ApiConfig.Admission(options.enableAdmissionPlugins(), options.disableAdmissionPlugins()))
                 .etcd(etcdConfig(options))
-                .authentication(authentication(options, tls))
+                .authentication(authentication(options, tls != null ? tls.clientCas() : clusterCa(options.dataDir())))
                 .authorization(options.authorization())
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
@@ -185,9 +187,17 @@ public final class Main {
         return 0;
     }
 
+    /**
+     * The cluster CA of self-made certificates: {@code ca.crt} exists by the time the API is assembled
+     * (a first start waits for it), while the serving certificate may still be loading.
+     */
+    private static List<X509Certificate> clusterCa(Path dataDir) throws IOException {
+        return Pem.certificates(Files.readString(dataDir.resolve("ca.crt")));
+    }
+
     /** The authentication flags with the client CAs read and the service-account issuers in place. */
-    private static AuthenticationConfig authentication(Options options, TlsMaterial tls) {
-        AuthenticationConfig a = options.authentication().withClientCas(tls.clientCas());
+    private static AuthenticationConfig authentication(Options options, List<X509Certificate> clientCas) {
+        AuthenticationConfig a = options.authentication().withClientCas(clientCas);
         AuthenticationConfig.ServiceAccounts sa = a.serviceAccounts();
         return a.withServiceAccounts(new AuthenticationConfig.ServiceAccounts(sa.keyFiles(), sa.signingKeyFile(),
                 options.serviceAccountIssuers(), sa.apiAudiences(), sa.lookup(), sa.maxTokenExpiration()));
