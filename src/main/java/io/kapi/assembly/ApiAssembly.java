@@ -12,7 +12,6 @@ import io.kapi.apis.subresources.ServiceAccountToken;
 import io.kapi.apis.subresources.Subresources;
 import io.kapi.authn.OpenIdDiscovery;
 import io.kapi.admission.AdmissionChain;
-import io.kapi.admission.AdmissionPlugins;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.ServiceAccountController;
 import io.kapi.endpoint.ApiRouter;
@@ -87,9 +86,9 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
         StoreServices storeServices = new StoreServices(MetadataRules.create(), new SchemaValidator(schemas),
                 fieldManagers, () -> AdmissionChain.NONE, clock);
+        AdmissionWiring admission = new AdmissionWiring(config.admission(), clock);
         Registry registry = new Registry(table.resources(), storage,
-                new BuiltinStrategies(Map.of("/services", services::decorate)), storeServices,
-                lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup),
+                new BuiltinStrategies(Map.of("/services", services::decorate)), storeServices, admission::chain,
                 CacheOptions.DEFAULT);
         services.connect(registry);
         TableConvertor tables = TableConvertor.create(schemas);
@@ -100,16 +99,17 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Authorizer authorizer = AuthorizationModes.chain(config.authorizationModes());
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
+        admission.bind(registry, apiserver, authorizer);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
                 List.of(new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), services), bootstrap.hooks()));
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
-        hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart));
+        hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart, admission.informers()));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
-        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl));
+        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl, admission.informers()));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(
                     loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,

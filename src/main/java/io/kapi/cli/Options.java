@@ -17,6 +17,7 @@ import java.util.Set;
  * @param standalone whether to run the in-process controllers (namespace deletion)
  * @param eventTtl how long events are kept after their last write
  * @param etcd the other {@code --etcd-*} flags
+ * @param admissionControlConfigFile the AdmissionConfiguration file, or null
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -26,7 +27,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       List<String> disableAdmissionPlugins, List<String> serviceAccountIssuers, Path auditPolicyFile,
                       int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
                       Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl,
-                      EtcdOptions etcd) {
+                      EtcdOptions etcd, Path admissionControlConfigFile) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -183,6 +184,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         boolean standalone = true;
         Duration eventTtl = Duration.ofHours(1);
         EtcdOptions etcd = EtcdOptions.DEFAULT;
+        Path admissionControlConfigFile;
 
         private Builder() {
         }
@@ -208,7 +210,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     tokenAuthFile, authorizationModes == null ? List.of("AlwaysAllow") : authorizationModes,
                     enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
-                    shutdownDelayDuration, verbosity, standalone, eventTtl, etcd);
+                    shutdownDelayDuration, verbosity, standalone, eventTtl, etcd, admissionControlConfigFile);
         }
     }
 }

@@ -45,6 +45,31 @@ public record LabelSelector(List<Requirement> requirements) {
     }
 
     /**
+     * A {@code metav1.LabelSelector} object ({@code matchLabels}, {@code matchExpressions}); null, missing
+     * or empty selects everything.
+     */
+    public static LabelSelector of(com.fasterxml.jackson.databind.JsonNode selector) {
+        if (selector == null || !selector.isObject()) {
+            return EVERYTHING;
+        }
+        List<Requirement> requirements = new ArrayList<>();
+        selector.path("matchLabels").properties().forEach(e -> requirements.add(
+                new Requirement(e.getKey(), Operator.EQUALS, Set.of(e.getValue().asText()))));
+        for (com.fasterxml.jackson.databind.JsonNode expression : selector.path("matchExpressions")) {
+            Set<String> values = new java.util.HashSet<>();
+            expression.path("values").forEach(v -> values.add(v.asText()));
+            Operator op = switch (expression.path("operator").asText()) {
+                case "In" -> Operator.IN;
+                case "NotIn" -> Operator.NOT_IN;
+                case "Exists" -> Operator.EXISTS;
+                default -> Operator.DOES_NOT_EXIST;
+            };
+            requirements.add(new Requirement(expression.path("key").asText(), op, Set.copyOf(values)));
+        }
+        return new LabelSelector(List.copyOf(requirements));
+    }
+
+    /**
      * Parses a selector; null or blank selects everything.
      *
      * @throws ApiException 400 BadRequest when the selector does not parse

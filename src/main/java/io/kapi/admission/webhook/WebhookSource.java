@@ -1,0 +1,45 @@
+package io.kapi.admission.webhook;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.admission.LiveObjects;
+import io.kapi.machinery.ObjectMeta;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The webhooks of every configuration of one kind, as the informer has them: compiled once per change,
+ * ordered as kube orders them (configurations by name, webhooks as listed).
+ */
+final class WebhookSource {
+
+    private record Compiled(long generation, List<Webhook> hooks) {
+    }
+
+    private final LiveObjects live;
+    private volatile Compiled compiled = new Compiled(Long.MIN_VALUE, List.of());
+
+    WebhookSource(LiveObjects live) {
+        this.live = live;
+    }
+
+    List<Webhook> hooks() {
+        long generation = live.generation();
+        Compiled c = compiled;
+        if (c.generation() != generation) {
+            c = new Compiled(generation, compile(live.items()));
+            compiled = c;
+        }
+        return c.hooks();
+    }
+
+    private static List<Webhook> compile(List<ObjectNode> configs) {
+        List<ObjectNode> sorted = new ArrayList<>(configs);
+        sorted.sort(Comparator.comparing(o -> ObjectMeta.of(o).name()));
+        List<Webhook> hooks = new ArrayList<>();
+        for (ObjectNode config : sorted) {
+            hooks.addAll(Webhook.of(config, hooks.size()));
+        }
+        return List.copyOf(hooks);
+    }
+}
