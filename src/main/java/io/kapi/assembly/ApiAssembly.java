@@ -84,7 +84,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         ServiceAllocators services = new ServiceAllocators(
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
-        StoreServices storeServices = new StoreServices(MetadataRules.create(), new SchemaValidator(schemas),
+        SchemaValidator schemaValidator = new SchemaValidator(schemas);
+        StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
                 fieldManagers, () -> AdmissionChain.NONE, clock);
         AdmissionWiring admission = new AdmissionWiring(config.admission(), clock);
         Registry registry = new Registry(table.resources(), storage,
@@ -92,7 +93,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 CacheOptions.DEFAULT);
         services.connect(registry);
         TableConvertor tables = TableConvertor.create(schemas);
-        Codecs codecs = new Codecs(new KubeBodyDecoder(), new NegotiatedWriter(tables, clock),
+        Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock),
                 new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
         RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, clock);
@@ -101,7 +102,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         admission.bind(registry, apiserver, authorizer);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, storage, new BootstrapHooks.Endpoint(
+        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
                 List.of(new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), services), bootstrap.hooks()));

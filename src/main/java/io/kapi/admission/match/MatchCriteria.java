@@ -7,7 +7,7 @@ import io.kapi.admission.ObjectLookup;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
-import io.kapi.registry.LabelSelector;
+import io.kapi.machinery.labels.LabelSelector;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,14 +27,14 @@ public record MatchCriteria(List<Rule> rules, List<Rule> excluded, LabelSelector
     /** A webhook's criteria: its rules, selectors and matchPolicy (default Equivalent). */
     public static MatchCriteria ofWebhook(JsonNode webhook) {
         return new MatchCriteria(Rule.all(webhook.path("rules")), List.of(),
-                LabelSelector.of(webhook.get("namespaceSelector")), LabelSelector.of(webhook.get("objectSelector")),
+                selector(webhook.get("namespaceSelector")), selector(webhook.get("objectSelector")),
                 !webhook.path("matchPolicy").asText("Equivalent").equals("Exact"));
     }
 
     /** A policy's or binding's {@code matchResources}. */
     public static MatchCriteria ofMatchResources(JsonNode match) {
         return new MatchCriteria(Rule.all(match.path("resourceRules")), Rule.all(match.path("excludeResourceRules")),
-                LabelSelector.of(match.get("namespaceSelector")), LabelSelector.of(match.get("objectSelector")),
+                selector(match.get("namespaceSelector")), selector(match.get("objectSelector")),
                 !match.path("matchPolicy").asText("Equivalent").equals("Exact"));
     }
 
@@ -75,6 +75,18 @@ public record MatchCriteria(List<Rule> rules, List<Rule> excluded, LabelSelector
             throw ApiException.notFound(NAMESPACES, t.namespace());
         }
         return namespaceSelector.matches(ObjectMeta.of(ns.get()).labels());
+    }
+
+    /** A selector of a configuration: absent selects everything (the API defaults it to {}). */
+    private static LabelSelector selector(JsonNode selector) {
+        if (selector == null || selector.isNull() || selector.isMissingNode()) {
+            return LabelSelector.EVERYTHING;
+        }
+        try {
+            return LabelSelector.fromObject(selector);
+        } catch (IllegalArgumentException e) {
+            return LabelSelector.NOTHING;
+        }
     }
 
     private static Optional<Map<String, String>> labels(ObjectNode object) {
