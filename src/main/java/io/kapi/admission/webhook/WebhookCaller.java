@@ -80,7 +80,7 @@ final class WebhookCaller {
             throw new CallFailure("failed to call webhook: Post \"" + target
                     + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
         } catch (IOException ex) {
-            throw new CallFailure("failed to call webhook: Post \"" + target + "\": " + describe(ex));
+            throw new CallFailure("failed to call webhook: Post \"" + target + "\": " + describe(ex, target));
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new CallFailure("failed to call webhook: Post \"" + target + "\": context canceled");
@@ -129,14 +129,18 @@ final class WebhookCaller {
         return URI.create(query == null ? s + "?" + t : s.replace("?" + query, "?" + query + "&" + t));
     }
 
-    private static String describe(IOException ex) {
+    /** Go's words for a failed call: {@code dial tcp <host:port>: connect: connection refused}, TLS failures. */
+    private static String describe(IOException ex, URI target) {
         Throwable root = ex;
+        boolean connect = ex instanceof java.net.ConnectException;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
+            connect |= root instanceof java.net.ConnectException;
         }
         String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        if (root instanceof java.net.ConnectException) {
-            return "dial tcp: connect: connection refused";
+        if (connect) {
+            int port = target.getPort() > 0 ? target.getPort() : 443;
+            return "dial tcp " + target.getHost() + ":" + port + ": connect: connection refused";
         }
         if (root instanceof java.security.cert.CertificateException || ex instanceof javax.net.ssl.SSLException) {
             return "tls: failed to verify certificate: " + m;
