@@ -4,6 +4,7 @@ import io.kapi.admission.plugin.DefaultTolerationSeconds;
 import io.kapi.admission.plugin.NamespaceLifecycle;
 import io.kapi.admission.plugin.PriorityAdmission;
 import io.kapi.admission.plugin.ServiceAccountAdmission;
+import io.kapi.admission.policy.ValidatingAdmissionPolicyPlugin;
 import io.kapi.admission.webhook.MutatingAdmissionWebhook;
 import io.kapi.admission.webhook.ValidatingAdmissionWebhook;
 import java.lang.System.Logger.Level;
@@ -56,7 +57,8 @@ public final class AdmissionPlugins {
             Map.entry("Priority", c -> new PriorityAdmission(c.lookup())),
             Map.entry("DefaultTolerationSeconds", c -> new DefaultTolerationSeconds(300, 300)),
             Map.entry("MutatingAdmissionWebhook", MutatingAdmissionWebhook::new),
-            Map.entry("ValidatingAdmissionWebhook", ValidatingAdmissionWebhook::new));
+            Map.entry("ValidatingAdmissionWebhook", ValidatingAdmissionWebhook::new),
+            Map.entry("ValidatingAdmissionPolicy", ValidatingAdmissionPolicyPlugin::new));
 
     private AdmissionPlugins() {
     }

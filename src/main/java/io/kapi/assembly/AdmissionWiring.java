@@ -9,7 +9,11 @@ import io.kapi.admission.PluginContext;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
 import io.kapi.client.LocalClient;
+import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.resource.ApiResource;
+import io.kapi.registry.ResourceStore;
+import java.util.Optional;
 import io.kapi.registry.Registry;
 import java.time.Clock;
 
@@ -39,7 +43,8 @@ final class AdmissionWiring {
 
     /** The chain, for the registry to build with itself as the lookup. */
     AdmissionChain chain(ObjectLookup lookup) {
-        PluginContext context = new PluginContext(lookup, informers, this::updateStatus, () -> authorizer, clock, null);
+        PluginContext context = new PluginContext(lookup, informers, this::updateStatus, () -> authorizer, clock, null,
+                this::resourceOf);
         return AdmissionPlugins.chain(config.enable(), config.disable(), file, context);
     }
 
@@ -52,6 +57,14 @@ final class AdmissionWiring {
     /** The informers' post-start hook (after the watch caches start); also to close. */
     StoreInformers informers() {
         return informers;
+    }
+
+    private Optional<ApiResource> resourceOf(GroupVersionKind kind) {
+        Registry r = registry;
+        if (r == null) {
+            return Optional.empty();
+        }
+        return r.stores().stream().map(ResourceStore::resource).filter(api -> api.gvk().equals(kind)).findFirst();
     }
 
     private ObjectNode updateStatus(GroupVersionResource resource, ObjectNode object) {

@@ -1,6 +1,7 @@
 package io.kapi.admission.webhook;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.admission.LiveCompiled;
 import io.kapi.admission.LiveObjects;
 import io.kapi.machinery.ObjectMeta;
 import java.util.ArrayList;
@@ -13,24 +14,14 @@ import java.util.List;
  */
 final class WebhookSource {
 
-    private record Compiled(long generation, List<Webhook> hooks) {
-    }
-
-    private final LiveObjects live;
-    private volatile Compiled compiled = new Compiled(Long.MIN_VALUE, List.of());
+    private final LiveCompiled<List<Webhook>> compiled;
 
     WebhookSource(LiveObjects live) {
-        this.live = live;
+        this.compiled = new LiveCompiled<>(List.of(live), items -> compile(items.getFirst()));
     }
 
     List<Webhook> hooks() {
-        long generation = live.generation();
-        Compiled c = compiled;
-        if (c.generation() != generation) {
-            c = new Compiled(generation, compile(live.items()));
-            compiled = c;
-        }
-        return c.hooks();
+        return compiled.get();
     }
 
     private static List<Webhook> compile(List<ObjectNode> configs) {
