@@ -29,7 +29,7 @@ import javax.net.ssl.SSLContext;
  * {@code /deny} refuses with a message naming the object, {@code /warn} allows with a warning and an audit
  * annotation, {@code /slow} answers after 5 seconds. Every review received is kept.
  */
-final class TestWebhookServer implements AutoCloseable {
+public final class TestWebhookServer implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -37,7 +37,7 @@ final class TestWebhookServer implements AutoCloseable {
     private final String caPem;
     private final Map<String, List<JsonNode>> received = new ConcurrentHashMap<>();
 
-    TestWebhookServer() throws Exception {
+    public TestWebhookServer() throws Exception {
         TestCertificates.Cert ca = TestCertificates.ca("webhook-test-ca");
         TestCertificates.Cert serving = TestCertificates.servingForIp(ca, "127.0.0.1");
         caPem = Pem.encode(ca.certificate());
@@ -56,17 +56,17 @@ final class TestWebhookServer implements AutoCloseable {
     }
 
     /** {@code https://127.0.0.1:<port><path>}. */
-    String url(String path) {
+    public String url(String path) {
         return "https://127.0.0.1:" + server.getAddress().getPort() + path;
     }
 
     /** The CA's certificate, base64 of PEM, as a caBundle. */
-    String caBundle() {
+    public String caBundle() {
         return Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.US_ASCII));
     }
 
     /** The AdmissionReviews {@code path} got, in order. */
-    List<JsonNode> received(String path) {
+    public List<JsonNode> received(String path) {
         return received.getOrDefault(path, List.of());
     }
 
