@@ -1,6 +1,8 @@
 package io.kapi.admission;
 
+import io.kapi.admission.plugin.AlwaysPullImages;
 import io.kapi.admission.plugin.DefaultTolerationSeconds;
+import io.kapi.admission.plugin.PodNodeSelector;
 import io.kapi.admission.plugin.NamespaceLifecycle;
 import io.kapi.admission.plugin.PriorityAdmission;
 import io.kapi.admission.plugin.ServiceAccountAdmission;
@@ -56,6 +58,8 @@ public final class AdmissionPlugins {
             Map.entry("ServiceAccount", c -> new ServiceAccountAdmission(c.lookup())),
             Map.entry("Priority", c -> new PriorityAdmission(c.lookup())),
             Map.entry("DefaultTolerationSeconds", c -> new DefaultTolerationSeconds(300, 300)),
+            Map.entry("AlwaysPullImages", c -> new AlwaysPullImages()),
+            Map.entry("PodNodeSelector", c -> new PodNodeSelector(c.lookup(), c.configuration())),
             Map.entry("MutatingAdmissionWebhook", MutatingAdmissionWebhook::new),
             Map.entry("ValidatingAdmissionWebhook", ValidatingAdmissionWebhook::new),
             Map.entry("ValidatingAdmissionPolicy", ValidatingAdmissionPolicyPlugin::new));
