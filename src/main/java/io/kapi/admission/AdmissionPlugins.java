@@ -2,6 +2,7 @@ package io.kapi.admission;
 
 import io.kapi.admission.plugin.AlwaysPullImages;
 import io.kapi.admission.plugin.DefaultTolerationSeconds;
+import io.kapi.admission.plugin.LimitRanger;
 import io.kapi.admission.plugin.PodNodeSelector;
 import io.kapi.admission.plugin.NamespaceLifecycle;
 import io.kapi.admission.plugin.PriorityAdmission;
@@ -59,6 +60,7 @@ public final class AdmissionPlugins {
             Map.entry("Priority", c -> new PriorityAdmission(c.lookup())),
             Map.entry("DefaultTolerationSeconds", c -> new DefaultTolerationSeconds(300, 300)),
             Map.entry("AlwaysPullImages", c -> new AlwaysPullImages()),
+            Map.entry("LimitRanger", c -> new LimitRanger(c.lookup())),
             Map.entry("PodNodeSelector", c -> new PodNodeSelector(c.lookup(), c.configuration())),
             Map.entry("MutatingAdmissionWebhook", MutatingAdmissionWebhook::new),
             Map.entry("ValidatingAdmissionWebhook", ValidatingAdmissionWebhook::new),
