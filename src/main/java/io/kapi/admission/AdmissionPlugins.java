@@ -4,6 +4,7 @@ import io.kapi.admission.plugin.AlwaysPullImages;
 import io.kapi.admission.plugin.DefaultTolerationSeconds;
 import io.kapi.admission.plugin.LimitRanger;
 import io.kapi.admission.plugin.PodNodeSelector;
+import io.kapi.admission.plugin.ResourceQuotaAdmission;
 import io.kapi.admission.plugin.NamespaceLifecycle;
 import io.kapi.admission.plugin.PriorityAdmission;
 import io.kapi.admission.plugin.ServiceAccountAdmission;
@@ -61,6 +62,7 @@ public final class AdmissionPlugins {
             Map.entry("DefaultTolerationSeconds", c -> new DefaultTolerationSeconds(300, 300)),
             Map.entry("AlwaysPullImages", c -> new AlwaysPullImages()),
             Map.entry("LimitRanger", c -> new LimitRanger(c.lookup())),
+            Map.entry("ResourceQuota", c -> new ResourceQuotaAdmission(c.lookup(), c.writer())),
             Map.entry("PodNodeSelector", c -> new PodNodeSelector(c.lookup(), c.configuration())),
             Map.entry("MutatingAdmissionWebhook", MutatingAdmissionWebhook::new),
             Map.entry("ValidatingAdmissionWebhook", ValidatingAdmissionWebhook::new),
