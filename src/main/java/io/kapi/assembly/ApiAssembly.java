@@ -12,6 +12,7 @@ import io.kapi.apis.subresources.ServiceAccountToken;
 import io.kapi.apis.subresources.Subresources;
 import io.kapi.authn.OpenIdDiscovery;
 import io.kapi.admission.AdmissionChain;
+import io.kapi.controllers.GarbageCollector;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.ServiceAccountController;
 import io.kapi.endpoint.ApiRouter;
@@ -118,8 +119,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
             ServiceAccountController accounts = new ServiceAccountController(
                     loopback.as(SystemUsers.controller("service-account-controller"), CONTROLLER_AGENT), registry,
                     ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
-            hooks.addAll(List.of(namespaces, accounts));
-            resources.addAll(List.of(namespaces, accounts));
+            GarbageCollector collector = new GarbageCollector(
+                    loopback.as(SystemUsers.controller("generic-garbage-collector"), CONTROLLER_AGENT), registry,
+                    Duration.ofSeconds(1));
+            hooks.addAll(List.of(namespaces, accounts, collector));
+            resources.addAll(List.of(namespaces, accounts, collector));
         }
         resources.add(registry);
         resources.add(storage);

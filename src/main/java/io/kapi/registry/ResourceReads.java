@@ -22,6 +22,8 @@ final class ResourceReads {
     private final ApiResource resource;
     private final SelectableFields selectable;
     private final ObjectReads reads;
+    private final ResourceCache cache;
+    private final String definitionPrefix;
 
     /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
     ResourceReads(ResourceDefinition definition, Storage storage, ObjectCodec codec, ResourceCache cache) {
@@ -29,6 +31,8 @@ final class ResourceReads {
         this.selectable = definition.selectable();
         DirectReads direct = new DirectReads(definition, storage, codec);
         this.reads = cache == null ? direct : new CachedReads(definition, storage, cache, direct);
+        this.cache = cache;
+        this.definitionPrefix = definition.keys().prefix();
     }
 
     /** The object, or empty when it does not exist. */
@@ -97,6 +101,15 @@ final class ResourceReads {
         } catch (StorageException e) {
             throw StorageErrors.forWatch(e);
         }
+    }
+
+    /** See {@link ResourceStore#select}. */
+    java.util.List<ObjectNode> select(java.util.function.Predicate<ObjectNode> keep) {
+        if (cache == null) {
+            return list("", ListOptions.ALL).items().stream().filter(keep).toList();
+        }
+        return cache.list(definitionPrefix, null, 0, o -> keep.test(o.object())).items().stream()
+                .map(o -> o.object().deepCopy()).toList();
     }
 
     /** A list of all namespaces whose field selector pins one is a list of that namespace. */

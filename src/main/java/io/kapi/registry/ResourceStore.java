@@ -109,6 +109,15 @@ public final class ResourceStore {
         return reads.list(namespace, options);
     }
 
+    /**
+     * Copies of the objects of every namespace that {@code keep} selects, as the watch cache holds them
+     * now (a controller's informer view: recent, not a consistent read); objects not selected are looked
+     * at without being copied.
+     */
+    public List<ObjectNode> select(java.util.function.Predicate<ObjectNode> keep) {
+        return reads.select(keep);
+    }
+
     /** Watches a namespace (or all), kube-apiserver's rules (see {@link ResourceReads#watch}). */
     public CacheWatch watch(String namespace, ListOptions options) {
         return reads.watch(namespace, options);

@@ -11,7 +11,6 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import io.kapi.machinery.quantity.Quantity;
-import java.math.BigDecimal;
 import java.util.List;
 
 /**
@@ -50,16 +49,16 @@ final class QuantityLibrary implements CelLibrary {
         return List.of(
                 CelFunctionBinding.from("string_to_quantity", String.class, QuantityLibrary::parse),
                 CelFunctionBinding.from("is_quantity_string", String.class, text -> Quantity.check(text) == null),
-                CelFunctionBinding.from("quantity_is_integer", Quantity.class, QuantityLibrary::isInteger),
+                CelFunctionBinding.from("quantity_is_integer", Quantity.class, Quantity::isInteger),
                 CelFunctionBinding.from("quantity_get_integer", Quantity.class, QuantityLibrary::asInteger),
                 CelFunctionBinding.from("quantity_get_float", Quantity.class, q -> q.value().doubleValue()),
                 CelFunctionBinding.from("quantity_get_sign", Quantity.class, q -> (long) q.signum()),
                 CelFunctionBinding.from("quantity_add", Quantity.class, Quantity.class, Quantity::add),
                 CelFunctionBinding.from("quantity_add_int", Quantity.class, Long.class,
-                        (a, b) -> a.add(Quantity.of(BigDecimal.valueOf(b), Quantity.Format.DECIMAL_SI))),
-                CelFunctionBinding.from("quantity_sub", Quantity.class, Quantity.class, QuantityLibrary::subtract),
+                        (a, b) -> a.add(Quantity.of(b))),
+                CelFunctionBinding.from("quantity_sub", Quantity.class, Quantity.class, Quantity::subtract),
                 CelFunctionBinding.from("quantity_sub_int", Quantity.class, Long.class,
-                        (a, b) -> subtract(a, Quantity.of(BigDecimal.valueOf(b), Quantity.Format.DECIMAL_SI))),
+                        (a, b) -> a.subtract(Quantity.of(b))),
                 CelFunctionBinding.from("quantity_is_greater_than", Quantity.class, Quantity.class,
                         (a, b) -> a.compareTo(b) > 0),
                 CelFunctionBinding.from("quantity_is_less_than", Quantity.class, Quantity.class,
@@ -77,28 +76,9 @@ final class QuantityLibrary implements CelLibrary {
     }
 
     private static long asInteger(Quantity q) throws CelEvaluationException {
-        if (!isInteger(q)) {
+        if (!q.isInteger()) {
             throw new CelEvaluationException("cannot convert value to integer");
         }
         return q.value().longValueExact();
-    }
-
-    /** Go's {@code Sub}: the difference, in the receiver's format. */
-    private static Quantity subtract(Quantity a, Quantity b) {
-        return Quantity.of(a.value().subtract(b.value()), a.format());
-    }
-
-    /** Whether the value is a whole number that fits a long (Go's {@code AsInt64} succeeds). */
-    private static boolean isInteger(Quantity q) {
-        BigDecimal value = q.value();
-        if (value.signum() != 0 && value.stripTrailingZeros().scale() > 0) {
-            return false;
-        }
-        try {
-            value.toBigInteger().longValueExact();
-            return true;
-        } catch (ArithmeticException e) {
-            return false;
-        }
     }
 }
