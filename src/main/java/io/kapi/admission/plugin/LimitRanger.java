@@ -4,11 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
 import io.kapi.admission.MutatingPlugin;
-import io.kapi.admission.ObjectLookup;
+import io.kapi.admission.LiveObjects;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.quantity.Quantity;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,13 +29,14 @@ public final class LimitRanger implements MutatingPlugin, ValidatingPlugin {
 
     static final String ANNOTATION = "kubernetes.io/limit-ranger";
     private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
-    private static final GroupVersionResource LIMIT_RANGES = new GroupVersionResource("", "v1", "limitranges");
+    public static final GroupVersionResource LIMIT_RANGES = new GroupVersionResource("", "v1", "limitranges");
     private static final List<String> KINDS = List.of("initContainers", "containers");
 
-    private final ObjectLookup lookup;
+    private final LiveObjects ranges;
 
-    public LimitRanger(ObjectLookup lookup) {
-        this.lookup = lookup;
+    /** @param ranges every LimitRange, as a watch keeps them */
+    public LimitRanger(LiveObjects ranges) {
+        this.ranges = ranges;
     }
 
     @Override
@@ -162,7 +164,10 @@ public final class LimitRanger implements MutatingPlugin, ValidatingPlugin {
 
     private List<JsonNode> containerItems(String namespace) {
         List<JsonNode> items = new ArrayList<>();
-        for (ObjectNode range : lookup.list(LIMIT_RANGES, namespace)) {
+        for (ObjectNode range : ranges.items()) {
+            if (!ObjectMeta.of(range).namespace().equals(namespace)) {
+                continue;
+            }
             for (JsonNode item : range.path("spec").path("limits")) {
                 if (item.path("type").asText("").equals("Container")) {
                     items.add(item);

@@ -3,6 +3,7 @@ package io.kapi.admission.plugin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
+import io.kapi.admission.LiveObjects;
 import io.kapi.admission.ObjectLookup;
 import io.kapi.admission.ObjectWriter;
 import io.kapi.admission.Operation;
@@ -27,16 +28,19 @@ import java.util.Set;
  */
 public final class ResourceQuotaAdmission implements ValidatingPlugin {
 
-    private static final GroupVersionResource QUOTAS = new GroupVersionResource("", "v1", "resourcequotas");
+    public static final GroupVersionResource QUOTAS = new GroupVersionResource("", "v1", "resourcequotas");
     private static final Set<String> LEGACY = Set.of("pods", "services", "replicationcontrollers", "resourcequotas",
             "secrets", "configmaps", "persistentvolumeclaims");
     private static final int ATTEMPTS = 20;
 
     private final ObjectLookup lookup;
+    private final LiveObjects quotas;
     private final ObjectWriter writer;
 
-    public ResourceQuotaAdmission(ObjectLookup lookup, ObjectWriter writer) {
+    /** Quotas are found in {@code quotas} (a watch); a stale one is read again when its charge conflicts. */
+    public ResourceQuotaAdmission(ObjectLookup lookup, LiveObjects quotas, ObjectWriter writer) {
         this.lookup = lookup;
+        this.quotas = quotas;
         this.writer = writer;
     }
 
@@ -57,7 +61,10 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
             return;
         }
         List<String> names = names(t.resource());
-        for (ObjectNode quota : lookup.list(QUOTAS, t.namespace())) {
+        for (ObjectNode quota : quotas.items()) {
+            if (!ObjectMeta.of(quota).namespace().equals(t.namespace())) {
+                continue;
+            }
             Optional<String> limited = names.stream().filter(n -> quota.path("spec").path("hard").has(n)).findFirst();
             if (limited.isPresent()) {
                 charge(a, quota, limited.get());

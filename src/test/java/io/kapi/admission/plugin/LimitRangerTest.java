@@ -23,6 +23,25 @@ class LimitRangerTest {
                 {"metadata":{"name":"limits"},"spec":{"limits":[{"type":"Container",
                  "default":{"cpu":"500m","memory":"256Mi"},"defaultRequest":{"cpu":"100m"},"max":{"memory":"1Gi"}}]}}""");
         assertEquals(201, r.code(), r.text());
+        awaitSeen();
+    }
+
+    /** LimitRanges are read from a watch: dry-run creates until one is defaulted. */
+    private void awaitSeen() {
+        long end = System.nanoTime() + 30_000_000_000L;
+        String pod = "{\"metadata\":{\"name\":\"probe\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}";
+        while (!api.post("/api/v1/namespaces/default/pods?dryRun=All", pod).body().path("metadata").path("annotations")
+                .has(LimitRanger.ANNOTATION)) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("the LimitRange was not seen in 30s");
+            }
+            try {
+                Thread.sleep(20); // polling a condition, not waiting for it
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
     }
 
     @AfterEach

@@ -33,6 +33,29 @@ class ResourceQuotaAdmissionTest {
         ApiHarness.Reply r = api.post("/api/v1/namespaces/" + namespace + "/resourcequotas",
                 "{\"metadata\":{\"name\":\"q\"},\"spec\":{\"hard\":{\"" + resource + "\":\"" + hard + "\"}}}");
         assertEquals(201, r.code(), r.text());
+        awaitSeen(namespace);
+    }
+
+    /**
+     * Quotas are read from a watch, which delivers in order: a second quota of no secrets, created after,
+     * refusing a dry-run secret means the first is seen too.
+     */
+    private void awaitSeen(String namespace) {
+        assertEquals(201, api.post("/api/v1/namespaces/" + namespace + "/resourcequotas",
+                "{\"metadata\":{\"name\":\"probe\"},\"spec\":{\"hard\":{\"secrets\":\"0\"}}}").code());
+        long end = System.nanoTime() + 30_000_000_000L;
+        while (api.post("/api/v1/namespaces/" + namespace + "/secrets?dryRun=All",
+                "{\"metadata\":{\"name\":\"probe\"}}").code() != 403) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("the quota was not seen in 30s");
+            }
+            try {
+                Thread.sleep(20); // polling a condition, not waiting for it
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
     }
 
     private int create(String namespace, String name) {
