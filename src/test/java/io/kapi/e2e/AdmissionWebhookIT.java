@@ -113,6 +113,22 @@ final class AdmissionWebhookIT {
     }
 
     @Test
+    @DisplayName("a webhook referenced by Service is called at its endpoint, trusted for <name>.<namespace>.svc")
+    void service() throws Exception {
+        kubectl().runWithInput("apiVersion: v1\nkind: Service\nmetadata:\n  name: webhook\nspec:\n  ports:\n"
+                + "  - name: https\n    port: 443\n    targetPort: " + webhooks.port() + "\n---\napiVersion: v1\nkind: "
+                + "Endpoints\nmetadata:\n  name: webhook\nsubsets:\n- addresses:\n  - ip: 127.0.0.1\n  ports:\n"
+                + "  - name: https\n    port: " + webhooks.port() + "\n", "apply", "-f", "-").assertOk();
+        String config = configuration("ValidatingWebhookConfiguration", "svc.kapi.test", "x", "svc", "")
+                .replace("    url: x\n", "    service:\n      namespace: default\n      name: webhook\n"
+                        + "      path: /deny\n");
+        kubectl().runWithInput(config, "apply", "-f", "-").assertOk();
+        Kubectl.Result r = untilSeen("svc-", "default", "svc", x -> x.exitCode() != 0);
+        assertTrue(r.stderr().contains("admission webhook \"svc.kapi.test\" denied the request: objects named svc-"
+                + NAMES.get() + " are not welcome"), r.toString());
+    }
+
+    @Test
     @DisplayName("matchConditions decide which requests the webhook sees")
     void matchConditions() throws Exception {
         kubectl().runWithInput(configuration("ValidatingWebhookConfiguration", "cond.kapi.test", webhooks.url("/deny"),

@@ -27,11 +27,14 @@ import javax.net.ssl.SSLContext;
  * An admission webhook server on 127.0.0.1 (a free port) over HTTPS with a CA of its own, answering
  * AdmissionReview v1 by path: {@code /label} adds the label {@code mutated=yes} with a JSONPatch,
  * {@code /deny} refuses with a message naming the object, {@code /warn} allows with a warning and an audit
- * annotation, {@code /slow} answers after 5 seconds. Every review received is kept.
+ * annotation, {@code /slow} answers after 5 seconds. Its certificate names 127.0.0.1 and
+ * {@link #SERVICE_NAME}. Every review received is kept.
  */
 public final class TestWebhookServer implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The name its certificate also carries: a Service {@code webhook} in {@code default}. */
+    public static final String SERVICE_NAME = "webhook.default.svc";
 
     private final HttpsServer server;
     private final String caPem;
@@ -39,7 +42,7 @@ public final class TestWebhookServer implements AutoCloseable {
 
     public TestWebhookServer() throws Exception {
         TestCertificates.Cert ca = TestCertificates.ca("webhook-test-ca");
-        TestCertificates.Cert serving = TestCertificates.servingForIp(ca, "127.0.0.1");
+        TestCertificates.Cert serving = TestCertificates.servingForIp(ca, "127.0.0.1", SERVICE_NAME);
         caPem = Pem.encode(ca.certificate());
         KeyStore keys = KeyStore.getInstance("PKCS12");
         keys.load(null, null);
@@ -58,6 +61,11 @@ public final class TestWebhookServer implements AutoCloseable {
     /** {@code https://127.0.0.1:<port><path>}. */
     public String url(String path) {
         return "https://127.0.0.1:" + server.getAddress().getPort() + path;
+    }
+
+    /** The port it listens on. */
+    public int port() {
+        return server.getAddress().getPort();
     }
 
     /** The CA's certificate, base64 of PEM, as a caBundle. */

@@ -81,8 +81,11 @@ public final class TestCertificates {
                 KeyPurposeId.id_kp_clientAuth);
     }
 
-    /** A serving certificate signed by {@code issuer} for IP address {@code ip}, valid from an hour ago for a day. */
-    public static Cert servingForIp(Cert issuer, String ip) throws Exception {
+    /**
+     * A serving certificate signed by {@code issuer} for IP address {@code ip} and the DNS names {@code dns},
+     * valid from an hour ago for a day.
+     */
+    public static Cert servingForIp(Cert issuer, String ip, String... dns) throws Exception {
         KeyPair pair = pair();
         X500Name issuerName = X500Name.getInstance(issuer.certificate().getSubjectX500Principal().getEncoded());
         JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(issuerName,
@@ -91,9 +94,13 @@ public final class TestCertificates {
         b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
         b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
         b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
-        b.addExtension(Extension.subjectAlternativeName, false,
-                new org.bouncycastle.asn1.x509.GeneralNames(new org.bouncycastle.asn1.x509.GeneralName(
-                        org.bouncycastle.asn1.x509.GeneralName.iPAddress, ip)));
+        List<org.bouncycastle.asn1.x509.GeneralName> names = new java.util.ArrayList<>();
+        names.add(new org.bouncycastle.asn1.x509.GeneralName(org.bouncycastle.asn1.x509.GeneralName.iPAddress, ip));
+        for (String d : dns) {
+            names.add(new org.bouncycastle.asn1.x509.GeneralName(org.bouncycastle.asn1.x509.GeneralName.dNSName, d));
+        }
+        b.addExtension(Extension.subjectAlternativeName, false, new org.bouncycastle.asn1.x509.GeneralNames(
+                names.toArray(org.bouncycastle.asn1.x509.GeneralName[]::new)));
         return new Cert(new JcaX509CertificateConverter().getCertificate(
                 b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(issuer.key()))), pair.getPrivate());
     }
