@@ -1,5 +1,6 @@
 package io.kapi.assembly;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.SelfReviews;
@@ -30,6 +31,7 @@ import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
+import io.kapi.machinery.resource.ApiResource;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.watch.WatchConfig;
@@ -40,7 +42,10 @@ import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceDefinition;
+import io.kapi.registry.ResourceStore;
 import io.kapi.registry.StoreServices;
+import io.kapi.server.Background;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.Storage;
 import java.time.Clock;
@@ -60,6 +65,7 @@ import io.kapi.server.filter.BodyLimit;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
@@ -78,9 +84,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
         Clock clock = Clock.systemUTC();
-        Schemas schemas = Schemas.load();
+        // the schemas (a large JSON document to parse) load while the storage opens
+        CompletableFuture<Schemas> loading = Background.start("kapi-schemas", Schemas::load);
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
+        Schemas schemas = Background.join(loading);
         FieldManagers fieldManagers = new FieldManagers(schemas);
         ServiceAllocators services = new ServiceAllocators(
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
@@ -93,7 +101,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new BuiltinStrategies(Map.of("/services", services::decorate)), storeServices, admission::chain,
                 CacheOptions.DEFAULT);
         services.connect(registry);
-        TableConvertor tables = TableConvertor.create(schemas);
+        fieldManagers.convertThrough(registry);
+        TableConvertor tables = TableConvertor.create(schemas, resource -> storedForm(registry, resource));
         Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock),
                 new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
@@ -162,6 +171,14 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new OpenIdDiscovery(issuer, subresources.keys().publicJwks()),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
                         subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
+    }
+
+    /** How the table printers read a resource served in several versions: its stored form (null for the others). */
+    private static TableConvertor.StoredForm storedForm(Registry registry, ApiResource resource) {
+        return registry.store(resource).map(ResourceStore::definition).filter(ResourceDefinition::converts)
+                .map(d -> new TableConvertor.StoredForm(d.storedKind().group(), d.storedKind().kind(),
+                        o -> o instanceof ObjectNode object ? d.converter().toStorage(object) : o))
+                .orElse(null);
     }
 
     /** Closes in order: controllers and hooks first, storage last. */
