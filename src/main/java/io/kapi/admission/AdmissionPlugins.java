@@ -1,9 +1,16 @@
 package io.kapi.admission;
 
+import io.kapi.admission.plugin.AlwaysPullImages;
 import io.kapi.admission.plugin.DefaultTolerationSeconds;
+import io.kapi.admission.plugin.LimitRanger;
+import io.kapi.admission.plugin.PodNodeSelector;
+import io.kapi.admission.plugin.ResourceQuotaAdmission;
 import io.kapi.admission.plugin.NamespaceLifecycle;
 import io.kapi.admission.plugin.PriorityAdmission;
 import io.kapi.admission.plugin.ServiceAccountAdmission;
+import io.kapi.admission.policy.ValidatingAdmissionPolicyPlugin;
+import io.kapi.admission.webhook.MutatingAdmissionWebhook;
+import io.kapi.admission.webhook.ValidatingAdmissionWebhook;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,11 +55,19 @@ public final class AdmissionPlugins {
             "PodTopologyLabels", "MutatingAdmissionPolicy", "ValidatingAdmissionPolicy");
 
     /** The plugins Kapi implements, by name. */
-    private static final Map<String, Function<ObjectLookup, AdmissionPlugin>> FACTORIES = Map.of(
-            "NamespaceLifecycle", NamespaceLifecycle::new,
-            "ServiceAccount", ServiceAccountAdmission::new,
-            "Priority", PriorityAdmission::new,
-            "DefaultTolerationSeconds", lookup -> new DefaultTolerationSeconds(300, 300));
+    private static final Map<String, Function<PluginContext, AdmissionPlugin>> FACTORIES = Map.ofEntries(
+            Map.entry("NamespaceLifecycle", c -> new NamespaceLifecycle(c.lookup())),
+            Map.entry("ServiceAccount", c -> new ServiceAccountAdmission(c.lookup())),
+            Map.entry("Priority", c -> new PriorityAdmission(c.lookup())),
+            Map.entry("DefaultTolerationSeconds", c -> new DefaultTolerationSeconds(300, 300)),
+            Map.entry("AlwaysPullImages", c -> new AlwaysPullImages()),
+            Map.entry("LimitRanger", c -> new LimitRanger(c.live().watch(LimitRanger.LIMIT_RANGES))),
+            Map.entry("ResourceQuota", c -> new ResourceQuotaAdmission(c.lookup(),
+                    c.live().watch(ResourceQuotaAdmission.QUOTAS), c.writer())),
+            Map.entry("PodNodeSelector", c -> new PodNodeSelector(c.lookup(), c.configuration())),
+            Map.entry("MutatingAdmissionWebhook", MutatingAdmissionWebhook::new),
+            Map.entry("ValidatingAdmissionWebhook", ValidatingAdmissionWebhook::new),
+            Map.entry("ValidatingAdmissionPolicy", ValidatingAdmissionPolicyPlugin::new));
 
     private AdmissionPlugins() {
     }
@@ -88,11 +103,24 @@ public final class AdmissionPlugins {
     }
 
     /**
-     * The chain of the enabled plugins Kapi has, each reading other objects through {@code lookup}.
+     * The chain of the enabled plugins Kapi has, each reading other objects through {@code lookup}, with
+     * no configuration file.
      *
      * @throws IllegalArgumentException for unknown or overlapping names
      */
     public static AdmissionChain chain(List<String> enable, List<String> disable, ObjectLookup lookup) {
+        return chain(enable, disable, AdmissionConfiguration.NONE, PluginContext.of(lookup));
+    }
+
+    /**
+     * The chain of the enabled plugins Kapi has, built with {@code context} and each one's part of
+     * {@code configuration}.
+     *
+     * @throws IllegalArgumentException for unknown or overlapping names, or a plugin configuration that is
+     *         wrong (kube-apiserver does not start then either)
+     */
+    public static AdmissionChain chain(List<String> enable, List<String> disable, AdmissionConfiguration configuration,
+                                       PluginContext context) {
         List<String> errors = problems(enable, disable);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));
@@ -100,11 +128,11 @@ public final class AdmissionPlugins {
         List<AdmissionPlugin> plugins = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         for (String name : enabled(enable, disable)) {
-            Function<ObjectLookup, AdmissionPlugin> factory = FACTORIES.get(name);
+            Function<PluginContext, AdmissionPlugin> factory = FACTORIES.get(name);
             if (factory == null) {
                 missing.add(name);
             } else {
-                plugins.add(factory.apply(lookup));
+                plugins.add(factory.apply(context.withConfiguration(configuration.of(name).orElse(null))));
             }
         }
         if (!missing.isEmpty()) {
@@ -113,8 +141,13 @@ public final class AdmissionPlugins {
         return new AdmissionChain(plugins);
     }
 
+    /** Whether Kapi has the plugin. */
+    public static boolean implemented(String name) {
+        return FACTORIES.containsKey(name);
+    }
+
     /** Names → factory, for tests that build one plugin. */
-    static Map<String, Function<ObjectLookup, AdmissionPlugin>> factories() {
+    static Map<String, Function<PluginContext, AdmissionPlugin>> factories() {
         return new LinkedHashMap<>(FACTORIES);
     }
 }

@@ -20,7 +20,6 @@ import io.kapi.apis.subresources.ServiceAccountToken;
 import io.kapi.apis.subresources.Subresources;
 import io.kapi.authn.OpenIdDiscovery;
 import io.kapi.admission.AdmissionChain;
-import io.kapi.admission.AdmissionPlugins;
 import io.kapi.controllers.GarbageCollector;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.ServiceAccountController;
@@ -105,9 +104,10 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
                 fieldManagers, () -> AdmissionChain.NONE, clock);
         var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
+        AdmissionWiring admission = new AdmissionWiring(config.admission(), clock);
         Registry registry = new Registry(table.resources(), storage,
                 new BuiltinStrategies(Map.of("/services", services::decorate)), storeServices,
-                lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup)
+                lookup -> admission.chain(lookup)
                         .withFirst(new RbacEscalation(() -> authorizationRef.get().authorizer(),
                                 () -> authorizationRef.get() == null ? null : authorizationRef.get().rbac())),
                 CacheOptions.DEFAULT);
@@ -135,16 +135,18 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 authentications, new AccessReviews(authorizer, authorization.rules()), clock);
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
+        admission.bind(registry, apiserver, authorizer);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
                 List.of(new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), services), bootstrap.hooks()));
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
-        hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart));
+        hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart, admission.informers()));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
-        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl, authorization.resources()));
+        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl, authorization.resources(),
+                admission.informers()));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(
                     loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,

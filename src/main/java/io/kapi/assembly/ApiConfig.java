@@ -36,15 +36,20 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
 
     /**
      * {@code --enable-admission-plugins} and {@code --disable-admission-plugins}: added to and taken
-     * from kube-apiserver's default set, run in kube-apiserver's order.
+     * from kube-apiserver's default set, run in kube-apiserver's order; {@code --admission-control-config-file}
+     * (null for none) configures them.
      */
-    public record Admission(List<String> enable, List<String> disable) {
+    public record Admission(List<String> enable, List<String> disable, Path configFile) {
 
         public static final Admission DEFAULT = new Admission(List.of(), List.of());
 
         public Admission {
             enable = List.copyOf(enable);
             disable = List.copyOf(disable);
+        }
+
+        public Admission(List<String> enable, List<String> disable) {
+            this(enable, disable, null);
         }
     }
 

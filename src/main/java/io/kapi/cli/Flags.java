@@ -136,6 +136,9 @@ final class Flags {
                     "admission plugins that should be disabled although they are in the default enabled plugins "
                             + "list. Comma-delimited list of admission plugins.",
                     true, true, (b, v) -> b.disableAdmissionPlugins = append(b.disableAdmissionPlugins, v)),
+            new Flag("admission-control-config-file", null, ADMISSION, "string", null,
+                    "File with admission control configuration.",
+                    true, false, (b, v) -> b.admissionControlConfigFile = Path.of(v)),
             new Flag("service-cluster-ip-range", null, MISC, "string", "10.96.0.0/12",
                     "A CIDR notation IP range from which to assign service cluster IPs (or an IPv4,IPv6 pair for "
                             + "dual-stack). This must not overlap "

@@ -134,7 +134,8 @@ public final class Main {
                 .serviceAccountIssuer(options.serviceAccountIssuers().isEmpty() ? null
                         : options.serviceAccountIssuers().getFirst())
                 .authorizationModes(options.authorizationModes())
-                .admission(new ApiConfig.Admission(options.enableAdmissionPlugins(), options.disableAdmissionPlugins()))
+                .admission(new ApiConfig.Admission(options.enableAdmissionPlugins(), options.disableAdmissionPlugins(),
+                        options.admissionControlConfigFile()))
                 .etcd(etcdConfig(options))
                 .authentication(authentication(options, tls != null ? tls.clientCas() : clusterCa(options.dataDir())))
                 .authorization(options.authorization())

@@ -22,6 +22,7 @@ import java.util.Set;
  * @param authentication the authentication flags ({@code tokenAuthFile}, {@code clientCaFile} and
  *                       {@code serviceAccountIssuers} are also here as given)
  * @param authorization the authorization modes' files
+ * @param admissionControlConfigFile the AdmissionConfiguration file, or null
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -32,7 +33,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
                       Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl,
                       EtcdOptions etcd, io.kapi.server.authn.AuthenticationConfig authentication,
-                      io.kapi.authz.AuthorizationConfig authorization) {
+                      io.kapi.authz.AuthorizationConfig authorization, Path admissionControlConfigFile) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -191,6 +192,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         EtcdOptions etcd = EtcdOptions.DEFAULT;
         io.kapi.server.authn.AuthenticationConfig authentication = io.kapi.server.authn.AuthenticationConfig.DEFAULT;
         io.kapi.authz.AuthorizationConfig authorization = io.kapi.authz.AuthorizationConfig.DEFAULT;
+        Path admissionControlConfigFile;
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -219,7 +221,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
-                    authentication, authorization);
+                    authentication, authorization, admissionControlConfigFile);
         }
     }
 }

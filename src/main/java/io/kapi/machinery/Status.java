@@ -13,7 +13,9 @@ public final class Status {
         ObjectNode s = header();
         s.put("status", "Failure");
         s.put("message", e.getMessage());
-        s.put("reason", e.reason().wire());
+        if (e.reason() != StatusReason.UNKNOWN) {
+            s.put("reason", e.reason().wire());
+        }
         ApiException.Details d = e.details();
         if (d != null && d != ApiException.Details.NONE) {
             ObjectNode details = s.putObject("details");

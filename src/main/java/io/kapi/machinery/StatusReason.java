@@ -18,7 +18,9 @@ public enum StatusReason {
     TOO_MANY_REQUESTS("TooManyRequests", 429),
     INTERNAL_ERROR("InternalError", 500),
     SERVICE_UNAVAILABLE("ServiceUnavailable", 503),
-    TIMEOUT("Timeout", 504);
+    TIMEOUT("Timeout", 504),
+    /** {@code StatusReasonUnknown}: a Status with no reason (a webhook's denial may carry none). */
+    UNKNOWN("", 500);
 
     private final String wire;
     private final int code;
@@ -37,8 +39,11 @@ public enum StatusReason {
         return code;
     }
 
-    /** The reason a Status body names; an unknown or empty one reads as InternalError. */
+    /** The reason a Status body names; none reads as {@link #UNKNOWN}, one Kapi does not know as InternalError. */
     public static StatusReason ofWire(String wire) {
+        if (wire.isEmpty()) {
+            return UNKNOWN;
+        }
         for (StatusReason r : values()) {
             if (r.wire.equals(wire)) {
                 return r;

@@ -51,7 +51,11 @@ public final class BuiltinValidation {
             Map.entry("policy/PodDisruptionBudget", Scaling.PDB),
             Map.entry("autoscaling/HorizontalPodAutoscaler", Scaling.HPA),
             Map.entry("networking.k8s.io/Ingress", Networking.INGRESS),
-            Map.entry("networking.k8s.io/NetworkPolicy", Networking.NETWORK_POLICY));
+            Map.entry("networking.k8s.io/NetworkPolicy", Networking.NETWORK_POLICY),
+            Map.entry("admissionregistration.k8s.io/ValidatingAdmissionPolicy", AdmissionPolicies.POLICY),
+            Map.entry("admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding", AdmissionPolicies.BINDING),
+            Map.entry("admissionregistration.k8s.io/ValidatingWebhookConfiguration", AdmissionPolicies.WEBHOOKS),
+            Map.entry("admissionregistration.k8s.io/MutatingWebhookConfiguration", AdmissionPolicies.WEBHOOKS));
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 

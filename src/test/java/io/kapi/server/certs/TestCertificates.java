@@ -89,6 +89,30 @@ public final class TestCertificates {
         return List.of(new Cert(ca.certificate(), ca.key()), new Cert(serving.certificate(), serving.key()));
     }
 
+    /**
+     * A serving certificate signed by {@code issuer} for IP address {@code ip} and the DNS names {@code dns},
+     * valid from an hour ago for a day.
+     */
+    public static Cert servingForIp(Cert issuer, String ip, String... dns) throws Exception {
+        KeyPair pair = pair();
+        X500Name issuerName = X500Name.getInstance(issuer.certificate().getSubjectX500Principal().getEncoded());
+        JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(issuerName,
+                new BigInteger(63, RANDOM).add(BigInteger.ONE), Date.from(Instant.now().minus(Duration.ofHours(1))),
+                Date.from(Instant.now().plus(Duration.ofDays(1))), name(ip, List.of()), pair.getPublic());
+        b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
+        b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
+        b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+        List<org.bouncycastle.asn1.x509.GeneralName> names = new java.util.ArrayList<>();
+        names.add(new org.bouncycastle.asn1.x509.GeneralName(org.bouncycastle.asn1.x509.GeneralName.iPAddress, ip));
+        for (String d : dns) {
+            names.add(new org.bouncycastle.asn1.x509.GeneralName(org.bouncycastle.asn1.x509.GeneralName.dNSName, d));
+        }
+        b.addExtension(Extension.subjectAlternativeName, false, new org.bouncycastle.asn1.x509.GeneralNames(
+                names.toArray(org.bouncycastle.asn1.x509.GeneralName[]::new)));
+        return new Cert(new JcaX509CertificateConverter().getCertificate(
+                b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(issuer.key()))), pair.getPrivate());
+    }
+
     /** Writes {@code cert} and its key as PEM files {@code name.crt} and {@code name.key} in {@code dir}. */
     public static void write(Cert cert, Path dir, String name) throws Exception {
         Files.writeString(dir.resolve(name + ".crt"), Pem.encode(cert.certificate()));

@@ -1,0 +1,121 @@
+package io.kapi.admission.webhook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.admission.Attributes;
+import io.kapi.admission.PluginContext;
+import io.kapi.admission.cel.AdmissionCel;
+import io.kapi.admission.cel.AdmissionRequests;
+import io.kapi.admission.cel.MatchConditions;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.Json;
+import io.kapi.machinery.Status;
+import io.kapi.machinery.cel.CelLimits;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * What calling one webhook for one request means, shared by the mutating and validating plugins: whether
+ * it applies (rules, selectors, match conditions), dry-run support, the call with the shorter of its
+ * timeout and the request's deadline, the failure policy, warnings and audit annotations, and denials
+ * worded as kube's ({@code admission webhook "x" denied the request: ...}).
+ */
+final class WebhookDispatch {
+
+    private static final System.Logger LOG = System.getLogger(WebhookDispatch.class.getName());
+
+    private final PluginContext context;
+    private final WebhookCaller caller;
+    private final String kind;
+
+    /** @param kind {@code validating} or {@code mutating}, for audit annotation keys */
+    WebhookDispatch(PluginContext context, String kind) {
+        this.context = context;
+        this.caller = new WebhookCaller(context.lookup());
+        this.kind = kind;
+    }
+
+    /** Whether {@code hook} is to be called for the request (match conditions errors follow its failure policy). */
+    boolean applies(Webhook hook, Attributes a) {
+        if (!hook.match().matches(a, context.lookup())) {
+            return false;
+        }
+        MatchConditions conditions = hook.conditions();
+        if (conditions.isEmpty()) {
+            return true;
+        }
+        ObjectNode request = AdmissionRequests.of(a, "");
+        var result = conditions.evaluate(AdmissionCel.activation(a, context.authorizer(), request),
+                CelLimits.KUBE.matchConditionsBudget());
+        return switch (result) {
+            case MatchConditions.Result.Match m -> true;
+            case MatchConditions.Result.NoMatch n -> false;
+            case MatchConditions.Result.Error e -> {
+                if (hook.failOpen()) {
+                    yield false;
+                }
+                throw ApiException.internal("failed calling webhook \"" + hook.name()
+                        + "\": failed to evaluate match condition \"" + e.condition() + "\": " + e.message());
+            }
+        };
+    }
+
+    /**
+     * Calls {@code hook}; empty when the call failed and the webhook fails open. Denials are thrown.
+     *
+     * @return the AdmissionResponse of an allowed request
+     */
+    Optional<ObjectNode> call(Webhook hook, Attributes a) {
+        if (a.dryRun() && !hook.supportsDryRun()) {
+            throw ApiException.badRequest("admission webhook \"" + hook.name() + "\" does not support dry run");
+        }
+        ObjectNode request = AdmissionRequests.of(a, UUID.randomUUID().toString());
+        ObjectNode response;
+        try {
+            response = caller.call(hook, request, timeout(hook, a));
+        } catch (WebhookCaller.CallFailure e) {
+            if (hook.failOpen()) {
+                LOG.log(Level.WARNING, "Failed calling webhook, failing open {0}: {1}", hook.name(), e.getMessage());
+                a.auditAnnotations().put("failed-open." + kind + ".webhook.admission.k8s.io/round_0_index_"
+                        + hook.index(), hook.name());
+                return Optional.empty();
+            }
+            throw ApiException.internal("failed calling webhook \"" + hook.name() + "\": " + e.getMessage());
+        }
+        response.path("warnings").forEach(w -> a.warn(w.asText()));
+        response.path("auditAnnotations").properties().forEach(e ->
+                a.auditAnnotations().put(hook.name() + "/" + e.getKey(), e.getValue().asText()));
+        if (!response.path("allowed").asBoolean(false)) {
+            throw denied(hook.name(), response.get("status"));
+        }
+        return Optional.of(response);
+    }
+
+    private static Duration timeout(Webhook hook, Attributes a) {
+        Instant deadline = a.request() == null ? null : a.request().deadline();
+        if (deadline == null) {
+            return hook.timeout();
+        }
+        Duration left = Duration.between(Instant.now(), deadline);
+        return left.compareTo(hook.timeout()) < 0 ? (left.isNegative() ? Duration.ofMillis(1) : left) : hook.timeout();
+    }
+
+    /** kube's {@code ToStatusErr}: at least 400, Failure, the webhook named in the message. */
+    static ApiException denied(String name, JsonNode result) {
+        ObjectNode status = result instanceof ObjectNode s ? s.deepCopy() : Json.object();
+        int code = status.path("code").asInt(0);
+        if (code < 400) {
+            code = 400;
+            status.put("code", code);
+        }
+        String deniedBy = "admission webhook \"" + name + "\" denied the request";
+        String message = status.path("message").asText("");
+        String reason = status.path("reason").asText("");
+        status.put("message", !message.isEmpty() ? deniedBy + ": " + message
+                : !reason.isEmpty() ? deniedBy + ": " + reason : deniedBy + " without explanation");
+        return Status.toException(status, code);
+    }
+}

@@ -1,0 +1,73 @@
+package io.kapi.assembly;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.admission.AdmissionChain;
+import io.kapi.admission.AdmissionConfiguration;
+import io.kapi.admission.AdmissionPlugins;
+import io.kapi.admission.ObjectLookup;
+import io.kapi.admission.PluginContext;
+import io.kapi.authz.Authorizer;
+import io.kapi.authz.Decision;
+import io.kapi.client.LocalClient;
+import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.resource.ApiResource;
+import io.kapi.registry.ResourceStore;
+import java.util.Optional;
+import io.kapi.registry.Registry;
+import java.time.Clock;
+
+/**
+ * Builds the admission chain of {@code --enable/--disable-admission-plugins} and
+ * {@code --admission-control-config-file}, and gives its plugins what is made after them: the registry
+ * (for the informers), the loopback client (for quota status writes) and the authorizer.
+ */
+final class AdmissionWiring {
+
+    private final ApiConfig.Admission config;
+    private final AdmissionConfiguration file;
+    private final Clock clock;
+    private final StoreInformers informers;
+    private volatile Registry registry;
+    private volatile LocalClient client;
+    private volatile Authorizer authorizer = attributes -> Decision.noOpinion();
+
+    /** @throws IllegalArgumentException when the configuration file is unreadable or wrong */
+    AdmissionWiring(ApiConfig.Admission config, Clock clock) {
+        this.config = config;
+        this.file = config.configFile() == null ? AdmissionConfiguration.NONE
+                : AdmissionConfiguration.read(config.configFile());
+        this.clock = clock;
+        this.informers = new StoreInformers(() -> registry);
+    }
+
+    /** The chain, for the registry to build with itself as the lookup. */
+    AdmissionChain chain(ObjectLookup lookup) {
+        PluginContext context = new PluginContext(lookup, informers, this::updateStatus, () -> authorizer, clock, null,
+                this::resourceOf);
+        return AdmissionPlugins.chain(config.enable(), config.disable(), file, context);
+    }
+
+    void bind(Registry builtRegistry, LocalClient apiserver, Authorizer serverAuthorizer) {
+        this.registry = builtRegistry;
+        this.client = apiserver;
+        this.authorizer = serverAuthorizer;
+    }
+
+    /** The informers' post-start hook (after the watch caches start); also to close. */
+    StoreInformers informers() {
+        return informers;
+    }
+
+    private Optional<ApiResource> resourceOf(GroupVersionKind kind) {
+        Registry r = registry;
+        if (r == null) {
+            return Optional.empty();
+        }
+        return r.stores().stream().map(ResourceStore::resource).filter(api -> api.gvk().equals(kind)).findFirst();
+    }
+
+    private ObjectNode updateStatus(GroupVersionResource resource, ObjectNode object) {
+        return client.resource(resource).update(object, "status");
+    }
+}

@@ -1,0 +1,87 @@
+package io.kapi.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The built-in plugins in {@code bin/kapi} alone, tried with kubectl as a new user would: a new
+ * namespace's pod gets the default service account and its token volume, the LimitRange's defaults, and
+ * (with {@code --enable-admission-plugins=AlwaysPullImages,PodNodeSelector}) pull policy Always and the
+ * namespace's node selector; a quota of 12 configmaps refuses the 13th.
+ */
+@DisplayName("built-in admission plugins with kubectl")
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+final class AdmissionPluginsIT {
+
+    @RegisterExtension
+    static final KapiExtension KAPI = new KapiExtension("--enable-admission-plugins=AlwaysPullImages,PodNodeSelector");
+
+    private static Kubectl kubectl() {
+        return KAPI.kubectl();
+    }
+
+    /** Polls {@code done} (the controllers and watches work in the background) for up to 30 seconds. */
+    private static void await(String what, Supplier<Boolean> done) throws InterruptedException {
+        Instant end = Instant.now().plus(Duration.ofSeconds(30));
+        while (!done.get()) {
+            if (Instant.now().isAfter(end)) {
+                throw new AssertionError(what + " not seen in 30s");
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    @Test
+    @DisplayName("a quota of 12 configmaps refuses the 13th (kube-root-ca.crt counts)")
+    void quota() throws Exception {
+        kubectl().run("create", "namespace", "quota").assertOk();
+        await("kube-root-ca.crt", () -> kubectl().run("get", "configmap", "kube-root-ca.crt", "-n", "quota").exitCode() == 0);
+        kubectl().run("create", "quota", "q", "--hard=count/configmaps=12", "-n", "quota").assertOk();
+        kubectl().run("create", "quota", "probe", "--hard=secrets=0", "-n", "quota").assertOk();
+        await("the quotas", () -> kubectl().run("create", "secret", "generic", "probe", "--dry-run=server",
+                "-n", "quota").exitCode() != 0);
+        for (int i = 2; i <= 12; i++) {
+            kubectl().run("create", "configmap", "c" + i, "-n", "quota").assertOk();
+        }
+        Kubectl.Result r = kubectl().run("create", "configmap", "c13", "-n", "quota").assertFailed();
+        assertEquals("error: failed to create configmap: configmaps \"c13\" is forbidden: exceeded quota: q, requested: "
+                + "count/configmaps=1, used: count/configmaps=12, limited: count/configmaps=12", r.stderr().strip(),
+                r.toString());
+    }
+
+    @Test
+    @DisplayName("a new namespace's pod: default service account and token, LimitRange defaults, Always, node selector")
+    void podDefaults() throws Exception {
+        kubectl().runWithInput("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shaped\n  annotations:\n"
+                + "    scheduler.alpha.kubernetes.io/node-selector: env=prod\n", "create", "-f", "-").assertOk();
+        kubectl().runWithInput("apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: limits\n  namespace: shaped\n"
+                + "spec:\n  limits:\n  - type: Container\n    default:\n      memory: 256Mi\n    defaultRequest:\n"
+                + "      memory: 128Mi\n", "create", "-f", "-").assertOk();
+        String[] run = {"run", "p", "--image=nginx", "--image-pull-policy=IfNotPresent", "-n", "shaped"};
+        await("the default service account and the LimitRange", () -> {
+            Kubectl.Result dry = kubectl().run(concat(run, "--dry-run=server", "-o", "jsonpath={.metadata.annotations}"));
+            return dry.exitCode() == 0 && dry.stdout().contains("kubernetes.io/limit-ranger");
+        });
+        kubectl().run(run).assertOk();
+        String spec = "-o=jsonpath={.spec.serviceAccountName} {.spec.volumes[0].name} "
+                + "{.spec.containers[0].imagePullPolicy} {.spec.nodeSelector.env} "
+                + "{.spec.containers[0].resources.limits.memory} {.spec.containers[0].resources.requests.memory}";
+        String got = kubectl().run("get", "pod", "p", "-n", "shaped", spec).assertOk().stdout();
+        assertTrue(got.matches("default kube-api-access-[a-z0-9]{5} Always prod 256Mi 128Mi"), got);
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+}

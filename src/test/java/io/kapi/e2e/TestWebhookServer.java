@@ -1,0 +1,138 @@
+package io.kapi.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.kapi.server.certs.Pem;
+import io.kapi.server.certs.TestCertificates;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+
+/**
+ * An admission webhook server on 127.0.0.1 (a free port) over HTTPS with a CA of its own, answering
+ * AdmissionReview v1 by path: {@code /label} adds the label {@code mutated=yes} with a JSONPatch,
+ * {@code /deny} refuses with a message naming the object, {@code /warn} allows with a warning and an audit
+ * annotation, {@code /slow} answers after 5 seconds. Its certificate names 127.0.0.1 and
+ * {@link #SERVICE_NAME}. Every review received is kept.
+ */
+public final class TestWebhookServer implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The name its certificate also carries: a Service {@code webhook} in {@code default}. */
+    public static final String SERVICE_NAME = "webhook.default.svc";
+
+    private final HttpsServer server;
+    private final String caPem;
+    private final Map<String, List<JsonNode>> received = new ConcurrentHashMap<>();
+
+    public TestWebhookServer() throws Exception {
+        TestCertificates.Cert ca = TestCertificates.ca("webhook-test-ca");
+        TestCertificates.Cert serving = TestCertificates.servingForIp(ca, "127.0.0.1", SERVICE_NAME);
+        caPem = Pem.encode(ca.certificate());
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("serving", serving.key(), new char[0], new Certificate[] {serving.certificate(), ca.certificate()});
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, new char[0]);
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(kmf.getKeyManagers(), null, null);
+        server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setHttpsConfigurator(new HttpsConfigurator(tls));
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    /** {@code https://127.0.0.1:<port><path>}. */
+    public String url(String path) {
+        return "https://127.0.0.1:" + server.getAddress().getPort() + path;
+    }
+
+    /** The port it listens on. */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** The CA's certificate, base64 of PEM, as a caBundle. */
+    public String caBundle() {
+        return Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The AdmissionReviews {@code path} got, in order. */
+    public List<JsonNode> received(String path) {
+        return received.getOrDefault(path, List.of());
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            JsonNode review = JSON.readTree(exchange.getRequestBody());
+            String path = exchange.getRequestURI().getPath();
+            received.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>()).add(review);
+            JsonNode request = review.path("request");
+            ObjectNode response = JSON.createObjectNode();
+            response.put("uid", request.path("uid").asText());
+            response.put("allowed", true);
+            switch (path) {
+                case "/label" -> label(request, response);
+                case "/deny" -> {
+                    response.put("allowed", false);
+                    response.putObject("status").put("code", 403).put("message",
+                            "objects named " + request.path("name").asText() + " are not welcome");
+                }
+                case "/warn" -> {
+                    response.putArray("warnings").add("the webhook looked at " + request.path("name").asText());
+                    response.putObject("auditAnnotations").put("seen", "yes");
+                }
+                case "/slow" -> sleep();
+                default -> { }
+            }
+            ObjectNode answer = JSON.createObjectNode();
+            answer.put("apiVersion", review.path("apiVersion").asText("admission.k8s.io/v1"));
+            answer.put("kind", "AdmissionReview");
+            answer.set("response", response);
+            byte[] body = JSON.writeValueAsBytes(answer);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+        }
+    }
+
+    private static void label(JsonNode request, ObjectNode response) {
+        ArrayNode patch = JSON.createArrayNode();
+        if (request.path("object").path("metadata").has("labels")) {
+            patch.addObject().put("op", "add").put("path", "/metadata/labels/mutated").put("value", "yes");
+        } else {
+            patch.addObject().put("op", "add").put("path", "/metadata/labels").putObject("value").put("mutated", "yes");
+        }
+        response.put("patchType", "JSONPatch");
+        response.put("patch", Base64.getEncoder().encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(5_000); // the slow webhook: longer than the 1s timeout the test gives it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
