@@ -1,5 +1,6 @@
 package io.kapi.assembly;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.SelfReviews;
@@ -30,6 +31,7 @@ import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
+import io.kapi.machinery.resource.ApiResource;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.watch.WatchConfig;
@@ -40,6 +42,8 @@ import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceDefinition;
+import io.kapi.registry.ResourceStore;
 import io.kapi.registry.StoreServices;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.Storage;
@@ -92,7 +96,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup),
                 CacheOptions.DEFAULT);
         services.connect(registry);
-        TableConvertor tables = TableConvertor.create(schemas);
+        fieldManagers.convertThrough(registry);
+        TableConvertor tables = TableConvertor.create(schemas, resource -> storedForm(registry, resource));
         Codecs codecs = new Codecs(new KubeBodyDecoder(), new NegotiatedWriter(tables, clock),
                 new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
@@ -157,6 +162,14 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new OpenIdDiscovery(issuer, subresources.keys().publicJwks()),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
                         subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
+    }
+
+    /** How the table printers read a resource served in several versions: its stored form (null for the others). */
+    private static TableConvertor.StoredForm storedForm(Registry registry, ApiResource resource) {
+        return registry.store(resource).map(ResourceStore::definition).filter(ResourceDefinition::converts)
+                .map(d -> new TableConvertor.StoredForm(d.storedKind().group(), d.storedKind().kind(),
+                        o -> o instanceof ObjectNode object ? d.converter().toStorage(object) : o))
+                .orElse(null);
     }
 
     /** Closes in order: controllers and hooks first, storage last. */
