@@ -51,6 +51,7 @@ public final class BuiltinStrategies implements StrategyProvider {
         Strategy strategy = switch (key) {
             case "/namespaces" -> new NamespaceStrategy(generic);
             case "/pods" -> new PodStrategy(BuiltinValidation.withStatusSplit(generic, stored));
+            case "batch/jobs" -> new JobStrategy(BuiltinValidation.withStatusSplit(generic, stored));
             default -> BuiltinValidation.withStatusSplit(generic, stored);
         };
         return decorations.getOrDefault(key, UnaryOperator.identity()).apply(strategy);

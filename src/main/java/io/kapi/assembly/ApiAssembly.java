@@ -107,7 +107,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, storage, new BootstrapHooks.Endpoint(
-                config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
+                config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort(), registry::groupVersions),
+                config.standalone());
         CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
                 List.of(new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), services), bootstrap.hooks()));
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());

@@ -48,13 +48,21 @@ public final class Main {
     /** Runs the command and returns its exit code; returns only after the server has stopped. */
     static int run(List<String> args, PrintStream out, PrintStream err) {
         Options options;
+        List<String> ignored;
         try {
             switch (FlagParser.parse(args)) {
                 case FlagParser.Help() -> {
                     out.print(Usage.text());
                     return 0;
                 }
-                case FlagParser.Run(Options o) -> options = o;
+                case FlagParser.Version() -> {
+                    out.println("Kubernetes " + KapiServer.gitVersion());
+                    return 0;
+                }
+                case FlagParser.Run(Options o, List<String> given) -> {
+                    options = o;
+                    ignored = given;
+                }
             }
         } catch (FlagParser.FlagException e) {
             err.println("Error: " + e.getMessage());
@@ -63,6 +71,10 @@ public final class Main {
         }
         Logging.configure(options.verbosity());
         try {
+            if (!ignored.isEmpty()) {
+                log().log(Level.WARNING, "Flags accepted but not implemented by Kapi, ignored: {0}",
+                        String.join(" ", ignored));
+            }
             return serve(options, out);
         } catch (IOException | IllegalArgumentException | java.io.UncheckedIOException e) {
             // an expected failure (port in use, unreadable file): the message says it all
@@ -90,7 +102,6 @@ public final class Main {
                         + "the health and version endpoints can be used");
             }
         }
-        warnNotImplemented(options);
         ApiConfig apiConfig = ApiConfig.builder()
                 .dataDir(options.dataDir())
                 .storageBackend(options.effectiveStorageBackend())
@@ -173,26 +184,6 @@ public final class Main {
         addresses.add(options.bindAddress());
         addresses.add(advertise);
         return ServingNames.standard(host, serviceIp, addresses);
-    }
-
-    private static void warnNotImplemented(Options options) {
-        Options d = Options.DEFAULT;
-        List<String> ignored = new ArrayList<>();
-        if (options.tokenAuthFile() != null) {
-            ignored.add("--token-auth-file");
-        }
-        if (options.auditPolicyFile() != null) {
-            ignored.add("--audit-policy-file");
-        }
-        if (options.maxRequestsInflight() != d.maxRequestsInflight()) {
-            ignored.add("--max-requests-inflight");
-        }
-        if (options.minRequestTimeoutSeconds() != d.minRequestTimeoutSeconds()) {
-            ignored.add("--min-request-timeout");
-        }
-        if (!ignored.isEmpty()) {
-            log().log(Level.WARNING, "Not yet implemented, ignored: {0}", String.join(", ", ignored));
-        }
     }
 
     private static void closeQuietly(AutoCloseable resource) {

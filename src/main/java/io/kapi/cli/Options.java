@@ -183,6 +183,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         boolean standalone = true;
         Duration eventTtl = Duration.ofHours(1);
         EtcdOptions etcd = EtcdOptions.DEFAULT;
+        /** Flags given that Kapi accepts but does not act on, in order, once each. */
+        final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
         private Builder() {
         }

@@ -158,11 +158,13 @@ public final class ResourceStore {
         ObjectNode options = WriteStages.options(ctx);
         admission.admit(stages.attributes(ctx, Operation.CREATE, object, null, write.subresource(), options));
         stages.prepareMetadataForCreate(meta);
-        strategy.prepareForCreate(object);
+        // the name is generated before the strategy prepares the object, as kube-apiserver does (a
+        // job's generated selector labels its pods with the job's name)
         boolean generated = meta.name().isEmpty() && !meta.generateName().isEmpty();
         if (generated) {
             meta.name(NameGenerator.generate(meta.generateName()));
         }
+        strategy.prepareForCreate(object);
         Strategy.Finish finish = strategy.beginCreate(object, ctx.dryRun());
         boolean stored = false;
         try {

@@ -11,7 +11,7 @@ import java.util.List;
  * {@code ValidateListOptions} (422 {@code ListOptions.meta.k8s.io "" is invalid: ...}) and the
  * versioner's parse (400 {@code invalid resource version: ...}).
  */
-final class ResourceVersions {
+public final class ResourceVersions {
 
     static final String NOT_OLDER_THAN = "NotOlderThan";
     static final String EXACT = "Exact";
@@ -87,7 +87,7 @@ final class ResourceVersions {
      * Whether a watch sends the current state first: asked for, or defaulted as kube-apiserver's
      * {@code SetListOptionsDefaults} does for a watch from "" or "0".
      */
-    static boolean initialEvents(ListOptions o) {
+    public static boolean initialEvents(ListOptions o) {
         if (o.sendInitialEvents() != null) {
             return o.sendInitialEvents();
         }

@@ -1,5 +1,6 @@
 package io.kapi.request;
 
+import io.kapi.machinery.GoBool;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -89,8 +90,7 @@ public record RequestInfo(boolean resourceRequest, String path, Verb verb, Strin
      */
     private static boolean watchParam(Map<String, List<String>> query) {
         List<String> values = query.get("watch");
-        return values != null && !values.isEmpty() && !values.getFirst().equals("0")
-                && !values.getFirst().equalsIgnoreCase("false");
+        return GoBool.query(values == null || values.isEmpty() ? null : values.getFirst(), false);
     }
 
     /** Whether the request stays open for long (watch, proxy, exec, attach, port-forward, log). */

@@ -1,5 +1,6 @@
 package io.kapi.server;
 
+import io.kapi.endpoint.FrameSink;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
@@ -34,7 +35,8 @@ import org.eclipse.jetty.util.Fields;
  * The seam between Jetty and Kapi: each request is served on its own virtual thread, translated to
  * a {@link ServerRequest}, run through the filter chain, and the {@link RestResponse} written back.
  * A {@link RestResponse.Stream} body is written through a buffer that goes to the client on every
- * {@code flush()}; such a response is exempt from the connection idle timeout (a quiet watch).
+ * {@code flush()}; such a response is exempt from the connection idle timeout (a quiet watch). A
+ * stream asked for with a WebSocket upgrade is served by {@link WebSocketStreams} instead.
  */
 final class JettyAdapter extends Handler.Abstract.NonBlocking {
 
@@ -42,10 +44,12 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
     private static final int STREAM_BUFFER = 16 * 1024;
     private final FilterChain chain;
     private final ExecutorService requests;
+    private final WebSocketStreams websockets;
 
-    JettyAdapter(FilterChain chain, ExecutorService requests) {
+    JettyAdapter(FilterChain chain, ExecutorService requests, WebSocketStreams websockets) {
         this.chain = chain;
         this.requests = requests;
+        this.websockets = websockets;
     }
 
     @Override
@@ -63,6 +67,13 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "cannot serve " + request.getMethod() + " " + request.getHttpURI(), e);
             answer = StatusResponses.of(ApiException.internal("the request could not be served"));
+        }
+        if (answer.status() == 200 && answer.body() instanceof RestResponse.Stream stream
+                && WebSocketStreams.isUpgrade(request)) {
+            if (websockets.serve(request, response, callback, stream, answer.headers())) {
+                return;
+            }
+            answer = StatusResponses.of(ApiException.badRequest("the WebSocket handshake is not valid"));
         }
         try {
             write(request, response, answer);
@@ -135,7 +146,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                      OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response),
                              STREAM_BUFFER)) {
                     commit(response);
-                    stream.writer().writeTo(out);
+                    stream.writer().writeTo(FrameSink.of(out));
                 }
             }
         }

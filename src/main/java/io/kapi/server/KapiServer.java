@@ -71,7 +71,9 @@ public final class KapiServer implements AutoCloseable {
         this.jetty = new Server(pool);
         this.connector = connector(jetty, config);
         jetty.addConnector(connector);
-        jetty.setHandler(new GracefulHandler(new JettyAdapter(HandlerChain.build(config.security(), config.maxRequestBodyBytes(), root), requests)));
+        WebSocketStreams websockets = new WebSocketStreams(jetty, requests);
+        jetty.setHandler(new GracefulHandler(new JettyAdapter(
+                HandlerChain.build(config.security(), config.maxRequestBodyBytes(), root), requests, websockets)));
         jetty.setStopTimeout(DRAIN_MILLIS);
         jetty.setStopAtShutdown(false);
     }
@@ -103,6 +105,11 @@ public final class KapiServer implements AutoCloseable {
         LOG.log(Level.INFO, "Serving securely on {0}:{1,number,#}", config.bindAddress(), server.port());
         server.hooks.start();
         return server;
+    }
+
+    /** The version this server reports, e.g. {@code v1.34.0-kapi.0.1.0}. */
+    public static String gitVersion() {
+        return VersionHandler.gitVersion();
     }
 
     /** The port actually bound. */
@@ -164,7 +171,7 @@ public final class KapiServer implements AutoCloseable {
         secure.setSniRequired(false);
         http.addCustomizer(secure);
 
-        HttpConnectionFactory http11 = new HttpConnectionFactory(http);
+        HttpConnectionFactory http11 = new WholeChunks(http);
         HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
         alpn.setDefaultProtocol(http11.getProtocol());

@@ -146,7 +146,7 @@ public final class ApiHarness implements AutoCloseable {
             case RestResponse.Stream stream -> {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 try {
-                    stream.writer().writeTo(out);
+                    stream.writer().writeTo(io.kapi.endpoint.FrameSink.of(out));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

@@ -27,6 +27,12 @@ final class TestClients {
     }
 
     private static HttpClient client(LocalPki pki, boolean withCertificate) throws Exception {
+        return HttpClient.newBuilder().sslContext(tls(pki, withCertificate)).version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** TLS trusting the CA, with the admin client certificate when {@code withCertificate}. */
+    static SSLContext tls(LocalPki pki, boolean withCertificate) throws Exception {
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(TlsMaterial.trustStore(List.of(pki.ca())));
         KeyManagerFactory kmf = null;
@@ -40,7 +46,6 @@ final class TestClients {
         }
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-        return HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_2)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        return context;
     }
 }

@@ -2,6 +2,7 @@ package io.kapi.apis.bootstrap;
 
 import io.kapi.health.PostStartHook;
 import io.kapi.client.LocalClient;
+import io.kapi.machinery.GroupVersion;
 import io.kapi.storage.Storage;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -9,11 +10,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The objects kube-apiserver creates when it starts, as post-start hooks named as kube names them:
  * {@code rbac/bootstrap-roles}, {@code scheduling/bootstrap-system-priority-classes},
- * {@code priority-and-fairness-config-producer}, {@code bootstrap-controller} and the apiserver
+ * {@code priority-and-fairness-config-producer}, {@code apiservice-registration-controller},
+ * {@code bootstrap-controller} and the apiserver
  * identity lease's {@code start-kube-apiserver-identity-lease-controller} and
  * {@code start-kube-apiserver-identity-lease-garbage-collector}. Also owns the
  * background loops behind them: the kubernetes endpoints reconciler (every 10 s, as kube's
@@ -38,8 +42,10 @@ public final class BootstrapHooks implements AutoCloseable {
      * @param advertiseAddress {@code --advertise-address} (or the bind address); {@code 0.0.0.0} or
      *        empty picks the host's first non-loopback IPv4 address
      * @param securePort the HTTPS port actually bound
+     * @param servedGroupVersions the group-versions the server serves now (their local APIServices)
      */
-    public record Endpoint(String serviceClusterIpRange, String advertiseAddress, int securePort) {
+    public record Endpoint(String serviceClusterIpRange, String advertiseAddress, int securePort,
+                           Supplier<Set<GroupVersion>> servedGroupVersions) {
     }
 
     private final List<PostStartHook> hooks;
@@ -63,6 +69,7 @@ public final class BootstrapHooks implements AutoCloseable {
                 new BootstrapRoles(RbacPolicy.load(), client, aggregation),
                 new SystemPriorityClasses(client),
                 new FlowControlBootstrap(client),
+                new LocalApiServices(client, endpoint.servedGroupVersions(), Clock.systemUTC()),
                 new StartingHook(kubernetesService, this::startLoops),
                 looping("start-kube-apiserver-identity-lease-controller", IDENTITY_RENEW_INTERVAL, identity::renew),
                 looping("start-kube-apiserver-identity-lease-garbage-collector", IDENTITY_GC_INTERVAL,

@@ -42,6 +42,16 @@ final class Stores {
      * @throws ApiException NotFound when the object does not exist, Conflict after repeated losses
      */
     static boolean update(ResourceClient client, String namespace, String name, UnaryOperator<ObjectNode> change) {
+        return update(client, namespace, name, "", change);
+    }
+
+    /** {@link #update} of the object's {@code status} subresource. */
+    static boolean updateStatus(ResourceClient client, String namespace, String name, UnaryOperator<ObjectNode> change) {
+        return update(client, namespace, name, "status", change);
+    }
+
+    private static boolean update(ResourceClient client, String namespace, String name, String subresource,
+                                  UnaryOperator<ObjectNode> change) {
         for (int attempt = 1; ; attempt++) {
             ObjectNode current = client.get(namespace, name);
             ObjectNode wanted = change.apply(current.deepCopy());
@@ -49,7 +59,11 @@ final class Stores {
                 return false;
             }
             try {
-                client.update(wanted);
+                if (subresource.isEmpty()) {
+                    client.update(wanted);
+                } else {
+                    client.update(wanted, subresource);
+                }
                 return true;
             } catch (ApiException e) {
                 if (e.reason() != StatusReason.CONFLICT || attempt == UPDATE_ATTEMPTS) {

@@ -1,6 +1,7 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Locale;
@@ -16,20 +17,75 @@ final class Batch {
     private Batch() {
     }
 
-    static final Rules JOB = Rules.of(Batch::job, Batch::jobImmutable);
+    /**
+     * On update, a job stored without a selector (by a Kapi from before selectors were generated; its
+     * selector can never be set, being immutable) is judged without the selector rules.
+     */
+    static final Rules JOB = new Rules(Batch::job, (job, old, e) -> {
+        if (Json.at(old, "spec").path("selector").isObject()) {
+            job(job, e);
+        } else {
+            jobSpec(Json.at(job, "spec"), "spec", e);
+        }
+        jobImmutable(job, old, e);
+    });
+
+    private static final String CONTROLLER_UID = "batch.kubernetes.io/controller-uid";
+    private static final String JOB_NAME = "batch.kubernetes.io/job-name";
     static final Rules CRON_JOB = Rules.of(Batch::cronJob);
 
     private static void job(ObjectNode job, Errs e) {
         JsonNode spec = Json.at(job, "spec");
+        generatedSelector(job, e);
         jobSpec(spec, "spec", e);
         JsonNode selector = spec.get("selector");
-        if (selector != null && selector.isObject()) {
+        if (selector == null || !selector.isObject()) {
+            e.required("spec.selector", "");
+        } else {
             Selectors.validate(selector, "spec.selector", e);
             JsonNode labels = Json.at(spec, "template", "metadata", "labels");
             if (Selectors.parsable(selector) && !Selectors.matches(selector, labels)) {
                 e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null),
                         Workloads.NO_MATCH);
             }
+        }
+    }
+
+    /**
+     * kube's {@code validateGeneratedSelector}: unless {@code manualSelector}, the pod template carries
+     * the job's uid and name under the legacy and the {@code batch.kubernetes.io/} keys, and the
+     * selector selects them.
+     */
+    private static void generatedSelector(ObjectNode job, Errs e) {
+        JsonNode spec = Json.at(job, "spec");
+        JsonNode selector = spec.get("selector");
+        if (Json.at(spec, "manualSelector").asBoolean(false) || selector == null || !selector.isObject()) {
+            return;
+        }
+        String uid = Json.text(Json.at(job, "metadata"), "uid");
+        String name = Json.text(Json.at(job, "metadata"), "name");
+        if (uid.isEmpty()) {
+            e.required("metadata.uid", "");
+        }
+        JsonNode labels = Json.at(spec, "template", "metadata", "labels");
+        ObjectNode expected = JsonNodeFactory.instance.objectNode();
+        for (String[] label : new String[][] {{"controller-uid", uid}, {"job-name", name}, {CONTROLLER_UID, uid},
+                {JOB_NAME, name}}) {
+            hasLabel(labels, label[0], label[1], e);
+            expected.put(label[0], label[1]);
+        }
+        if (Selectors.parsable(selector) && !Selectors.matches(selector, expected)) {
+            e.invalid("spec.selector", Go.labelSelector(selector), "`selector` not auto-generated");
+        }
+    }
+
+    /** kube's {@code ValidateHasLabel} on the pod template's metadata. */
+    private static void hasLabel(JsonNode labels, String key, String value, Errs e) {
+        String path = "spec.template.metadata.labels[" + key + "]";
+        if (!labels.has(key)) {
+            e.required(path, value);
+        } else if (!labels.get(key).asText().equals(value)) {
+            e.invalid(path, Go.stringMap(labels), "must be '" + value + "'");
         }
     }
 

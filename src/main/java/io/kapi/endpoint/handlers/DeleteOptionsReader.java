@@ -3,6 +3,7 @@ package io.kapi.endpoint.handlers;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoBool;
 import io.kapi.machinery.Json;
 import io.kapi.registry.DeleteOptions;
 import java.io.IOException;
@@ -36,7 +37,7 @@ final class DeleteOptionsReader {
         if (propagation == null || propagation.isEmpty()) {
             JsonNode orphan = body.get("orphanDependents");
             String param = request.param("orphanDependents");
-            boolean orphanDependents = orphan != null && !orphan.isNull() ? orphan.asBoolean() : "true".equals(param);
+            boolean orphanDependents = orphan != null && !orphan.isNull() ? orphan.asBoolean() : GoBool.query(param, false);
             propagation = orphanDependents ? "Orphan" : null;
         }
         return new DeleteOptions(text(pre, "uid"), text(pre, "resourceVersion"), dryRun, propagation, grace);

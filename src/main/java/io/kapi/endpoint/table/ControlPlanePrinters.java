@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The tables of the control-plane groups: certificates, flowcontrol and admissionregistration. */
+/** The tables of the control-plane groups: certificates, flowcontrol, admissionregistration and apiregistration. */
 final class ControlPlanePrinters {
 
     private static final String UNSET = "<unset>";
@@ -24,6 +24,29 @@ final class ControlPlanePrinters {
         certificates(into);
         flowControl(into);
         admission(into);
+        apiServices(into);
+    }
+
+    /** kube-aggregator's: the service ({@code Local} when none), and Available (with its reason unless True). */
+    private static void apiServices(Map<String, KindPrinter> into) {
+        into.put("apiregistration.k8s.io/APIService", KindPrinter.of(nameColumn(),
+                string("Service", Doc.text("The reference to the service that hosts this API endpoint."),
+                        (o, now) -> Obj.has(o, "spec", "service")
+                                ? Obj.str(o, "spec", "service", "namespace") + "/" + Obj.str(o, "spec", "service", "name")
+                                : "Local"),
+                string("Available", Doc.text("Whether this service is available."), (o, now) -> available(o)),
+                age()));
+    }
+
+    private static String available(JsonNode apiService) {
+        for (JsonNode c : Obj.list(apiService, "status", "conditions")) {
+            if ("Available".equals(Obj.str(c, "type"))) {
+                String status = Obj.str(c, "status");
+                String reason = Obj.str(c, "reason");
+                return status.equals("True") || reason.isEmpty() ? status : status + " (" + reason + ")";
+            }
+        }
+        return "Unknown";
     }
 
     private static void certificates(Map<String, KindPrinter> into) {

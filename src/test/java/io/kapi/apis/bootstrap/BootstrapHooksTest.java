@@ -23,9 +23,10 @@ class BootstrapHooksTest {
     @DisplayName("hooks carry kube-apiserver's names, run twice cleanly, and close drops this server from the endpoints")
     void lifecycle() throws Exception {
         BootstrapHooks bootstrap = BootstrapHooks.create(fixture.client, fixture.storage,
-                new BootstrapHooks.Endpoint("10.96.0.0/12", "10.0.0.5", 6443), true);
+                new BootstrapHooks.Endpoint("10.96.0.0/12", "10.0.0.5", 6443,
+                fixture.registry::groupVersions), true);
         assertEquals(List.of("rbac/bootstrap-roles", "scheduling/bootstrap-system-priority-classes",
-                "priority-and-fairness-config-producer", "bootstrap-controller",
+                "priority-and-fairness-config-producer", "apiservice-registration-controller", "bootstrap-controller",
                 "start-kube-apiserver-identity-lease-controller", "start-kube-apiserver-identity-lease-garbage-collector"),
                 bootstrap.hooks().stream().map(PostStartHook::name).toList());
         for (int i = 0; i < 2; i++) {
