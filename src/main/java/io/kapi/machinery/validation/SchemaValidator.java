@@ -66,6 +66,34 @@ public final class SchemaValidator {
         return new ValidationResult(List.copyOf(strict), walk.errors);
     }
 
+    /**
+     * Checks the {@code metadata} of an object whose kind has no schema here (a custom resource) as Go
+     * decodes it into {@code ObjectMeta}: type errors are thrown as by {@link #validate}, unknown and null
+     * fields of the metadata are removed; returns the paths of the unknown ones ({@code metadata.foo}).
+     * Everything outside {@code metadata} is left alone.
+     */
+    public List<String> checkObjectMeta(GroupVersionKind gvk, ObjectNode obj) {
+        Walk walk = new Walk(gvk, objectMetaHolder());
+        walk.run(obj);
+        return List.copyOf(walk.unknown);
+    }
+
+    private volatile Shape.Struct metaHolder;
+
+    private Shape.Struct objectMetaHolder() {
+        Shape.Struct holder = metaHolder;
+        if (holder == null) {
+            synchronized (compiler) {
+                holder = new Shape.Struct("custom.v1.Object");
+                holder.fields = Map.of("metadata", compiler.definition("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"));
+                holder.required = new String[0];
+                holder.preserveUnknown = true;
+                metaHolder = holder;
+            }
+        }
+        return holder;
+    }
+
     /** Whether {@code gvk} has a schema here; kinds without one (custom resources) are only checked for duplicates. */
     public boolean knows(GroupVersionKind gvk) {
         return root(gvk) instanceof Shape.Struct;
