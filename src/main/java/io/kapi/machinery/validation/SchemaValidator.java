@@ -78,6 +78,14 @@ public final class SchemaValidator {
         return List.copyOf(walk.unknown);
     }
 
+    /**
+     * The 400 kube-apiserver answers a body of {@code gvk} that cannot be decoded:
+     * {@code Widget in version "v1" cannot be handled as a Widget: <detail>}.
+     */
+    public static ApiException decodeError(GroupVersionKind gvk, String detail) {
+        return Walk.decodeError(gvk, detail);
+    }
+
     private volatile Shape.Struct metaHolder;
 
     private Shape.Struct objectMetaHolder() {
