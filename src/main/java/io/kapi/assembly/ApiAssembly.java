@@ -89,7 +89,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         ServiceAllocators services = new ServiceAllocators(
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
-        StoreServices storeServices = new StoreServices(MetadataRules.create(), new SchemaValidator(schemas),
+        SchemaValidator schemaValidator = new SchemaValidator(schemas);
+        StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
                 fieldManagers, () -> AdmissionChain.NONE, clock);
         Registry registry = new Registry(table.resources(), storage,
                 new BuiltinStrategies(Map.of("/services", services::decorate)), storeServices,
@@ -98,7 +99,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         services.connect(registry);
         fieldManagers.convertThrough(registry);
         TableConvertor tables = TableConvertor.create(schemas, resource -> storedForm(registry, resource));
-        Codecs codecs = new Codecs(new KubeBodyDecoder(), new NegotiatedWriter(tables, clock),
+        Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock),
                 new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
         RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, clock);
@@ -106,9 +107,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, storage, new BootstrapHooks.Endpoint(
-                config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort(), registry::groupVersions),
-                config.standalone());
+        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, storage, new BootstrapHooks.Endpoint(
+                config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
                 List.of(new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), services), bootstrap.hooks()));
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());

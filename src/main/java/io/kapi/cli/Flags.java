@@ -2,7 +2,8 @@ package io.kapi.cli;
 
 import io.kapi.machinery.GoBool;
 import io.kapi.machinery.GoDuration;
-import java.net.InetAddress;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.net.IpAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -198,15 +199,13 @@ final class Flags {
         }
     }
 
+    /** pflag's IP flag: {@code net.ParseIP} of the trimmed text, kept in Go's canonical form. */
     static String ip(String v) {
-        if (!v.matches("[0-9.]+|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*")) {
-            throw new IllegalArgumentException("failed to parse IP: \"" + v + "\"");
+        IpAddress ip = IpAddress.parseOrNull(v.trim());
+        if (ip == null) {
+            throw new IllegalArgumentException("failed to parse IP: " + GoStrings.quote(v));
         }
-        try {
-            return InetAddress.ofLiteral(v).getHostAddress();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("failed to parse IP: \"" + v + "\"");
-        }
+        return ip.toString();
     }
 
     private static List<String> append(List<String> current, String commaSeparated) {

@@ -2,6 +2,7 @@ package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
+import io.kapi.machinery.net.Cidr;
 import io.kapi.storage.etcd.EtcdConfig;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
@@ -17,13 +18,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code kapi}: parses the kube-apiserver style flags, prepares the certificates, builds the API and
- * serves it until SIGTERM or SIGINT. Exit codes: 0 after {@code --help} or a clean shutdown, 1 for a
- * bad command line or a failed start.
+ * serves it until SIGTERM or SIGINT. Exit codes: 0 after {@code --help} or a clean shutdown (a first
+ * SIGTERM or SIGINT: see {@link Signals}), 1 for a bad command line, a failed start or a second signal.
  * <pre>
  *   flags → Options (defaults, validate)
+ *         → DataDirectory (--data-dir private: 0700, files 0600)
  *         → TlsMaterial (given files, or LocalPki in --data-dir)
  *         → ApiAssembly.create(ApiConfig)
  *         → KapiServer.start(ServerConfig, api handler, checks, post-start hooks)
@@ -90,6 +94,9 @@ public final class Main {
 
     private static int serve(Options options, PrintStream out) throws IOException {
         String advertise = HostAddress.advertise(options.advertiseAddress(), options.bindAddress());
+        if (options.selfSignedCertificates() || options.effectiveStorageBackend().equals("embedded")) {
+            DataDirectory.secure(options.dataDir());
+        }
         LocalPki pki = null;
         TlsMaterial tls;
         if (options.selfSignedCertificates()) {
@@ -131,10 +138,13 @@ public final class Main {
             throw e;
         }
         KapiServer started = server;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runnable stopAll = new Once(() -> {
             started.shutdown();
             closeQuietly(api);
-        }, "kapi-shutdown"));
+        });
+        Signals.onTermination(stopAll);
+        // for any other way out (System.exit, SIGHUP): stop as cleanly as the JVM lets us
+        Runtime.getRuntime().addShutdownHook(new Thread(stopAll, "kapi-shutdown-hook"));
         if (pki != null) {
             Path kubeconfig = pki.writeKubeconfig(localUrl(options.bindAddress(), server.port()));
             out.println("Kapi is ready: kubectl --kubeconfig " + kubeconfig + " get ns");
@@ -147,6 +157,8 @@ public final class Main {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        stopAll.run();
+        log().log(Level.INFO, "Storage closed; exiting");
         return 0;
     }
 
@@ -179,11 +191,36 @@ public final class Main {
         } catch (UnknownHostException e) {
             host = null;
         }
-        String serviceIp = Cidr.parse(options.serviceClusterIpRange().split(",")[0].trim()).firstAddress();
+        String serviceIp = Cidr.parseSloppy(options.serviceClusterIpRange().split(",")[0].trim()).firstAddress();
         List<String> addresses = new ArrayList<>();
         addresses.add(options.bindAddress());
         addresses.add(advertise);
         return ServingNames.standard(host, serviceIp, addresses);
+    }
+
+    /** Runs its action once, whoever calls first; later callers wait until it has finished. */
+    private record Once(Runnable action, AtomicBoolean started,
+                        CountDownLatch done) implements Runnable {
+        Once(Runnable action) {
+            this(action, new AtomicBoolean(), new CountDownLatch(1));
+        }
+
+        @Override
+        public void run() {
+            if (started.compareAndSet(false, true)) {
+                try {
+                    action.run();
+                } finally {
+                    done.countDown();
+                }
+                return;
+            }
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static void closeQuietly(AutoCloseable resource) {

@@ -86,11 +86,19 @@ public final class LocalClient {
     }
 
     private static JsonNode decode(RestResponse response) {
-        if (!(response.body() instanceof RestResponse.Bytes bytes) || bytes.data().length == 0) {
-            return null;
-        }
+        byte[] data;
         try {
-            return Json.MAPPER.readTree(bytes.data());
+            data = switch (response.body()) {
+                case RestResponse.Bytes bytes -> bytes.data();
+                case RestResponse.Encoded encoded -> {
+                    // a list written as it is encoded: in process, written to memory
+                    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                    encoded.writer().writeTo(out);
+                    yield out.toByteArray();
+                }
+                case RestResponse.Stream stream -> new byte[0];
+            };
+            return data.length == 0 ? null : Json.MAPPER.readTree(data);
         } catch (IOException e) {
             return null;
         }

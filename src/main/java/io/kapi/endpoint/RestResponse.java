@@ -30,6 +30,20 @@ public record RestResponse(int status, List<Map.Entry<String, String>> headers, 
     public record Stream(String contentType, StreamWriter writer) implements Body {
     }
 
+    /**
+     * A complete entity written as it is encoded (a large list), so that it is never held in memory
+     * whole. Unlike a {@link Stream} it is an ordinary response: it is subject to the idle timeout, and
+     * shutdown waits for it like any short request.
+     */
+    public record Encoded(String contentType, BodyWriter writer) implements Body {
+    }
+
+    /** Writes a whole entity as it is encoded. */
+    @FunctionalInterface
+    public interface BodyWriter {
+        void writeTo(java.io.OutputStream out) throws IOException;
+    }
+
     @FunctionalInterface
     public interface StreamWriter {
         /** Writes the frames; returns when the stream ends. An IOException means the client went away. */

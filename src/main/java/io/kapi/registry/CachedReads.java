@@ -1,6 +1,7 @@
 package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
 import io.kapi.storage.cache.CacheWatch;

@@ -3,6 +3,8 @@ package io.kapi.registry;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageException;

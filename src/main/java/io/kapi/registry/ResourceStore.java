@@ -339,13 +339,17 @@ public final class ResourceStore {
         return served.converts() ? missing : RequiredFields.stillMissing(object, missing);
     }
 
-    /** Whether the new object is the stored one (kube's GuaranteedUpdate stores nothing then). */
+    /**
+     * Whether the new object is the stored one (kube's GuaranteedUpdate stores nothing then): compared
+     * with the stored resourceVersion lent to it for the comparison, without copying either.
+     */
     private static boolean unchanged(ObjectNode object, ObjectNode old) {
-        ObjectNode stored = old.deepCopy();
-        ObjectMeta.of(stored).resourceVersion(null);
-        ObjectNode next = object.deepCopy();
-        ObjectMeta.of(next).resourceVersion(null);
-        return stored.equals(next);
+        ObjectMeta meta = ObjectMeta.of(object);
+        String own = meta.resourceVersion();
+        meta.resourceVersion(ObjectMeta.of(old).resourceVersion());
+        boolean same = object.equals(old);
+        meta.resourceVersion(own.isEmpty() ? null : own);
+        return same;
     }
 
     /** An update that leaves a deleted object without finalizers and grace removes it (kube's deleteForEmptyFinalizers). */

@@ -2,6 +2,7 @@ package io.kapi.registry;
 
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,7 +97,7 @@ public final class ResourceVersions {
     }
 
     private static FieldError notSupported(String value, String supported) {
-        return new FieldError(FieldError.Type.NOT_SUPPORTED, MATCH, "\"" + value + "\"", "supported values: " + supported);
+        return new FieldError(FieldError.Type.NOT_SUPPORTED, MATCH, GoStrings.quote(value), "supported values: " + supported);
     }
 
     private static void fail(List<FieldError> errors) {

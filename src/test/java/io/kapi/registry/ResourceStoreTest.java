@@ -13,6 +13,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
 import io.kapi.storage.Storages;

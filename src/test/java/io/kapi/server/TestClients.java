@@ -26,6 +26,21 @@ final class TestClients {
         return client(pki, false);
     }
 
+    /** A TLS context trusting {@code pki}'s CA and presenting {@code certificate} with {@code key}. */
+    static SSLContext presenting(LocalPki pki, java.security.PrivateKey key, X509Certificate certificate)
+            throws Exception {
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(TlsMaterial.trustStore(List.of(pki.ca())));
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("client", key, new char[0], new X509Certificate[] {certificate});
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, new char[0]);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return context;
+    }
+
     private static HttpClient client(LocalPki pki, boolean withCertificate) throws Exception {
         return HttpClient.newBuilder().sslContext(tls(pki, withCertificate)).version(HttpClient.Version.HTTP_2)
                 .connectTimeout(Duration.ofSeconds(5)).build();

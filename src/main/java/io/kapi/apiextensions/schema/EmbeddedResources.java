@@ -3,7 +3,7 @@ package io.kapi.apiextensions.schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.FieldError;
-import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.NameRule;
 import io.kapi.machinery.validation.ObjectMetaValidator;
@@ -71,7 +71,7 @@ public final class EmbeddedResources {
             } else if (apiVersion.asText().isEmpty()) {
                 errors.add(FieldError.invalid(child(path, "apiVersion"), "\"\"", "must not be empty"));
             } else if (apiVersion.asText().chars().filter(c -> c == '/').count() > 1) {
-                errors.add(FieldError.invalid(child(path, "apiVersion"), GoJson.quote(apiVersion.asText()),
+                errors.add(FieldError.invalid(child(path, "apiVersion"), GoStrings.quote(apiVersion.asText()),
                         "unexpected GroupVersion string: " + apiVersion.asText()));
             }
         }
@@ -84,7 +84,7 @@ public final class EmbeddedResources {
             } else {
                 List<String> errs = Identifiers.dns1035Label(kind.asText().toLowerCase(Locale.ROOT));
                 if (!errs.isEmpty()) {
-                    errors.add(FieldError.invalid(child(path, "kind"), GoJson.quote(kind.asText()),
+                    errors.add(FieldError.invalid(child(path, "kind"), GoStrings.quote(kind.asText()),
                             "may have mixed case, but should otherwise match: " + String.join(",", errs)));
                 }
             }

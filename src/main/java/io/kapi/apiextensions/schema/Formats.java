@@ -2,7 +2,7 @@ package io.kapi.apiextensions.schema;
 
 import io.kapi.machinery.GoDuration;
 import io.kapi.machinery.validation.Identifiers;
-import io.kapi.machinery.validation.Quantities;
+import io.kapi.machinery.quantity.Quantity;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -73,7 +73,7 @@ final class Formats {
             Map.entry("date", Formats::date),
             Map.entry("duration", Formats::duration),
             Map.entry("datetime", Formats::dateTime),
-            Map.entry("quantity", s -> Quantities.check(s) == null),
+            Map.entry("quantity", s -> Quantity.check(s) == null),
             Map.entry("k8sshortname", s -> Identifiers.dns1123Label(s).isEmpty()),
             Map.entry("k8slongname", s -> s.length() <= 253 && s.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")));
 

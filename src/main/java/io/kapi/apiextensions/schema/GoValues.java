@@ -1,7 +1,7 @@
 package io.kapi.apiextensions.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +29,7 @@ public final class GoValues {
     /** {@code %v} of a scalar, {@code %q} for strings. */
     private static String plain(JsonNode v) {
         if (v.isTextual()) {
-            return GoJson.quote(v.asText());
+            return GoStrings.quote(v.asText());
         }
         if (v.isBoolean()) {
             return Boolean.toString(v.asBoolean());
@@ -49,7 +49,7 @@ public final class GoValues {
             Map<String, JsonNode> sorted = new TreeMap<>();
             v.properties().forEach(e -> sorted.put(e.getKey(), e.getValue()));
             List<String> entries = new ArrayList<>();
-            sorted.forEach((k, x) -> entries.add(GoJson.quote(k) + ":" + goSyntax(x)));
+            sorted.forEach((k, x) -> entries.add(GoStrings.quote(k) + ":" + goSyntax(x)));
             return "map[string]interface {}{" + String.join(", ", entries) + "}";
         }
         if (v.isArray()) {

@@ -3,7 +3,7 @@ package io.kapi.apiextensions.schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.FieldError;
-import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -62,7 +62,7 @@ public final class StructuralCheck {
         for (String field : List.of("kind", "apiVersion")) {
             StructuralSchema f = s.property(field);
             if (f != null && checkMetadata && !f.type().equals("string")) {
-                errors.add(FieldError.invalid(path + ".properties[" + field + "].type", GoJson.quote(f.type()),
+                errors.add(FieldError.invalid(path + ".properties[" + field + "].type", GoStrings.quote(f.type()),
                         "must be string"));
             }
         }
@@ -91,7 +91,7 @@ public final class StructuralCheck {
         if (s.embeddedResource() && !s.type().equals("object")) {
             errors.add(s.type().isEmpty()
                     ? FieldError.required(path + ".type", "must be object if x-kubernetes-embedded-resource is true")
-                    : FieldError.invalid(path + ".type", GoJson.quote(s.type()),
+                    : FieldError.invalid(path + ".type", GoStrings.quote(s.type()),
                             "must be object if x-kubernetes-embedded-resource is true"));
         } else if (s.type().isEmpty() && !s.intOrString() && !s.preserveUnknownFields()) {
             errors.add(FieldError.required(path + ".type", switch (lvl) {
@@ -105,7 +105,7 @@ public final class StructuralCheck {
                     "must not be used if x-kubernetes-embedded-resource is set"));
         }
         if (lvl == Level.ROOT && !s.type().isEmpty() && !s.type().equals("object")) {
-            errors.add(FieldError.invalid(path + ".type", GoJson.quote(s.type()), "must be object at the root"));
+            errors.add(FieldError.invalid(path + ".type", GoStrings.quote(s.type()), "must be object at the root"));
         }
     }
 
@@ -113,7 +113,7 @@ public final class StructuralCheck {
     private static void metadata(StructuralSchema m, boolean checkMetadata, Level lvl, String path,
                                  List<FieldError> errors) {
         if (checkMetadata && !m.type().equals("object")) {
-            errors.add(FieldError.invalid(path + ".type", GoJson.quote(m.type()), "must be object"));
+            errors.add(FieldError.invalid(path + ".type", GoStrings.quote(m.type()), "must be object"));
         }
         if (lvl != Level.ROOT) {
             return;
@@ -168,7 +168,7 @@ public final class StructuralCheck {
         }
         if (!v.pattern().isEmpty()) {
             GoRegex.error(v.pattern()).ifPresent(err -> errors.add(FieldError.invalid(path + ".pattern",
-                    GoJson.quote(v.pattern()), "must be a valid regular expression, but isn't: " + err)));
+                    GoStrings.quote(v.pattern()), "must be a valid regular expression, but isn't: " + err)));
         }
     }
 

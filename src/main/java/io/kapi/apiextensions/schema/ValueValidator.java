@@ -3,7 +3,7 @@ package io.kapi.apiextensions.schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.kapi.machinery.FieldError;
-import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -119,7 +119,7 @@ public final class ValueValidator {
     }
 
     private static String typeMessage(String path, String expected, String found) {
-        return path + " in body must be of type " + expected + ": " + GoJson.quote(found);
+        return path + " in body must be of type " + expected + ": " + GoStrings.quote(found);
     }
 
     private static void junctors(JsonNode data, StructuralSchema s, String path, List<Violation> out) {
@@ -139,7 +139,7 @@ public final class ValueValidator {
                 }
             }
             if (!ok) {
-                out.add(composite(path, GoJson.quote(path) + " must validate at least one schema (anyOf)"));
+                out.add(composite(path, GoStrings.quote(path) + " must validate at least one schema (anyOf)"));
                 out.addAll(best);
             }
         }
@@ -155,7 +155,7 @@ public final class ValueValidator {
                 out.addAll(r);
             }
             if (valid != s.allOf().size()) {
-                out.add(composite(path, GoJson.quote(path) + " must validate all the schemas (allOf)"
+                out.add(composite(path, GoStrings.quote(path) + " must validate all the schemas (allOf)"
                         + (valid == 0 ? ". None validated" : "")));
             }
         }
@@ -163,7 +163,7 @@ public final class ValueValidator {
             List<Violation> r = new ArrayList<>();
             check(data, s.not(), path, r);
             if (r.isEmpty()) {
-                out.add(composite(path, GoJson.quote(path) + " must not validate the schema (not)"));
+                out.add(composite(path, GoStrings.quote(path) + " must not validate the schema (not)"));
             }
         }
     }
@@ -182,7 +182,7 @@ public final class ValueValidator {
             }
         }
         if (valid != 1) {
-            out.add(composite(path, GoJson.quote(path) + " must validate one and only one schema (oneOf). "
+            out.add(composite(path, GoStrings.quote(path) + " must validate one and only one schema (oneOf). "
                     + (valid == 0 ? "Found none valid" : "Found " + valid + " valid alternatives")));
             if (best != null) {
                 out.addAll(best);

@@ -2,6 +2,7 @@ package io.kapi.apiextensions.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +50,7 @@ record Violation(Code code, String name, JsonNode value, String message, Object 
             for (Object v : values) {
                 JsonNode n = (JsonNode) v;
                 String text = n.isTextual() ? n.asText() : write(n);
-                quoted.add(io.kapi.machinery.GoJson.quote(text));
+                quoted.add(GoStrings.quote(text));
             }
         }
         return quoted.isEmpty() ? "" : "supported values: " + String.join(", ", quoted);

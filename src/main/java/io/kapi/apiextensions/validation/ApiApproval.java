@@ -2,7 +2,7 @@ package io.kapi.apiextensions.validation;
 
 import io.kapi.apiextensions.Crd;
 import io.kapi.machinery.FieldError;
-import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
@@ -48,13 +48,13 @@ public final class ApiApproval {
 
     /** kube's {@code GetAPIApprovalState} of an annotation value ("" when absent). */
     public static Result state(String annotation) {
-        String quoted = GoJson.quote(ANNOTATION);
+        String quoted = GoStrings.quote(ANNOTATION);
         if (annotation.isEmpty()) {
             return new Result(State.MISSING, "protected groups must have approval annotation " + quoted
                     + ", see https://github.com/kubernetes/enhancements/pull/1111");
         }
         if (annotation.startsWith("unapproved")) {
-            return new Result(State.BYPASSED, "not approved: " + GoJson.quote(annotation));
+            return new Result(State.BYPASSED, "not approved: " + GoStrings.quote(annotation));
         }
         try {
             URI u = new URI(annotation);
@@ -84,7 +84,7 @@ public final class ApiApproval {
         String path = "metadata.annotations[" + ANNOTATION + "]";
         switch (now.state()) {
             case MISSING -> errors.add(FieldError.required(path, now.message()));
-            case INVALID -> errors.add(FieldError.invalid(path, GoJson.quote(annotation(crd)), now.message()));
+            case INVALID -> errors.add(FieldError.invalid(path, GoStrings.quote(annotation(crd)), now.message()));
             case APPROVED, BYPASSED -> { }
         }
     }

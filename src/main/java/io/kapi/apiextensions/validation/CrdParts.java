@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.apiextensions.schema.FieldPaths;
 import io.kapi.apiextensions.schema.StructuralSchema;
 import io.kapi.machinery.FieldError;
-import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.validation.Identifiers;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -39,19 +39,19 @@ final class CrdParts {
         for (int i = 0; i < shortNames.size(); i++) {
             List<String> errs = Identifiers.dns1035Label(shortNames.get(i).asText());
             if (!errs.isEmpty()) {
-                errors.add(FieldError.invalid(path + ".shortNames[" + i + "]", GoJson.quote(shortNames.get(i).asText()),
+                errors.add(FieldError.invalid(path + ".shortNames[" + i + "]", GoStrings.quote(shortNames.get(i).asText()),
                         String.join(",", errs)));
             }
         }
         String kind = names.path("kind").asText("");
         if (!kind.isEmpty() && kind.equals(names.path("listKind").asText(""))) {
-            errors.add(FieldError.invalid(path + ".listKind", GoJson.quote(kind), "kind and listKind may not be the same"));
+            errors.add(FieldError.invalid(path + ".listKind", GoStrings.quote(kind), "kind and listKind may not be the same"));
         }
         JsonNode categories = names.path("categories");
         for (int i = 0; i < categories.size(); i++) {
             List<String> errs = Identifiers.dns1035Label(categories.get(i).asText());
             if (!errs.isEmpty()) {
-                errors.add(FieldError.invalid(path + ".categories[" + i + "]", GoJson.quote(categories.get(i).asText()),
+                errors.add(FieldError.invalid(path + ".categories[" + i + "]", GoStrings.quote(categories.get(i).asText()),
                         String.join(",", errs)));
             }
         }
@@ -64,7 +64,7 @@ final class CrdParts {
         }
         List<String> errs = Identifiers.dns1035Label(mixedCase ? value.toLowerCase(Locale.ROOT) : value);
         if (!errs.isEmpty()) {
-            errors.add(FieldError.invalid(path + "." + field, GoJson.quote(value),
+            errors.add(FieldError.invalid(path + "." + field, GoStrings.quote(value),
                     (mixedCase ? "may have mixed case, but should otherwise match: " : "") + String.join(",", errs)));
         }
     }
@@ -79,11 +79,11 @@ final class CrdParts {
         if (type.isEmpty()) {
             errors.add(FieldError.required(path + ".type", types));
         } else if (!COLUMN_TYPES.contains(type)) {
-            errors.add(FieldError.invalid(path + ".type", GoJson.quote(type), types));
+            errors.add(FieldError.invalid(path + ".type", GoStrings.quote(type), types));
         }
         String format = col.path("format").asText("");
         if (!format.isEmpty() && !COLUMN_FORMATS.contains(format)) {
-            errors.add(FieldError.invalid(path + ".format", GoJson.quote(format), "must be one of " + String.join(",", COLUMN_FORMATS)));
+            errors.add(FieldError.invalid(path + ".format", GoStrings.quote(format), "must be one of " + String.join(",", COLUMN_FORMATS)));
         }
         String jsonPath = col.path("jsonPath").asText("");
         if (jsonPath.isEmpty()) {
@@ -100,7 +100,7 @@ final class CrdParts {
             return false;
         }
         if (s.charAt(0) != '.') {
-            errors.add(FieldError.invalid(path, GoJson.quote(s), "must be a simple json path starting with ."));
+            errors.add(FieldError.invalid(path, GoStrings.quote(s), "must be a simple json path starting with ."));
             return false;
         }
         return true;
@@ -117,7 +117,7 @@ final class CrdParts {
         String selector = scale.path("labelSelectorPath").asText("");
         if (!selector.isEmpty() && simpleJsonPath(selector, path + ".scale.labelSelectorPath", errors)
                 && !selector.startsWith(".spec.") && !selector.startsWith(".status.")) {
-            errors.add(FieldError.invalid(path + ".scale.labelSelectorPath", GoJson.quote(selector),
+            errors.add(FieldError.invalid(path + ".scale.labelSelectorPath", GoStrings.quote(selector),
                     "should be a json path under either .spec or .status"));
         }
     }
@@ -129,7 +129,7 @@ final class CrdParts {
         if (value.isEmpty()) {
             errors.add(FieldError.required(at, ""));
         } else if (simpleJsonPath(value, at, errors) && !value.startsWith(prefix)) {
-            errors.add(FieldError.invalid(at, GoJson.quote(value), detail));
+            errors.add(FieldError.invalid(at, GoStrings.quote(value), detail));
         }
     }
 
@@ -142,18 +142,18 @@ final class CrdParts {
         String w = warning.asText();
         String at = path + ".deprecationWarning";
         if (!version.path("deprecated").asBoolean(false)) {
-            errors.add(FieldError.invalid(at, GoJson.quote(w), "can only be set for deprecated versions"));
+            errors.add(FieldError.invalid(at, GoStrings.quote(w), "can only be set for deprecated versions"));
             return;
         }
         if (w.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 256) {
-            errors.add(FieldError.invalid(at, GoJson.quote(w), "must be <= 256 characters long"));
+            errors.add(FieldError.invalid(at, GoStrings.quote(w), "must be <= 256 characters long"));
         }
         if (w.isEmpty()) {
-            errors.add(FieldError.invalid(at, GoJson.quote(w), "must not be an empty string"));
+            errors.add(FieldError.invalid(at, GoStrings.quote(w), "must not be an empty string"));
         }
         for (int i = 0; i < w.length(); i++) {
             if (Character.isISOControl(w.charAt(i))) {
-                errors.add(FieldError.invalid(at, GoJson.quote(w),
+                errors.add(FieldError.invalid(at, GoStrings.quote(w),
                         "must only contain printable UTF-8 characters; non-printable character found at index " + i));
                 break;
             }
@@ -174,18 +174,18 @@ final class CrdParts {
             try {
                 found = FieldPaths.resolve(jsonPath, schema, false);
             } catch (IllegalArgumentException e) {
-                errors.add(FieldError.invalid(at, GoJson.quote(jsonPath), "is an invalid path: " + e.getMessage()));
+                errors.add(FieldError.invalid(at, GoStrings.quote(jsonPath), "is an invalid path: " + e.getMessage()));
                 continue;
             }
             if ("metadata".equals(found.root())) {
-                errors.add(FieldError.invalid(at, GoJson.quote(jsonPath), "must not point to fields in metadata"));
+                errors.add(FieldError.invalid(at, GoStrings.quote(jsonPath), "must not point to fields in metadata"));
             }
             if (!List.of("string", "boolean", "integer").contains(found.schema().type())) {
-                errors.add(FieldError.invalid(at, GoJson.quote(jsonPath),
+                errors.add(FieldError.invalid(at, GoStrings.quote(jsonPath),
                         "must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed."));
             }
             if (!unique.add(jsonPath)) {
-                errors.add(new FieldError(FieldError.Type.DUPLICATE, at, GoJson.quote(jsonPath), null));
+                errors.add(new FieldError(FieldError.Type.DUPLICATE, at, GoStrings.quote(jsonPath), null));
             }
         }
         if (unique.size() > MAX_SELECTABLE_FIELDS) {
@@ -208,7 +208,7 @@ final class CrdParts {
         if (strategy.isEmpty()) {
             errors.add(FieldError.required(path + ".strategy", ""));
         } else if (!strategy.equals("None") && !strategy.equals("Webhook")) {
-            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".strategy", GoJson.quote(strategy),
+            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".strategy", GoStrings.quote(strategy),
                     SchemaRules.supported(List.of("None", "Webhook"))));
         }
         JsonNode webhook = conversion.path("webhook");
@@ -243,7 +243,7 @@ final class CrdParts {
         }
         String caBundle = cc.path("caBundle").asText("");
         if (!caBundle.isEmpty() && !allowInvalidCaBundle && !validCaBundle(caBundle)) {
-            errors.add(FieldError.invalid(path + ".caBundle", GoJson.quote(caBundle), "unable to load root certificates: unable to parse bytes as PEM block"));
+            errors.add(FieldError.invalid(path + ".caBundle", GoStrings.quote(caBundle), "unable to load root certificates: unable to parse bytes as PEM block"));
         }
     }
 
@@ -269,20 +269,20 @@ final class CrdParts {
         }
         String scheme = u.getScheme() == null ? "" : u.getScheme();
         if (!scheme.equals("https")) {
-            errors.add(FieldError.invalid(path, GoJson.quote(scheme), "'https' is the only allowed URL scheme" + form));
+            errors.add(FieldError.invalid(path, GoStrings.quote(scheme), "'https' is the only allowed URL scheme" + form));
         }
         String host = u.getRawAuthority() == null ? "" : u.getRawAuthority().replaceFirst("^.*@", "");
         if (host.isEmpty()) {
-            errors.add(FieldError.invalid(path, GoJson.quote(host), "host must be specified" + form));
+            errors.add(FieldError.invalid(path, GoStrings.quote(host), "host must be specified" + form));
         }
         if (u.getRawUserInfo() != null) {
-            errors.add(FieldError.invalid(path, GoJson.quote(u.getRawUserInfo()), "user information is not permitted in the URL"));
+            errors.add(FieldError.invalid(path, GoStrings.quote(u.getRawUserInfo()), "user information is not permitted in the URL"));
         }
         if (u.getRawFragment() != null && !u.getRawFragment().isEmpty()) {
-            errors.add(FieldError.invalid(path, GoJson.quote(u.getRawFragment()), "fragments are not permitted in the URL"));
+            errors.add(FieldError.invalid(path, GoStrings.quote(u.getRawFragment()), "fragments are not permitted in the URL"));
         }
         if (u.getRawQuery() != null && !u.getRawQuery().isEmpty()) {
-            errors.add(FieldError.invalid(path, GoJson.quote(u.getRawQuery()), "query parameters are not permitted in the URL"));
+            errors.add(FieldError.invalid(path, GoStrings.quote(u.getRawQuery()), "query parameters are not permitted in the URL"));
         }
     }
 
@@ -307,11 +307,11 @@ final class CrdParts {
             return;
         }
         if (urlPath.equals("//")) {
-            errors.add(FieldError.invalid(path + ".path", GoJson.quote(urlPath), "segment[0] may not be empty"));
+            errors.add(FieldError.invalid(path + ".path", GoStrings.quote(urlPath), "segment[0] may not be empty"));
             return;
         }
         if (!urlPath.startsWith("/")) {
-            errors.add(FieldError.invalid(path + ".path", GoJson.quote(urlPath), "must start with a '/'"));
+            errors.add(FieldError.invalid(path + ".path", GoStrings.quote(urlPath), "must start with a '/'"));
         }
         String check = urlPath.substring(1);
         if (check.endsWith("/")) {
@@ -320,11 +320,11 @@ final class CrdParts {
         String[] steps = check.split("/", -1);
         for (int i = 0; i < steps.length; i++) {
             if (steps[i].isEmpty()) {
-                errors.add(FieldError.invalid(path + ".path", GoJson.quote(urlPath), "segment[" + i + "] may not be empty"));
+                errors.add(FieldError.invalid(path + ".path", GoStrings.quote(urlPath), "segment[" + i + "] may not be empty"));
                 continue;
             }
             for (String failure : Identifiers.dns1123Subdomain(steps[i])) {
-                errors.add(FieldError.invalid(path + ".path", GoJson.quote(urlPath), "segment[" + i + "]: " + failure));
+                errors.add(FieldError.invalid(path + ".path", GoStrings.quote(urlPath), "segment[" + i + "]: " + failure));
             }
         }
     }
@@ -339,11 +339,11 @@ final class CrdParts {
         for (int i = 0; i < versions.size(); i++) {
             String v = versions.get(i).asText();
             if (!seen.add(v)) {
-                errors.add(FieldError.invalid(path + "[" + i + "]", GoJson.quote(v), "duplicate version"));
+                errors.add(FieldError.invalid(path + "[" + i + "]", GoStrings.quote(v), "duplicate version"));
                 continue;
             }
             for (String e : Identifiers.dns1035Label(v)) {
-                errors.add(FieldError.invalid(path + "[" + i + "]", GoJson.quote(v), e));
+                errors.add(FieldError.invalid(path + "[" + i + "]", GoStrings.quote(v), e));
             }
             accepted |= v.equals("v1") || v.equals("v1beta1");
         }

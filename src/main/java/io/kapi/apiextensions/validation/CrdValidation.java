@@ -7,7 +7,7 @@ import io.kapi.apiextensions.schema.DefaultsCheck;
 import io.kapi.apiextensions.schema.StructuralCheck;
 import io.kapi.apiextensions.schema.StructuralSchema;
 import io.kapi.machinery.FieldError;
-import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.validation.Identifiers;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -123,7 +123,7 @@ public final class CrdValidation {
     private static void name(Crd crd, List<FieldError> errors) {
         String required = crd.names().path("plural").asText("") + "." + crd.group();
         if (!crd.name().equals(required)) {
-            errors.add(FieldError.invalid("metadata.name", GoJson.quote(crd.name()),
+            errors.add(FieldError.invalid("metadata.name", GoStrings.quote(crd.name()),
                     "must be spec.names.plural+\".\"+spec.group"));
         }
     }
@@ -134,7 +134,7 @@ public final class CrdValidation {
         if (scope.isEmpty()) {
             errors.add(FieldError.required("spec.scope", ""));
         } else if (!scope.equals("Cluster") && !scope.equals("Namespaced")) {
-            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, "spec.scope", GoJson.quote(scope),
+            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, "spec.scope", GoStrings.quote(scope),
                     SchemaRules.supported(List.of("Cluster", "Namespaced"))));
         }
         Hoisting hoisting = Hoisting.of(crd);
@@ -151,7 +151,7 @@ public final class CrdValidation {
         hoisted(crd, hoisting, effective, errors);
         String strategy = crd.conversionStrategy();
         if (!strategy.equals("None") && crd.preserveUnknownFields()) {
-            errors.add(FieldError.invalid("spec.conversion.strategy", GoJson.quote(strategy),
+            errors.add(FieldError.invalid("spec.conversion.strategy", GoStrings.quote(strategy),
                     "must be None if spec.preserveUnknownFields is true"));
         }
         CrdParts.conversion(crd.spec().path("conversion"), opts.requireRecognizedConversionReviewVersion(),
@@ -171,9 +171,9 @@ public final class CrdValidation {
         }
         List<String> errs = Identifiers.dns1123Subdomain(group);
         if (!errs.isEmpty()) {
-            errors.add(FieldError.invalid("spec.group", GoJson.quote(group), String.join(",", errs)));
+            errors.add(FieldError.invalid("spec.group", GoStrings.quote(group), String.join(",", errs)));
         } else if (!group.contains(".")) {
-            errors.add(FieldError.invalid("spec.group", GoJson.quote(group), "should be a domain with at least one dot"));
+            errors.add(FieldError.invalid("spec.group", GoStrings.quote(group), "should be a domain with at least one dot"));
         }
     }
 
@@ -204,7 +204,7 @@ public final class CrdValidation {
             String at = "spec.versions[" + v.index() + "]";
             List<String> errs = Identifiers.dns1035Label(v.name());
             if (!errs.isEmpty()) {
-                errors.add(FieldError.invalid(at + ".name", GoJson.quote(v.name()), String.join(",", errs)));
+                errors.add(FieldError.invalid(at + ".name", GoStrings.quote(v.name()), String.join(",", errs)));
             }
             CrdParts.deprecationWarning(v.node(), at, errors);
             if (!hoisting.schema() && v.schema() != null) {
@@ -314,7 +314,7 @@ public final class CrdValidation {
             }
             if (e.getKey().equals("type")) {
                 if (!v.asText().equals("object")) {
-                    errors.add(FieldError.invalid(at + ".type", GoJson.quote(v.asText()),
+                    errors.add(FieldError.invalid(at + ".type", GoStrings.quote(v.asText()),
                             "only \"object\" is allowed as the type at the root of the schema if the status subresource is enabled"));
                     return;
                 }
@@ -339,7 +339,7 @@ public final class CrdValidation {
 
     private static void immutable(String path, JsonNode value, JsonNode old, List<FieldError> errors) {
         if (!value.equals(old)) {
-            errors.add(FieldError.invalid(path, GoJson.quote(value.asText("")), "field is immutable"));
+            errors.add(FieldError.invalid(path, GoStrings.quote(value.asText("")), "field is immutable"));
         }
     }
 
@@ -364,7 +364,7 @@ public final class CrdValidation {
             left.remove(v.name());
         }
         left.entrySet().stream().sorted(Map.Entry.comparingByValue()).forEach(e -> errors.add(FieldError.invalid(
-                "status.storedVersions[" + e.getValue() + "]", GoJson.quote(e.getKey()),
+                "status.storedVersions[" + e.getValue() + "]", GoStrings.quote(e.getKey()),
                 "missing from spec.versions; %1$s was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in %1$s and removes %1$s from status.storedVersions"
                         .formatted(e.getKey()))));
     }

@@ -2,7 +2,7 @@ package io.kapi.apiextensions.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.apiextensions.Crd;
-import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +21,7 @@ final class GoStructs {
     /** {@code []string{"a", "b"}}. */
     static String strings(JsonNode array) {
         List<String> items = new ArrayList<>();
-        array.forEach(v -> items.add(GoJson.quote(v.asText())));
+        array.forEach(v -> items.add(GoStrings.quote(v.asText())));
         return "[]string{" + String.join(", ", items) + "}";
     }
 
@@ -29,7 +29,7 @@ final class GoStructs {
     static String versions(Crd crd, Hoisting hoisting) {
         List<String> items = new ArrayList<>();
         for (Crd.Version v : crd.versions()) {
-            items.add("apiextensions.CustomResourceDefinitionVersion{Name:" + GoJson.quote(v.name())
+            items.add("apiextensions.CustomResourceDefinitionVersion{Name:" + GoStrings.quote(v.name())
                     + ", Served:" + v.served() + ", Storage:" + v.storage() + ", Deprecated:" + v.deprecated()
                     + ", DeprecationWarning:(*string)" + pointer(v.node().get("deprecationWarning"))
                     + ", Schema:(*apiextensions.CustomResourceValidation)"
@@ -56,10 +56,10 @@ final class GoStructs {
     static String schema(JsonNode s) {
         List<String> fields = new ArrayList<>();
         if (s.hasNonNull("type")) {
-            fields.add("Type:" + GoJson.quote(s.get("type").asText()));
+            fields.add("Type:" + GoStrings.quote(s.get("type").asText()));
         }
         if (s.hasNonNull("description")) {
-            fields.add("Description:" + GoJson.quote(s.get("description").asText()));
+            fields.add("Description:" + GoStrings.quote(s.get("description").asText()));
         }
         if (s.path("properties").isObject()) {
             fields.add("Properties:map[string]apiextensions.JSONSchemaProps{...}");

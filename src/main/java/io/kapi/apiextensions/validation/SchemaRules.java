@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.apiextensions.schema.FieldPaths;
 import io.kapi.apiextensions.schema.StructuralSchema;
 import io.kapi.machinery.FieldError;
-import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -98,7 +98,7 @@ final class SchemaRules {
     private static void standard(JsonNode s, String path, Context ctx, List<FieldError> errors) {
         String type = s.path("type").asText("");
         if (ctx.requireValidPropertyType() && !type.isEmpty() && !TYPES.contains(type)) {
-            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".type", GoJson.quote(type),
+            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".type", GoStrings.quote(type),
                     supported(TYPES)));
         }
         if (s.has("default") && ctx.forbidDefaults() != null) {
@@ -188,10 +188,10 @@ final class SchemaRules {
         if (mapType != null && !type.equals("object")) {
             errors.add(type.isEmpty()
                     ? FieldError.required(path + ".type", "must be object if x-kubernetes-map-type is specified")
-                    : FieldError.invalid(path + ".type", GoJson.quote(type), "must be object if x-kubernetes-map-type is specified"));
+                    : FieldError.invalid(path + ".type", GoStrings.quote(type), "must be object if x-kubernetes-map-type is specified"));
         }
         if (mapType != null && !mapType.equals("atomic") && !mapType.equals("granular")) {
-            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".x-kubernetes-map-type", GoJson.quote(mapType),
+            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".x-kubernetes-map-type", GoStrings.quote(mapType),
                     supported(List.of("atomic", "granular"))));
         }
         listType(s, path, ctx, type, errors);
@@ -206,29 +206,29 @@ final class SchemaRules {
         if (listType != null && !type.equals("array")) {
             errors.add(type.isEmpty()
                     ? FieldError.required(path + ".type", "must be array if x-kubernetes-list-type is specified")
-                    : FieldError.invalid(path + ".type", GoJson.quote(type), "must be array if x-kubernetes-list-type is specified"));
+                    : FieldError.invalid(path + ".type", GoStrings.quote(type), "must be array if x-kubernetes-list-type is specified"));
         } else if (ctx.requireAtomicSetType() && "set".equals(listType) && items.isObject()) {
             String itemType = items.path("type").asText("");
             String itemListType = text(items, "x-kubernetes-list-type");
             if (itemType.equals("array") && itemListType != null && !itemListType.equals("atomic")) {
-                errors.add(FieldError.invalid(path + ".items.x-kubernetes-list-type", GoJson.quote(itemListType),
+                errors.add(FieldError.invalid(path + ".items.x-kubernetes-list-type", GoStrings.quote(itemListType),
                         "must be atomic as item of a list with x-kubernetes-list-type=set"));
             } else if (itemType.equals("object") && !"atomic".equals(text(items, "x-kubernetes-map-type"))) {
                 errors.add(FieldError.invalid(path + ".items.x-kubernetes-map-type",
-                        itemListType == null ? "null" : GoJson.quote(itemListType),
+                        itemListType == null ? "null" : GoStrings.quote(itemListType),
                         "must be atomic as item of a list with x-kubernetes-list-type=set"));
             }
         }
         if (listType != null && !List.of("atomic", "set", "map").contains(listType)) {
             errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".x-kubernetes-list-type",
-                    GoJson.quote(listType), supported(List.of("atomic", "set", "map"))));
+                    GoStrings.quote(listType), supported(List.of("atomic", "set", "map"))));
         }
         JsonNode keys = s.path("x-kubernetes-list-map-keys");
         if (keys.isArray() && !keys.isEmpty()) {
             if (listType == null) {
                 errors.add(FieldError.required(path + ".x-kubernetes-list-type", "must be map if x-kubernetes-list-map-keys is non-empty"));
             } else if (!listType.equals("map")) {
-                errors.add(FieldError.invalid(path + ".x-kubernetes-list-type", GoJson.quote(listType),
+                errors.add(FieldError.invalid(path + ".x-kubernetes-list-type", GoStrings.quote(listType),
                         "must be map if x-kubernetes-list-map-keys is non-empty"));
             }
         }
@@ -252,7 +252,7 @@ final class SchemaRules {
         }
         String itemType = items.path("type").asText("");
         if (!itemType.equals("object")) {
-            errors.add(FieldError.invalid(path + ".items.type", GoJson.quote(itemType),
+            errors.add(FieldError.invalid(path + ".items.type", GoStrings.quote(itemType),
                     "must be object if parent array's x-kubernetes-list-type is map"));
             return;
         }
@@ -262,7 +262,7 @@ final class SchemaRules {
             if (prop != null) {
                 String t = prop.path("type").asText("");
                 if (t.equals("array") || t.equals("object")) {
-                    errors.add(FieldError.invalid(path + ".items.properties[" + k.asText() + "].type", GoJson.quote(itemType),
+                    errors.add(FieldError.invalid(path + ".items.properties[" + k.asText() + "].type", GoStrings.quote(itemType),
                             "must be a scalar type if parent array's x-kubernetes-list-type is map"));
                 }
             } else {
@@ -331,9 +331,9 @@ final class SchemaRules {
         if (trimmedRule.isEmpty()) {
             errors.add(FieldError.required(at + ".rule", "rule is not specified"));
         } else if (!message.isEmpty() && trimmedMessage.isEmpty()) {
-            errors.add(FieldError.invalid(at + ".message", GoJson.quote(message), "message must be non-empty if specified"));
+            errors.add(FieldError.invalid(at + ".message", GoStrings.quote(message), "message must be non-empty if specified"));
         } else if (hasNewlines(trimmedMessage)) {
-            errors.add(FieldError.invalid(at + ".message", GoJson.quote(message), "message must not contain line breaks"));
+            errors.add(FieldError.invalid(at + ".message", GoStrings.quote(message), "message must not contain line breaks"));
         } else if (hasNewlines(trimmedRule) && trimmedMessage.isEmpty()) {
             errors.add(FieldError.required(at + ".message", "message must be specified if rule contains line breaks"));
         }
@@ -343,18 +343,18 @@ final class SchemaRules {
         }
         JsonNode reason = rule.get("reason");
         if (reason != null && !reason.isNull() && !RULE_REASONS.contains(reason.asText())) {
-            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, at + ".reason", GoJson.quote(reason.asText()),
+            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, at + ".reason", GoStrings.quote(reason.asText()),
                     supported(RULE_REASONS)));
         }
         String fieldPath = rule.path("fieldPath").asText("");
         if (!fieldPath.isEmpty() && fieldPath.strip().isEmpty()) {
-            errors.add(FieldError.invalid(at + ".fieldPath", GoJson.quote(fieldPath), "fieldPath must be non-empty if specified"));
+            errors.add(FieldError.invalid(at + ".fieldPath", GoStrings.quote(fieldPath), "fieldPath must be non-empty if specified"));
         }
         if (hasNewlines(fieldPath)) {
-            errors.add(FieldError.invalid(at + ".fieldPath", GoJson.quote(fieldPath), "fieldPath must not contain line breaks"));
+            errors.add(FieldError.invalid(at + ".fieldPath", GoStrings.quote(fieldPath), "fieldPath must not contain line breaks"));
         }
         if (!fieldPath.isEmpty() && !FieldPaths.valid(fieldPath, StructuralSchema.of(schema))) {
-            errors.add(FieldError.invalid(at + ".fieldPath", GoJson.quote(fieldPath), "fieldPath must be a valid path"));
+            errors.add(FieldError.invalid(at + ".fieldPath", GoStrings.quote(fieldPath), "fieldPath must be a valid path"));
         }
     }
 
@@ -369,7 +369,7 @@ final class SchemaRules {
 
     static String supported(List<String> values) {
         List<String> quoted = new ArrayList<>();
-        values.forEach(v -> quoted.add(GoJson.quote(v)));
+        values.forEach(v -> quoted.add(GoStrings.quote(v)));
         return "supported values: " + String.join(", ", quoted);
     }
 }

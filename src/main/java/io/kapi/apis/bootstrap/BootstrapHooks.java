@@ -2,7 +2,7 @@ package io.kapi.apis.bootstrap;
 
 import io.kapi.health.PostStartHook;
 import io.kapi.client.LocalClient;
-import io.kapi.machinery.GroupVersion;
+import io.kapi.registry.Registry;
 import io.kapi.storage.Storage;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -10,14 +10,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The objects kube-apiserver creates when it starts, as post-start hooks named as kube names them:
  * {@code rbac/bootstrap-roles}, {@code scheduling/bootstrap-system-priority-classes},
- * {@code priority-and-fairness-config-producer}, {@code apiservice-registration-controller},
- * {@code bootstrap-controller} and the apiserver
+ * {@code priority-and-fairness-config-producer}, {@code apiservice-registration-controller}, {@code bootstrap-controller} and the apiserver
  * identity lease's {@code start-kube-apiserver-identity-lease-controller} and
  * {@code start-kube-apiserver-identity-lease-garbage-collector}. Also owns the
  * background loops behind them: the kubernetes endpoints reconciler (every 10 s, as kube's
@@ -42,10 +39,8 @@ public final class BootstrapHooks implements AutoCloseable {
      * @param advertiseAddress {@code --advertise-address} (or the bind address); {@code 0.0.0.0} or
      *        empty picks the host's first non-loopback IPv4 address
      * @param securePort the HTTPS port actually bound
-     * @param servedGroupVersions the group-versions the server serves now (their local APIServices)
      */
-    public record Endpoint(String serviceClusterIpRange, String advertiseAddress, int securePort,
-                           Supplier<Set<GroupVersion>> servedGroupVersions) {
+    public record Endpoint(String serviceClusterIpRange, String advertiseAddress, int securePort) {
     }
 
     private final List<PostStartHook> hooks;
@@ -54,7 +49,7 @@ public final class BootstrapHooks implements AutoCloseable {
     private final Optional<ClusterRoleAggregation> aggregation;
     private boolean closed;
 
-    private BootstrapHooks(LocalClient client, Storage storage, Endpoint endpoint, boolean standaloneControllers) {
+    private BootstrapHooks(LocalClient client, Registry registry, Storage storage, Endpoint endpoint, boolean standaloneControllers) {
         String serviceIp = NetworkAddresses.firstServiceIp(endpoint.serviceClusterIpRange());
         String advertise = NetworkAddresses.advertise(endpoint.advertiseAddress());
         this.kubernetesService = new KubernetesServiceController(client,
@@ -69,7 +64,8 @@ public final class BootstrapHooks implements AutoCloseable {
                 new BootstrapRoles(RbacPolicy.load(), client, aggregation),
                 new SystemPriorityClasses(client),
                 new FlowControlBootstrap(client),
-                new LocalApiServices(client, endpoint.servedGroupVersions(), Clock.systemUTC()),
+                new LocalApiServices(client.resource("apiregistration.k8s.io", "v1", "apiservices"), registry,
+                        Clock.systemUTC()),
                 new StartingHook(kubernetesService, this::startLoops),
                 looping("start-kube-apiserver-identity-lease-controller", IDENTITY_RENEW_INTERVAL, identity::renew),
                 looping("start-kube-apiserver-identity-lease-garbage-collector", IDENTITY_GC_INTERVAL,
@@ -103,9 +99,9 @@ public final class BootstrapHooks implements AutoCloseable {
     }
 
     /** The hooks and their loops; nothing runs until the server runs the hooks. */
-    public static BootstrapHooks create(LocalClient client, Storage storage, Endpoint endpoint,
+    public static BootstrapHooks create(LocalClient client, Registry registry, Storage storage, Endpoint endpoint,
                                         boolean standaloneControllers) {
-        return new BootstrapHooks(client, storage, endpoint, standaloneControllers);
+        return new BootstrapHooks(client, registry, storage, endpoint, standaloneControllers);
     }
 
     public List<PostStartHook> hooks() {

@@ -8,18 +8,21 @@ import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
-import io.kapi.client.LocalClient;
-import io.kapi.client.ResourceClient;
 import io.kapi.registry.DeleteOptions;
+import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceStore;
+import io.kapi.client.ResourceClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.TreeSet;
 
 /**
  * The post-start hook {@code apiservice-registration-controller}: a local APIService for every
@@ -44,13 +47,12 @@ final class LocalApiServices implements PostStartHook {
     }
 
     private final ResourceClient apiServices;
-    private final Supplier<Set<GroupVersion>> served;
+    private final Collection<ResourceStore> served;
     private final Clock clock;
 
-    /** @param served the group-versions this server serves now */
-    LocalApiServices(LocalClient client, Supplier<Set<GroupVersion>> served, Clock clock) {
-        this.apiServices = client.resource("apiregistration.k8s.io", "v1", "apiservices");
-        this.served = served;
+    LocalApiServices(ResourceClient apiServices, Registry registry, Clock clock) {
+        this.apiServices = apiServices;
+        this.served = registry.stores();
         this.clock = clock;
     }
 
@@ -61,7 +63,7 @@ final class LocalApiServices implements PostStartHook {
 
     @Override
     public void run() {
-        Map<String, ObjectNode> wanted = wanted(served.get(), priorities());
+        Map<String, ObjectNode> wanted = wanted(servedGroupVersions(), priorities());
         for (ObjectNode apiService : wanted.values()) {
             ensure(apiService);
         }
@@ -85,6 +87,14 @@ final class LocalApiServices implements PostStartHook {
             }
         }
         return wanted;
+    }
+
+    private Set<GroupVersion> servedGroupVersions() {
+        Set<GroupVersion> gvs = new TreeSet<>(Comparator.comparing(GroupVersion::apiVersion));
+        for (ResourceStore store : served) {
+            gvs.add(new GroupVersion(store.resource().group(), store.resource().version()));
+        }
+        return gvs;
     }
 
     private void ensure(ObjectNode wanted) {

@@ -45,7 +45,7 @@ final class Stores {
         return update(client, namespace, name, "", change);
     }
 
-    /** {@link #update} of the object's {@code status} subresource. */
+    /** As {@link #update(ResourceClient, String, String, UnaryOperator)}, of the {@code status} subresource. */
     static boolean updateStatus(ResourceClient client, String namespace, String name, UnaryOperator<ObjectNode> change) {
         return update(client, namespace, name, "status", change);
     }

@@ -2,6 +2,8 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -29,29 +31,29 @@ final class EventRules {
     private static void create(ObjectNode ev, Errs e) {
         Cluster.EVENT.create().check(ev, e);
         series(ev, e);
-        if (Json.text(ev, "eventTime").isEmpty()) {
+        if (GoValues.text(ev, "eventTime").isEmpty()) {
             e.required("eventTime", "");
         }
-        String type = Json.text(ev, "type");
+        String type = GoValues.text(ev, "type");
         if (!TYPES.contains(type)) {
             e.invalidString("type", "", "has invalid value: " + type);
         }
         for (String f : List.of("firstTimestamp", "lastTimestamp")) {
-            if (!Json.text(ev, f).isEmpty()) {
+            if (!GoValues.text(ev, f).isEmpty()) {
                 e.invalidString(f, "", "needs to be unset");
             }
         }
         if (ev.path("count").asLong(0) != 0) {
             e.invalidString("count", "", "needs to be unset");
         }
-        if (!Json.text(Json.at(ev, "source"), "component").isEmpty() || !Json.text(Json.at(ev, "source"), "host").isEmpty()) {
+        if (!GoValues.text(GoValues.at(ev, "source"), "component").isEmpty() || !GoValues.text(GoValues.at(ev, "source"), "host").isEmpty()) {
             e.invalidString("source", "", "needs to be unset");
         }
     }
 
     private static void update(ObjectNode ev, ObjectNode old, Errs e) {
         Cluster.EVENT.create().check(ev, e);
-        if (!Json.same(ev.get("series"), old.get("series"))) {
+        if (!GoValues.same(ev.get("series"), old.get("series"))) {
             series(ev, e);
         }
         immutable(ev, old, "involvedObject", "involvedObject", EventRules::reference, e);
@@ -78,7 +80,7 @@ final class EventRules {
         if (series.path("count").asLong(0) < 2) {
             e.invalidString("series.count", "", "should be at least 2");
         }
-        if (Json.text(series, "lastObservedTime").isEmpty()) {
+        if (GoValues.text(series, "lastObservedTime").isEmpty()) {
             e.required("series.lastObservedTime", "");
         }
     }
@@ -86,13 +88,13 @@ final class EventRules {
     private static void immutable(ObjectNode ev, ObjectNode old, String field, String path,
                                   java.util.function.Function<JsonNode, String> render, Errs e) {
         JsonNode now = ev.get(field);
-        if (!Json.same(now, old.get(field))) {
+        if (!GoValues.same(now, old.get(field))) {
             e.invalid(path, render.apply(now), Errs.IMMUTABLE);
         }
     }
 
     private static String string(JsonNode v) {
-        return Go.quote(v == null || v.isNull() ? "" : v.asText());
+        return GoStrings.quote(v == null || v.isNull() ? "" : v.asText());
     }
 
     /** Go's {@code %#v} of a {@code core.ObjectReference}. */
@@ -107,7 +109,7 @@ final class EventRules {
     }
 
     private static String q(JsonNode parent, String field) {
-        return Go.quote(Json.text(parent, field));
+        return GoStrings.quote(GoValues.text(parent, field));
     }
 
     /** Go's {@code time.Time.String()} of a timestamp (zero for none), as metav1.Time prints it. */
@@ -121,7 +123,7 @@ final class EventRules {
             String fraction = t.getNano() == 0 ? "" : ("." + String.format("%09d", t.getNano())).replaceAll("0+$", "");
             return GO_TIME.format(t) + fraction + " +0000 UTC";
         } catch (DateTimeParseException ex) {
-            return Go.quote(text);
+            return GoStrings.quote(text);
         }
     }
 }

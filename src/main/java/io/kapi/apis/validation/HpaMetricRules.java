@@ -1,8 +1,10 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.quantity.Quantity;
 import io.kapi.machinery.validation.NameRule;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,23 +26,23 @@ final class HpaMetricRules {
     }
 
     static void metrics(JsonNode spec, Errs e) {
-        List<JsonNode> metrics = Json.items(spec.get("metrics"));
+        List<JsonNode> metrics = GoValues.items(spec.get("metrics"));
         for (int i = 0; i < metrics.size(); i++) {
             metric(metrics.get(i), "spec.metrics[" + i + "]", e);
         }
     }
 
     private static void metric(JsonNode m, String path, Errs e) {
-        String type = Json.text(m, "type");
+        String type = GoValues.text(m, "type");
         if (type.isEmpty()) {
             e.required(path + ".type", "must specify a metric source type");
         }
         if (!SOURCES.containsKey(type)) {
-            e.notSupported(path + ".type", Go.quote(type), TYPES);
+            e.notSupported(path + ".type", GoStrings.quote(type), TYPES);
         }
         List<String> present = new ArrayList<>();
         for (String field : FIELDS) {
-            if (Json.has(m, field)) {
+            if (GoValues.has(m, field)) {
                 present.add(field);
                 if (present.size() == 1) {
                     source(field, m.get(field), path + "." + field, e);
@@ -58,31 +60,31 @@ final class HpaMetricRules {
     }
 
     private static void source(String field, JsonNode src, String path, Errs e) {
-        JsonNode target = Json.at(src, "target");
+        JsonNode target = GoValues.at(src, "target");
         switch (field) {
             case "object" -> {
-                reference(Json.at(src, "describedObject"), path + ".describedObject", e);
-                identifier(Json.at(src, "metric"), path + ".metric", e);
+                reference(GoValues.at(src, "describedObject"), path + ".describedObject", e);
+                identifier(GoValues.at(src, "metric"), path + ".metric", e);
                 target(target, path + ".target", e);
-                if (!Json.has(target, "value") && !Json.has(target, "averageValue")) {
+                if (!GoValues.has(target, "value") && !GoValues.has(target, "averageValue")) {
                     e.required(path + ".target.averageValue", "must set either a target value or averageValue");
                 }
             }
             case "external" -> {
-                identifier(Json.at(src, "metric"), path + ".metric", e);
+                identifier(GoValues.at(src, "metric"), path + ".metric", e);
                 target(target, path + ".target", e);
-                if (!Json.has(target, "value") && !Json.has(target, "averageValue")) {
+                if (!GoValues.has(target, "value") && !GoValues.has(target, "averageValue")) {
                     e.required(path + ".target.averageValue",
                             "must set either a target value for metric or a per-pod target");
                 }
-                if (Json.has(target, "value") && Json.has(target, "averageValue")) {
+                if (GoValues.has(target, "value") && GoValues.has(target, "averageValue")) {
                     e.forbidden(path + ".target.value", "may not set both a target value for metric and a per-pod target");
                 }
             }
             case "pods" -> {
-                identifier(Json.at(src, "metric"), path + ".metric", e);
+                identifier(GoValues.at(src, "metric"), path + ".metric", e);
                 target(target, path + ".target", e);
-                if (!Json.has(target, "averageValue")) {
+                if (!GoValues.has(target, "averageValue")) {
                     e.required(path + ".target.averageValue", "must specify a positive target averageValue");
                 }
             }
@@ -91,25 +93,25 @@ final class HpaMetricRules {
     }
 
     private static void resource(String field, JsonNode src, String path, Errs e) {
-        JsonNode target = Json.at(src, "target");
-        if (Json.text(src, "name").isEmpty()) {
+        JsonNode target = GoValues.at(src, "target");
+        if (GoValues.text(src, "name").isEmpty()) {
             e.required(path + ".name", "must specify a resource name");
         }
-        if (field.equals("containerResource") && Json.text(src, "container").isEmpty()) {
+        if (field.equals("containerResource") && GoValues.text(src, "container").isEmpty()) {
             e.required(path + ".container", "must specify a container");
         }
         target(target, path + ".target", e);
-        if (!Json.has(target, "averageUtilization") && !Json.has(target, "averageValue")) {
+        if (!GoValues.has(target, "averageUtilization") && !GoValues.has(target, "averageValue")) {
             e.required(path + ".target.averageUtilization", "must set either a target raw value or a target utilization");
         }
-        if (Json.has(target, "averageUtilization") && Json.has(target, "averageValue")) {
+        if (GoValues.has(target, "averageUtilization") && GoValues.has(target, "averageValue")) {
             e.forbidden(path + ".target.averageValue", "may not set both a target raw value and a target utilization");
         }
     }
 
     /** {@code validateMetricTarget}. */
     private static void target(JsonNode t, String path, Errs e) {
-        String type = Json.text(t, "type");
+        String type = GoValues.text(t, "type");
         if (type.isEmpty()) {
             e.required(path + ".type", "must specify a metric target type");
         }
@@ -117,8 +119,8 @@ final class HpaMetricRules {
             e.invalidString(path + ".type", type, "must be either Utilization, Value, or AverageValue");
         }
         for (String q : List.of("value", "averageValue")) {
-            if (Json.has(t, q)) {
-                BigDecimal v = Quantity.parse(t.get(q).asText());
+            if (GoValues.has(t, q)) {
+                Quantity v = Quantity.parseOrNull(t.get(q).asText());
                 if (v != null && v.signum() != 1) {
                     e.invalid(path + "." + q, t.get(q).asText(), "must be positive");
                 }
@@ -131,7 +133,7 @@ final class HpaMetricRules {
     }
 
     private static void identifier(JsonNode id, String path, Errs e) {
-        String name = Json.text(id, "name");
+        String name = GoValues.text(id, "name");
         if (name.isEmpty()) {
             e.required(path + ".name", "must specify a metric name");
         } else {
@@ -142,7 +144,7 @@ final class HpaMetricRules {
     /** {@code ValidateCrossVersionObjectReference}. */
     static void reference(JsonNode ref, String path, Errs e) {
         for (String f : List.of("kind", "name")) {
-            String v = Json.text(ref, f);
+            String v = GoValues.text(ref, f);
             if (v.isEmpty()) {
                 e.required(path + "." + f, "");
             } else {

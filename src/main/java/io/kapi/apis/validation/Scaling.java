@@ -2,6 +2,9 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.validation.NameRule;
 import java.util.List;
 
 /**
@@ -19,7 +22,7 @@ final class Scaling {
     static final Rules HPA = Rules.of(Scaling::hpa);
 
     private static void pdb(ObjectNode pdb, Errs e) {
-        JsonNode spec = Json.at(pdb, "spec");
+        JsonNode spec = GoValues.at(pdb, "spec");
         JsonNode min = spec.get("minAvailable");
         JsonNode max = spec.get("maxUnavailable");
         boolean hasMin = min != null && !min.isNull();
@@ -39,29 +42,29 @@ final class Scaling {
                 e.invalid("spec." + f, v.asText(), "must not be greater than 100%");
             }
         }
-        if (Json.has(spec, "selector")) {
+        if (GoValues.has(spec, "selector")) {
             Selectors.validate(spec.get("selector"), "spec.selector", e);
         }
-        String policy = Json.text(spec, "unhealthyPodEvictionPolicy");
-        if (Json.has(spec, "unhealthyPodEvictionPolicy") && !EVICTION_POLICIES.contains(policy)) {
-            e.notSupported("spec.unhealthyPodEvictionPolicy", Go.quote(policy), EVICTION_POLICIES);
+        String policy = GoValues.text(spec, "unhealthyPodEvictionPolicy");
+        if (GoValues.has(spec, "unhealthyPodEvictionPolicy") && !EVICTION_POLICIES.contains(policy)) {
+            e.notSupported("spec.unhealthyPodEvictionPolicy", GoStrings.quote(policy), EVICTION_POLICIES);
         }
     }
 
     private static void hpa(ObjectNode hpa, Errs e) {
-        JsonNode spec = Json.at(hpa, "spec");
+        JsonNode spec = GoValues.at(hpa, "spec");
         JsonNode min = spec.get("minReplicas");
         if (min != null && min.isNumber() && min.asLong() < 1) {
             e.invalid("spec.minReplicas", min.asText(), "must be greater than or equal to 1");
         }
-        long max = Json.at(spec, "maxReplicas").asLong(0);
+        long max = GoValues.at(spec, "maxReplicas").asLong(0);
         if (max < 1) {
             e.invalid("spec.maxReplicas", Long.toString(max), "must be greater than 0");
         }
         if (min != null && min.isNumber() && max < min.asLong()) {
             e.invalid("spec.maxReplicas", Long.toString(max), "must be greater than or equal to `minReplicas`");
         }
-        HpaMetricRules.reference(Json.at(spec, "scaleTargetRef"), "spec.scaleTargetRef", e);
+        HpaMetricRules.reference(GoValues.at(spec, "scaleTargetRef"), "spec.scaleTargetRef", e);
         HpaMetricRules.metrics(spec, e);
     }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.codec.Decoded;
 import io.kapi.endpoint.codec.Format;
-import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GoBool;
 import io.kapi.machinery.ObjectMeta;
@@ -27,7 +26,7 @@ public record ApplyHandler(Codecs codecs) implements ServerSideApply {
     public RestResponse handle(ResourceRequest r, byte[] patch) {
         String manager = codecs.fields().manager(r, "PatchOptions", true);
         boolean force = GoBool.query(r.http().param("force"), false);
-        Decoded decoded = RequestDecoder.decode(Format.YAML, patch, r.resource().gvk());
+        Decoded decoded = codecs.decoder().decode(Format.YAML, patch, r.resource().gvk());
         ObjectNode applied = decoded.object();
         checkName(r, applied);
         String subresource = r.info().subresource();

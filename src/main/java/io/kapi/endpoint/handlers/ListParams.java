@@ -3,8 +3,8 @@ package io.kapi.endpoint.handlers;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GoBool;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.registry.FieldSelector;
-import io.kapi.registry.LabelSelector;
 import io.kapi.registry.ListOptions;
 
 /**

@@ -22,9 +22,8 @@ class BootstrapHooksTest {
     @Test
     @DisplayName("hooks carry kube-apiserver's names, run twice cleanly, and close drops this server from the endpoints")
     void lifecycle() throws Exception {
-        BootstrapHooks bootstrap = BootstrapHooks.create(fixture.client, fixture.storage,
-                new BootstrapHooks.Endpoint("10.96.0.0/12", "10.0.0.5", 6443,
-                fixture.registry::groupVersions), true);
+        BootstrapHooks bootstrap = BootstrapHooks.create(fixture.client, fixture.registry, fixture.storage,
+                new BootstrapHooks.Endpoint("10.96.0.0/12", "10.0.0.5", 6443), true);
         assertEquals(List.of("rbac/bootstrap-roles", "scheduling/bootstrap-system-priority-classes",
                 "priority-and-fairness-config-producer", "apiservice-registration-controller", "bootstrap-controller",
                 "start-kube-apiserver-identity-lease-controller", "start-kube-apiserver-identity-lease-garbage-collector"),

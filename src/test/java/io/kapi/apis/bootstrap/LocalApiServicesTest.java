@@ -28,7 +28,7 @@ class LocalApiServicesTest {
     }
 
     private void run() {
-        new LocalApiServices(fixture.client, fixture.registry::groupVersions, Clock.systemUTC()).run();
+        new LocalApiServices(apiServices, fixture.registry, Clock.systemUTC()).run();
     }
 
     private Set<String> names() {
