@@ -26,6 +26,30 @@ import java.util.List;
  */
 public record CrdStrategy(Strategy base, CrdValidation validation, Clock clock) implements StrategyDecorator {
 
+    /**
+     * kube's {@code SetDefaults_CustomResourceDefinition}: {@code singular} is the lower-case kind,
+     * {@code listKind} the kind with {@code List}, conversion {@code None}.
+     */
+    @Override
+    public void applyDefaults(ObjectNode crd) {
+        base.applyDefaults(crd);
+        if (!(crd.get("spec") instanceof ObjectNode spec)) {
+            return;
+        }
+        if (spec.get("names") instanceof ObjectNode names && names.path("kind").isTextual()) {
+            String kind = names.path("kind").asText();
+            if (names.path("singular").asText("").isEmpty()) {
+                names.put("singular", kind.toLowerCase(java.util.Locale.ROOT));
+            }
+            if (names.path("listKind").asText("").isEmpty() && !kind.isEmpty()) {
+                names.put("listKind", kind + "List");
+            }
+        }
+        if (!spec.has("conversion") || spec.get("conversion").isNull()) {
+            spec.putObject("conversion").put("strategy", "None");
+        }
+    }
+
     @Override
     public void prepareForCreate(ObjectNode crd) {
         base.prepareForCreate(crd);
