@@ -99,7 +99,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Registry registry = new Registry(table.resources(), storage,
                 new BuiltinStrategies(Map.of("/services", services::decorate,
                         "apiextensions.k8s.io/customresourcedefinitions",
-                        s -> new CrdStrategy(s, new CrdValidation(), clock))), storeServices,
+                        s -> new CrdStrategy(s, CrdValidation.withCel(), clock))), storeServices,
                 lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup),
                 CacheOptions.DEFAULT);
         services.connect(registry);

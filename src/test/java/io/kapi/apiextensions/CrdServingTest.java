@@ -161,4 +161,48 @@ class CrdServingTest {
         createCrd(CRD);
         assertEquals(0, api.get(WIDGETS).body().path("items").size());
     }
+
+    static final String CEL_CRD = """
+            {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+             "metadata":{"name":"ranges.example.com"},
+             "spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"ranges","kind":"Range"},
+              "versions":[{"name":"v1","served":true,"storage":true,
+               "schema":{"openAPIV3Schema":{"type":"object","properties":{
+                "spec":{"type":"object",
+                  "x-kubernetes-validations":[
+                    {"rule":"self.min <= self.max","message":"min must not exceed max"},
+                    {"rule":"self.max < 100","messageExpression":"'max is ' + string(self.max)","fieldPath":".max"}],
+                  "properties":{
+                    "min":{"type":"integer"},"max":{"type":"integer"},
+                    "id":{"type":"string","x-kubernetes-validations":[{"rule":"self == oldSelf","message":"id is immutable"}]}}}}}}}]}}
+            """;
+
+    @Test
+    @DisplayName("x-kubernetes-validations: CEL rules with message, messageExpression, fieldPath and a transition rule")
+    void celRules() {
+        createCrd(CEL_CRD);
+        String ranges = "/apis/example.com/v1/namespaces/default/ranges";
+        assertEquals(201, api.post(ranges, "{\"metadata\":{\"name\":\"r1\"},\"spec\":{\"min\":1,\"max\":5,\"id\":\"a\"}}").code());
+        ApiHarness.Reply bad = api.post(ranges, "{\"metadata\":{\"name\":\"r2\"},\"spec\":{\"min\":200,\"max\":150}}");
+        assertEquals(422, bad.code(), bad.text());
+        assertEquals("Range.example.com \"r2\" is invalid: [spec: Invalid value: \"object\": min must not exceed max, "
+                + "spec.max: Invalid value: \"object\": max is 150]", bad.body().path("message").asText());
+        ApiHarness.Reply changed = api.patch(ranges + "/r1", "application/merge-patch+json", "{\"spec\":{\"id\":\"b\"}}");
+        assertEquals(422, changed.code(), changed.text());
+        assertEquals("Range.example.com \"r1\" is invalid: spec.id: Invalid value: \"string\": id is immutable",
+                changed.body().path("message").asText());
+        assertEquals(200, api.patch(ranges + "/r1", "application/merge-patch+json", "{\"spec\":{\"max\":6}}").code());
+    }
+
+    @Test
+    @DisplayName("a CRD whose rule does not compile is refused with CEL's message")
+    void celCompileError() {
+        ApiHarness.Reply refused = api.post(CRDS, CEL_CRD.replace("self.min <= self.max", "self.min <= self.nope"));
+        assertEquals(422, refused.code(), refused.text());
+        String message = refused.body().path("message").asText();
+        assertTrue(message.contains("spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: "
+                + "Invalid value: \"self.min <= self.nope\": compilation failed: ERROR: <input>:1:17: undefined field 'nope'")
+                || message.contains("x-kubernetes-validations[0].rule: Invalid value: \"self.min <= self.nope\": "
+                + "compilation failed"), message);
+    }
 }

@@ -18,13 +18,18 @@ import java.util.Objects;
  * generation 1 on create and +1 when anything but metadata (and, with the status subresource, status)
  * changes; with the status subresource the main resource cannot write {@code status} (dropped on
  * create, kept from the stored object on update); validation against the version's structural schema
- * (types, formats, enums, bounds, required fields) and its list types. While the definition is
+ * (types, formats, enums, bounds, required fields), its list types and its CEL rules
+ * ({@link ValidationRules}; transition rules on updates). While the definition is
  * terminating, creates are refused with kube's 405.
  *
  * @param schema the version's structural schema, or null when it has none (everything is accepted)
  */
-public record CustomResourceStrategy(boolean statusEnabled, StructuralSchema schema, boolean terminating)
-        implements Strategy {
+public record CustomResourceStrategy(boolean statusEnabled, StructuralSchema schema, boolean terminating,
+                                     ValidationRules rules) implements Strategy {
+
+    public CustomResourceStrategy(boolean statusEnabled, StructuralSchema schema, boolean terminating) {
+        this(statusEnabled, schema, terminating, new ValidationRules());
+    }
 
     @Override
     public void prepareForCreate(ObjectNode object) {
@@ -65,16 +70,23 @@ public record CustomResourceStrategy(boolean statusEnabled, StructuralSchema sch
 
     @Override
     public List<FieldError> validate(ObjectNode object) {
+        return check(object, null);
+    }
+
+    @Override
+    public List<FieldError> validateUpdate(ObjectNode object, ObjectNode old) {
+        return check(object, old);
+    }
+
+    private List<FieldError> check(ObjectNode object, ObjectNode old) {
         if (schema == null) {
             return List.of();
         }
         List<FieldError> errors = new ArrayList<>(ValueValidator.validate("", object, schema));
         errors.addAll(ListTypes.validate("", object, schema));
+        if (errors.isEmpty()) {
+            errors.addAll(rules.validate(object, old, schema));
+        }
         return errors;
-    }
-
-    @Override
-    public List<FieldError> validateUpdate(ObjectNode object, ObjectNode old) {
-        return validate(object);
     }
 }

@@ -57,6 +57,11 @@ public final class CrdValidation {
         this(SchemaRules.RuleCompiler.NONE);
     }
 
+    /** Validation that compiles and cost-checks the CEL rules through the shared CEL environment. */
+    public static CrdValidation withCel() {
+        return new CrdValidation(new CelRuleCompiler());
+    }
+
     /** The errors of a new CRD (beyond its object metadata). */
     public List<FieldError> validate(ObjectNode object) {
         Crd crd = new Crd(object);
