@@ -81,6 +81,10 @@ class CrdServingTest {
         assertEquals("widgets", resources.get(0).path("name").asText(), resources.toString());
         assertEquals("wd", resources.get(0).path("shortNames").get(0).asText());
         assertEquals("widgets/status", resources.get(1).path("name").asText());
+        JsonNode apiService = api.get("/apis/apiregistration.k8s.io/v1/apiservices/v1.example.com").body();
+        assertEquals(1000, apiService.path("spec").path("groupPriorityMinimum").asInt(), apiService.toString());
+        assertEquals("true", apiService.path("metadata").path("labels").path("kube-aggregator.kubernetes.io/automanaged").asText());
+        assertEquals("Local", apiService.path("status").path("conditions").get(0).path("reason").asText());
     }
 
     @Test
@@ -158,6 +162,7 @@ class CrdServingTest {
         assertEquals(404, api.get(CRDS + "/widgets.example.com").code());
         assertEquals(404, api.get(WIDGETS).code());
         assertEquals(404, api.get("/apis/example.com/v1").code());
+        assertEquals(404, api.get("/apis/apiregistration.k8s.io/v1/apiservices/v1.example.com").code());
         createCrd(CRD);
         assertEquals(0, api.get(WIDGETS).body().path("items").size());
     }

@@ -57,6 +57,8 @@ final class CustomResourcesIT {
                     properties:
                       spec:
                         type: object
+                        x-kubernetes-validations:
+                        - {rule: "self.image != 'forbidden'", message: image must not be forbidden}
                         properties:
                           cronSpec: {type: string, pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'}
                           image: {type: string}
@@ -120,7 +122,7 @@ final class CustomResourcesIT {
 
     @Test
     @Order(2)
-    @DisplayName("an invalid object is refused with kube-apiserver's messages")
+    @DisplayName("an invalid object is refused with kube-apiserver's messages, schema and CEL rule")
     void invalid() {
         Kubectl.Result bad = KAPI.kubectl().runWithInput(CRONTAB.replace("my-cron", "bad").replace("unknownField: 3",
                 "color: pink\n  replicas: 20").replace("* * * * */5", "nope"), "create", "-f", "-").assertFailed();
@@ -129,6 +131,10 @@ final class CustomResourcesIT {
                 + "* spec.cronSpec: Invalid value: \"nope\": spec.cronSpec in body should match "), bad.toString());
         assertTrue(bad.stderr().contains("* spec.replicas: Invalid value: 20: spec.replicas in body should be less "
                 + "than or equal to 10"), bad.toString());
+        Kubectl.Result rule = KAPI.kubectl().runWithInput(CRONTAB.replace("my-cron", "ruled").replace("my-image",
+                "forbidden"), "create", "--validate=false", "-f", "-").assertFailed();
+        assertTrue(rule.stderr().contains("The CronTab \"ruled\" is invalid: spec: Invalid value: \"object\": image must "
+                + "not be forbidden"), rule.toString());
     }
 
     @Test
@@ -176,7 +182,9 @@ final class CustomResourcesIT {
     @Order(5)
     @DisplayName("a watch from a list's resourceVersion sees the deletion of a custom resource")
     void watch() {
-        String rv = json(kubectl("get", "ct", "-o", "json")).path("metadata").path("resourceVersion").asText();
+        String rv = json(kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs"))
+                .path("metadata").path("resourceVersion").asText();
+        assertFalse(rv.isEmpty());
         kubectl("delete", "ct", "applied").assertOk();
         String events = kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs?watch=1"
                 + "&resourceVersion=" + rv + "&timeoutSeconds=2").assertOk().stdout();

@@ -9,6 +9,7 @@ import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
@@ -23,8 +24,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,6 +39,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The API is served before {@code Established=True} is written, so a client that waited for the
  * condition finds the resource. Every pass reconciles every CRD (level-triggered); a pass runs on each
  * CRD watch event and at least every second, on one virtual thread started by the post-start hook.
+ * Each served group-version also gets its local APIService ({@link CrdApiServices}).
  */
 public final class CrdController implements PostStartHook, AutoCloseable {
 
@@ -54,6 +58,9 @@ public final class CrdController implements PostStartHook, AutoCloseable {
     private final CustomResourceVersions versions;
     private final Clock clock;
     private final Map<String, Installed> installed = new HashMap<>();
+    private final CrdApiServices apiServices;
+    /** The group-versions whose APIService this controller made sure of. */
+    private final Set<GroupVersion> announced = new HashSet<>();
     private volatile Thread worker;
 
     /** @param client writes as kube-apiserver itself (CRD status, custom resource deletion) */
@@ -63,6 +70,7 @@ public final class CrdController implements PostStartHook, AutoCloseable {
         this.crds = client.resource(CRDS);
         this.versions = versions;
         this.clock = clock;
+        this.apiServices = new CrdApiServices(client.resource("apiregistration.k8s.io", "v1", "apiservices"), clock);
     }
 
     @Override
@@ -146,6 +154,23 @@ public final class CrdController implements PostStartHook, AutoCloseable {
                 registry.remove(installed.remove(gone).resources());
             }
         }
+        announce();
+    }
+
+    /** Local APIServices for the group-versions served now; those of group-versions no longer served go. */
+    private void announce() {
+        Set<GroupVersion> served = new HashSet<>();
+        installed.values().forEach(i -> i.resources().forEach(r -> served.add(new GroupVersion(r.group(), r.version()))));
+        Set<GroupVersion> added = new HashSet<>(served);
+        added.removeAll(announced);
+        Set<GroupVersion> ensured = apiServices.ensure(added);
+        for (GroupVersion gv : new ArrayList<>(announced)) {
+            if (!served.contains(gv)) {
+                apiServices.remove(gv);
+                announced.remove(gv);
+            }
+        }
+        announced.addAll(ensured);
     }
 
     private void sync(Crd crd, List<Crd> all) {
