@@ -14,6 +14,7 @@ import io.kapi.apis.subresources.Subresources;
 import io.kapi.authn.OpenIdDiscovery;
 import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.AdmissionPlugins;
+import io.kapi.controllers.GarbageCollector;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.ServiceAccountController;
 import io.kapi.endpoint.ApiRouter;
@@ -45,6 +46,7 @@ import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceDefinition;
 import io.kapi.registry.ResourceStore;
 import io.kapi.registry.StoreServices;
+import io.kapi.server.Background;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.Storage;
 import java.time.Clock;
@@ -68,6 +70,7 @@ import io.kapi.server.filter.BodyLimit;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
@@ -86,9 +89,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
         Clock clock = Clock.systemUTC();
-        Schemas schemas = Schemas.load();
+        // the schemas (a large JSON document to parse) load while the storage opens
+        CompletableFuture<Schemas> loading = Background.start("kapi-schemas", Schemas::load);
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
+        Schemas schemas = Background.join(loading);
         FieldManagers fieldManagers = new FieldManagers(schemas);
         ServiceAllocators services = new ServiceAllocators(
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
@@ -132,8 +137,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
             ServiceAccountController accounts = new ServiceAccountController(
                     loopback.as(SystemUsers.controller("service-account-controller"), CONTROLLER_AGENT), registry,
                     ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
-            hooks.addAll(List.of(namespaces, accounts));
-            resources.addAll(List.of(namespaces, accounts));
+            GarbageCollector collector = new GarbageCollector(
+                    loopback.as(SystemUsers.controller("generic-garbage-collector"), CONTROLLER_AGENT), registry,
+                    Duration.ofSeconds(1));
+            hooks.addAll(List.of(namespaces, accounts, collector));
+            resources.addAll(List.of(namespaces, accounts, collector));
         }
         resources.add(registry);
         resources.add(storage);

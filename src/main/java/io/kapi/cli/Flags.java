@@ -151,7 +151,7 @@ final class Flags {
                     true, false, (b, v) -> b.dataDir = Path.of(v)),
             new Flag("standalone", null, KAPI, "bool", "true",
                     "Run the in-process controllers a cluster without kube-controller-manager needs (namespace "
-                            + "deletion). Turn off when a kube-controller-manager runs against this server.",
+                            + "deletion, default service accounts, garbage collection). Turn off when a kube-controller-manager runs against this server.",
                     true, false, (b, v) -> b.standalone = bool(v)),
             new Flag("v", "v", GLOBAL, "Level", "0",
                     "number for the log level verbosity",

@@ -16,7 +16,7 @@ import java.util.Set;
  *
  * @param storageBackend {@code embedded}, {@code memory} or {@code etcd3}; null means
  *                       "etcd3 with --etcd-servers, else embedded" (see {@link #effectiveStorageBackend()})
- * @param standalone whether to run the in-process controllers (namespace deletion)
+ * @param standalone whether to run the in-process controllers (namespace deletion, garbage collection)
  * @param eventTtl how long events are kept after their last write
  * @param etcd the other {@code --etcd-*} flags
  */

@@ -10,7 +10,9 @@ import io.kapi.storage.Storage;
 import io.kapi.storage.StorageException;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.ResourceCache;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The reads of one resource's store: checks and normalises the options of get, list and watch
@@ -27,6 +29,8 @@ final class ResourceReads {
     private final ApiResource resource;
     private final SelectableFields selectable;
     private final ObjectReads reads;
+    private final ResourceCache cache;
+    private final String definitionPrefix;
     private final ServedVersion served;
 
     /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
@@ -36,6 +40,8 @@ final class ResourceReads {
         this.served = new ServedVersion(definition);
         DirectReads direct = new DirectReads(definition, storage, codec);
         this.reads = cache == null ? direct : new CachedReads(definition, storage, cache, direct);
+        this.cache = cache;
+        this.definitionPrefix = definition.keys().prefix();
     }
 
     /** The object, or empty when it does not exist. */
@@ -113,6 +119,15 @@ final class ResourceReads {
             throw StorageErrors.forWatch(e);
         }
         return served.converts() ? new ConvertedWatch(watch, resource.gvk().apiVersion(), served) : watch;
+    }
+
+    /** See {@link ResourceStore#select}. */
+    List<ObjectNode> select(Predicate<ObjectNode> keep) {
+        if (cache == null) {
+            return list("", ListOptions.ALL).items().stream().filter(keep).toList();
+        }
+        return cache.list(definitionPrefix, null, 0, o -> keep.test(o.object())).items().stream()
+                .map(o -> served.servedCopy(o.object())).toList();
     }
 
     /** A list of all namespaces whose field selector pins one is a list of that namespace. */

@@ -129,6 +129,16 @@ public final class ResourceStore {
         return reads.list(namespace, options);
     }
 
+    /**
+     * Copies, in this store's version, of the objects of every namespace that {@code keep} selects, as the
+     * watch cache holds them now (a controller's informer view: recent, not a consistent read); {@code keep}
+     * sees the stored form (metadata is alike in every version), and objects it does not select are not
+     * copied.
+     */
+    public List<ObjectNode> select(java.util.function.Predicate<ObjectNode> keep) {
+        return reads.select(keep);
+    }
+
     /** Watches a namespace (or all), kube-apiserver's rules (see {@link ResourceReads#watch}). */
     public CacheWatch watch(String namespace, ListOptions options) {
         return reads.watch(namespace, options);

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.kapi.endpoint.CpuShare;
 import io.kapi.machinery.Json;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
@@ -88,7 +89,9 @@ public final class ResponseEncoder {
                 }
             }
             g.writeArrayFieldStart("items");
+            int index = 0;
             for (ObjectNode item : items) {
+                CpuShare.step(index++);
                 g.writeStartObject();
                 for (Map.Entry<String, JsonNode> field : item.properties()) {
                     if (!omit.contains(field.getKey())) {

@@ -3,6 +3,7 @@ package io.kapi.endpoint.table;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.endpoint.CpuShare;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
@@ -149,7 +150,9 @@ public final class TableConvertor {
             copy.sort(printer.printer().order());
             ordered = copy;
         }
+        int index = 0;
         for (JsonNode item : ordered) {
+            CpuShare.step(index++);
             rows.add(row(printer, item, options, now));
         }
         return table;
