@@ -65,6 +65,10 @@ import io.kapi.authn.SystemUsers;
 import io.kapi.authz.AuthorizationModes;
 import io.kapi.authz.Authorizer;
 import io.kapi.client.LocalClient;
+import io.kapi.apiextensions.CrdStrategy;
+import io.kapi.apiextensions.serving.CrdController;
+import io.kapi.apiextensions.serving.CustomResourceVersions;
+import io.kapi.apiextensions.validation.CrdValidation;
 import io.kapi.client.Loopback;
 import io.kapi.server.HandlerChain;
 import io.kapi.server.ServerConfig;
@@ -106,14 +110,17 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
         AdmissionWiring admission = new AdmissionWiring(config.admission(), clock);
         Registry registry = new Registry(table.resources(), storage,
-                new BuiltinStrategies(Map.of("/services", services::decorate)), storeServices,
+                new BuiltinStrategies(Map.of("/services", services::decorate,
+                        "apiextensions.k8s.io/customresourcedefinitions",
+                        s -> new CrdStrategy(s, CrdValidation.withCel(), clock))), storeServices,
                 lookup -> admission.chain(lookup)
                         .withFirst(new RbacEscalation(() -> authorizationRef.get().authorizer(),
                                 () -> authorizationRef.get() == null ? null : authorizationRef.get().rbac())),
                 CacheOptions.DEFAULT);
         services.connect(registry);
         fieldManagers.convertThrough(registry);
-        TableConvertor tables = TableConvertor.create(schemas, resource -> storedForm(registry, resource));
+        TableConvertor tables = TableConvertor.create(schemas, resource -> storedForm(registry, resource),
+                resource -> printerColumns(registry, resource));
         Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock),
                 new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
@@ -142,11 +149,13 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
                 List.of(new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), services), bootstrap.hooks()));
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
-        hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart, admission.informers()));
+        CrdController crds = new CrdController(registry, apiserver,
+                new CustomResourceVersions(schemaValidator, fieldManagers), clock);
+        hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart, admission.informers(), crds));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
-        List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl, authorization.resources(),
-                admission.informers()));
+        List<AutoCloseable> resources = new ArrayList<>(List.of(crds, bootstrap, services, eventTtl,
+                authorization.resources(), admission.informers()));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(
                     loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,
@@ -217,6 +226,12 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 .map(d -> new TableConvertor.StoredForm(d.storedKind().group(), d.storedKind().kind(),
                         o -> o instanceof ObjectNode object ? d.converter().toStorage(object) : o))
                 .orElse(null);
+    }
+
+    /** A custom resource version's printer columns (an empty array for the default ones), null for built-ins. */
+    private static com.fasterxml.jackson.databind.JsonNode printerColumns(Registry registry, ApiResource resource) {
+        return registry.store(resource).map(ResourceStore::definition).map(ResourceDefinition::custom)
+                .map(io.kapi.registry.CustomKind::printerColumns).orElse(null);
     }
 
     /** Closes in order: controllers and hooks first, storage last. */

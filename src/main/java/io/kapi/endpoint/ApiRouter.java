@@ -26,7 +26,8 @@ import java.util.Map;
 /**
  * Routes resource requests ({@code /api/v1/...}, {@code /apis/{g}/{v}/...}) to the verb handler the
  * table below names, after checking that the resource exists and supports the verb. Paths that are
- * not resource requests (discovery documents) fall through to the next handler.
+ * not resource requests (discovery documents) fall through to the next handler. A deprecated custom
+ * resource version's warning goes with every request to it.
  */
 public final class ApiRouter implements RestHandler {
 
@@ -95,6 +96,10 @@ public final class ApiRouter implements RestHandler {
             return special.handle(new ResourceRequest(request, resource, null));
         }
         ResourceStore store = registry.store(resource).orElseThrow(() -> notSupportedYet(resource, info));
+        var custom = store.definition().custom();
+        if (custom != null && custom.warning() != null) {
+            request.requireContext().warnings().add(custom.warning());
+        }
         ResourceRequest routed = new ResourceRequest(request, resource, store);
         if (!info.subresource().isEmpty()) {
             return subresource(routed);

@@ -104,6 +104,11 @@ public final class ApiException extends RuntimeException {
                 "the server does not allow this method on the requested resource");
     }
 
+    /** 405 with kube-apiserver's own wording ({@code create not allowed while custom resource definition is terminating}). */
+    public static ApiException methodNotAllowed(String message) {
+        return new ApiException(StatusReason.METHOD_NOT_ALLOWED, 405, message, Details.NONE);
+    }
+
     /** 405 for a verb the resource does not support, worded as kube-apiserver. */
     public static ApiException verbNotSupported(GroupVersionResource gvr, String verb) {
         return new ApiException(StatusReason.METHOD_NOT_ALLOWED, 405,

@@ -205,6 +205,13 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
         return d == null ? Optional.empty() : Optional.of(d.api());
     }
 
+    /** Every group-version served now. */
+    public Set<GroupVersion> groupVersions() {
+        Set<GroupVersion> out = new HashSet<>();
+        snapshot.groupVersions().forEach(gv -> out.add(GroupVersion.parse(gv.startsWith("/") ? gv.substring(1) : gv)));
+        return out;
+    }
+
     public boolean servesGroupVersion(String group, String version) {
         return snapshot.groupVersions().contains(group + "/" + version);
     }

@@ -20,9 +20,11 @@ import java.util.Map;
  *
  * @param converter how objects of this version become those of the storage version and back
  * @param schemas Swagger 2.0 definitions by name for kinds the built-in schemas lack (empty for built-ins)
+ * @param custom what a custom resource version has beyond a built-in, or null for built-ins
  */
 public record ResourceDefinition(ApiResource api, ResourceFacts facts, Strategy strategy, Converter converter,
-                                 ObjectKeys keys, SelectableFields selectable, Map<String, ObjectNode> schemas) {
+                                 ObjectKeys keys, SelectableFields selectable, Map<String, ObjectNode> schemas,
+                                 CustomKind custom) {
 
     public ResourceDefinition {
         schemas = Map.copyOf(schemas);
@@ -42,7 +44,14 @@ public record ResourceDefinition(ApiResource api, ResourceFacts facts, Strategy 
     public static ResourceDefinition of(ApiResource api, ResourceFacts facts, Strategy strategy, Converter converter,
                                         Map<String, ObjectNode> schemas) {
         return new ResourceDefinition(api, facts, strategy, converter, ObjectKeys.of(facts, api.namespaced()),
-                SelectableFields.of(facts.selectableFields()), schemas);
+                SelectableFields.of(facts.selectableFields()), schemas, null);
+    }
+
+    /** The definition of a custom resource version. */
+    public static ResourceDefinition custom(ApiResource api, ResourceFacts facts, Strategy strategy, Converter converter,
+                                            Map<String, ObjectNode> schemas, CustomKind custom) {
+        return new ResourceDefinition(api, facts, strategy, converter, ObjectKeys.of(facts, api.namespaced()),
+                SelectableFields.of(facts.selectableFields()), schemas, custom);
     }
 
     /** Whether objects are converted between the served and the storage version (else kept as served). */

@@ -79,7 +79,7 @@ public final class ResourceStore {
         this.codec = new ObjectCodec(definition.storedKind());
         this.served = new ServedVersion(definition);
         this.services = services;
-        this.stages = new WriteStages(resource, services);
+        this.stages = new WriteStages(definition, services);
         this.reads = new ResourceReads(definition, storage, codec, cache);
         this.deletes = new Deletes(this, services.clock());
     }

@@ -39,11 +39,15 @@ final class WriteStages {
     private final ApiResource resource;
     private final StoreServices services;
     private final FieldManager fieldManager;
+    /** The kind's own schema (a custom resource's), or null to use the server's. */
+    private final KindSchema kindSchema;
 
-    WriteStages(ApiResource resource, StoreServices services) {
-        this.resource = resource;
+    WriteStages(ResourceDefinition definition, StoreServices services) {
+        this.resource = definition.api();
         this.services = services;
-        this.fieldManager = services.fields() == null ? null : services.fields().forKind(resource.gvk());
+        this.kindSchema = definition.custom() == null ? null : definition.custom().schema();
+        this.fieldManager = kindSchema != null ? kindSchema.fieldManager()
+                : services.fields() == null ? null : services.fields().forKind(resource.gvk());
     }
 
     /**
@@ -57,11 +61,12 @@ final class WriteStages {
             return List.of();
         }
         TypeMeta.checkAndFill(object, resource.gvk());
-        if (services.schema() == null) {
+        if (services.schema() == null && kindSchema == null) {
             return List.of();
         }
         FieldValidation mode = FieldValidation.parse(ctx.fieldValidation(), optionsKind(ctx));
-        ValidationResult result = services.schema().validate(resource.gvk(), object, mode, write.decoded());
+        ValidationResult result = kindSchema != null ? kindSchema.decode(object, mode, write.decoded())
+                : services.schema().validate(resource.gvk(), object, mode, write.decoded());
         ctx.warnings().addAll(result.warnings());
         return result.errors();
     }

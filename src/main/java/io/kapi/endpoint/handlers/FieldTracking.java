@@ -20,7 +20,9 @@ public record FieldTracking(FieldManagers managers, Clock clock) {
         return apply ? given : FieldManagers.managerOrUserAgent(given, r.context().userAgent());
     }
 
+    /** The field manager of the request's resource: a custom resource's own, else the built-in kind's. */
     FieldManager forKind(ResourceRequest r) {
-        return managers.forKind(r.resource().gvk());
+        var custom = r.store() == null ? null : r.store().definition().custom();
+        return custom != null ? custom.schema().fieldManager() : managers.forKind(r.resource().gvk());
     }
 }

@@ -16,7 +16,8 @@ import java.util.List;
  * PATCH of one object (or of its {@code status}): JSON patch, merge patch or strategic merge patch,
  * applied by the store to the object it reads, then written like an update. The patched object keeps
  * the resourceVersion it was patched from, so a concurrent write makes the store apply the patch again
- * to the newer object; a patch that names a stale resourceVersion itself fails with 409.
+ * to the newer object; a patch that names a stale resourceVersion itself fails with 409. Custom
+ * resources take no strategic merge patch (415, as kube-apiserver).
  */
 public record PatchHandler(Codecs codecs, PatchSchemas schemas, ServerSideApply apply) implements VerbHandler {
 
@@ -30,6 +31,10 @@ public record PatchHandler(Codecs codecs, PatchSchemas schemas, ServerSideApply 
         byte[] patch = RequestDecoder.readLimited(r.http().body(), RequestDecoder.MAX_BODY_BYTES);
         if (type == PatchType.APPLY) {
             return apply.handle(r, patch);
+        }
+        if (type == PatchType.STRATEGIC_MERGE && r.store().definition().custom() != null) {
+            // custom resources have no patch strategies: kube-apiserver refuses strategic merge patch
+            throw PatchType.unsupported(List.of(PatchType.JSON, PatchType.MERGE, PatchType.APPLY));
         }
         codecs.fields().manager(r, "PatchOptions", false);
         PatchSchema schema = schemas.forKind(r.resource().gvk()).orElse(null);

@@ -22,7 +22,9 @@ import java.util.List;
  * The {@code scale} subresource ({@code autoscaling/v1 Scale}) of deployments, replicasets,
  * statefulsets and replicationcontrollers: GET reads {@code spec.replicas}, {@code status.replicas}
  * and the selector; PUT and PATCH change only the parent's {@code spec.replicas}, with the Scale's
- * resourceVersion (the parent's) as precondition.
+ * resourceVersion (the parent's) as precondition. Custom resources read and write the paths their CRD
+ * names ({@code specReplicasPath}, {@code statusReplicasPath}, {@code labelSelectorPath}, a selector
+ * in its string form), absent replicas reading as 0.
  */
 public record ScaleHandler(Codecs codecs, PatchSchemas schemas) implements VerbHandler {
 
@@ -31,45 +33,46 @@ public record ScaleHandler(Codecs codecs, PatchSchemas schemas) implements VerbH
     @Override
     public RestResponse handle(ResourceRequest r) {
         ApiResource scaleResource = scaleResource(r.resource());
+        Paths paths = Paths.of(r);
         return switch (r.info().verb()) {
-            case GET -> respond(r, scaleResource, scaleOf(r.store().get(r.info().namespace(), r.info().name())));
+            case GET -> respond(r, scaleResource, paths.scaleOf(r.store().get(r.info().namespace(), r.info().name())));
             case UPDATE -> {
                 Decoded body = codecs.decoder().decode(r.http(), SCALE);
                 ObjectNode scale = body.object();
                 checkKind(scale);
-                yield respond(r, scaleResource, write(r, current -> scale.deepCopy()));
+                yield respond(r, scaleResource, write(r, paths, current -> scale.deepCopy()));
             }
-            case PATCH -> patch(r, scaleResource);
+            case PATCH -> patch(r, paths, scaleResource);
             default -> throw ApiException.methodNotAllowed();
         };
     }
 
-    private RestResponse patch(ResourceRequest r, ApiResource scaleResource) {
+    private RestResponse patch(ResourceRequest r, Paths paths, ApiResource scaleResource) {
         PatchType type = PatchType.fromContentType(r.http().header("Content-Type"));
         if (type == PatchType.APPLY) {
             throw PatchType.unsupported(List.of(PatchType.JSON, PatchType.MERGE, PatchType.STRATEGIC_MERGE));
         }
         byte[] patch = RequestDecoder.readLimited(r.http().body(), RequestDecoder.MAX_BODY_BYTES);
-        return respond(r, scaleResource, write(r, current -> {
-            ObjectNode patched = Patches.apply(type, scaleOf(current), patch, schemas.forKind(SCALE).orElse(null));
+        return respond(r, scaleResource, write(r, paths, current -> {
+            ObjectNode patched = Patches.apply(type, paths.scaleOf(current), patch, schemas.forKind(SCALE).orElse(null));
             checkKind(patched);
             return patched;
         }));
     }
 
     /** Writes {@code spec.replicas} of the parent from the Scale a function makes of the current parent. */
-    private ObjectNode write(ResourceRequest r, java.util.function.UnaryOperator<ObjectNode> scaleOfCurrent) {
+    private ObjectNode write(ResourceRequest r, Paths paths, java.util.function.UnaryOperator<ObjectNode> scaleOfCurrent) {
         var result = r.store().update(r.context(), r.info().namespace(), r.info().name(), parent -> {
             if (parent == null) {
                 throw ApiException.notFound(r.resource().gvr(), r.info().name());
             }
-            return withReplicas(r, parent, scaleOfCurrent.apply(parent));
+            return withReplicas(r, paths, parent, scaleOfCurrent.apply(parent));
         }, Write.subresource("scale", null));
-        return scaleOf(result.object());
+        return paths.scaleOf(result.object());
     }
 
     /** The parent with the Scale's replicas; the Scale's resourceVersion, if any, is the precondition. */
-    private static ObjectNode withReplicas(ResourceRequest r, ObjectNode parent, ObjectNode scale) {
+    private static ObjectNode withReplicas(ResourceRequest r, Paths paths, ObjectNode parent, ObjectNode scale) {
         JsonNode replicas = scale.path("spec").path("replicas");
         if (!replicas.isMissingNode() && (!replicas.canConvertToInt() || replicas.asInt() < 0)) {
             throw ApiException.invalid(SCALE, r.info().name(), List.of(io.kapi.machinery.FieldError.invalid(
@@ -79,7 +82,7 @@ public record ScaleHandler(Codecs codecs, PatchSchemas schemas) implements VerbH
         if (!rv.isEmpty()) {
             ObjectMeta.of(parent).resourceVersion(rv);
         }
-        parent.with("spec").put("replicas", replicas.asInt(0));
+        paths.setReplicas(parent, replicas.asInt(0));
         return parent;
     }
 
@@ -90,6 +93,64 @@ public record ScaleHandler(Codecs codecs, PatchSchemas schemas) implements VerbH
 
     private RestResponse respond(ResourceRequest r, ApiResource scaleResource, ObjectNode scale) {
         return codecs.writer().object(r.http(), scaleResource, 200, scale);
+    }
+
+    /**
+     * Where a parent keeps what its Scale shows.
+     *
+     * @param spec the desired replicas, e.g. {@code spec.replicas}
+     * @param status the current replicas
+     * @param selector a custom resource's selector string, or null for the built-ins' {@code spec.selector}
+     */
+    private record Paths(String[] spec, String[] status, String[] selector) {
+
+        static final Paths BUILT_IN = new Paths(new String[] {"spec", "replicas"},
+                new String[] {"status", "replicas"}, null);
+
+        static Paths of(ResourceRequest r) {
+            var custom = r.store().definition().custom();
+            if (custom == null || custom.scale() == null) {
+                return BUILT_IN;
+            }
+            var scale = custom.scale();
+            String selector = scale.labelSelectorPath();
+            return new Paths(split(scale.specReplicasPath()), split(scale.statusReplicasPath()),
+                    selector == null || selector.isEmpty() ? new String[0] : split(selector));
+        }
+
+        private static String[] split(String jsonPath) {
+            return jsonPath.substring(1).split("\\.");
+        }
+
+        private static JsonNode at(JsonNode node, String[] path) {
+            for (String p : path) {
+                node = node.path(p);
+            }
+            return node;
+        }
+
+        void setReplicas(ObjectNode parent, int replicas) {
+            ObjectNode node = parent;
+            for (int i = 0; i < spec.length - 1; i++) {
+                node = node.with(spec[i]);
+            }
+            node.put(spec[spec.length - 1], replicas);
+        }
+
+        ObjectNode scaleOf(ObjectNode parent) {
+            ObjectNode scale = ScaleHandler.scaleOf(parent);
+            ((ObjectNode) scale.get("spec")).put("replicas", at(parent, spec).asInt(0));
+            ObjectNode status = (ObjectNode) scale.get("status");
+            status.put("replicas", at(parent, this.status).asInt(0));
+            if (selector != null) {
+                status.remove("selector");
+                JsonNode value = selector.length == 0 ? null : at(parent, selector);
+                if (value != null && value.isTextual() && !value.asText().isEmpty()) {
+                    status.put("selector", value.asText());
+                }
+            }
+            return scale;
+        }
     }
 
     /** The Scale of a parent object. */

@@ -34,6 +34,9 @@ final class PathPlanner {
             "application/vnd.kubernetes.protobuf;stream=watch");
     static final List<String> PATCH_TYPES = List.of("application/apply-patch+yaml", "application/json-patch+json",
             "application/merge-patch+json", "application/strategic-merge-patch+json");
+    /** Custom resources take no strategic merge patch (kubectl apply reads this and sends a merge patch). */
+    static final List<String> CUSTOM_PATCH_TYPES = List.of("application/apply-patch+yaml",
+            "application/json-patch+json", "application/merge-patch+json");
 
     private final ResourceTable table;
     private final Definitions definitions;
@@ -111,6 +114,11 @@ final class PathPlanner {
         return b + "_" + gv.version();
     }
 
+    private static List<String> patchTypes(ApiResource r) {
+        return ResourceTable.builtin().find(r.group(), r.version(), r.name()).isPresent()
+                ? PATCH_TYPES : CUSTOM_PATCH_TYPES;
+    }
+
     private void resourcePaths(Context c, ApiResource r, List<PathItem> paths) {
         String ns = r.namespaced() ? "/namespaces/{namespace}" : "";
         String nsKind = (r.namespaced() ? "Namespaced" : "") + r.kind();
@@ -151,7 +159,7 @@ final class PathPlanner {
         }
         if (r.supports("patch")) {
             ops.add(op(c, "patch", "patch" + c.id + nsKind, "partially update the specified " + r.kind(), "patch",
-                    gvk, Params.PATCH, PATCH, true, PATCH_TYPES, OBJECT_TYPES, responses("200", def, "201", def)));
+                    gvk, Params.PATCH, PATCH, true, patchTypes(r), OBJECT_TYPES, responses("200", def, "201", def)));
         }
         if (r.supports("delete")) {
             ops.add(op(c, "delete", "delete" + c.id + nsKind, "delete " + article(r.kind()), "delete", gvk,
@@ -237,7 +245,7 @@ final class PathPlanner {
         if (s.verbs().contains("patch")) {
             ops.add(op(c, "patch", "patch" + c.id + opKind,
                     "partially update " + s.name() + " of the specified " + r.kind(), "patch", gvk, Params.PATCH,
-                    PATCH, true, PATCH_TYPES, OBJECT_TYPES, responses("200", def, "201", def)));
+                    PATCH, true, patchTypes(r), OBJECT_TYPES, responses("200", def, "201", def)));
         }
         add(paths, path, itemParams, ops);
     }

@@ -36,7 +36,13 @@ public final class TableConvertor {
     private final Map<String, KindPrinter> printers;
     private final Descriptions descriptions;
     private final Function<ApiResource, StoredForm> storedForms;
+    private final Function<ApiResource, JsonNode> customColumns;
     private final Map<String, ResourcePrinter> builtIn = new ConcurrentHashMap<>();
+    /** Printers of custom resource versions, by resource and columns (a changed CRD gets a new one). */
+    private final Map<CustomKey, ResourcePrinter> custom = new ConcurrentHashMap<>();
+
+    private record CustomKey(ApiResource resource, JsonNode columns) {
+    }
 
     /**
      * How a resource served in several versions prints: kube-apiserver prints its internal object, whatever
@@ -49,10 +55,12 @@ public final class TableConvertor {
     public record StoredForm(String group, String kind, UnaryOperator<JsonNode> toStored) {
     }
 
-    private TableConvertor(Descriptions descriptions, Function<ApiResource, StoredForm> storedForms) {
+    private TableConvertor(Descriptions descriptions, Function<ApiResource, StoredForm> storedForms,
+                           Function<ApiResource, JsonNode> customColumns) {
         this.printers = Printers.all();
         this.descriptions = descriptions;
         this.storedForms = storedForms;
+        this.customColumns = customColumns;
     }
 
     /** A convertor whose column descriptions come from the built-in kinds' OpenAPI definitions. */
@@ -65,12 +73,22 @@ public final class TableConvertor {
      * others) in their stored form.
      */
     public static TableConvertor create(Schemas schemas, Function<ApiResource, StoredForm> storedForms) {
-        return new TableConvertor(Descriptions.from(schemas), storedForms);
+        return create(schemas, storedForms, r -> null);
+    }
+
+    /**
+     * As {@link #create(Schemas, Function)}, with the printer columns of custom resources:
+     * {@code customColumns} gives a custom resource version's {@code additionalPrinterColumns} (an empty
+     * array for none), null for every other resource.
+     */
+    public static TableConvertor create(Schemas schemas, Function<ApiResource, StoredForm> storedForms,
+                                        Function<ApiResource, JsonNode> customColumns) {
+        return new TableConvertor(Descriptions.from(schemas), storedForms, customColumns);
     }
 
     /** A convertor whose field-derived column descriptions are empty (for tests). */
     public static TableConvertor withoutSchemas() {
-        return new TableConvertor(Descriptions.none(), r -> null);
+        return new TableConvertor(Descriptions.none(), r -> null, r -> null);
     }
 
     /** Whether {@code group}/{@code kind} has its own columns (else it prints NAME and CREATED AT). */
@@ -78,8 +96,19 @@ public final class TableConvertor {
         return printers.containsKey(Printers.key(group, kind));
     }
 
-    /** The printer of a built-in resource, or the default NAME / CREATED AT printer for any other. */
+    /**
+     * The printer of a resource: a custom resource's from its printer columns, a built-in's own, or the
+     * default NAME / CREATED AT printer for any other.
+     */
     public ResourcePrinter printer(ApiResource resource) {
+        JsonNode columns = customColumns.apply(resource);
+        if (columns != null) {
+            if (custom.size() > 4096) {
+                custom.clear();
+            }
+            return custom.computeIfAbsent(new CustomKey(resource, columns),
+                    k -> customResourcePrinter(resource, columns));
+        }
         String key = Printers.key(resource.group(), resource.kind()) + "/" + resource.version();
         return builtIn.computeIfAbsent(key, k -> {
             StoredForm stored = storedForms.apply(resource);

@@ -91,6 +91,8 @@ final class TypeResolver {
         if (t instanceof SchemaType.MapType mt && !mt.fields().isEmpty()) {
             mt.fields().put("metadata", definition(OBJECT_META));
             mt.implicit().put("metadata", Json.object());
+            mt.fields().putIfAbsent("apiVersion", SchemaType.SCALAR);
+            mt.fields().putIfAbsent("kind", SchemaType.SCALAR);
             return mt;
         }
         return untypedRoot();

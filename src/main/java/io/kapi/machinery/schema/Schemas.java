@@ -144,10 +144,17 @@ public final class Schemas {
         }
     }
 
+    /** Drops the {@code enum} keyword of every schema; a property named {@code enum} (JSONSchemaProps') stays. */
     private static void dropEnums(JsonNode node) {
         if (node instanceof ObjectNode obj) {
             obj.remove("enum");
-            obj.elements().forEachRemaining(Schemas::dropEnums);
+            obj.properties().forEach(e -> {
+                if (e.getKey().equals("properties") && e.getValue() instanceof ObjectNode props) {
+                    props.elements().forEachRemaining(Schemas::dropEnums);
+                } else {
+                    dropEnums(e.getValue());
+                }
+            });
         } else if (node.isArray()) {
             node.elements().forEachRemaining(Schemas::dropEnums);
         }

@@ -67,6 +67,42 @@ public final class SchemaValidator {
         return new ValidationResult(List.copyOf(strict), walk.errors);
     }
 
+    /**
+     * Checks the {@code metadata} of an object whose kind has no schema here (a custom resource) as Go
+     * decodes it into {@code ObjectMeta}: type errors are thrown as by {@link #validate}, unknown and null
+     * fields of the metadata are removed; returns the paths of the unknown ones ({@code metadata.foo}).
+     * Everything outside {@code metadata} is left alone.
+     */
+    public List<String> checkObjectMeta(GroupVersionKind gvk, ObjectNode obj) {
+        Walk walk = new Walk(gvk, objectMetaHolder());
+        walk.run(obj);
+        return List.copyOf(walk.unknown);
+    }
+
+    /**
+     * The 400 kube-apiserver answers a body of {@code gvk} that cannot be decoded:
+     * {@code Widget in version "v1" cannot be handled as a Widget: <detail>}.
+     */
+    public static ApiException decodeError(GroupVersionKind gvk, String detail) {
+        return Walk.decodeError(gvk, detail);
+    }
+
+    private volatile Shape.Struct metaHolder;
+
+    private Shape.Struct objectMetaHolder() {
+        Shape.Struct holder = metaHolder;
+        if (holder == null) {
+            synchronized (compiler) {
+                holder = new Shape.Struct("custom.v1.Object");
+                holder.fields = Map.of("metadata", compiler.definition("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"));
+                holder.required = new String[0];
+                holder.preserveUnknown = true;
+                metaHolder = holder;
+            }
+        }
+        return holder;
+    }
+
     /** Whether {@code gvk} has a schema here; kinds without one (custom resources) are only checked for duplicates. */
     /**
      * Checks only the JSON types of {@code obj} (objects where the schema has structs and maps, arrays

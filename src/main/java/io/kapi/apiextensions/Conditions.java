@@ -1,0 +1,60 @@
+package io.kapi.apiextensions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ObjectMeta;
+import java.time.Instant;
+
+/**
+ * The conditions of a CRD's status, set as kube's {@code SetCRDCondition} sets them: a condition keeps
+ * its {@code lastTransitionTime} unless its status changes; reason and message are always replaced.
+ */
+public final class Conditions {
+
+    private Conditions() {
+    }
+
+    /** Sets condition {@code type} on {@code crd} in place; returns whether anything changed. */
+    public static boolean set(ObjectNode crd, String type, String status, String reason, String message, Instant now) {
+        ArrayNode conditions = crd.with("status").withArray("conditions");
+        for (JsonNode c : conditions) {
+            ObjectNode existing = (ObjectNode) c;
+            if (!existing.path("type").asText().equals(type)) {
+                continue;
+            }
+            boolean same = existing.path("status").asText().equals(status)
+                    && existing.path("reason").asText().equals(reason)
+                    && existing.path("message").asText().equals(message);
+            if (same) {
+                return false;
+            }
+            if (!existing.path("status").asText().equals(status)) {
+                existing.put("lastTransitionTime", ObjectMeta.format(now));
+            }
+            existing.put("status", status);
+            existing.put("reason", reason);
+            existing.put("message", message);
+            return true;
+        }
+        ObjectNode c = conditions.addObject();
+        c.put("type", type);
+        c.put("status", status);
+        c.put("lastTransitionTime", ObjectMeta.format(now));
+        c.put("reason", reason);
+        c.put("message", message);
+        return true;
+    }
+
+    /** Removes condition {@code type}; returns whether it was there. */
+    public static boolean remove(ObjectNode crd, String type) {
+        JsonNode conditions = crd.path("status").path("conditions");
+        for (int i = 0; i < conditions.size(); i++) {
+            if (conditions.get(i).path("type").asText().equals(type)) {
+                ((ArrayNode) conditions).remove(i);
+                return true;
+            }
+        }
+        return false;
+    }
+}

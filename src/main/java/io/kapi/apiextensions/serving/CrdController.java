@@ -1,0 +1,285 @@
+package io.kapi.apiextensions.serving;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.apiextensions.Conditions;
+import io.kapi.apiextensions.Crd;
+import io.kapi.client.LocalClient;
+import io.kapi.client.ResourceClient;
+import io.kapi.health.PostStartHook;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersion;
+import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.registry.DeleteOptions;
+import io.kapi.registry.ListOptions;
+import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceDefinition;
+import io.kapi.registry.ResourceStore;
+import io.kapi.storage.cache.CacheWatch;
+import io.kapi.storage.cache.Delivery;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The apiextensions-apiserver's controllers in one loop: naming (accepted names, {@code NamesAccepted}),
+ * establishing ({@code Established}), serving (the custom resource versions added to and removed from the
+ * {@link Registry} as CRDs come, change and go) and finalizing (a terminating CRD's custom resources
+ * deleted, then its API removed and its finalizer dropped).
+ *
+ * <p>The API is served before {@code Established=True} is written, so a client that waited for the
+ * condition finds the resource. Every pass reconciles every CRD (level-triggered); a pass runs on each
+ * CRD watch event and at least every second, on one virtual thread started by the post-start hook.
+ * Each served group-version also gets its local APIService ({@link CrdApiServices}).
+ */
+public final class CrdController implements PostStartHook, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(CrdController.class.getName());
+    static final GroupVersionResource CRDS =
+            new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
+    private static final Duration RESYNC = Duration.ofSeconds(1);
+
+    /** What is served for one CRD: the state it was built from, and its resources. */
+    private record Installed(String key, List<GroupVersionResource> resources) {
+    }
+
+    private final Registry registry;
+    private final ResourceClient crds;
+    private final LocalClient client;
+    private final CustomResourceVersions versions;
+    private final Clock clock;
+    private final Map<String, Installed> installed = new HashMap<>();
+    private final CrdApiServices apiServices;
+    /** The group-versions whose APIService this controller made sure of. */
+    private final Set<GroupVersion> announced = new HashSet<>();
+    private volatile Thread worker;
+
+    /** @param client writes as kube-apiserver itself (CRD status, custom resource deletion) */
+    public CrdController(Registry registry, LocalClient client, CustomResourceVersions versions, Clock clock) {
+        this.registry = registry;
+        this.client = client;
+        this.crds = client.resource(CRDS);
+        this.versions = versions;
+        this.clock = clock;
+        this.apiServices = new CrdApiServices(client.resource("apiregistration.k8s.io", "v1", "apiservices"), clock);
+    }
+
+    @Override
+    public String name() {
+        return "crd-informer-synced";
+    }
+
+    @Override
+    public void run() {
+        if (worker == null) {
+            syncAll();
+            worker = Thread.ofVirtual().name("crd-controller").start(this::loop);
+        }
+    }
+
+    private void loop() {
+        CacheWatch watch = null;
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                if (watch == null) {
+                    watch = store().watch("", ListOptions.ALL);
+                }
+                syncAll();
+                if (waitForChange(watch)) {
+                    watch.close();
+                    watch = null;
+                }
+            } catch (InterruptedException e) {
+                break;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "CRD controller pass failed: {0}", e.toString());
+                sleepQuietly();
+            }
+        }
+        if (watch != null) {
+            watch.close();
+        }
+    }
+
+    /** Waits up to the resync period for a CRD event, then drains what else came; true when the watch ended. */
+    private static boolean waitForChange(CacheWatch watch) throws InterruptedException {
+        Delivery d = watch.poll(TimeUnit.NANOSECONDS.convert(RESYNC));
+        while (d != null) {
+            if (d instanceof Delivery.End || d instanceof Delivery.Failure) {
+                return true;
+            }
+            d = watch.poll(0);
+        }
+        return false;
+    }
+
+    private static void sleepQuietly() {
+        try {
+            Thread.sleep(RESYNC);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private ResourceStore store() {
+        return registry.store(CRDS).orElseThrow();
+    }
+
+    /** One reconciling pass over every CRD; also serves what exists at start. */
+    public synchronized void syncAll() {
+        List<Crd> all = new ArrayList<>();
+        for (ObjectNode o : store().list("", ListOptions.ALL).items()) {
+            all.add(new Crd(o.deepCopy()));
+        }
+        List<String> names = new ArrayList<>();
+        for (Crd crd : all) {
+            names.add(crd.name());
+            try {
+                sync(crd, all);
+            } catch (ApiException e) {
+                LOG.log(Level.DEBUG, "CRD {0} not reconciled yet: {1}", crd.name(), e.getMessage());
+            }
+        }
+        for (String gone : new ArrayList<>(installed.keySet())) {
+            if (!names.contains(gone)) {
+                registry.remove(installed.remove(gone).resources());
+            }
+        }
+        announce();
+    }
+
+    /** Local APIServices for the group-versions served now; those of group-versions no longer served go. */
+    private void announce() {
+        Set<GroupVersion> served = new HashSet<>();
+        installed.values().forEach(i -> i.resources().forEach(r -> served.add(new GroupVersion(r.group(), r.version()))));
+        Set<GroupVersion> added = new HashSet<>(served);
+        added.removeAll(announced);
+        Set<GroupVersion> ensured = apiServices.ensure(added);
+        for (GroupVersion gv : new ArrayList<>(announced)) {
+            if (!served.contains(gv)) {
+                apiServices.remove(gv);
+                announced.remove(gv);
+            }
+        }
+        announced.addAll(ensured);
+    }
+
+    private void sync(Crd crd, List<Crd> all) {
+        if (crd.deleting()) {
+            finalizeCrd(crd);
+            return;
+        }
+        ObjectNode desired = crd.object().deepCopy();
+        CrdNames.Decision names = CrdNames.decide(crd, all);
+        desired.with("status").set("acceptedNames", names.accepted());
+        var now = clock.instant();
+        Conditions.set(desired, "NamesAccepted", names.ok() ? "True" : "False", names.reason(), names.message(), now);
+        Crd next = new Crd(desired);
+        if (names.ok() || crd.isTrue("Established")) {
+            Conditions.set(desired, "Established", "True", "InitialNamesAccepted",
+                    "the initial names have been accepted", now);
+        } else {
+            Conditions.set(desired, "Established", "False", "NotAccepted", "not all names are accepted", now);
+        }
+        if (next.isTrue("Established") && CrdNames.present(next.acceptedNames())) {
+            serve(next, false);
+        }
+        if (!desired.path("status").equals(crd.object().path("status"))) {
+            crds.update(desired, "status");
+        }
+    }
+
+    /** Serves the CRD's versions as they are now (again, when anything they are made of changed). */
+    private void serve(Crd crd, boolean terminating) {
+        String key = crd.spec().toString() + crd.acceptedNames() + terminating;
+        Installed current = installed.get(crd.name());
+        if (current != null && current.key().equals(key)) {
+            return;
+        }
+        List<ResourceDefinition> definitions = versions.of(crd, terminating);
+        List<GroupVersionResource> gvrs = definitions.stream().map(d -> d.api().gvr()).toList();
+        if (current != null) {
+            List<GroupVersionResource> dropped = new ArrayList<>(current.resources());
+            dropped.removeAll(gvrs);
+            if (!dropped.isEmpty()) {
+                registry.remove(dropped);
+            }
+        }
+        registry.add(definitions);
+        installed.put(crd.name(), new Installed(key, gvrs));
+        LOG.log(Level.DEBUG, "serving {0}: {1}", crd.name(), gvrs);
+    }
+
+    /**
+     * kube's finalizing controller: creates are refused, every custom resource is deleted (those with
+     * finalizers of their own keep the CRD waiting), then the API goes and the finalizer is removed.
+     */
+    private void finalizeCrd(Crd crd) {
+        if (!crd.hasFinalizer(Crd.FINALIZER)) {
+            return;
+        }
+        Installed current = installed.get(crd.name());
+        if (current != null && !current.resources().isEmpty()) {
+            serve(crd, true);
+            GroupVersionResource gvr = installed.get(crd.name()).resources().getFirst();
+            if (!deleteInstances(crd, gvr)) {
+                return;
+            }
+            registry.remove(installed.remove(crd.name()).resources());
+        }
+        ObjectNode desired = crd.object().deepCopy();
+        ArrayNode finalizers = desired.with("metadata").withArray("finalizers");
+        for (int i = finalizers.size() - 1; i >= 0; i--) {
+            if (finalizers.get(i).asText().equals(Crd.FINALIZER)) {
+                finalizers.remove(i);
+            }
+        }
+        crds.update(desired);
+    }
+
+    /** Deletes the CRD's objects; true once none is left. */
+    private boolean deleteInstances(Crd crd, GroupVersionResource gvr) {
+        ResourceStore store = registry.store(gvr).orElse(null);
+        if (store == null) {
+            return true;
+        }
+        List<ObjectNode> items = store.list("", ListOptions.ALL).items();
+        if (items.isEmpty()) {
+            return true;
+        }
+        ObjectNode status = crd.object().deepCopy();
+        if (Conditions.set(status, "Terminating", "True", "InstanceDeletionInProgress",
+                "CustomResource deletion is in progress", clock.instant())) {
+            crds.update(status, "status");
+        }
+        ResourceClient resources = client.resource(gvr);
+        for (JsonNode item : items) {
+            ObjectMeta meta = ObjectMeta.of((ObjectNode) item);
+            if (meta.deletionTimestamp().isEmpty()) {
+                try {
+                    resources.delete(meta.namespace(), meta.name(), DeleteOptions.DEFAULT);
+                } catch (ApiException e) {
+                    LOG.log(Level.DEBUG, "deleting {0}/{1}: {2}", meta.namespace(), meta.name(), e.getMessage());
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void close() {
+        Thread t = worker;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+}

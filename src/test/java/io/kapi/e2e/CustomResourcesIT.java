@@ -1,0 +1,208 @@
+package io.kapi.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.Json;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * CustomResourceDefinitions as a new user tries them, with the real kubectl: a CRD with a schema (defaults,
+ * enum, bounds, pattern), status and scale subresources, printer columns, a short name, a category and two
+ * served versions; its custom resources created, listed, watched, applied, patched, scaled and deleted;
+ * the CRD deleted with its objects and its API.
+ */
+@DisplayName("custom resources with kubectl")
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+final class CustomResourcesIT {
+
+    @RegisterExtension
+    static final KapiExtension KAPI = new KapiExtension("--storage-backend=memory");
+
+    private static final String CRD = """
+            apiVersion: apiextensions.k8s.io/v1
+            kind: CustomResourceDefinition
+            metadata:
+              name: crontabs.stable.example.com
+            spec:
+              group: stable.example.com
+              scope: Namespaced
+              names: {plural: crontabs, singular: crontab, kind: CronTab, shortNames: [ct], categories: [all]}
+              versions:
+              - name: v1
+                served: true
+                storage: true
+                deprecated: true
+                subresources: &subresources
+                  status: {}
+                  scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
+                additionalPrinterColumns: &columns
+                - {name: Spec, type: string, jsonPath: .spec.cronSpec}
+                - {name: Replicas, type: integer, jsonPath: .spec.replicas}
+                - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
+                schema:
+                  openAPIV3Schema: &schema
+                    type: object
+                    properties:
+                      spec:
+                        type: object
+                        x-kubernetes-validations:
+                        - {rule: "self.image != 'forbidden'", message: image must not be forbidden}
+                        properties:
+                          cronSpec: {type: string, pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'}
+                          image: {type: string}
+                          color: {type: string, enum: [red, blue], default: red}
+                          replicas: {type: integer, minimum: 1, maximum: 10, default: 1}
+                      status:
+                        type: object
+                        properties:
+                          replicas: {type: integer}
+              - name: v2
+                served: true
+                storage: false
+                subresources: *subresources
+                additionalPrinterColumns: *columns
+                schema:
+                  openAPIV3Schema: *schema
+            """;
+
+    private static final String CRONTAB = """
+            apiVersion: stable.example.com/v1
+            kind: CronTab
+            metadata:
+              name: my-cron
+            spec:
+              cronSpec: "* * * * */5"
+              image: my-image
+              unknownField: 3
+            """;
+
+    private static Kubectl.Result kubectl(String... args) {
+        return KAPI.kubectl().run(args);
+    }
+
+    private static JsonNode json(Kubectl.Result r) {
+        try {
+            return Json.MAPPER.readTree(r.assertOk().stdout());
+        } catch (IOException e) {
+            throw new AssertionError("not JSON: " + r, e);
+        }
+    }
+
+    @Test
+    @Order(1)
+    @DisplayName("kubectl wait for Established succeeds, and the short name prints the printer columns")
+    void established() {
+        KAPI.kubectl().runWithInput(CRD, "apply", "-f", "-").assertOk();
+        kubectl("wait", "--for=condition=Established", "crd/crontabs.stable.example.com", "--timeout=60s").assertOk();
+        Kubectl.Result strict = KAPI.kubectl().runWithInput(CRONTAB, "create", "-f", "-").assertFailed();
+        assertTrue(strict.stderr().contains("CronTab in version \"v1\" cannot be handled as a CronTab: strict decoding "
+                + "error: unknown field \"spec.unknownField\""), strict.toString());
+        KAPI.kubectl().runWithInput(CRONTAB, "create", "--validate=false", "-f", "-").assertOk();
+        String table = kubectl("get", "ct").assertOk().stdout();
+        assertTrue(table.startsWith("NAME      SPEC          REPLICAS   AGE"), table);
+        assertTrue(table.contains("my-cron   * * * * */5   1"), table);
+        JsonNode cron = json(kubectl("get", "crontab", "my-cron", "-o", "json"));
+        assertFalse(cron.path("spec").has("unknownField"), "pruned: " + cron);
+        assertEquals("red", cron.path("spec").path("color").asText(), "defaulted: " + cron);
+        assertTrue(kubectl("get", "all").assertOk().stdout().contains("crontab.stable.example.com/my-cron"));
+        assertTrue(kubectl("explain", "crontab.spec").assertOk().stdout().contains("cronSpec"));
+    }
+
+    @Test
+    @Order(2)
+    @DisplayName("an invalid object is refused with kube-apiserver's messages, schema and CEL rule")
+    void invalid() {
+        Kubectl.Result bad = KAPI.kubectl().runWithInput(CRONTAB.replace("my-cron", "bad").replace("unknownField: 3",
+                "color: pink\n  replicas: 20").replace("* * * * */5", "nope"), "create", "-f", "-").assertFailed();
+        assertTrue(bad.stderr().contains("The CronTab \"bad\" is invalid: \n"
+                + "* spec.color: Unsupported value: \"pink\": supported values: \"red\", \"blue\"\n"
+                + "* spec.cronSpec: Invalid value: \"nope\": spec.cronSpec in body should match "), bad.toString());
+        assertTrue(bad.stderr().contains("* spec.replicas: Invalid value: 20: spec.replicas in body should be less "
+                + "than or equal to 10"), bad.toString());
+        Kubectl.Result rule = KAPI.kubectl().runWithInput(CRONTAB.replace("my-cron", "ruled").replace("my-image",
+                "forbidden"), "create", "--validate=false", "-f", "-").assertFailed();
+        assertTrue(rule.stderr().contains("The CronTab \"ruled\" is invalid: spec: Invalid value: \"object\": image must "
+                + "not be forbidden"), rule.toString());
+    }
+
+    @Test
+    @Order(3)
+    @DisplayName("kubectl scale, patch --subresource=status, merge and JSON patches, apply; strategic merge refused")
+    void writes() {
+        kubectl("scale", "ct", "my-cron", "--replicas=3").assertOk();
+        kubectl("patch", "ct", "my-cron", "--subresource=status", "--type=merge", "-p",
+                "{\"status\":{\"replicas\":3}}").assertOk();
+        JsonNode scale = json(kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs/my-cron/scale"));
+        assertEquals(3, scale.path("spec").path("replicas").asInt());
+        assertEquals(3, scale.path("status").path("replicas").asInt());
+        kubectl("patch", "ct", "my-cron", "--type=merge", "-p", "{\"spec\":{\"image\":\"v2\"}}").assertOk();
+        kubectl("patch", "ct", "my-cron", "--type=json", "-p",
+                "[{\"op\":\"replace\",\"path\":\"/spec/image\",\"value\":\"v3\"}]").assertOk();
+        Kubectl.Result strategic = kubectl("patch", "ct", "my-cron", "-p", "{\"spec\":{\"image\":\"v4\"}}").assertFailed();
+        assertTrue(strategic.stderr().contains("application/strategic-merge-patch+json is not supported by "
+                + "stable.example.com/v2, Kind=CronTab: the body of the request was in an unknown format"), strategic.toString());
+        JsonNode cron = json(kubectl("get", "ct", "my-cron", "-o", "json"));
+        assertEquals("v3", cron.path("spec").path("image").asText());
+        assertEquals(3, cron.path("status").path("replicas").asInt());
+
+        String applied = CRONTAB.replace("my-cron", "applied").replace("  unknownField: 3\n", "");
+        KAPI.kubectl().runWithInput(applied, "apply", "-f", "-").assertOk();
+        KAPI.kubectl().runWithInput(applied.replace("my-image", "second"), "apply", "-f", "-").assertOk();
+        KAPI.kubectl().runWithInput(applied.replace("my-image", "third"), "apply", "--server-side",
+                "--force-conflicts", "-f", "-").assertOk();
+        Kubectl.Result conflict = KAPI.kubectl().runWithInput(applied.replace("my-image", "fourth"), "apply",
+                "--server-side", "--field-manager=other", "-f", "-").assertFailed();
+        assertTrue(conflict.stderr().contains("conflict with \"kubectl\""), conflict.toString());
+        assertEquals("third", json(kubectl("get", "ct", "applied", "-o", "json")).path("spec").path("image").asText());
+    }
+
+    @Test
+    @Order(4)
+    @DisplayName("the second served version reads and writes the same objects, with the deprecation warning on v1")
+    void versions() {
+        Kubectl.Result v2 = kubectl("get", "crontabs.v2.stable.example.com", "my-cron", "-o", "json");
+        assertEquals("stable.example.com/v2", json(v2).path("apiVersion").asText());
+        Kubectl.Result v1 = kubectl("get", "crontabs.v1.stable.example.com", "my-cron", "-o", "json");
+        assertTrue(v1.stderr().contains("stable.example.com/v1 CronTab is deprecated"), v1.toString());
+    }
+
+    @Test
+    @Order(5)
+    @DisplayName("a watch from a list's resourceVersion sees the deletion of a custom resource")
+    void watch() {
+        String rv = json(kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs"))
+                .path("metadata").path("resourceVersion").asText();
+        assertFalse(rv.isEmpty());
+        kubectl("delete", "ct", "applied").assertOk();
+        String events = kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs?watch=1"
+                + "&resourceVersion=" + rv + "&timeoutSeconds=2").assertOk().stdout();
+        assertTrue(events.contains("{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"stable.example.com/v1\","
+                + "\"kind\":\"CronTab\""), events);
+        assertTrue(events.contains("\"name\":\"applied\""), events);
+    }
+
+    @Test
+    @Order(6)
+    @DisplayName("deleting the CRD removes its objects and its API; created again, it starts empty")
+    void deletion() {
+        kubectl("delete", "crd", "crontabs.stable.example.com", "--timeout=60s").assertOk();
+        assertTrue(kubectl("get", "crd").assertOk().stdout().isEmpty());
+        Kubectl.Result gone = kubectl("get", "--raw", "/apis/stable.example.com/v1");
+        assertTrue(gone.stderr().contains("NotFound"), gone.toString());
+        KAPI.kubectl().runWithInput(CRD, "apply", "-f", "-").assertOk();
+        kubectl("wait", "--for=condition=Established", "crd/crontabs.stable.example.com", "--timeout=60s").assertOk();
+        assertTrue(kubectl("get", "ct").assertOk().stderr().contains("No resources found"));
+    }
+}
