@@ -8,6 +8,7 @@ import io.kapi.machinery.StatusReason;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.ResourceStore;
+import io.kapi.registry.SystemWrites;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -120,7 +121,7 @@ final class IdentityLease {
             String leaseName = lease.path("metadata").path("name").asText();
             try {
                 if (Stores.find(leases, NAMESPACE, leaseName).filter(l -> expired(l, now)).isPresent()) {
-                    leases.delete(NAMESPACE, leaseName, DeleteOptions.DEFAULT);
+                    SystemWrites.delete(leases, NAMESPACE, leaseName, DeleteOptions.DEFAULT);
                     deleted++;
                     LOG.log(Level.INFO, "deleted the expired apiserver identity lease {0}", leaseName);
                 }
