@@ -53,14 +53,16 @@ import java.util.Map;
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
  * checks of its parts and its post-start hooks. {@link #close()} releases storage and threads.
+ *
+ * @param storage the store behind the registry (owned by this assembly: closed by {@link #close()})
  */
 public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<PostStartHook> hooks,
-                          Registry registry, AutoCloseable resources) implements AutoCloseable {
+                          Registry registry, Storage storage, AutoCloseable resources) implements AutoCloseable {
 
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
         Clock clock = Clock.systemUTC();
-        Schemas schemas = Schemas.load();
+        Schemas schemas = Schemas.builtin();
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
         FieldManagers fieldManagers = new FieldManagers(schemas);
@@ -98,7 +100,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         }
         resources.add(registry);
         resources.add(storage);
-        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, () -> closeAll(resources));
+        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, () -> closeAll(resources));
     }
 
     /** The delegation chain: discovery, OpenAPI, issuer discovery, then the resources. */

@@ -45,7 +45,20 @@ public final class Schemas {
         this.byKind = Collections.unmodifiableMap(kinds);
     }
 
-    /** Loads the definitions from the class path. */
+    /**
+     * The built-in definitions, read once per JVM and shared by every server in it (several in-process
+     * servers in one test JVM start without reading the 6 MB file again). Immutable as far as callers
+     * keep the contract above: the trees must not be mutated.
+     */
+    public static Schemas builtin() {
+        return Builtin.INSTANCE;
+    }
+
+    private static final class Builtin {
+        static final Schemas INSTANCE = load();
+    }
+
+    /** Loads the definitions from the class path (a fresh copy; servers use {@link #builtin()}). */
     public static Schemas load() {
         Map<String, ObjectNode> defs = new LinkedHashMap<>();
         readDefinitions(FABRIC8, true, defs);
