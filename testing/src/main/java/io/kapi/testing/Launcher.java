@@ -57,6 +57,9 @@ final class Launcher {
         @Override
         public void close() {
             try {
+                // End the open watches first: the listener's graceful stop waits for every request in
+                // flight, and a watch with nothing to send would hold it for its whole drain time.
+                api.registry().caches().close();
                 server.shutdown();
             } finally {
                 try {
