@@ -84,8 +84,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
-        CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
-                List.of(new SystemNamespaces(registry.namespaces()), services), bootstrap.hooks()));
+        // the bootstrap hooks write into the system namespaces: they wait for them rather than fail and retry
+        List<PostStartHook> bootstrapHooks = new ArrayList<>(
+                HookOrder.after(new SystemNamespaces(registry.namespaces()), bootstrap.hooks()));
+        bootstrapHooks.add(1, services);
+        CacheStart cacheStart = CacheStart.after(registry.caches(), bootstrapHooks);
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
         hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
