@@ -1,5 +1,7 @@
 package io.kapi.storage;
 
+import java.util.function.Predicate;
+
 /**
  * A store whose whole key space can be captured and brought back, so that tests can share one
  * server and still start each from a known state. Only the memory backend offers it (see
@@ -27,7 +29,15 @@ public interface Snapshots {
      * @return what it wrote
      * @throws StorageException.Unavailable if the store is closed
      */
-    Restored restore(KeySpace snapshot);
+    default Restored restore(KeySpace snapshot) {
+        return restore(snapshot, key -> true);
+    }
+
+    /**
+     * Like {@link #restore(KeySpace)}, for the keys {@code scope} accepts only: other keys, present now
+     * or in the snapshot, are neither written nor deleted (e.g. heartbeats the server keeps current).
+     */
+    Restored restore(KeySpace snapshot, Predicate<String> scope);
 
     /**
      * What a restore wrote.

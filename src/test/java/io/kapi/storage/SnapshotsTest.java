@@ -211,6 +211,24 @@ final class SnapshotsTest {
     }
 
     @Test
+    @DisplayName("a scoped restore should leave keys outside the scope alone, present now or in the snapshot")
+    void scoped() {
+        storage.create("/registry/x/a", bytes("1"));
+        KeyValue beat = storage.create("/registry/beat/me", bytes("t1"));
+        storage.create("/registry/beat/old", bytes("t1"));
+        KeySpace snapshot = snapshots.snapshot();
+        storage.delete("/registry/x/a", 0);
+        storage.update("/registry/beat/me", bytes("t2"), beat.modRevision());
+        storage.delete("/registry/beat/old", 0);
+        storage.create("/registry/beat/new", bytes("t2"));
+
+        Snapshots.Restored restored = snapshots.restore(snapshot, key -> !key.startsWith("/registry/beat/"));
+
+        assertEquals(1, restored.writes());
+        assertEquals(Map.of("/registry/x/a", "1", "/registry/beat/me", "t2", "/registry/beat/new", "t2"), contents());
+    }
+
+    @Test
     @DisplayName("a key space must be in key order")
     void keyOrder() {
         assertThrows(IllegalArgumentException.class, () -> new KeySpace(2, List.of(

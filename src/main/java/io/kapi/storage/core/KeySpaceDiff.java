@@ -6,6 +6,7 @@ import io.kapi.storage.Snapshots;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The writes that turn one key space into another, in key order: a create for a key only the target
@@ -18,10 +19,11 @@ public final class KeySpaceDiff {
     private KeySpaceDiff() {
     }
 
-    /** The writes that make {@code current} equal to {@code target}'s entries. */
-    public static List<Mutation> between(List<KeyValue> current, KeySpace target) {
+    /** The writes that make {@code current} equal to {@code target}'s entries, for the keys in {@code scope}. */
+    public static List<Mutation> between(List<KeyValue> current, KeySpace target, Predicate<String> scope) {
         List<Mutation> writes = new ArrayList<>();
-        List<KeyValue> wanted = target.entries();
+        current = current.stream().filter(kv -> scope.test(kv.key())).toList();
+        List<KeyValue> wanted = target.entries().stream().filter(kv -> scope.test(kv.key())).toList();
         int i = 0;
         int j = 0;
         while (i < current.size() || j < wanted.size()) {

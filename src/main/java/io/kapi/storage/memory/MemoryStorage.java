@@ -187,11 +187,11 @@ final class MemoryStorage implements Storage, History, Snapshots {
     }
 
     @Override
-    public Restored restore(KeySpace snapshot) {
+    public Restored restore(KeySpace snapshot, Predicate<String> scope) {
         writeLock.lock();
         try {
             ensureOpen();
-            List<Mutation> writes = KeySpaceDiff.between(range("", null, 0, revision).items(), snapshot);
+            List<Mutation> writes = KeySpaceDiff.between(range("", null, 0, revision).items(), snapshot, scope);
             List<WatchEvent> events = new ArrayList<>(writes.size());
             long next = revision;
             for (Mutation write : writes) {

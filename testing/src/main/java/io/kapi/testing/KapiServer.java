@@ -41,12 +41,14 @@ public final class KapiServer implements AutoCloseable {
     private final Snapshots snapshots;
     private final AdminHttp admin;
     private final Launcher.StartTimes startTimes;
+    private final int port;
     private volatile boolean closed;
 
     KapiServer(Launcher.Running running, LocalPki pki, String kubeconfig, Path kubeconfigFile,
                Launcher.StartTimes startTimes) {
         this.running = running;
         this.startTimes = startTimes;
+        this.port = running.server().port();
         this.pki = pki;
         this.kubeconfig = kubeconfig;
         this.kubeconfigFile = kubeconfigFile;
@@ -64,9 +66,9 @@ public final class KapiServer implements AutoCloseable {
         return "https://127.0.0.1:" + port();
     }
 
-    /** The port the server listens on. */
+    /** The port the server listens on (listened on, once closed). */
     public int port() {
-        return running.server().port();
+        return port;
     }
 
     /** A kubeconfig for the admin user ({@code kubernetes-admin} in {@code system:masters}), with the certificates embedded. */
@@ -119,13 +121,15 @@ public final class KapiServer implements AutoCloseable {
      * get their old content back, deleted ones are created again (same name, uid and content). Not a
      * rewind: resourceVersions keep growing, and open watches (informers) see the changes as ordinary
      * ADDED, MODIFIED and DELETED events, so controllers under test follow along. Returns once every
-     * watch cache of the server has the restored state, so any read after it sees it.
+     * watch cache of the server has the restored state, so any read after it sees it. The server's own
+     * heartbeats (its apiserver identity lease in {@code kube-system}, its master lease) are left as
+     * they are, current.
      *
      * @throws UnsupportedOperationException on the embedded backend
      */
     public void restore(KapiSnapshot snapshot) {
         Objects.requireNonNull(snapshot, "snapshot");
-        Snapshots.Restored restored = requireSnapshots().restore(snapshot.keys());
+        Snapshots.Restored restored = requireSnapshots().restore(snapshot.keys(), KapiServer::restorable);
         if (!running.api().registry().caches().awaitRevision(restored.revision())) {
             throw new IllegalStateException("the watch caches did not reach the restored state in time");
         }
@@ -139,6 +143,11 @@ public final class KapiServer implements AutoCloseable {
     /** Deletes namespace {@code name}; with the standalone controllers on, its contents are deleted too. */
     public void deleteNamespace(String name) {
         admin.deleteNamespace(name);
+    }
+
+    /** Whether a restore touches {@code key}: everything but the heartbeats the server keeps current itself. */
+    private static boolean restorable(String key) {
+        return !key.startsWith("/registry/masterleases/") && !key.startsWith("/registry/leases/kube-system/apiserver-");
     }
 
     private Snapshots requireSnapshots() {
