@@ -40,6 +40,7 @@ public final class BuiltinStrategies implements StrategyProvider {
         Strategy strategy = switch (key) {
             case "/namespaces" -> new NamespaceStrategy(generic);
             case "/pods" -> new PodStrategy(BuiltinValidation.withStatusSplit(generic, resource.gvk()));
+            case "batch/jobs" -> new JobStrategy(BuiltinValidation.withStatusSplit(generic, resource.gvk()));
             default -> BuiltinValidation.withStatusSplit(generic, resource.gvk());
         };
         return decorations.getOrDefault(key, UnaryOperator.identity()).apply(strategy);

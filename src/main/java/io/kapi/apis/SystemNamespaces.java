@@ -5,15 +5,14 @@ import io.kapi.health.PostStartHook;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.StatusReason;
-import io.kapi.registry.ResourceStore;
+import io.kapi.client.ResourceClient;
 import java.util.List;
-import io.kapi.registry.SystemWrites;
 
 /**
  * The post-start hook {@code start-system-namespaces-controller}: makes sure the namespaces every
  * cluster has exist. Safe to run again and concurrently with other replicas (AlreadyExists is fine).
  */
-public record SystemNamespaces(ResourceStore namespaces) implements PostStartHook {
+public record SystemNamespaces(ResourceClient namespaces) implements PostStartHook {
 
     public static final List<String> NAMES = List.of("default", "kube-system", "kube-public", "kube-node-lease");
 
@@ -30,7 +29,7 @@ public record SystemNamespaces(ResourceStore namespaces) implements PostStartHoo
             ns.put("kind", "Namespace");
             ns.putObject("metadata").put("name", name);
             try {
-                SystemWrites.create(namespaces, "", ns);
+                namespaces.create("", ns);
             } catch (ApiException e) {
                 if (e.reason() != StatusReason.ALREADY_EXISTS) {
                     throw e;

@@ -49,6 +49,17 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.kapi.authn.SystemUsers;
+import io.kapi.authz.AuthorizationModes;
+import io.kapi.authz.Authorizer;
+import io.kapi.client.LocalClient;
+import io.kapi.client.Loopback;
+import io.kapi.server.HandlerChain;
+import io.kapi.server.ServerConfig;
+import io.kapi.server.filter.BodyLimit;
+import io.kapi.server.filter.FilterChain;
+import io.kapi.server.filter.ServerRequest;
+import java.util.Optional;
 
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
@@ -57,7 +68,14 @@ import java.util.Map;
  * @param storage the store behind the registry (owned by this assembly: closed by {@link #close()})
  */
 public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<PostStartHook> hooks,
-                          Registry registry, Storage storage, AutoCloseable resources) implements AutoCloseable {
+                          Registry registry, Storage storage, Authorizer authorizer, Loopback loopback,
+                          AutoCloseable resources)
+        implements AutoCloseable {
+
+    /** The loopback identity's User-Agent: its managedFields entries say {@code kube-apiserver}. */
+    public static final String APISERVER_AGENT = "kube-apiserver/v1.34.0 (linux/amd64) kubernetes/kapi";
+    /** The standalone controllers' User-Agent, as kube-controller-manager's. */
+    static final String CONTROLLER_AGENT = "kube-controller-manager/v1.34.0 (linux/amd64) kubernetes/kapi";
 
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
@@ -69,7 +87,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         ServiceAllocators services = new ServiceAllocators(
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
-        StoreServices storeServices = new StoreServices(MetadataRules.create(), new SchemaValidator(schemas),
+        SchemaValidator schemaValidator = new SchemaValidator(schemas);
+        StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
                 fieldManagers, () -> AdmissionChain.NONE, clock);
         Registry registry = new Registry(table.resources(), storage,
                 new BuiltinStrategies(Map.of("/services", services::decorate)), storeServices,
@@ -77,16 +96,19 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 CacheOptions.DEFAULT);
         services.connect(registry);
         TableConvertor tables = TableConvertor.create(schemas);
-        Codecs codecs = new Codecs(new KubeBodyDecoder(), new NegotiatedWriter(tables, clock),
+        Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock),
                 new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
         RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, clock);
+        Authorizer authorizer = AuthorizationModes.chain(config.authorizationModes());
+        Loopback loopback = loopback(api, authorizer, registry);
+        LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        BootstrapHooks bootstrap = BootstrapHooks.create(registry, storage, new BootstrapHooks.Endpoint(
+        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         // the bootstrap hooks write into the system namespaces: they wait for them rather than fail and retry
-        List<PostStartHook> bootstrapHooks = new ArrayList<>(
-                HookOrder.after(new SystemNamespaces(registry.namespaces()), bootstrap.hooks()));
+        List<PostStartHook> bootstrapHooks = new ArrayList<>(HookOrder.after(
+                new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), bootstrap.hooks()));
         bootstrapHooks.add(1, services);
         CacheStart cacheStart = CacheStart.after(registry.caches(), bootstrapHooks);
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
@@ -95,15 +117,30 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         hooks.add(eventTtl);
         List<AutoCloseable> resources = new ArrayList<>(List.of(bootstrap, services, eventTtl));
         if (config.standalone()) {
-            NamespaceController namespaces = new NamespaceController(registry, Duration.ofSeconds(1));
-            ServiceAccountController accounts = new ServiceAccountController(registry,
+            NamespaceController namespaces = new NamespaceController(
+                    loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,
+                    Duration.ofSeconds(1));
+            ServiceAccountController accounts = new ServiceAccountController(
+                    loopback.as(SystemUsers.controller("service-account-controller"), CONTROLLER_AGENT), registry,
                     ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
             hooks.addAll(List.of(namespaces, accounts));
             resources.addAll(List.of(namespaces, accounts));
         }
         resources.add(registry);
         resources.add(storage);
-        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, () -> closeAll(resources));
+        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authorizer, loopback,
+                () -> closeAll(resources));
+    }
+
+    /**
+     * The server's way to itself: the API behind the filters that matter in-process (request context,
+     * panic recovery, authorization, write options); the identity comes with each request.
+     */
+    private static Loopback loopback(RestHandler api, Authorizer authorizer, Registry registry) {
+        FilterChain chain = HandlerChain.build(new ServerConfig.Security((request, certs) -> Optional.empty(),
+                authorizer, Duration.ofMinutes(1)), BodyLimit.DEFAULT_MAX_BYTES, api);
+        return new Loopback(request -> chain.proceed(new ServerRequest(request, List.of(), "127.0.0.1")),
+                gvr -> registry.resource(gvr.group(), gvr.version(), gvr.resource()));
     }
 
     /** The delegation chain: discovery, OpenAPI, issuer discovery, then the resources. */

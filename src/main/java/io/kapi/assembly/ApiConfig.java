@@ -20,13 +20,14 @@ import java.util.Objects;
  * @param standalone whether to run the in-process controllers (namespace deletion)
  * @param eventTtl how long events are kept after their last write ({@code --event-ttl})
  * @param serviceAccountIssuer the {@code iss} of service-account tokens ({@code --service-account-issuer})
+ * @param authorizationModes {@code --authorization-mode}, in order
  * @param admission the admission plugins asked for
  * @param etcd how to reach etcd when the backend is etcd3 (else null)
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
                         int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer,
-                        Admission admission, EtcdConfig etcd) {
+                        List<String> authorizationModes, Admission admission, EtcdConfig etcd) {
 
     /**
      * {@code --enable-admission-plugins} and {@code --disable-admission-plugins}: added to and taken
@@ -45,6 +46,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
     public ApiConfig {
         Objects.requireNonNull(dataDir, "dataDir");
         etcdServers = List.copyOf(etcdServers);
+        authorizationModes = List.copyOf(authorizationModes);
         Objects.requireNonNull(admission, "admission");
     }
 
@@ -64,6 +66,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private boolean standalone;
         private Duration eventTtl = Duration.ofHours(1);
         private String serviceAccountIssuer;
+        private List<String> authorizationModes = List.of("AlwaysAllow");
         private Admission admission = Admission.DEFAULT;
         private EtcdConfig etcd;
 
@@ -117,6 +120,11 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        public Builder authorizationModes(List<String> v) {
+            authorizationModes = v;
+            return this;
+        }
+
         public Builder admission(Admission v) {
             admission = v;
             return this;
@@ -129,7 +137,8 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
 
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
-                    advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, admission, etcd);
+                    advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
+                    etcd);
         }
     }
 }

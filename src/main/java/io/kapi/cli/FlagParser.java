@@ -13,10 +13,14 @@ final class FlagParser {
     sealed interface Parsed {
     }
 
-    record Run(Options options) implements Parsed {
+    /** @param ignored the flags given that Kapi accepts but does not act on, once each, in order */
+    record Run(Options options, List<String> ignored) implements Parsed {
     }
 
     record Help() implements Parsed {
+    }
+
+    record Version() implements Parsed {
     }
 
     /** A bad command line; the message is printed after {@code Error: }. */
@@ -65,6 +69,9 @@ final class FlagParser {
             if (flag.name().equals("help")) {
                 return new Help();
             }
+            if (flag.name().equals("version")) {
+                return new Version();
+            }
             if (value == null && flag.type().equals("bool")) {
                 value = "true";
             }
@@ -76,6 +83,9 @@ final class FlagParser {
             }
             try {
                 flag.apply().accept(builder, value);
+                if (!flag.implemented()) {
+                    builder.ignored.add("--" + flag.name());
+                }
             } catch (IllegalArgumentException e) {
                 throw new FlagException("invalid argument \"%s\" for \"%s\" flag: %s".formatted(value,
                         flag.shorthand() != null ? "-" + flag.shorthand() + ", --" + flag.name() : "--" + flag.name(),
@@ -87,7 +97,7 @@ final class FlagParser {
         if (!errors.isEmpty()) {
             throw new FlagException(errors.size() == 1 ? errors.getFirst() : "[" + String.join(", ", errors) + "]");
         }
-        return new Run(options);
+        return new Run(options, List.copyOf(builder.ignored));
     }
 
     private static FlagException positional(List<String> rest) {

@@ -1,13 +1,18 @@
 package io.kapi.cli;
 
+import io.kapi.machinery.GoBool;
 import io.kapi.machinery.GoDuration;
-import java.net.InetAddress;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.net.IpAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** The flags Kapi accepts: kube-apiserver's names and sections, and Kapi's own few. */
+/**
+ * The flags Kapi accepts: every flag of kube-apiserver 1.34 (its names, types and sections), the ones
+ * Kapi acts on defined here, the rest accepted and ignored ({@link KubeFlags}); and Kapi's own few.
+ */
 final class Flags {
 
     static final String GENERIC = "Generic";
@@ -17,22 +22,24 @@ final class Flags {
     static final String AUTHENTICATION = "Authentication";
     static final String AUTHORIZATION = "Authorization";
     static final String ADMISSION = "Admission";
-    static final String NETWORKING = "Networking";
+    static final String MISC = "Misc";
     static final String KAPI = "Kapi";
     static final String GLOBAL = "Global";
 
-    /** Sections in the order help prints them. */
-    static final List<String> SECTIONS = List.of(GENERIC, ETCD, SECURE_SERVING, AUDITING, AUTHENTICATION,
-            AUTHORIZATION, ADMISSION, NETWORKING, KAPI, GLOBAL);
+    /** Sections in the order help prints them (kube-apiserver's, then Kapi's own). */
+    static final List<String> SECTIONS = List.of(GENERIC, ETCD, SECURE_SERVING, AUDITING, "Features",
+            AUTHENTICATION, AUTHORIZATION, "API enablement", "Egress selector", ADMISSION, "Metrics", "Logs",
+            "Traces", MISC, KAPI, GLOBAL);
 
-    static final List<Flag> ALL = List.of(
+    /** The flags Kapi acts on (a few of them still only accepted: {@link Flag#implemented()} false). */
+    private static final List<Flag> OWN = List.of(
             new Flag("advertise-address", null, GENERIC, "ip", null,
                     "The IP address on which to advertise the apiserver to members of the cluster. This address "
                             + "must be reachable by the rest of the cluster. If blank, the --bind-address will be "
                             + "used. If --bind-address is unspecified, the host's default interface will be used. "
                             + "It is added to the self-made serving certificate.",
                     true, false, (b, v) -> b.advertiseAddress = ip(v)),
-            new Flag("event-ttl", null, GENERIC, "duration", "1h0m0s",
+            new Flag("event-ttl", null, MISC, "duration", "1h0m0s",
                     "Amount of time to retain events.",
                     true, false, (b, v) -> b.eventTtl = GoDuration.parse(v)),
             new Flag("max-requests-inflight", null, GENERIC, "int", "400",
@@ -129,13 +136,13 @@ final class Flags {
                     "admission plugins that should be disabled although they are in the default enabled plugins "
                             + "list. Comma-delimited list of admission plugins.",
                     true, true, (b, v) -> b.disableAdmissionPlugins = append(b.disableAdmissionPlugins, v)),
-            new Flag("service-cluster-ip-range", null, NETWORKING, "string", "10.96.0.0/12",
+            new Flag("service-cluster-ip-range", null, MISC, "string", "10.96.0.0/12",
                     "A CIDR notation IP range from which to assign service cluster IPs (or an IPv4,IPv6 pair for "
                             + "dual-stack). This must not overlap "
                             + "with any IP ranges assigned to nodes or pods. Its first address is the "
                             + "'kubernetes' service IP and is in the serving certificate.",
                     true, false, (b, v) -> b.serviceClusterIpRange = v),
-            new Flag("service-node-port-range", null, NETWORKING, "portRange", "30000-32767",
+            new Flag("service-node-port-range", null, MISC, "portRange", "30000-32767",
                     "A port range to reserve for services with NodePort visibility. Example: '30000-32767'. "
                             + "Inclusive at both ends of the range.",
                     true, false, (b, v) -> b.serviceNodePortRange = v),
@@ -149,17 +156,31 @@ final class Flags {
             new Flag("v", "v", GLOBAL, "Level", "0",
                     "number for the log level verbosity",
                     true, false, (b, v) -> b.verbosity = integer(v)),
+            new Flag("version", null, GLOBAL, "version[=true]", null,
+                    "--version, --version=raw prints version information and quits",
+                    true, false, (b, v) -> { }),
             new Flag("help", "h", GLOBAL, "", null, "help for kapi", true, false, (b, v) -> { }));
+
+    /** Every flag: Kapi's own, then those of kube-apiserver Kapi does not define itself. */
+    static final List<Flag> ALL = merge(OWN, KubeFlags.load());
+
+    private static List<Flag> merge(List<Flag> own, List<Flag> kube) {
+        List<Flag> all = new ArrayList<>(own);
+        for (Flag flag : kube) {
+            if (own.stream().noneMatch(f -> f.name().equals(flag.name()))) {
+                all.add(flag);
+            }
+        }
+        all.sort(java.util.Comparator.comparing(Flag::name));
+        return List.copyOf(all);
+    }
 
     private Flags() {
     }
 
     private static boolean bool(String value) {
-        return switch (value) {
-            case "true", "1", "t", "T", "TRUE", "True" -> true;
-            case "false", "0", "f", "F", "FALSE", "False" -> false;
-            default -> throw new IllegalArgumentException("strconv.ParseBool: parsing \"" + value + "\": invalid syntax");
-        };
+        return GoBool.parse(value).orElseThrow(() -> new IllegalArgumentException(
+                "strconv.ParseBool: parsing \"" + value + "\": invalid syntax"));
     }
 
     static Flag byName(String name) {
@@ -178,15 +199,13 @@ final class Flags {
         }
     }
 
-    private static String ip(String v) {
-        if (!v.matches("[0-9.]+|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*")) {
-            throw new IllegalArgumentException("failed to parse IP: \"" + v + "\"");
+    /** pflag's IP flag: {@code net.ParseIP} of the trimmed text, kept in Go's canonical form. */
+    static String ip(String v) {
+        IpAddress ip = IpAddress.parseOrNull(v.trim());
+        if (ip == null) {
+            throw new IllegalArgumentException("failed to parse IP: " + GoStrings.quote(v));
         }
-        try {
-            return InetAddress.ofLiteral(v).getHostAddress();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("failed to parse IP: \"" + v + "\"");
-        }
+        return ip.toString();
     }
 
     private static List<String> append(List<String> current, String commaSeparated) {

@@ -2,7 +2,7 @@ package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
-import io.kapi.authz.AuthorizationModes;
+import io.kapi.machinery.net.Cidr;
 import io.kapi.storage.etcd.EtcdConfig;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
@@ -18,13 +18,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code kapi}: parses the kube-apiserver style flags, prepares the certificates, builds the API and
- * serves it until SIGTERM or SIGINT. Exit codes: 0 after {@code --help} or a clean shutdown, 1 for a
- * bad command line or a failed start.
+ * serves it until SIGTERM or SIGINT. Exit codes: 0 after {@code --help} or a clean shutdown (a first
+ * SIGTERM or SIGINT: see {@link Signals}), 1 for a bad command line, a failed start or a second signal.
  * <pre>
  *   flags → Options (defaults, validate)
+ *         → DataDirectory (--data-dir private: 0700, files 0600)
  *         → TlsMaterial (given files, or LocalPki in --data-dir)
  *         → ApiAssembly.create(ApiConfig)
  *         → KapiServer.start(ServerConfig, api handler, checks, post-start hooks)
@@ -49,13 +52,21 @@ public final class Main {
     /** Runs the command and returns its exit code; returns only after the server has stopped. */
     static int run(List<String> args, PrintStream out, PrintStream err) {
         Options options;
+        List<String> ignored;
         try {
             switch (FlagParser.parse(args)) {
                 case FlagParser.Help() -> {
                     out.print(Usage.text());
                     return 0;
                 }
-                case FlagParser.Run(Options o) -> options = o;
+                case FlagParser.Version() -> {
+                    out.println("Kubernetes " + KapiServer.gitVersion());
+                    return 0;
+                }
+                case FlagParser.Run(Options o, List<String> given) -> {
+                    options = o;
+                    ignored = given;
+                }
             }
         } catch (FlagParser.FlagException e) {
             err.println("Error: " + e.getMessage());
@@ -64,6 +75,10 @@ public final class Main {
         }
         Logging.configure(options.verbosity());
         try {
+            if (!ignored.isEmpty()) {
+                log().log(Level.WARNING, "Flags accepted but not implemented by Kapi, ignored: {0}",
+                        String.join(" ", ignored));
+            }
             return serve(options, out);
         } catch (IOException | IllegalArgumentException | java.io.UncheckedIOException e) {
             // an expected failure (port in use, unreadable file): the message says it all
@@ -79,6 +94,9 @@ public final class Main {
 
     private static int serve(Options options, PrintStream out) throws IOException {
         String advertise = HostAddress.advertise(options.advertiseAddress(), options.bindAddress());
+        if (options.selfSignedCertificates() || options.effectiveStorageBackend().equals("embedded")) {
+            DataDirectory.secure(options.dataDir());
+        }
         LocalPki pki = null;
         TlsMaterial tls;
         if (options.selfSignedCertificates()) {
@@ -91,7 +109,6 @@ public final class Main {
                         + "the health and version endpoints can be used");
             }
         }
-        warnNotImplemented(options);
         ApiConfig apiConfig = ApiConfig.builder()
                 .dataDir(options.dataDir())
                 .storageBackend(options.effectiveStorageBackend())
@@ -104,6 +121,7 @@ public final class Main {
                 .eventTtl(options.eventTtl())
                 .serviceAccountIssuer(options.serviceAccountIssuers().isEmpty() ? null
                         : options.serviceAccountIssuers().getFirst())
+                .authorizationModes(options.authorizationModes())
                 .admission(new ApiConfig.Admission(options.enableAdmissionPlugins(), options.disableAdmissionPlugins()))
                 .etcd(etcdConfig(options))
                 .build();
@@ -112,7 +130,7 @@ public final class Main {
         try {
             ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(), tls)
                     .withShutdownDelay(options.shutdownDelayDuration())
-                    .withAuthorizer(AuthorizationModes.chain(options.authorizationModes()))
+                    .withAuthorizer(api.authorizer())
                     .withRequestTimeout(options.requestTimeout());
             server = KapiServer.start(config, api.handler(), api.checks(), api.hooks());
         } catch (IOException | RuntimeException e) {
@@ -120,10 +138,13 @@ public final class Main {
             throw e;
         }
         KapiServer started = server;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runnable stopAll = new Once(() -> {
             started.shutdown();
             closeQuietly(api);
-        }, "kapi-shutdown"));
+        });
+        Signals.onTermination(stopAll);
+        // for any other way out (System.exit, SIGHUP): stop as cleanly as the JVM lets us
+        Runtime.getRuntime().addShutdownHook(new Thread(stopAll, "kapi-shutdown-hook"));
         if (pki != null) {
             Path kubeconfig = pki.writeKubeconfig(localUrl(options.bindAddress(), server.port()));
             out.println("Kapi is ready: kubectl --kubeconfig " + kubeconfig + " get ns");
@@ -136,6 +157,8 @@ public final class Main {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        stopAll.run();
+        log().log(Level.INFO, "Storage closed; exiting");
         return 0;
     }
 
@@ -168,30 +191,35 @@ public final class Main {
         } catch (UnknownHostException e) {
             host = null;
         }
-        String serviceIp = Cidr.parse(options.serviceClusterIpRange().split(",")[0].trim()).firstAddress();
+        String serviceIp = Cidr.parseSloppy(options.serviceClusterIpRange().split(",")[0].trim()).firstAddress();
         List<String> addresses = new ArrayList<>();
         addresses.add(options.bindAddress());
         addresses.add(advertise);
         return ServingNames.standard(host, serviceIp, addresses);
     }
 
-    private static void warnNotImplemented(Options options) {
-        Options d = Options.DEFAULT;
-        List<String> ignored = new ArrayList<>();
-        if (options.tokenAuthFile() != null) {
-            ignored.add("--token-auth-file");
+    /** Runs its action once, whoever calls first; later callers wait until it has finished. */
+    private record Once(Runnable action, AtomicBoolean started,
+                        CountDownLatch done) implements Runnable {
+        Once(Runnable action) {
+            this(action, new AtomicBoolean(), new CountDownLatch(1));
         }
-        if (options.auditPolicyFile() != null) {
-            ignored.add("--audit-policy-file");
-        }
-        if (options.maxRequestsInflight() != d.maxRequestsInflight()) {
-            ignored.add("--max-requests-inflight");
-        }
-        if (options.minRequestTimeoutSeconds() != d.minRequestTimeoutSeconds()) {
-            ignored.add("--min-request-timeout");
-        }
-        if (!ignored.isEmpty()) {
-            log().log(Level.WARNING, "Not yet implemented, ignored: {0}", String.join(", ", ignored));
+
+        @Override
+        public void run() {
+            if (started.compareAndSet(false, true)) {
+                try {
+                    action.run();
+                } finally {
+                    done.countDown();
+                }
+                return;
+            }
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package io.kapi.cli;
 
+import io.kapi.machinery.net.Cidr;
+import io.kapi.machinery.net.IpFamily;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,15 +96,15 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         if (serviceRanges.length > 2) {
             errors.add("--service-cluster-ip-range may hold at most two CIDRs (IPv4,IPv6 for dual-stack)");
         }
-        java.util.Set<Integer> families = new java.util.HashSet<>();
+        java.util.Set<IpFamily> families = java.util.EnumSet.noneOf(IpFamily.class);
         for (String text : serviceRanges) {
             try {
-                Cidr range = Cidr.parse(text.trim());
-                if (range.hostBits() < 2 || (range.network().getAddress().length == 4 && range.prefix() < 8)) {
+                Cidr range = Cidr.parseSloppy(text.trim());
+                if (range.hostBits() < 2 || (range.family() == IpFamily.IPV4 && range.prefix() < 8)) {
                     errors.add("--service-cluster-ip-range %s must leave room for services and be at most a /8"
                             .formatted(text.trim()));
                 }
-                if (!families.add(range.network().getAddress().length)) {
+                if (!families.add(range.family())) {
                     errors.add("--service-cluster-ip-range: dual-stack needs one IPv4 and one IPv6 CIDR, not "
                             + serviceClusterIpRange);
                 }
@@ -183,6 +185,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         boolean standalone = true;
         Duration eventTtl = Duration.ofHours(1);
         EtcdOptions etcd = EtcdOptions.DEFAULT;
+        /** Flags given that Kapi accepts but does not act on, in order, once each. */
+        final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
         private Builder() {
         }

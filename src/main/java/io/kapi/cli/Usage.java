@@ -40,11 +40,12 @@ final class Usage {
         String names = flag.shorthand() != null
                 ? "  -" + flag.shorthand() + ", --" + flag.name()
                 : "      --" + flag.name();
-        return flag.type().isEmpty() ? names : names + " " + flag.type();
+        return flag.type().isEmpty() || flag.type().equals("bool") ? names : names + " " + flag.type();
     }
 
     private static String description(Flag flag) {
-        String text = flag.implemented() ? flag.usage() : "(not yet implemented: accepted and ignored) " + flag.usage();
+        String text = flag.implemented() ? flag.usage()
+                : flag.usage() + " (not implemented by Kapi; accepted and ignored)";
         return flag.defaultValue() == null ? text : text + " (default " + flag.defaultValue() + ")";
     }
 

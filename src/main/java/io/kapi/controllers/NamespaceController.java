@@ -3,7 +3,6 @@ package io.kapi.controllers;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kapi.apis.NamespaceFinalize.FinalizersOnly;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.ObjectMeta;
@@ -13,11 +12,8 @@ import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
 import java.time.Duration;
 import java.util.Iterator;
-import io.kapi.registry.SystemWrites;
-import io.kapi.registry.Write;
-import io.kapi.request.RequestContext;
-import io.kapi.request.Verb;
-import io.kapi.authn.SystemUsers;
+import io.kapi.client.LocalClient;
+import io.kapi.client.ResourceClient;
 
 /**
  * The namespace controller of standalone mode (kube-controller-manager's, simplified): for every
@@ -33,11 +29,17 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(NamespaceController.class.getName());
     private static final String FINALIZER = "kubernetes";
 
+    private final LocalClient client;
     private final Registry registry;
     private final Duration interval;
     private volatile Thread worker;
 
-    public NamespaceController(Registry registry, Duration interval) {
+    /**
+     * @param client writes as the controller's identity
+     * @param registry what it reads: the namespaces and every namespaced resource
+     */
+    public NamespaceController(LocalClient client, Registry registry, Duration interval) {
+        this.client = client;
         this.registry = registry;
         this.interval = interval;
     }
@@ -89,13 +91,14 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
     }
 
     /** Deletes what is left of one resource in the namespace; true when nothing is left. */
-    private static boolean deleteAll(ResourceStore store, String namespace) {
+    private boolean deleteAll(ResourceStore store, String namespace) {
         boolean empty = true;
         for (ObjectNode object : store.list(namespace, ListOptions.ALL).items()) {
             empty = false;
             if (ObjectMeta.of(object).deletionTimestamp().isEmpty()) {
                 try {
-                    SystemWrites.delete(store, namespace, ObjectMeta.of(object).name(), DeleteOptions.DEFAULT);
+                    client.resource(store.resource().gvr()).delete(namespace, ObjectMeta.of(object).name(),
+                            DeleteOptions.DEFAULT);
                 } catch (ApiException e) {
                     if (e.code() != 404) {
                         throw e;
@@ -107,7 +110,7 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
     }
 
     private void finalizeNamespace(String namespace) {
-        ResourceStore namespaces = registry.namespaces();
+        ResourceClient namespaces = client.resource("", "v1", "namespaces");
         try {
             ObjectNode ns = namespaces.get("", namespace);
             ArrayNode finalizers = ns.with("spec").withArray("finalizers");
@@ -118,9 +121,8 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
             }
             if (finalizers.isEmpty()) {
                 ns.with("spec").remove("finalizers");
-                namespaces.update(RequestContext.internal(SystemUsers.APISERVER, Verb.UPDATE), "", namespace,
-                        current -> ns, Write.subresource("finalize", new FinalizersOnly(namespaces.strategy())));
-                SystemWrites.delete(namespaces, "", namespace, DeleteOptions.DEFAULT);
+                namespaces.update(ns, "finalize");
+                namespaces.delete("", namespace, DeleteOptions.DEFAULT);
             }
         } catch (ApiException e) {
             if (e.code() != 404 && e.code() != 409) {

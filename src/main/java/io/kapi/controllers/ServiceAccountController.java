@@ -6,11 +6,10 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
-import io.kapi.registry.ListOptions;
-import io.kapi.registry.Registry;
-import io.kapi.registry.ResourceStore;
 import java.time.Duration;
-import io.kapi.registry.SystemWrites;
+import io.kapi.admission.ObjectLookup;
+import io.kapi.client.LocalClient;
+import io.kapi.machinery.GroupVersionResource;
 
 /**
  * The service-account and root-CA publisher controllers of standalone mode (kube-controller-manager's,
@@ -22,18 +21,27 @@ public final class ServiceAccountController implements PostStartHook, AutoClosea
 
     private static final System.Logger LOG = System.getLogger(ServiceAccountController.class.getName());
     static final String ROOT_CA = "kube-root-ca.crt";
+    private static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
+    private static final GroupVersionResource SERVICE_ACCOUNTS = new GroupVersionResource("", "v1", "serviceaccounts");
+    private static final GroupVersionResource CONFIG_MAPS = new GroupVersionResource("", "v1", "configmaps");
     private static final String ROOT_CA_DESCRIPTION = "Contains a CA bundle that can be used to verify the "
             + "kube-apiserver when using internal endpoints such as the internal service IP or "
             + "kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.";
 
-    private final Registry registry;
+    private final LocalClient client;
+    private final ObjectLookup lookup;
     private final String caBundle;
     private final Duration interval;
     private volatile Thread worker;
 
-    /** @param caBundle the PEM of the cluster CA, or null when it is not known (no ConfigMap then) */
-    public ServiceAccountController(Registry registry, String caBundle, Duration interval) {
-        this.registry = registry;
+    /**
+     * @param client writes as the controller's identity
+     * @param lookup reads (as a controller reads its informers' caches)
+     * @param caBundle the PEM of the cluster CA, or null when it is not known (no ConfigMap then)
+     */
+    public ServiceAccountController(LocalClient client, ObjectLookup lookup, String caBundle, Duration interval) {
+        this.client = client;
+        this.lookup = lookup;
         this.caBundle = caBundle;
         this.interval = interval;
     }
@@ -66,38 +74,32 @@ public final class ServiceAccountController implements PostStartHook, AutoClosea
 
     /** One pass over every active namespace. */
     public void syncAll() {
-        ResourceStore accounts = store("serviceaccounts");
-        ResourceStore configMaps = store("configmaps");
-        for (ObjectNode ns : registry.namespaces().list("", ListOptions.ALL).items()) {
+        for (ObjectNode ns : lookup.list(NAMESPACES, "")) {
             ObjectMeta meta = ObjectMeta.of(ns);
             if (!meta.deletionTimestamp().isEmpty()) {
                 continue;
             }
-            ensure(accounts, meta.name(), object("ServiceAccount", "default"));
+            ensure(SERVICE_ACCOUNTS, meta.name(), object("ServiceAccount", "default"));
             if (caBundle != null) {
                 ObjectNode cm = object("ConfigMap", ROOT_CA);
                 cm.with("metadata").putObject("annotations").put("kubernetes.io/description", ROOT_CA_DESCRIPTION);
                 cm.putObject("data").put("ca.crt", caBundle);
-                ensure(configMaps, meta.name(), cm);
+                ensure(CONFIG_MAPS, meta.name(), cm);
             }
         }
     }
 
-    private static void ensure(ResourceStore store, String namespace, ObjectNode object) {
-        if (store.find(namespace, ObjectMeta.of(object).name()).isPresent()) {
+    private void ensure(GroupVersionResource resource, String namespace, ObjectNode object) {
+        if (lookup.get(resource, namespace, ObjectMeta.of(object).name()).isPresent()) {
             return;
         }
         try {
-            SystemWrites.create(store, namespace, object);
+            client.resource(resource).create(namespace, object);
         } catch (ApiException e) {
             if (e.reason() != StatusReason.ALREADY_EXISTS && e.code() != 403 && e.code() != 404) {
                 throw e;
             }
         }
-    }
-
-    private ResourceStore store(String resource) {
-        return registry.resource("", "v1", resource).flatMap(registry::store).orElseThrow();
     }
 
     private static ObjectNode object(String kind, String name) {

@@ -99,7 +99,7 @@ public final class ApiRouter implements RestHandler {
         if (!info.subresource().isEmpty()) {
             return subresource(routed);
         }
-        if (!resource.supports(info.verb())) {
+        if (!resource.supports(info.verb()) || !routable(info)) {
             throw ApiException.methodNotAllowed();
         }
         return handler(info.verb()).handle(routed);
@@ -141,6 +141,15 @@ public final class ApiRouter implements RestHandler {
             return handler.handle(r);
         }
         throw notSupportedYet(r.resource(), r.info());
+    }
+
+    /** Whether the verb has a route at this path: create only on collections, update and patch only on objects. */
+    private static boolean routable(RequestInfo info) {
+        return switch (info.verb()) {
+            case CREATE -> info.name().isEmpty();
+            case UPDATE, PATCH -> !info.name().isEmpty();
+            default -> true;
+        };
     }
 
     private VerbHandler handler(Verb verb) {

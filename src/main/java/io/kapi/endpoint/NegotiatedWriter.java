@@ -2,6 +2,7 @@ package io.kapi.endpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.endpoint.codec.Format;
 import io.kapi.endpoint.codec.Negotiation;
 import io.kapi.endpoint.codec.ResponseEncoder;
 import io.kapi.endpoint.codec.ResponseTarget;
@@ -16,6 +17,8 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.ListResult;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -23,6 +26,9 @@ import java.util.Set;
  * {@code meta.k8s.io} Table or PartialObjectMetadata(List) conversion.
  */
 public final class NegotiatedWriter implements ResponseWriter {
+
+    /** What a built-in list's items leave out, as kube-apiserver encodes them. */
+    private static final Set<String> TYPE_FIELDS = Set.of("apiVersion", "kind");
 
     private final TableConvertor tables;
     private final Clock clock;
@@ -57,10 +63,24 @@ public final class NegotiatedWriter implements ResponseWriter {
             body = PartialObjectMetadata.list(page.items(), meta, MetaVersion.parse(target.as().version()));
         } else if (target.converts()) {
             throw notAcceptable(target);
+        } else if (target.format() == Format.JSON && !target.pretty()) {
+            return streamed(resource, page, target);
         } else {
             body = Lists.of(resource, page);
         }
         return encode(200, body, target);
+    }
+
+    /**
+     * A JSON list written item by item as the client takes it: a LIST of 10,000 objects pins the items it
+     * already had, not a second tree and two copies of its encoding.
+     */
+    private static RestResponse streamed(ApiResource resource, ListResult page, ResponseTarget target) {
+        ObjectNode envelope = Lists.of(resource,
+                new ListResult(List.of(), page.resourceVersion(), page.continueToken(), page.remainingItemCount()));
+        List<ObjectNode> items = page.items();
+        return new RestResponse(200, new ArrayList<>(), new RestResponse.Encoded(ResponseEncoder.contentType(target),
+                out -> ResponseEncoder.writeList(envelope, items, TYPE_FIELDS, target, out)));
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.kapi.endpoint;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,15 +23,31 @@ public record RestResponse(int status, List<Map.Entry<String, String>> headers, 
     }
 
     /**
-     * A streamed entity (watch): {@code writer} writes to the network until done; every
-     * {@code flush()} on the stream it is given sends what was written so far to the client.
+     * A streamed entity of frames (a watch's events): {@code writer} sends frames until it is done.
+     * Over HTTP the frames follow each other in the body, and {@link FrameSink#flush()} sends what was
+     * written so far; over a WebSocket (a watch asked for with an upgrade) each frame is one message.
      */
     public record Stream(String contentType, StreamWriter writer) implements Body {
     }
 
+    /**
+     * A complete entity written as it is encoded (a large list), so that it is never held in memory
+     * whole. Unlike a {@link Stream} it is an ordinary response: it is subject to the idle timeout, and
+     * shutdown waits for it like any short request.
+     */
+    public record Encoded(String contentType, BodyWriter writer) implements Body {
+    }
+
+    /** Writes a whole entity as it is encoded. */
+    @FunctionalInterface
+    public interface BodyWriter {
+        void writeTo(java.io.OutputStream out) throws IOException;
+    }
+
     @FunctionalInterface
     public interface StreamWriter {
-        void writeTo(OutputStream out) throws IOException;
+        /** Writes the frames; returns when the stream ends. An IOException means the client went away. */
+        void writeTo(FrameSink out) throws IOException;
     }
 
     public static RestResponse bytes(int status, String contentType, byte[] data) {

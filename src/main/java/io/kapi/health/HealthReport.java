@@ -1,5 +1,6 @@
 package io.kapi.health;
 
+import io.kapi.machinery.GoStrings;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -46,7 +47,7 @@ record HealthReport(String endpoint, List<String> lines, List<String> failed) {
         }
         if (!excluded.isEmpty()) {
             lines.add("warn: some health checks cannot be excluded: no matches for "
-                    + String.join(",", excluded.stream().map(n -> "\"" + n + "\"").toList()));
+                    + String.join(",", excluded.stream().map(GoStrings::quote).toList()));
         }
         if (!failed.isEmpty()) {
             LOG.log(Level.INFO, "{0} check failed: {1}{2}", endpoint, String.join(",", failed), reasons);

@@ -141,6 +141,11 @@ public final class ApiException extends RuntimeException {
                 new Details(null, null, null, List.of(new StatusCause(null, detail, null)), null));
     }
 
+    /** 504 Timeout, as kube-apiserver's timeout filter words it: {@code Timeout: request did not complete ...}. */
+    public static ApiException timeout(String message) {
+        return new ApiException(StatusReason.TIMEOUT, "Timeout: " + message);
+    }
+
     public static ApiException serviceUnavailable(String message) {
         return new ApiException(StatusReason.SERVICE_UNAVAILABLE, message);
     }

@@ -11,9 +11,13 @@ public final class GoJson {
     private GoJson() {
     }
 
-    /** Go's {@code %q} of a string: double quotes, with {@code "}, {@code \} and control characters escaped. */
-    public static String quote(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+    /**
+     * A string as Go's {@code encoding/json} writes it (HTML-safe, its default): {@code "} and {@code \}
+     * escaped, {@code \n \r \t}, other control characters and {@code < > &} U+2028 U+2029 as
+     * {@code \}{@code u00XX}; everything else as is.
+     */
+    public static void appendString(StringBuilder b, String s) {
+        b.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
@@ -22,16 +26,17 @@ public final class GoJson {
                 case '\n' -> b.append("\\n");
                 case '\r' -> b.append("\\r");
                 case '\t' -> b.append("\\t");
+                case '<', '>', '&', '\u2028', '\u2029' -> b.append(String.format("\\u%04x", (int) c));
                 default -> {
-                    if (c < 0x20 || c == 0x7f) {
-                        b.append("\\x%02x".formatted((int) c));
+                    if (c < 0x20) {
+                        b.append(String.format("\\u%04x", (int) c));
                     } else {
                         b.append(c);
                     }
                 }
             }
         }
-        return b.append('"').toString();
+        b.append('"');
     }
 
     /** {@code object}, {@code array}, {@code string}, {@code number}, {@code bool} or {@code null}. */

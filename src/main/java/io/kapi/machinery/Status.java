@@ -37,6 +37,24 @@ public final class Status {
         return s;
     }
 
+    /**
+     * The error a {@code Failure} Status body describes (what a client reads back): reason, code,
+     * message and details as sent.
+     */
+    public static ApiException toException(com.fasterxml.jackson.databind.JsonNode status, int httpCode) {
+        StatusReason reason = StatusReason.ofWire(status.path("reason").asText(""));
+        com.fasterxml.jackson.databind.JsonNode d = status.path("details");
+        java.util.List<StatusCause> causes = new java.util.ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode c : d.path("causes")) {
+            causes.add(new StatusCause(c.path("reason").asText(null), c.path("message").asText(null),
+                    c.path("field").asText(null)));
+        }
+        ApiException.Details details = d.isMissingNode() ? ApiException.Details.NONE : new ApiException.Details(
+                d.path("name").asText(null), d.path("group").asText(null), d.path("kind").asText(null), causes,
+                d.has("retryAfterSeconds") ? d.get("retryAfterSeconds").asInt() : null);
+        return new ApiException(reason, status.path("code").asInt(httpCode), status.path("message").asText(""), details);
+    }
+
     /** The Success status a delete of a collection or a name-less delete answers with. */
     public static ObjectNode success(ApiException.Details details, String uid) {
         ObjectNode s = header();

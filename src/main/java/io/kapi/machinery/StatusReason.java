@@ -36,4 +36,14 @@ public enum StatusReason {
     public int code() {
         return code;
     }
+
+    /** The reason a Status body names; an unknown or empty one reads as InternalError. */
+    public static StatusReason ofWire(String wire) {
+        for (StatusReason r : values()) {
+            if (r.wire.equals(wire)) {
+                return r;
+            }
+        }
+        return INTERNAL_ERROR;
+    }
 }

@@ -33,7 +33,10 @@ final class Deletes {
     DeleteResult delete(RequestContext ctx, String namespace, String name, DeleteOptions options) {
         String key = store.keys().key(store.resource().namespaced() ? namespace : "", name);
         for (int attempt = 1; ; attempt++) {
-            KeyValue current = store.storage().get(key).orElseThrow(() -> ApiException.notFound(store.gvr(), name));
+            KeyValue current = store.read(key, name);
+            if (current == null) {
+                throw ApiException.notFound(store.gvr(), name);
+            }
             Optional<DeleteResult> result = deleteOnce(ctx, key, current, options);
             if (result.isPresent()) {
                 return result.get();

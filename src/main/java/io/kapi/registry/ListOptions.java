@@ -1,5 +1,7 @@
 package io.kapi.registry;
 
+import io.kapi.machinery.labels.LabelSelector;
+
 /**
  * What a list or watch asks for, as kube-apiserver's {@code metav1.ListOptions}.
  *

@@ -4,50 +4,45 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.resource.ApiResource;
-import io.kapi.storage.KeyValue;
-import io.kapi.storage.RangeResult;
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageException;
 import io.kapi.storage.cache.CacheWatch;
-import io.kapi.storage.cache.CachedObject;
 import io.kapi.storage.cache.ResourceCache;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Predicate;
+import java.util.Optional;
 
 /**
- * The reads of one resource's store: get, list and watch with kube-apiserver's resourceVersion rules,
- * served from storage or from the resource's watch cache.
+ * The reads of one resource's store: checks and normalises the options of get, list and watch
+ * (resourceVersion rules, selectable fields, a namespace pinned by the field selector), then asks the
+ * resource's {@link ObjectReads}: the cached one when the resource has a watch cache, else storage.
  */
 final class ResourceReads {
 
     private final ApiResource resource;
-    private final Storage storage;
-    private final ObjectKeys keys;
-    private final ObjectCodec codec;
     private final SelectableFields selectable;
-    private final ResourceCache cache;
+    private final ObjectReads reads;
 
     /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
     ResourceReads(ResourceDefinition definition, Storage storage, ObjectCodec codec, ResourceCache cache) {
         this.resource = definition.api();
-        this.storage = storage;
-        this.keys = definition.keys();
-        this.codec = codec;
         this.selectable = definition.selectable();
-        this.cache = cache;
+        DirectReads direct = new DirectReads(definition, storage, codec);
+        this.reads = cache == null ? direct : new CachedReads(definition, storage, cache, direct);
     }
 
     /** The object, or empty when it does not exist. */
-    java.util.Optional<ObjectNode> find(String namespace, String name) {
-        return storage.get(keys.key(namespace, name)).map(codec::decode);
+    Optional<ObjectNode> find(String namespace, String name) {
+        try {
+            return reads.find(namespace, name);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
+        }
     }
 
     /** @throws ApiException NotFound */
     ObjectNode get(String namespace, String name) {
-        String key = keys.key(namespace, name);
-        return storage.get(key).map(codec::decode).orElseThrow(() -> ApiException.notFound(gvr(), name));
+        return find(namespace, name).orElseThrow(() -> ApiException.notFound(gvr(), name));
     }
 
     /**
@@ -58,15 +53,11 @@ final class ResourceReads {
      *         ResourceVersionTooLarge) when the cache does not reach the version within 3 s
      */
     ObjectNode get(String namespace, String name, String resourceVersion) {
-        if (cache == null || resourceVersion == null || resourceVersion.isEmpty()) {
-            return get(namespace, name);
+        try {
+            return reads.get(namespace, name, resourceVersion).orElseThrow(() -> ApiException.notFound(gvr(), name));
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
         }
-        long rv = ResourceVersions.parse(resourceVersion);
-        if (rv > 0 && !cache.awaitRevision(rv)) {
-            throw StorageErrors.tooLarge(cache.tooLarge(rv));
-        }
-        return cache.get(keys.key(namespace, name)).map(o -> o.object().deepCopy())
-                .orElseThrow(() -> ApiException.notFound(gvr(), name));
     }
 
     /**
@@ -85,131 +76,15 @@ final class ResourceReads {
     ListResult list(String namespace, ListOptions options) {
         ResourceVersions.validateList(options);
         selectable.check(options.fieldSelector());
-        String pinnedNamespace = options.fieldSelector().pinned("metadata.namespace");
-        if (namespace.isEmpty() && pinnedNamespace != null && resource.namespaced()) {
-            namespace = pinnedNamespace;
-        }
-        boolean hasToken = options.continueToken() != null && !options.continueToken().isEmpty();
-        long rv = ResourceVersions.parse(options.resourceVersion());
-        if (cache != null && !fromStorage(options, hasToken)) {
-            ListResult cached = listFromCache(namespace, options, rv);
-            if (cached != null) {
-                return cached;
-            }
-        }
-        String pinnedName = options.fieldSelector().pinned("metadata.name");
-        if (pinnedName != null && !hasToken && rv == 0 && (!namespace.isEmpty() || !resource.namespaced())) {
-            return listOne(namespace, pinnedName, options);
-        }
-        String prefix = keys.collection(namespace);
-        ContinueToken from = ContinueToken.decode(options.continueToken());
-        if (from != null && !options.resourceVersion().isEmpty() && !options.resourceVersion().equals("0")) {
-            throw ApiException.badRequest("specifying resource version is not allowed when using continue");
-        }
-        String startKey = from == null ? null : prefix + from.start();
-        long revision = from != null ? from.revision() : exactRevision(options, rv);
-        if (revision > storage.currentRevision()) {
-            throw StorageErrors.tooLarge(new StorageException.ResourceVersionTooLarge(revision, storage.currentRevision()));
-        }
-        if (from == null && revision == 0 && rv > storage.currentRevision()) {
-            throw StorageErrors.tooLarge(new StorageException.ResourceVersionTooLarge(rv, storage.currentRevision()));
-        }
-        List<ObjectNode> items = new ArrayList<>();
-        int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : 0;
-        RangeResult page;
         try {
-            do {
-                int want = limit == 0 ? 0 : limit - items.size();
-                page = storage.range(prefix, startKey, want, revision);
-                revision = page.revision();
-                for (KeyValue kv : page.items()) {
-                    ObjectNode object = codec.decode(kv);
-                    if (matches(object, options)) {
-                        items.add(object);
-                    }
-                    startKey = kv.key() + "\0";
-                }
-            } while (page.more() && limit > 0 && items.size() < limit);
-        } catch (StorageException.Compacted e) {
-            throw ApiException.gone(ContinueToken.EXPIRED_MESSAGE);
+            return reads.list(pinned(namespace, options), options);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), "");
         }
-        if (!page.more()) {
-            return new ListResult(items, Long.toString(revision), null, null);
-        }
-        String next = new ContinueToken(revision, startKey.substring(prefix.length())).encode();
-        boolean unfiltered = options.labelSelector().isEverything() && options.fieldSelector().isEverything();
-        return new ListResult(items, Long.toString(revision), next, unfiltered ? page.remaining() : null);
-    }
-
-    /** kube-apiserver's {@code shouldDelegateList}: which lists the watch cache cannot answer. */
-    private static boolean fromStorage(ListOptions options, boolean hasToken) {
-        String match = options.resourceVersionMatch();
-        String rv = options.resourceVersion();
-        if (match.equals(ResourceVersions.EXACT) || hasToken) {
-            return true;
-        }
-        if (match.isEmpty() && options.limit() > 0 && !rv.isEmpty() && !rv.equals("0")) {
-            return true;
-        }
-        return rv.isEmpty() && options.limit() > 0;
-    }
-
-    /** The revision a storage list reads at: the version asked for when it must match exactly, else now. */
-    private static long exactRevision(ListOptions options, long rv) {
-        boolean exact = options.resourceVersionMatch().equals(ResourceVersions.EXACT)
-                || options.resourceVersionMatch().isEmpty() && options.limit() > 0;
-        return exact ? rv : 0;
-    }
-
-    /** A list served from the cache; null when a consistent read must fall back to storage. */
-    private ListResult listFromCache(String namespace, ListOptions options, long rv) {
-        if (options.resourceVersion().isEmpty()) {
-            if (!cache.awaitRevision(storage.currentRevision())) {
-                return null;
-            }
-        } else if (rv > 0 && !cache.awaitRevision(rv)) {
-            throw StorageErrors.tooLarge(cache.tooLarge(rv));
-        }
-        String prefix = keys.collection(namespace);
-        int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : 0;
-        ResourceCache.Page page = cache.list(scope(namespace, options), null, limit, filter(options));
-        List<ObjectNode> items = new ArrayList<>(page.items().size());
-        for (CachedObject o : page.items()) {
-            items.add(o.object().deepCopy());
-        }
-        String revision = Long.toString(page.revision());
-        if (page.lastKey() == null) {
-            return new ListResult(items, revision, null, null);
-        }
-        String next = new ContinueToken(page.revision(), page.lastKey().substring(prefix.length()) + "\0").encode();
-        boolean unfiltered = options.labelSelector().isEverything() && options.fieldSelector().isEverything();
-        return new ListResult(items, revision, next, unfiltered ? page.remaining() : null);
-    }
-
-    /** The key range a list or watch needs: the namespace, or one object's key when the name is pinned. */
-    private String scope(String namespace, ListOptions options) {
-        String name = options.fieldSelector().pinned("metadata.name");
-        if (name != null && (!namespace.isEmpty() || !resource.namespaced())) {
-            return keys.key(namespace, name);
-        }
-        return keys.collection(namespace);
-    }
-
-    private Predicate<CachedObject> filter(ListOptions options) {
-        LabelSelector labels = options.labelSelector();
-        FieldSelector fields = options.fieldSelector();
-        if (labels.isEverything() && fields.isEverything()) {
-            return o -> true;
-        }
-        return o -> labels.matches(o.labels()) && (fields.isEverything() || fields.matches(o.fields()));
     }
 
     /**
-     * Watches a namespace (or all), kube-apiserver's rules: from "" or "0" (or with
-     * {@code sendInitialEvents=true}) the current state comes first as ADDED events (consistent for "",
-     * after waiting for the cache), then a {@link io.kapi.storage.cache.Delivery.InitialEventsEnd};
-     * from a version, only the changes after it. Start failures that kube-apiserver sends as an ERROR
-     * event (410 too old resource version, 504 too large) come as the watch's only delivery.
+     * Watches a namespace (or all), kube-apiserver's rules (see {@link CachedReads#watch}).
      *
      * @throws ApiException Invalid (422) for bad option combinations, BadRequest for a field the resource
      *         cannot be selected by or a malformed version, MethodNotAllowed when the resource has no cache
@@ -217,42 +92,17 @@ final class ResourceReads {
     CacheWatch watch(String namespace, ListOptions options) {
         ResourceVersions.validateWatch(options);
         selectable.check(options.fieldSelector());
-        if (cache == null) {
-            throw ApiException.verbNotSupported(gvr(), "watch");
+        try {
+            return reads.watch(pinned(namespace, options), options);
+        } catch (StorageException e) {
+            throw StorageErrors.forWatch(e);
         }
+    }
+
+    /** A list of all namespaces whose field selector pins one is a list of that namespace. */
+    private String pinned(String namespace, ListOptions options) {
         String pinnedNamespace = options.fieldSelector().pinned("metadata.namespace");
-        if (namespace.isEmpty() && pinnedNamespace != null && resource.namespaced()) {
-            namespace = pinnedNamespace;
-        }
-        long rv = ResourceVersions.parse(options.resourceVersion());
-        String scope = scope(namespace, options);
-        if (ResourceVersions.initialEvents(options)) {
-            long wanted = options.resourceVersion().isEmpty() ? storage.currentRevision() : rv;
-            if (!cache.awaitRevision(wanted)) {
-                return CacheWatch.failed(cache.tooLarge(wanted));
-            }
-            return cache.watch(scope, filter(options), 0, true);
-        }
-        long from = rv;
-        if (options.resourceVersion().isEmpty()) {
-            from = storage.currentRevision();
-            cache.awaitRevision(from);
-        } else if (rv == 0) {
-            from = cache.revision();
-        }
-        return cache.watch(scope, filter(options), from, false);
-    }
-
-    private ListResult listOne(String namespace, String name, ListOptions options) {
-        long revision = storage.currentRevision();
-        List<ObjectNode> items = storage.get(keys.key(namespace, name)).map(codec::decode)
-                .filter(o -> matches(o, options)).stream().toList();
-        return new ListResult(items, Long.toString(revision), null, null);
-    }
-
-    private boolean matches(ObjectNode object, ListOptions options) {
-        return options.labelSelector().matches(ObjectMeta.of(object).labels())
-                && (options.fieldSelector().isEverything() || options.fieldSelector().matches(selectable.of(object)));
+        return namespace.isEmpty() && pinnedNamespace != null && resource.namespaced() ? pinnedNamespace : namespace;
     }
 
     private GroupVersionResource gvr() {

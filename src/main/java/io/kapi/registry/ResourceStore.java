@@ -134,11 +134,13 @@ public final class ResourceStore {
         ObjectNode options = WriteStages.options(ctx);
         admission.admit(stages.attributes(ctx, Operation.CREATE, object, null, write.subresource(), options));
         stages.prepareMetadataForCreate(meta);
-        strategy.prepareForCreate(object);
+        // the name is generated before the strategy prepares the object, as kube-apiserver does (a
+        // job's generated selector labels its pods with the job's name)
         boolean generated = meta.name().isEmpty() && !meta.generateName().isEmpty();
         if (generated) {
             meta.name(NameGenerator.generate(meta.generateName()));
         }
+        strategy.prepareForCreate(object);
         Strategy.Finish finish = strategy.beginCreate(object, ctx.dryRun());
         boolean stored = false;
         try {
@@ -199,7 +201,7 @@ public final class ResourceStore {
                 : write.subresource().equals("status") ? statusStrategy : strategy;
         String key = keys.key(resource.namespaced() ? namespace : "", name);
         for (int attempt = 1; ; attempt++) {
-            KeyValue current = storage.get(key).orElse(null);
+            KeyValue current = read(key, name);
             if (current == null) {
                 Optional<UpdateResult> created = createOnUpdate(ctx, namespace, name, transform, write, using);
                 if (created.isPresent()) {
@@ -214,6 +216,15 @@ public final class ResourceStore {
                 return result.get();
             }
             checkDeadline(ctx, attempt);
+        }
+    }
+
+    /** The stored key-value, or null; storage failures as API errors. */
+    KeyValue read(String key, String name) {
+        try {
+            return storage.get(key).orElse(null);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
         }
     }
 
@@ -286,13 +297,17 @@ public final class ResourceStore {
         }
     }
 
-    /** Whether the new object is the stored one (kube's GuaranteedUpdate stores nothing then). */
+    /**
+     * Whether the new object is the stored one (kube's GuaranteedUpdate stores nothing then): compared
+     * with the stored resourceVersion lent to it for the comparison, without copying either.
+     */
     private static boolean unchanged(ObjectNode object, ObjectNode old) {
-        ObjectNode stored = old.deepCopy();
-        ObjectMeta.of(stored).resourceVersion(null);
-        ObjectNode next = object.deepCopy();
-        ObjectMeta.of(next).resourceVersion(null);
-        return stored.equals(next);
+        ObjectMeta meta = ObjectMeta.of(object);
+        String own = meta.resourceVersion();
+        meta.resourceVersion(ObjectMeta.of(old).resourceVersion());
+        boolean same = object.equals(old);
+        meta.resourceVersion(own.isEmpty() ? null : own);
+        return same;
     }
 
     /** An update that leaves a deleted object without finalizers and grace removes it (kube's deleteForEmptyFinalizers). */

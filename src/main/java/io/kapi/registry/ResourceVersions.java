@@ -2,6 +2,7 @@ package io.kapi.registry;
 
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.List;
  * {@code ValidateListOptions} (422 {@code ListOptions.meta.k8s.io "" is invalid: ...}) and the
  * versioner's parse (400 {@code invalid resource version: ...}).
  */
-final class ResourceVersions {
+public final class ResourceVersions {
 
     static final String NOT_OLDER_THAN = "NotOlderThan";
     static final String EXACT = "Exact";
@@ -87,7 +88,7 @@ final class ResourceVersions {
      * Whether a watch sends the current state first: asked for, or defaulted as kube-apiserver's
      * {@code SetListOptionsDefaults} does for a watch from "" or "0".
      */
-    static boolean initialEvents(ListOptions o) {
+    public static boolean initialEvents(ListOptions o) {
         if (o.sendInitialEvents() != null) {
             return o.sendInitialEvents();
         }
@@ -96,7 +97,7 @@ final class ResourceVersions {
     }
 
     private static FieldError notSupported(String value, String supported) {
-        return new FieldError(FieldError.Type.NOT_SUPPORTED, MATCH, "\"" + value + "\"", "supported values: " + supported);
+        return new FieldError(FieldError.Type.NOT_SUPPORTED, MATCH, GoStrings.quote(value), "supported values: " + supported);
     }
 
     private static void fail(List<FieldError> errors) {

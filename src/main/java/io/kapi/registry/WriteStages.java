@@ -7,6 +7,7 @@ import io.kapi.admission.Operation;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.TypeMeta;
@@ -136,7 +137,7 @@ final class WriteStages {
     private static List<FieldError> commonUpdateRules(ObjectMeta meta, ObjectMeta old) {
         List<FieldError> errors = new ArrayList<>();
         if (!meta.uid().equals(old.uid())) {
-            errors.add(FieldError.invalid("metadata.uid", GoJson.quote(meta.uid()), "field is immutable"));
+            errors.add(FieldError.invalid("metadata.uid", GoStrings.quote(meta.uid()), "field is immutable"));
         }
         if (!old.deletionTimestamp().isEmpty() && meta.node().has("finalizers")) {
             for (JsonNode f : meta.node().path("finalizers")) {

@@ -33,8 +33,8 @@ public record RequestContext(RequestInfo info, UserInfo user, String auditId, In
 
     /** A fresh context for {@code info}, before authentication. */
     public static RequestContext of(RequestInfo info, String auditId, Instant deadline, String userAgent) {
-        return new RequestContext(info, null, auditId == null || auditId.isEmpty() ? UUID.randomUUID().toString()
-                : auditId, deadline, false, null, null, userAgent, new WarningSink());
+        return new RequestContext(info, null, auditId == null || auditId.isEmpty() ? newAuditId() : auditId,
+                deadline, false, null, null, userAgent, new WarningSink());
     }
 
     /**
@@ -43,8 +43,18 @@ public record RequestContext(RequestInfo info, UserInfo user, String auditId, In
      */
     public static RequestContext internal(UserInfo user, Verb verb) {
         RequestInfo info = new RequestInfo(true, "", verb, "", "", "", "", "", "", "");
-        return new RequestContext(info, user, UUID.randomUUID().toString(), null, false, null, null, "kapi",
-                new WarningSink());
+        return new RequestContext(info, user, newAuditId(), null, false, null, null, "kapi", new WarningSink());
+    }
+
+    /**
+     * A random (version 4) UUID for an audit ID. Unique, not secret: drawn from the thread's random
+     * generator, not the shared secure one every request would contend on.
+     */
+    static String newAuditId() {
+        java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
+        long high = (r.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (r.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return new UUID(high, low).toString();
     }
 
     public RequestContext withUser(UserInfo newUser) {

@@ -1,5 +1,6 @@
 package io.kapi.request;
 
+import io.kapi.machinery.GoBool;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,10 +30,12 @@ public record RequestInfo(boolean resourceRequest, String path, Verb verb, Strin
                           String version, String namespace, String resource, String subresource, String name) {
 
     private static final Set<String> NAMESPACE_SUBRESOURCES = Set.of("status", "finalize");
+    private static final java.util.regex.Pattern EDGE_SLASHES = java.util.regex.Pattern.compile("^/+|/+$");
+    private static final java.util.regex.Pattern SLASHES = java.util.regex.Pattern.compile("/+");
 
     /** Parses a request; {@code query} holds decoded query parameters (only {@code watch} is read). */
     public static RequestInfo parse(String method, String path, Map<String, List<String>> query) {
-        List<String> parts = new ArrayList<>(Arrays.asList(path.replaceAll("^/+|/+$", "").split("/+")));
+        List<String> parts = new ArrayList<>(Arrays.asList(SLASHES.split(EDGE_SLASHES.matcher(path).replaceAll(""))));
         RequestInfo nonResource = new RequestInfo(false, path, nonResourceVerb(method), "", "", "", "", "", "", "");
         if (parts.size() < 3 || !(parts.getFirst().equals("api") || parts.getFirst().equals("apis"))) {
             return nonResource;
@@ -89,8 +92,7 @@ public record RequestInfo(boolean resourceRequest, String path, Verb verb, Strin
      */
     private static boolean watchParam(Map<String, List<String>> query) {
         List<String> values = query.get("watch");
-        return values != null && !values.isEmpty() && !values.getFirst().equals("0")
-                && !values.getFirst().equalsIgnoreCase("false");
+        return GoBool.query(values == null || values.isEmpty() ? null : values.getFirst(), false);
     }
 
     /** Whether the request stays open for long (watch, proxy, exec, attach, port-forward, log). */

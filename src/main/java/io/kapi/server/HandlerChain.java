@@ -3,6 +3,7 @@ package io.kapi.server;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.server.filter.Authentication;
 import io.kapi.server.filter.Authorization;
+import io.kapi.server.filter.BodyDeadline;
 import io.kapi.server.filter.BodyLimit;
 import io.kapi.server.filter.CacheControl;
 import io.kapi.server.filter.Filter;
@@ -18,7 +19,8 @@ import java.util.List;
  * {@code DefaultBuildHandlerChain} reads bottom-up:
  * <pre>
  *   request context (request info, audit ID, deadline, warnings) → request log → panic recovery
- *     → cache control → body limit → authentication → authorization → write options → handler
+ *     → cache control → body limit → body deadline → authentication → authorization → write options
+ *     → handler
  * </pre>
  * One list, used by the HTTPS server and by in-memory tests alike.
  */
@@ -35,6 +37,7 @@ public final class HandlerChain {
                 new PanicRecovery(),
                 new CacheControl(),
                 new BodyLimit(maxBodyBytes),
+                new BodyDeadline(),
                 new Authentication(security.authenticator()),
                 new Authorization(security.authorizer()),
                 new WriteOptions());

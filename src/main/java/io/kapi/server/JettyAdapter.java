@@ -1,5 +1,6 @@
 package io.kapi.server;
 
+import io.kapi.endpoint.FrameSink;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
@@ -34,18 +36,35 @@ import org.eclipse.jetty.util.Fields;
  * The seam between Jetty and Kapi: each request is served on its own virtual thread, translated to
  * a {@link ServerRequest}, run through the filter chain, and the {@link RestResponse} written back.
  * A {@link RestResponse.Stream} body is written through a buffer that goes to the client on every
- * {@code flush()}; such a response is exempt from the connection idle timeout (a quiet watch).
+ * {@code flush()}; such a response is exempt from the connection idle timeout (a quiet watch). A
+ * stream asked for with a WebSocket upgrade is served by {@link WebSocketStreams} instead.
  */
 final class JettyAdapter extends Handler.Abstract.NonBlocking {
 
     private static final System.Logger LOG = System.getLogger(JettyAdapter.class.getName());
     private static final int STREAM_BUFFER = 16 * 1024;
+    private static final int ENCODED_BUFFER = 64 * 1024;
+    private static final long DRAIN_BYTES = 3 * 1024 * 1024;
+    private static final long DRAIN_MILLIS = 1_000;
     private final FilterChain chain;
     private final ExecutorService requests;
+    private final WebSocketStreams websockets;
+    private final InFlight inFlight;
+    private final BooleanSupplier closing;
 
-    JettyAdapter(FilterChain chain, ExecutorService requests) {
+    /**
+     * @param websockets serves a stream asked for with a WebSocket upgrade
+     * @param inFlight counts the requests served, for graceful shutdown
+     * @param closing whether the server is shutting down: HTTP/1.1 responses then close their connection,
+     *                so clients reconnect (to another server) rather than reuse one that is about to close
+     */
+    JettyAdapter(FilterChain chain, ExecutorService requests, WebSocketStreams websockets, InFlight inFlight,
+                 BooleanSupplier closing) {
         this.chain = chain;
         this.requests = requests;
+        this.websockets = websockets;
+        this.inFlight = inFlight;
+        this.closing = closing;
     }
 
     @Override
@@ -54,32 +73,114 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         return true;
     }
 
+    /**
+     * Serves one request and always completes {@code callback}: whatever is thrown, an error of the JVM
+     * included, the client gets a 500 (or, past the first byte of a stream, a reset) and the log a trace.
+     */
     private void serve(Request request, Response response, Callback callback) {
+        inFlight.requestStarted();
         RestResponse answer;
+        InputStream body = Content.Source.asInputStream(request);
         try {
-            answer = chain.proceed(toServerRequest(request));
+            answer = chain.proceed(toServerRequest(request, body));
         } catch (ApiException e) {
             answer = StatusResponses.of(e);
-        } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "cannot serve " + request.getMethod() + " " + request.getHttpURI(), e);
+        } catch (RuntimeException | Error e) {
+            logFailure("cannot serve " + request.getMethod() + " " + request.getHttpURI(), e);
             answer = StatusResponses.of(ApiException.internal("the request could not be served"));
+        }
+        if (answer.status() != 413 && answer.status() != 504) {
+            drain(body); // not a body too large or too slow: that is what the answer says
+        }
+        if (answer.status() == 200 && answer.body() instanceof RestResponse.Stream upgraded
+                && WebSocketStreams.isUpgrade(request)) {
+            if (websockets.serve(request, response, callback, upgraded, answer.headers())) {
+                inFlight.requestDone();
+                return;
+            }
+            answer = StatusResponses.of(ApiException.badRequest("the WebSocket handshake is not valid"));
+        }
+        boolean stream = answer.body() instanceof RestResponse.Stream;
+        if (stream) {
+            inFlight.requestDone();
+            inFlight.streamStarted();
         }
         try {
             write(request, response, answer);
             callback.succeeded();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             LOG.log(Level.DEBUG, "response to " + request.getMethod() + " " + request.getHttpURI()
                     + " not completed: " + e);
-            if (!response.isCommitted() && !(e instanceof IOException)) {
-                LOG.log(Level.ERROR, "stream failed before its first byte", e);
-                Response.writeError(request, response, callback, 500);
-                return;
-            }
             callback.failed(e);
+        } catch (RuntimeException | Error e) {
+            logFailure("response to " + request.getMethod() + " " + request.getHttpURI() + " failed", e);
+            if (response.isCommitted()) {
+                callback.failed(e);
+            } else {
+                Response.writeError(request, response, callback, 500);
+            }
+        } finally {
+            if (stream) {
+                inFlight.streamDone();
+            } else {
+                inFlight.requestDone();
+            }
         }
     }
 
-    private static ServerRequest toServerRequest(Request request) {
+    /**
+     * A header value as visible ASCII: other characters (a Warning quoting a field name the client sent
+     * with a U+FFFD in it) are escaped as {@code \\uXXXX}. Raw, clients that check header values (the
+     * JDK's HTTP/2 client) reset the stream and lose the whole response.
+     */
+    static String visibleAscii(String value) {
+        if (value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f))) {
+            return value;
+        }
+        StringBuilder b = new StringBuilder(value.length() + 16);
+        value.chars().forEach(c -> {
+            if (c == '\t' || (c >= 0x20 && c < 0x7f)) {
+                b.append((char) c);
+            } else {
+                b.append("\\u%04x".formatted(c));
+            }
+        });
+        return b.toString();
+    }
+
+    /** Logs a failure; an error while logging (no memory left) must not stop the answer. */
+    private static void logFailure(String message, Throwable e) {
+        try {
+            LOG.log(Level.ERROR, message, e);
+        } catch (RuntimeException | Error ignored) {
+            // the answer matters more than the log line
+        }
+    }
+
+    /**
+     * Reads what the handler left of the request body (an error answered before the body was read), at
+     * most {@value #DRAIN_BYTES} bytes for at most {@value #DRAIN_MILLIS} ms, as Go's server does. Otherwise
+     * the response would go out while the client is still sending, and the stream or connection be reset
+     * under it: HTTP/2 clients then see RST_STREAM instead of the answer.
+     */
+    private static void drain(InputStream body) {
+        long deadline = System.nanoTime() + DRAIN_MILLIS * 1_000_000;
+        byte[] scratch = new byte[8192];
+        long left = DRAIN_BYTES;
+        try {
+            while (left > 0 && System.nanoTime() < deadline) {
+                int n = body.read(scratch, 0, (int) Math.min(scratch.length, left));
+                if (n < 0) {
+                    return;
+                }
+                left -= n;
+            }
+        } catch (IOException | RuntimeException e) {
+            // a body that cannot be read is the connection's problem, not this response's
+        }
+    }
+
+    private static ServerRequest toServerRequest(Request request, InputStream body) {
         Map<String, List<String>> headers = new LinkedHashMap<>();
         for (HttpField field : request.getHeaders()) {
             headers.computeIfAbsent(field.getLowerCaseName(), k -> new ArrayList<>()).add(field.getValue());
@@ -95,7 +196,6 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
             query.put(field.getName(), List.copyOf(field.getValues()));
         }
         String path = request.getHttpURI().getDecodedPath();
-        InputStream body = Content.Source.asInputStream(request);
         RestRequest rest = new RestRequest(request.getMethod().toUpperCase(Locale.ROOT),
                 path == null || path.isEmpty() ? "/" : path, query, headers, body, null);
         return new ServerRequest(rest, clientCertificates(request), Request.getRemoteAddr(request));
@@ -109,10 +209,13 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         return List.of();
     }
 
-    private static void write(Request request, Response response, RestResponse answer) throws IOException {
+    private void write(Request request, Response response, RestResponse answer) throws IOException {
         response.setStatus(answer.status());
         for (Map.Entry<String, String> header : answer.headers()) {
-            response.getHeaders().add(header.getKey(), header.getValue());
+            response.getHeaders().add(header.getKey(), visibleAscii(header.getValue()));
+        }
+        if (closing.getAsBoolean() && request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
         switch (answer.body()) {
             case RestResponse.Bytes bytes -> {
@@ -123,6 +226,14 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                 Callback.Completable done = new Callback.Completable();
                 response.write(true, ByteBuffer.wrap(bytes.data()), done);
                 join(done);
+            }
+            case RestResponse.Encoded encoded -> {
+                if (encoded.contentType() != null) {
+                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, encoded.contentType());
+                }
+                try (OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response), ENCODED_BUFFER)) {
+                    encoded.writer().writeTo(out);
+                }
             }
             case RestResponse.Stream stream -> {
                 if (stream.contentType() != null) {
@@ -135,7 +246,11 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                      OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response),
                              STREAM_BUFFER)) {
                     commit(response);
-                    stream.writer().writeTo(out);
+                    stream.writer().writeTo(FrameSink.of(out));
+                    if (inFlight.ending()) {
+                        // ended by shutdown: the interrupt has done its work, the final chunk must still go out
+                        Thread.interrupted();
+                    }
                 }
             }
         }
@@ -145,7 +260,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
      * Sends the status and headers now, as kube-apiserver does when a watch starts: clients wait for
      * them before they count a watch as established (an empty flush sends nothing).
      */
-    private static void commit(Response response) throws IOException {
+    private void commit(Response response) throws IOException {
         Callback.Completable done = new Callback.Completable();
         response.write(false, ByteBuffer.allocate(0), done);
         join(done);
@@ -178,14 +293,30 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         }
     }
 
-    private static void join(Callback.Completable done) throws IOException {
+    /**
+     * Waits for a write. An interrupt (the client went away) abandons it, except while shutdown ends
+     * streams: then the write completes (or fails by the connection's idle timeout) and the interrupt stays.
+     */
+    private void join(Callback.Completable done) throws IOException {
+        boolean interrupted = false;
         try {
-            done.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while writing the response", e);
+            while (true) {
+                try {
+                    done.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    if (!inFlight.ending()) {
+                        throw new IOException("interrupted while writing the response", e);
+                    }
+                }
+            }
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ import io.kapi.health.NamedCheck;
 import io.kapi.health.PostStartHook;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -33,15 +34,23 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * in front of {@code [/healthz /livez /readyz, /version, API]}.
  * Lifecycle, after kube-apiserver's {@code lifecycle_signals.go}:
  * <pre>
- *   start()  → listening → post-start hooks run (readyz: poststarthook/* turn ok)
- *   shutdown() → readyz "shutdown" fails → wait shutdownDelay → stop accepting, drain requests
- *              (at most 10 s) → stopped
+ *   start()    → listening → post-start hooks run (readyz: poststarthook/* turn ok)
+ *   shutdown() → ShutdownInitiated: readyz "shutdown" fails; HTTP/1.1 responses say Connection: close
+ *              → serve as usual for shutdownDelay (load balancers see readyz and move away)
+ *              → NotAcceptingNewRequest: the listener closes, HTTP/2 connections get GOAWAY
+ *              → InFlightRequestsDrained: short requests finish (at most 60 s)
+ *              → watches end cleanly, each with its final chunk / END_STREAM (at most 10 s)
+ *              → connections closed → stopped (the caller then closes storage)
  * </pre>
  */
 public final class KapiServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KapiServer.class.getName());
-    private static final long DRAIN_MILLIS = 10_000;
+    /** How long in-flight requests may take to finish: kube-apiserver's request timeout, 60 s. */
+    private static final Duration DRAIN_REQUESTS = Duration.ofSeconds(60);
+    /** How long ended watch streams may take to write their last bytes. */
+    private static final Duration DRAIN_STREAMS = Duration.ofSeconds(10);
+    private static final long STOP_MILLIS = 5_000;
 
     private final ServerConfig config;
     private final Server jetty;
@@ -49,6 +58,8 @@ public final class KapiServer implements AutoCloseable {
     private final ExecutorService requests;
     private final PostStartHooks hooks;
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
+    private final InFlight inFlight = new InFlight();
+    private final ConnectionGuard guard;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private KapiServer(ServerConfig config, RestHandler api, List<HealthCheck> checks, List<PostStartHook> hooks) {
@@ -65,15 +76,20 @@ public final class KapiServer implements AutoCloseable {
         });
         RestHandler root = new DelegationChain(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(), api));
 
-
         QueuedThreadPool pool = new QueuedThreadPool();
         pool.setName("kapi-jetty");
         this.jetty = new Server(pool);
+        this.guard = new ConnectionGuard(config.limits().headerTimeout(), config.limits().connectionsPerClient());
         this.connector = connector(jetty, config);
+        connector.addEventListener(guard);
         jetty.addConnector(connector);
-        jetty.setHandler(new GracefulHandler(new JettyAdapter(HandlerChain.build(config.security(), config.maxRequestBodyBytes(), root), requests)));
-        jetty.setStopTimeout(DRAIN_MILLIS);
+        WebSocketStreams websockets = new WebSocketStreams(jetty, requests);
+        jetty.setHandler(new GracefulHandler(new JettyAdapter(
+                HandlerChain.build(config.security(), config.maxRequestBodyBytes(), root), requests, websockets,
+                inFlight, shuttingDown::get)));
+        jetty.setStopTimeout(STOP_MILLIS);
         jetty.setStopAtShutdown(false);
+        jetty.setErrorHandler(new StatusErrorHandler());
     }
 
     /**
@@ -100,6 +116,7 @@ public final class KapiServer implements AutoCloseable {
             }
             throw new IOException("cannot start the server: " + e.getMessage(), e);
         }
+        server.guard.start(server.connector.getScheduler());
         LOG.log(Level.INFO, "Serving securely on {0}:{1,number,#}", config.bindAddress(), server.port());
         server.hooks.start();
         return server;
@@ -113,6 +130,11 @@ public final class KapiServer implements AutoCloseable {
      */
     public boolean awaitReady(java.time.Duration timeout) throws InterruptedException {
         return hooks.await(timeout);
+    }
+
+    /** The version this server reports, e.g. {@code v1.34.0-kapi.0.1.0}. */
+    public static String gitVersion() {
+        return VersionHandler.gitVersion();
     }
 
     /** The port actually bound. */
@@ -138,14 +160,32 @@ public final class KapiServer implements AutoCloseable {
             }
             return;
         }
-        LOG.log(Level.INFO, "Shutting down; readyz now fails");
+        LOG.log(Level.INFO, "Shutting down; readyz now fails, serving for {0} ms more",
+                config.shutdownDelay().toMillis());
         try {
             Thread.sleep(config.shutdownDelay());
+            drain();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         stopQuietly();
         LOG.log(Level.INFO, "Stopped");
+    }
+
+    /** Stops accepting, lets short requests finish, then ends the watches (see the class comment). */
+    private void drain() throws InterruptedException {
+        connector.shutdown();
+        connector.close();
+        LOG.log(Level.INFO, "Not accepting new connections; waiting for in-flight requests");
+        int left = inFlight.awaitRequests(DRAIN_REQUESTS);
+        if (left > 0) {
+            LOG.log(Level.WARNING, "{0} requests still in flight after {1} s; stopping anyway", left,
+                    DRAIN_REQUESTS.toSeconds());
+        }
+        left = inFlight.endStreams(DRAIN_STREAMS);
+        if (left > 0) {
+            LOG.log(Level.WARNING, "{0} requests or streams did not end in {1} s", left, DRAIN_STREAMS.toSeconds());
+        }
     }
 
     @Override
@@ -155,6 +195,7 @@ public final class KapiServer implements AutoCloseable {
 
     private void stopQuietly() {
         hooks.stop();
+        guard.stop();
         try {
             jetty.stop();
         } catch (Exception e) {
@@ -174,8 +215,9 @@ public final class KapiServer implements AutoCloseable {
         secure.setSniRequired(false);
         http.addCustomizer(secure);
 
-        HttpConnectionFactory http11 = new HttpConnectionFactory(http);
+        HttpConnectionFactory http11 = new WholeChunks(http);
         HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
+        h2.setMaxConcurrentStreams(config.limits().streamsPerConnection());
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
         alpn.setDefaultProtocol(http11.getProtocol());
 

@@ -20,9 +20,10 @@ import java.time.Duration;
  * @param idleTimeout a connection without traffic is closed after this long; a streamed response
  *                    (watch) being written is exempt
  * @param security who sent a request and whether it may proceed
+ * @param limits what one slow or greedy client may hold
  */
 public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Duration shutdownDelay,
-                           long maxRequestBodyBytes, Duration idleTimeout, Security security) {
+                           long maxRequestBodyBytes, Duration idleTimeout, Security security, ClientLimits limits) {
 
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
@@ -32,24 +33,38 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
      * @param authenticator tells who sent a request; by default the client certificate, verified
      *                      against {@code tls.clientCas()}
      * @param authorizer decides whether the request may proceed ({@code --authorization-mode})
-     * @param requestTimeout the deadline of requests that are not long-running ({@code --request-timeout})
+     * @param requestTimeout the deadline of requests that are not long-running ({@code --request-timeout});
+     *                       a request body must have arrived by then too
      */
     public record Security(Authenticator authenticator, Authorizer authorizer, Duration requestTimeout) {
+    }
+
+    /**
+     * Bounds on slow and greedy clients.
+     *
+     * @param headerTimeout the TLS handshake, and each HTTP/1.1 request's headers, must arrive within this
+     *                      (kube-apiserver's {@code ReadHeaderTimeout}: 32 s)
+     * @param connectionsPerClient connections one IP address may hold at once
+     * @param streamsPerConnection concurrent HTTP/2 streams per connection (Go's default, which
+     *                             kube-apiserver keeps: 250)
+     */
+    public record ClientLimits(Duration headerTimeout, int connectionsPerClient, int streamsPerConnection) {
+        public static final ClientLimits DEFAULT = new ClientLimits(Duration.ofSeconds(32), 512, 250);
     }
 
     /** A listener on {@code bindAddress:port} with kube-apiserver's defaults for the rest. */
     public static ServerConfig of(String bindAddress, int port, TlsMaterial tls) {
         return new ServerConfig(bindAddress, port, tls, Duration.ZERO, BodyLimit.DEFAULT_MAX_BYTES,
                 DEFAULT_IDLE_TIMEOUT, new Security(new ClientCertificateAuthenticator(tls.clientCas()),
-                        attributes -> Decision.allow(), Duration.ofMinutes(1)));
+                        attributes -> Decision.allow(), Duration.ofMinutes(1)), ClientLimits.DEFAULT);
     }
 
     public ServerConfig withShutdownDelay(Duration delay) {
-        return new ServerConfig(bindAddress, port, tls, delay, maxRequestBodyBytes, idleTimeout, security);
+        return new ServerConfig(bindAddress, port, tls, delay, maxRequestBodyBytes, idleTimeout, security, limits);
     }
 
     public ServerConfig withIdleTimeout(Duration timeout) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, timeout, security);
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, timeout, security, limits);
     }
 
     /** Replaces the authenticator, e.g. with {@code Authenticator.union(certificates, tokens)}. */
@@ -65,7 +80,12 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
         return withSecurity(new Security(security.authenticator(), security.authorizer(), timeout));
     }
 
+    public ServerConfig withLimits(ClientLimits newLimits) {
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, security,
+                newLimits);
+    }
+
     private ServerConfig withSecurity(Security s) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, s);
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, s, limits);
     }
 }

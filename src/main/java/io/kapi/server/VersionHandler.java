@@ -26,12 +26,10 @@ final class VersionHandler implements RestHandler {
 
     VersionHandler() {
         Properties build = buildInfo();
-        String version = property(build, "version");
-        String kapiVersion = (version.isEmpty() ? "0.0.0" : version).replace("-SNAPSHOT", "");
         ObjectNode info = Json.object();
         info.put("major", KUBE_MAJOR);
         info.put("minor", KUBE_MINOR);
-        info.put("gitVersion", "v" + KUBE_MAJOR + "." + KUBE_MINOR + ".0-kapi." + kapiVersion);
+        info.put("gitVersion", gitVersion(build));
         info.put("gitCommit", property(build, "commit"));
         String dirty = property(build, "dirty");
         info.put("gitTreeState", dirty.isEmpty() ? "" : dirty.equals("true") ? "dirty" : "clean");
@@ -53,6 +51,17 @@ final class VersionHandler implements RestHandler {
             return null;
         }
         return RestResponse.bytes(200, "application/json", body);
+    }
+
+    /** {@code v1.34.0-kapi.<Kapi's version>}, what {@code /version} and {@code --version} report. */
+    static String gitVersion() {
+        return gitVersion(buildInfo());
+    }
+
+    private static String gitVersion(Properties build) {
+        String version = property(build, "version");
+        String kapiVersion = (version.isEmpty() ? "0.0.0" : version).replace("-SNAPSHOT", "");
+        return "v" + KUBE_MAJOR + "." + KUBE_MINOR + ".0-kapi." + kapiVersion;
     }
 
     /** Go's {@code GOOS/GOARCH} for this JVM, e.g. {@code linux/amd64}. */

@@ -28,10 +28,21 @@ final class Load {
         if (r.status() != 201) {
             throw new IllegalStateException("cannot create namespace " + ns + ": " + r);
         }
+        return creates(ns, 0, count);
+    }
+
+    /** Creates configmaps {@code cm-from..cm-(to-1)} in the existing namespace {@code ns}. */
+    Phase creates(String ns, int from, int to) {
         String path = "/api/v1/namespaces/" + ns + "/configmaps";
-        return run(count, (client, i) -> client.post(path, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
-                + "\"metadata\":{\"name\":\"cm-" + i + "\",\"labels\":{\"bench\":\"e2e\"}},"
-                + "\"data\":{\"key\":\"value-" + i + "\",\"other\":\"0123456789abcdef\"}}").status() == 201);
+        return run(to - from, (client, i) -> client.post(path, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                + "\"metadata\":{\"name\":\"cm-" + (from + i) + "\",\"labels\":{\"bench\":\"e2e\"}},"
+                + "\"data\":{\"key\":\"value-" + (from + i) + "\",\"other\":\"0123456789abcdef\"}}").status() == 201);
+    }
+
+    /** Lists the whole namespace {@code count} times (one page each, as kubectl get without chunking). */
+    Phase lists(String ns, int count) {
+        String path = "/api/v1/namespaces/" + ns + "/configmaps";
+        return run(count, (client, i) -> client.get(path).status() == 200);
     }
 
     /** Gets {@code count} configmaps chosen at random among {@code cm-0..cm-(existing-1)} of {@code ns}. */

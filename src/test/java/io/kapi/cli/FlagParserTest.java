@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kapi.machinery.GoDuration;
+import io.kapi.machinery.net.Cidr;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -116,7 +117,11 @@ class FlagParserTest {
         assertTrue(text.matches("(?s).*\n      --secure-port int +The port on which to serve HTTPS.*\\(default\\s+6443\\).*"),
                 text);
         assertTrue(text.contains("  -v, --v Level"), text);
-        assertTrue(text.matches("(?s).*--token-auth-file string +\\(not yet implemented.*"), text);
+        String flat = text.replaceAll("\\s+", " ");
+        assertTrue(flat.contains("--token-auth-file string If set, the file that will be used to secure the secure port of"
+                + " the API server via token authentication. (not implemented by Kapi; accepted and ignored)"), text);
+        assertTrue(flat.contains(" --enable-bootstrap-token-auth Enable to allow secrets of type"), text);
+        assertTrue(text.contains("\nMisc flags:\n\n"), text);
         assertTrue(text.matches("(?s).*--data-dir string +Directory.*\\(default kapi-data\\).*"), text);
     }
 
@@ -157,5 +162,55 @@ class FlagParserTest {
         assertEquals("127.0.0.1", HostAddress.advertise(null, "127.0.0.1"));
         String picked = HostAddress.advertise(null, "0.0.0.0");
         assertTrue(picked.matches("[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+") && !picked.equals("0.0.0.0"), picked);
+    }
+
+    @Test
+    @DisplayName("every flag of kube-apiserver 1.34 is accepted with a value of its type")
+    void everyKubeFlag() throws Exception {
+        List<Flag> kube = KubeFlags.load();
+        assertTrue(kube.size() > 160, "flags in the data file: " + kube.size());
+        for (Flag flag : kube) {
+            if (flag.name().equals("version") || Flags.byName(flag.name()) != flag) {
+                continue; // flags Kapi defines itself are tested on their own
+            }
+            String value = switch (flag.type()) {
+                case "bool" -> "true";
+                case "int", "Level" -> "2";
+                case "float" -> "0.5";
+                case "duration" -> "10s";
+                case "ip" -> "10.0.0.5";
+                case "<a string in the form 'N1-N2'>" -> "30000-32767";
+                case "string" -> flag.name().equals("service-cluster-ip-range") ? "10.96.0.0/12"
+                        : flag.name().equals("storage-backend") ? "memory" : "x";
+                case "strings" -> flag.name().equals("authorization-mode") ? "Node,RBAC" : "a,b";
+                default -> "k=v";
+            };
+            assertInstanceOf(FlagParser.Run.class, FlagParser.parse(List.of("--" + flag.name() + "=" + value)),
+                    "--" + flag.name());
+        }
+    }
+
+    @Test
+    @DisplayName("flags Kapi does not act on are reported once each, in order; a value of the wrong type is refused as pflag does")
+    void ignoredFlags() throws Exception {
+        FlagParser.Run run = assertInstanceOf(FlagParser.Run.class, FlagParser.parse(List.of(
+                "--allow-privileged=true", "--enable-bootstrap-token-auth", "--profiling=false",
+                "--endpoint-reconciler-type=lease", "--secure-port=7443", "--profiling=true")));
+        assertEquals(List.of("--allow-privileged", "--enable-bootstrap-token-auth", "--profiling",
+                "--endpoint-reconciler-type"), run.ignored());
+        assertEquals(7443, run.options().securePort());
+        assertEquals("invalid argument \"yes\" for \"--profiling\" flag: strconv.ParseBool: parsing \"yes\": invalid syntax",
+                error("--profiling=yes"));
+        assertEquals("invalid argument \"5x\" for \"--kubelet-timeout\" flag: time: invalid duration \"5x\"",
+                error("--kubelet-timeout=5x"));
+        assertEquals("unknown flag: --no-such-flag", error("--no-such-flag"));
+    }
+
+    @Test
+    @DisplayName("--version prints the version and exits 0")
+    void version() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(0, Main.run(List.of("--version"), new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
+        assertTrue(out.toString(StandardCharsets.UTF_8).matches("Kubernetes v1\\.34\\.0-kapi\\..*\n"), out.toString());
     }
 }

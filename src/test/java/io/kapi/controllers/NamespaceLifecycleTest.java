@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
-import io.kapi.apis.SystemNamespaces;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
@@ -33,26 +32,25 @@ import io.kapi.admission.AdmissionChain;
 
 class NamespaceLifecycleTest {
 
-    private Storage storage;
+    private io.kapi.assembly.ApiAssembly assembly;
     private Registry registry;
     private ResourceStore configmaps;
 
     @BeforeEach
     void setUp() {
-        storage = Storages.memory();
+        assembly = io.kapi.assembly.ApiAssembly.create(io.kapi.assembly.ApiConfig.builder()
+                .dataDir(java.nio.file.Path.of("target/unused")).build());
+        registry = assembly.registry();
         ResourceTable table = ResourceTable.builtin();
-        registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
-                StoreServices.minimal((r, o) -> List.of(), Clock.systemUTC()),
-                lookup -> new AdmissionChain(List.of(new NamespaceLifecycle(lookup))), CacheOptions.DEFAULT);
-        new SystemNamespaces(registry.namespaces()).run();
+        StoreCalls.systemNamespaces(registry);
         configmaps = registry.store(table.find("", "v1", "configmaps").orElseThrow()).orElseThrow();
         StoreCalls.create(registry.namespaces(), "", object("Namespace", "x"), false);
         StoreCalls.create(configmaps, "x", object("ConfigMap", "c1"), false);
     }
 
     @AfterEach
-    void tearDown() {
-        storage.close();
+    void tearDown() throws Exception {
+        assembly.close();
     }
 
     @Test
@@ -66,7 +64,9 @@ class NamespaceLifecycleTest {
         assertEquals(403, refused.code());
         assertEquals("configmaps \"c2\" is forbidden: unable to create new content in namespace x because it is "
                 + "being terminated", refused.getMessage());
-        new NamespaceController(registry, Duration.ofSeconds(1)).syncAll();
+        new NamespaceController(assembly.loopback().as(
+                io.kapi.authn.SystemUsers.controller("namespace-controller"), "kube-controller-manager"), registry,
+                Duration.ofSeconds(1)).syncAll();
         assertThrows(ApiException.class, () -> configmaps.get("x", "c1"));
         ApiException gone = assertThrows(ApiException.class, () -> registry.namespaces().get("", "x"));
         assertEquals(404, gone.code());

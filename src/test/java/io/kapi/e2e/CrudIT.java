@@ -157,4 +157,35 @@ final class CrudIT {
         assertEquals("Error from server (NotFound): " + c.resource() + " \"" + c.name() + "\" not found",
                 gone.stderr().strip(), gone.toString());
     }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("a patch changing a service's clusterIP is refused: spec.clusterIPs[0] may not change once set")
+    void clusterIpImmutable() throws IOException {
+        kubectl().run("create", "service", "clusterip", "fixed-ip", "--tcp=80:80").assertOk();
+        String ip = kubectl().run("get", "svc", "fixed-ip", "-o", "jsonpath={.spec.clusterIP}").assertOk().stdout();
+        String other = ip.endsWith(".77") ? ip.replaceAll("\\.77$", ".78") : ip.replaceAll("\\.\\d+$", ".77");
+        Kubectl.Result r = kubectl().run("patch", "svc", "fixed-ip", "-p",
+                "{\"spec\":{\"clusterIP\":\"" + other + "\"}}").assertFailed();
+        assertEquals("The Service \"fixed-ip\" is invalid: spec.clusterIPs[0]: Invalid value: []string{\"" + other
+                + "\"}: may not change once set", r.stderr().strip(), r.toString());
+        assertEquals(ip, kubectl().run("get", "svc", "fixed-ip", "-o", "jsonpath={.spec.clusterIP}").assertOk().stdout());
+        kubectl().run("delete", "svc", "fixed-ip").assertOk();
+    }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("a Job without a selector gets kube's generated selector and job-name / controller-uid labels")
+    void jobSelectorGenerated() throws IOException {
+        kubectl().run("create", "job", "gen-sel", "--image=busybox:1.36").assertOk();
+        JsonNode job = Json.MAPPER.readTree(kubectl().run("get", "job", "gen-sel", "-o", "json").assertOk().stdout());
+        String uid = job.path("metadata").path("uid").asText();
+        assertEquals(Json.MAPPER.createObjectNode().set("matchLabels",
+                Json.MAPPER.createObjectNode().put("batch.kubernetes.io/controller-uid", uid)),
+                job.path("spec").path("selector"));
+        JsonNode labels = job.path("spec").path("template").path("metadata").path("labels");
+        assertEquals(uid, labels.path("controller-uid").asText(), labels.toString());
+        assertEquals(uid, labels.path("batch.kubernetes.io/controller-uid").asText(), labels.toString());
+        assertEquals("gen-sel", labels.path("job-name").asText(), labels.toString());
+        assertEquals("gen-sel", labels.path("batch.kubernetes.io/job-name").asText(), labels.toString());
+        kubectl().run("delete", "job", "gen-sel").assertOk();
+    }
 }

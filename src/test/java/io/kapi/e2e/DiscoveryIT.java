@@ -98,6 +98,19 @@ final class DiscoveryIT {
     }
 
     @Test
+    @DisplayName("get apiservices lists v1., v1.apps, ... as Local and Available, as a real cluster")
+    void apiServices() {
+        Kubectl.Result r = KAPI.kubectl().run("get", "apiservices").assertOk();
+        java.util.List<String> lines = r.stdout().lines().toList();
+        assertTrue(lines.getFirst().matches("NAME\\s+SERVICE\\s+AVAILABLE\\s+AGE"), r.stdout());
+        for (String name : java.util.List.of("v1.", "v1.apps", "v2.autoscaling", "v1.rbac.authorization.k8s.io",
+                "v1.flowcontrol.apiserver.k8s.io")) {
+            assertTrue(lines.stream().anyMatch(l -> l.matches(java.util.regex.Pattern.quote(name) + "\\s+Local\\s+True\\s+.*")),
+                    name + " in\n" + r.stdout());
+        }
+    }
+
+    @Test
     @DisplayName("explain deployment.spec.replicas prints the field's type and description from OpenAPI")
     void explain() {
         Kubectl.Result r = KAPI.kubectl().run("explain", "deployment.spec.replicas").assertOk();

@@ -196,4 +196,49 @@ final class Fabric8IT {
             informer.close();
         }
     }
+
+    /**
+     * fabric8 tries a WebSocket first and retried a 503 ten times with back-off (about 19 s before every
+     * watch). The first informer of a JVM also loads and links fabric8's and the JDK's WebSocket code
+     * (about 0.6 s on an idle machine), so that one gets 5 s; the next must see its first live event
+     * within a second of starting.
+     */
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    @DisplayName("an informer sees its first event within a second of starting (its watch goes over WebSocket at once)")
+    void informerStartsInASecond() throws Exception {
+        long cold = informerFirstLiveEventMillis("informer-cold");
+        assertTrue(cold < 5000, "first informer of the client: first live event after " + cold + " ms");
+        long warm = informerFirstLiveEventMillis("informer-warm");
+        assertTrue(warm < 1000, "first live event " + warm + " ms after the informer started");
+    }
+
+    /** Starts an informer, creates {@code name}, and returns the time from the start to its onAdd. */
+    private static long informerFirstLiveEventMillis(String name) throws Exception {
+        CountDownLatch sawLive = new CountDownLatch(1);
+        long start = System.nanoTime();
+        SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace(NS).inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(ConfigMap cm) {
+                if (cm.getMetadata().getName().equals(name)) {
+                    sawLive.countDown();
+                }
+            }
+
+            @Override
+            public void onUpdate(ConfigMap oldObj, ConfigMap newObj) {
+            }
+
+            @Override
+            public void onDelete(ConfigMap cm, boolean deletedFinalStateUnknown) {
+            }
+        });
+        try {
+            client.configMaps().inNamespace(NS).resource(configMap(name, "z")).create();
+            assertTrue(sawLive.await(30, TimeUnit.SECONDS), "the informer's watch delivered the add of " + name);
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        } finally {
+            informer.close();
+        }
+    }
 }

@@ -158,6 +158,29 @@ public final class KapiProcess implements AutoCloseable {
         finish();
     }
 
+    /**
+     * SIGTERM to the server process alone, as an init system or kubelet sends it, then waits for it to
+     * exit (SIGKILL after {@code timeout}).
+     *
+     * @return the exit code, or -1 if it had to be killed
+     */
+    public int terminate(Duration timeout) {
+        process.destroy();
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "{0}: no exit {1} s after SIGTERM, killing", name,
+                        timeout.toSeconds());
+                kill();
+                return -1;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        finish();
+        return process.exitValue();
+    }
+
     /** {@code kill -9} of the server and its launcher, at once, no shutdown hooks. Idempotent. */
     public void kill() {
         if (process == null) {

@@ -108,8 +108,14 @@ public final class ApiHarness implements AutoCloseable {
 
     /** One request as {@code user}; {@code pathAndQuery} may carry an encoded query string. */
     public Reply call(UserInfo user, String method, String pathAndQuery, String contentType, String body) {
+        return call(user, method, pathAndQuery, contentType, "application/json", body);
+    }
+
+    /** One request as {@code user} with its own Accept header. */
+    public Reply call(UserInfo user, String method, String pathAndQuery, String contentType, String accept,
+                      String body) {
         Map<String, List<String>> headers = new LinkedHashMap<>();
-        headers.put("accept", List.of("application/json"));
+        headers.put("accept", List.of(accept));
         if (contentType != null) {
             headers.put("content-type", List.of(contentType));
         }
@@ -143,15 +149,8 @@ public final class ApiHarness implements AutoCloseable {
                 k -> new ArrayList<>()).add(h.getValue()));
         byte[] data = switch (response.body()) {
             case RestResponse.Bytes bytes -> bytes.data();
-            case RestResponse.Stream stream -> {
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                try {
-                    stream.writer().writeTo(out);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                yield out.toByteArray();
-            }
+            case RestResponse.Encoded encoded -> written(encoded.writer());
+            case RestResponse.Stream stream -> written(out -> stream.writer().writeTo(io.kapi.endpoint.FrameSink.of(out)));
         };
         String text = new String(data, StandardCharsets.UTF_8);
         try {
@@ -160,6 +159,16 @@ public final class ApiHarness implements AutoCloseable {
         } catch (IOException e) {
             return new Reply(response.status(), Json.object(), text, headers);
         }
+    }
+
+    private static byte[] written(RestResponse.BodyWriter writer) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            writer.writeTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
     }
 
     @Override

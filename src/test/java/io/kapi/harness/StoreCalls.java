@@ -49,6 +49,23 @@ public final class StoreCalls {
         return store.delete(ctx(Verb.DELETE, options.dryRun()), namespace, name, options);
     }
 
+    /** The namespaces every cluster has, created directly in the registry (for store-level tests). */
+    public static void systemNamespaces(io.kapi.registry.Registry registry) {
+        for (String name : io.kapi.apis.SystemNamespaces.NAMES) {
+            ObjectNode ns = io.kapi.machinery.Json.object();
+            ns.put("apiVersion", "v1");
+            ns.put("kind", "Namespace");
+            ns.putObject("metadata").put("name", name);
+            try {
+                create(registry.namespaces(), "", ns, false);
+            } catch (io.kapi.machinery.ApiException e) {
+                if (e.reason() != io.kapi.machinery.StatusReason.ALREADY_EXISTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     public static List<ObjectNode> deleteCollection(ResourceStore store, String namespace, ListOptions list,
                                                     DeleteOptions options) {
         return store.deleteCollection(ctx(Verb.DELETECOLLECTION, options.dryRun()), namespace, list, options);

@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
-import io.kapi.apis.SystemNamespaces;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
 import io.kapi.storage.Storages;
@@ -52,7 +52,7 @@ class ResourceStoreTest {
         registry = new Registry(List.of(NAMESPACES, CONFIGMAPS, DEPLOYMENTS), storage, new BuiltinStrategies(),
                 StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
                 lookup -> new AdmissionChain(List.of(new NamespaceLifecycle(lookup))), CacheOptions.DEFAULT);
-        new SystemNamespaces(registry.namespaces()).run();
+        StoreCalls.systemNamespaces(registry);
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
     }
 
@@ -247,7 +247,7 @@ class ResourceStoreTest {
         assertEquals("Active", ns.path("status").path("phase").asText());
         assertEquals("kubernetes", ns.path("spec").path("finalizers").get(0).asText());
         assertEquals("kube-system", ns.path("metadata").path("labels").path("kubernetes.io/metadata.name").asText());
-        new SystemNamespaces(registry.namespaces()).run();
+        StoreCalls.systemNamespaces(registry);
         assertEquals(4, registry.namespaces().list("", ListOptions.ALL).items().size());
     }
 

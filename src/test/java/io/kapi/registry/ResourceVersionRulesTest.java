@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.Delivery;

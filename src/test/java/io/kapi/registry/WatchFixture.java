@@ -2,7 +2,6 @@ package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
-import io.kapi.apis.SystemNamespaces;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
@@ -16,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import io.kapi.harness.StoreCalls;
 
 /** A registry over an in-memory store with configmaps and namespaces, and helpers to drive watches. */
 final class WatchFixture implements AutoCloseable {
@@ -36,7 +36,7 @@ final class WatchFixture implements AutoCloseable {
         registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinStrategies(),
                 StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
                 lookup -> io.kapi.admission.AdmissionChain.NONE, options);
-        new SystemNamespaces(registry.namespaces()).run();
+        StoreCalls.systemNamespaces(registry);
         registry.caches().start();
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
     }

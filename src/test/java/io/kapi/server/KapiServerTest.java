@@ -43,6 +43,8 @@ class KapiServerTest {
     static HttpClient admin;
     static HttpClient anonymous;
     static final CountDownLatch secondChunk = new CountDownLatch(1);
+    static final CountDownLatch streamInterrupted = new CountDownLatch(1);
+    static final CountDownLatch secondFrame = new CountDownLatch(1);
     static final AtomicInteger hookAttempts = new AtomicInteger();
 
     @BeforeAll
@@ -84,14 +86,35 @@ class KapiServerTest {
             case "/boom" -> throw new IllegalStateException("secret detail");
             case "/stream" -> new RestResponse(200, new java.util.ArrayList<>(),
                     new RestResponse.Stream("text/plain", out -> {
-                        out.write("first\n".getBytes(StandardCharsets.UTF_8));
+                        out.frame("first\n".getBytes(StandardCharsets.UTF_8));
                         out.flush();
                         try {
                             secondChunk.await(10, TimeUnit.SECONDS);
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
                         }
-                        out.write("second\n".getBytes(StandardCharsets.UTF_8));
+                        out.frame("second\n".getBytes(StandardCharsets.UTF_8));
+                    }));
+            case "/two-frames" -> new RestResponse(200, new java.util.ArrayList<>(),
+                    new RestResponse.Stream("application/json", out -> {
+                        out.frame("{\"n\":1}\n".getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                        try {
+                            secondFrame.await(120, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        out.frame("{\"n\":2}\n".getBytes(StandardCharsets.UTF_8));
+                    }));
+            case "/until-closed" -> new RestResponse(200, new java.util.ArrayList<>(),
+                    new RestResponse.Stream("application/json", out -> {
+                        out.frame("{\"n\":1}\n".getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                        try {
+                            Thread.sleep(Duration.ofMinutes(1));
+                        } catch (InterruptedException e) {
+                            streamInterrupted.countDown();
+                        }
                     }));
             default -> null;
         };
@@ -242,18 +265,75 @@ class KapiServerTest {
     }
 
     @Test
+    @DisplayName("a streamed response over WebSocket: one message per frame; the client closing stops the writer")
+    void webSocketStream() throws Exception {
+        java.util.concurrent.BlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.net.http.WebSocket ws = admin.newWebSocketBuilder().subprotocols("base64.channel.k8s.io", "channel.k8s.io")
+                .buildAsync(URI.create("wss://127.0.0.1:" + server.port() + "/until-closed"),
+                        new java.net.http.WebSocket.Listener() {
+                            @Override
+                            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w,
+                                                                                  CharSequence data, boolean last) {
+                                messages.add(data.toString());
+                                w.request(1);
+                                return null;
+                            }
+                        }).get(20, TimeUnit.SECONDS);
+        assertEquals("base64.channel.k8s.io", ws.getSubprotocol(), "the first offered subprotocol");
+        assertEquals("{\"n\":1}\n", messages.poll(20, TimeUnit.SECONDS));
+        ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "bye").get(20, TimeUnit.SECONDS);
+        assertTrue(streamInterrupted.await(20, TimeUnit.SECONDS), "the stream's writer was stopped");
+    }
+
+    @Test
+    @DisplayName("over HTTP/1.1 a flushed chunk ends with its CRLF at once, not in front of the next chunk")
+    void wholeChunks() throws Exception {
+        javax.net.ssl.SSLSocketFactory tls = TestClients.tls(pki, true).getSocketFactory();
+        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) tls.createSocket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(15_000);
+            socket.getOutputStream().write(("GET /two-frames HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            java.io.InputStream in = socket.getInputStream();
+            String head = readUntil(in, "\r\n\r\n");
+            assertTrue(head.startsWith("HTTP/1.1 200") && head.toLowerCase(java.util.Locale.ROOT)
+                    .contains("transfer-encoding: chunked"), head);
+            // urllib3 reads size, data and CRLF before it hands a chunk on: all three must come now
+            assertEquals("8\r\n{\"n\":1}\n\r\n", readUntil(in, "}\n\r\n"));
+            secondFrame.countDown();
+            assertEquals("8\r\n{\"n\":2}\n\r\n", readUntil(in, "}\n\r\n"));
+            assertEquals("0\r\n\r\n", readUntil(in, "0\r\n\r\n"));
+            socket.getOutputStream().write(("GET /livez HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            assertTrue(readUntil(in, "\r\n\r\n").startsWith("HTTP/1.1 200"), "the connection is still good");
+        }
+    }
+
+    /** Reads until the text read ends with {@code end}; fails at end of stream or after the socket timeout. */
+    private static String readUntil(java.io.InputStream in, String end) throws IOException {
+        StringBuilder text = new StringBuilder();
+        while (!text.toString().endsWith(end)) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("end of stream after " + text);
+            }
+            text.append((char) b);
+        }
+        return text.toString();
+    }
+
+    @Test
     @DisplayName("a quiet streamed response outlives the idle timeout")
     void quietStream() throws Exception {
         RestHandler slow = r -> new RestResponse(200, new java.util.ArrayList<>(), new RestResponse.Stream("text/plain",
                 out -> {
-                    out.write("one\n".getBytes(StandardCharsets.UTF_8));
+                    out.frame("one\n".getBytes(StandardCharsets.UTF_8));
                     out.flush();
                     try {
                         Thread.sleep(3000);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
-                    out.write("two\n".getBytes(StandardCharsets.UTF_8));
+                    out.frame("two\n".getBytes(StandardCharsets.UTF_8));
                 }));
         try (KapiServer other = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls())
                 .withIdleTimeout(Duration.ofMillis(1000)), slow, List.of(), List.of())) {

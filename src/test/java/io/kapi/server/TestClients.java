@@ -26,7 +26,28 @@ final class TestClients {
         return client(pki, false);
     }
 
+    /** A TLS context trusting {@code pki}'s CA and presenting {@code certificate} with {@code key}. */
+    static SSLContext presenting(LocalPki pki, java.security.PrivateKey key, X509Certificate certificate)
+            throws Exception {
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(TlsMaterial.trustStore(List.of(pki.ca())));
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("client", key, new char[0], new X509Certificate[] {certificate});
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, new char[0]);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return context;
+    }
+
     private static HttpClient client(LocalPki pki, boolean withCertificate) throws Exception {
+        return HttpClient.newBuilder().sslContext(tls(pki, withCertificate)).version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** TLS trusting the CA, with the admin client certificate when {@code withCertificate}. */
+    static SSLContext tls(LocalPki pki, boolean withCertificate) throws Exception {
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(TlsMaterial.trustStore(List.of(pki.ca())));
         KeyManagerFactory kmf = null;
@@ -40,7 +61,6 @@ final class TestClients {
         }
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-        return HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_2)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        return context;
     }
 }

@@ -1,6 +1,7 @@
 package io.kapi.apis.bootstrap;
 
 import io.kapi.health.PostStartHook;
+import io.kapi.client.LocalClient;
 import io.kapi.registry.Registry;
 import io.kapi.storage.Storage;
 import java.lang.System.Logger.Level;
@@ -13,7 +14,7 @@ import java.util.Optional;
 /**
  * The objects kube-apiserver creates when it starts, as post-start hooks named as kube names them:
  * {@code rbac/bootstrap-roles}, {@code scheduling/bootstrap-system-priority-classes},
- * {@code priority-and-fairness-config-producer}, {@code bootstrap-controller} and the apiserver
+ * {@code priority-and-fairness-config-producer}, {@code apiservice-registration-controller}, {@code bootstrap-controller} and the apiserver
  * identity lease's {@code start-kube-apiserver-identity-lease-controller} and
  * {@code start-kube-apiserver-identity-lease-garbage-collector}. Also owns the
  * background loops behind them: the kubernetes endpoints reconciler (every 10 s, as kube's
@@ -48,21 +49,23 @@ public final class BootstrapHooks implements AutoCloseable {
     private final Optional<ClusterRoleAggregation> aggregation;
     private boolean closed;
 
-    private BootstrapHooks(Registry registry, Storage storage, Endpoint endpoint, boolean standaloneControllers) {
+    private BootstrapHooks(LocalClient client, Registry registry, Storage storage, Endpoint endpoint, boolean standaloneControllers) {
         String serviceIp = NetworkAddresses.firstServiceIp(endpoint.serviceClusterIpRange());
         String advertise = NetworkAddresses.advertise(endpoint.advertiseAddress());
-        this.kubernetesService = new KubernetesServiceController(registry,
+        this.kubernetesService = new KubernetesServiceController(client,
                 new MasterLeases(storage, Clock.systemUTC(), LEASE_TTL), serviceIp, advertise, endpoint.securePort());
         this.aggregation = standaloneControllers
-                ? Optional.of(new ClusterRoleAggregation(Stores.of(registry, "rbac.authorization.k8s.io", "v1",
+                ? Optional.of(new ClusterRoleAggregation(client.resource("rbac.authorization.k8s.io", "v1",
                         "clusterroles")))
                 : Optional.empty();
-        IdentityLease identity = new IdentityLease(Stores.of(registry, "coordination.k8s.io", "v1", "leases"),
+        IdentityLease identity = new IdentityLease(client.resource("coordination.k8s.io", "v1", "leases"),
                 Clock.systemUTC(), IdentityLease.hostname());
         this.hooks = List.of(
-                new BootstrapRoles(RbacPolicy.load(), registry, aggregation),
-                new SystemPriorityClasses(registry),
-                new FlowControlBootstrap(registry),
+                new BootstrapRoles(RbacPolicy.load(), client, aggregation),
+                new SystemPriorityClasses(client),
+                new FlowControlBootstrap(client),
+                new LocalApiServices(client.resource("apiregistration.k8s.io", "v1", "apiservices"), registry,
+                        Clock.systemUTC()),
                 new StartingHook(kubernetesService, this::startLoops),
                 looping("start-kube-apiserver-identity-lease-controller", IDENTITY_RENEW_INTERVAL, identity::renew),
                 looping("start-kube-apiserver-identity-lease-garbage-collector", IDENTITY_GC_INTERVAL,
@@ -96,9 +99,9 @@ public final class BootstrapHooks implements AutoCloseable {
     }
 
     /** The hooks and their loops; nothing runs until the server runs the hooks. */
-    public static BootstrapHooks create(Registry registry, Storage storage, Endpoint endpoint,
+    public static BootstrapHooks create(LocalClient client, Registry registry, Storage storage, Endpoint endpoint,
                                         boolean standaloneControllers) {
-        return new BootstrapHooks(registry, storage, endpoint, standaloneControllers);
+        return new BootstrapHooks(client, registry, storage, endpoint, standaloneControllers);
     }
 
     public List<PostStartHook> hooks() {

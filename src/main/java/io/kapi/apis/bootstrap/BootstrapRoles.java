@@ -4,12 +4,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
-import io.kapi.registry.Registry;
-import io.kapi.registry.ResourceStore;
+import io.kapi.client.LocalClient;
+import io.kapi.client.ResourceClient;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Optional;
-import io.kapi.registry.SystemWrites;
 
 /**
  * The post-start hook {@code rbac/bootstrap-roles}: creates kube-apiserver's bootstrap RBAC policy
@@ -23,19 +22,19 @@ final class BootstrapRoles implements PostStartHook {
     private static final System.Logger LOG = System.getLogger(BootstrapRoles.class.getName());
 
     private final RbacPolicy policy;
-    private final ResourceStore clusterRoles;
-    private final ResourceStore clusterRoleBindings;
-    private final ResourceStore roles;
-    private final ResourceStore roleBindings;
+    private final ResourceClient clusterRoles;
+    private final ResourceClient clusterRoleBindings;
+    private final ResourceClient roles;
+    private final ResourceClient roleBindings;
     private final Optional<ClusterRoleAggregation> aggregation;
 
-    BootstrapRoles(RbacPolicy policy, Registry registry, Optional<ClusterRoleAggregation> aggregation) {
+    BootstrapRoles(RbacPolicy policy, LocalClient client, Optional<ClusterRoleAggregation> aggregation) {
         String group = "rbac.authorization.k8s.io";
         this.policy = policy;
-        this.clusterRoles = Stores.of(registry, group, "v1", "clusterroles");
-        this.clusterRoleBindings = Stores.of(registry, group, "v1", "clusterrolebindings");
-        this.roles = Stores.of(registry, group, "v1", "roles");
-        this.roleBindings = Stores.of(registry, group, "v1", "rolebindings");
+        this.clusterRoles = client.resource(group, "v1", "clusterroles");
+        this.clusterRoleBindings = client.resource(group, "v1", "clusterrolebindings");
+        this.roles = client.resource(group, "v1", "roles");
+        this.roleBindings = client.resource(group, "v1", "rolebindings");
         this.aggregation = aggregation;
     }
 
@@ -53,9 +52,9 @@ final class BootstrapRoles implements PostStartHook {
         aggregation.ifPresent(ClusterRoleAggregation::reconcileAll);
     }
 
-    private static void ensureRole(ResourceStore store, ObjectNode expected) {
+    private static void ensureRole(ResourceClient store, ObjectNode expected) {
         ObjectMeta meta = ObjectMeta.of(expected);
-        Optional<ObjectNode> existing = Stores.find(store, meta.namespace(), meta.name());
+        Optional<ObjectNode> existing = store.find(meta.namespace(), meta.name());
         if (existing.isEmpty()) {
             if (Stores.createIfMissing(store, expected)) {
                 LOG.log(Level.DEBUG, "created {0} {1}", expected.path("kind").asText(), meta.name());
@@ -67,14 +66,14 @@ final class BootstrapRoles implements PostStartHook {
         }
     }
 
-    private static void ensureBinding(ResourceStore store, ObjectNode expected) {
+    private static void ensureBinding(ResourceClient store, ObjectNode expected) {
         ObjectMeta meta = ObjectMeta.of(expected);
-        Optional<ObjectNode> existing = Stores.find(store, meta.namespace(), meta.name());
+        Optional<ObjectNode> existing = store.find(meta.namespace(), meta.name());
         if (existing.isEmpty()) {
             if (Stores.createIfMissing(store, expected)) {
                 return;
             }
-            existing = Stores.find(store, meta.namespace(), meta.name());
+            existing = store.find(meta.namespace(), meta.name());
         }
         if (existing.isPresent() && RbacReconciliation.roleRefDiffers(existing.get(), expected)) {
             ObjectNode old = existing.get();
@@ -82,7 +81,7 @@ final class BootstrapRoles implements PostStartHook {
             replacement.set("roleRef", expected.path("roleRef").deepCopy());
             ObjectMeta fresh = ObjectMeta.of(replacement);
             fresh.node().remove(List.of("uid", "resourceVersion", "creationTimestamp", "managedFields"));
-            SystemWrites.delete(store, meta.namespace(), meta.name(),
+            store.delete(meta.namespace(), meta.name(),
                     new DeleteOptions(ObjectMeta.of(old).uid(), ObjectMeta.of(old).resourceVersion(), false, null, null));
             Stores.createIfMissing(store, replacement);
             LOG.log(Level.INFO, "re-created {0} {1} with roleRef {2}", expected.path("kind").asText(), meta.name(),

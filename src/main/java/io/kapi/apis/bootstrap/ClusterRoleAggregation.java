@@ -6,15 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
-import io.kapi.registry.LabelSelector;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.registry.ListOptions;
-import io.kapi.registry.ResourceStore;
+import io.kapi.client.ResourceClient;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -30,9 +29,9 @@ final class ClusterRoleAggregation {
     /** Aggregates can feed aggregates (edit into admin): a few passes reach the fixed point. */
     private static final int MAX_PASSES = 5;
 
-    private final ResourceStore clusterRoles;
+    private final ResourceClient clusterRoles;
 
-    ClusterRoleAggregation(ResourceStore clusterRoles) {
+    ClusterRoleAggregation(ResourceClient clusterRoles) {
         this.clusterRoles = clusterRoles;
     }
 
@@ -50,14 +49,20 @@ final class ClusterRoleAggregation {
     }
 
     private int reconcileOnce() {
-        List<ObjectNode> all = new ArrayList<>(clusterRoles.list("", ListOptions.ALL).items());
+        List<ObjectNode> all = new ArrayList<>(clusterRoles.list(""));
         all.sort(Comparator.comparing(r -> ObjectMeta.of(r).name()));
         int changed = 0;
         for (ObjectNode role : all) {
             if (!role.path("aggregationRule").isObject()) {
                 continue;
             }
-            ArrayNode rules = aggregate(role, all);
+            ArrayNode rules;
+            try {
+                rules = aggregate(role, all);
+            } catch (IllegalArgumentException e) {
+                LOG.log(Level.WARNING, "cannot aggregate cluster role {0}: {1}", ObjectMeta.of(role).name(), e.getMessage());
+                continue;
+            }
             if (rules.equals(role.path("rules")) || (rules.isEmpty() && !role.path("rules").isArray())) {
                 continue;
             }
@@ -83,7 +88,7 @@ final class ClusterRoleAggregation {
         ArrayNode rules = Json.MAPPER.createArrayNode();
         Set<JsonNode> seen = new HashSet<>();
         for (JsonNode selector : role.path("aggregationRule").path("clusterRoleSelectors")) {
-            LabelSelector matcher = selector(selector);
+            LabelSelector matcher = LabelSelector.fromObject(selector);
             for (ObjectNode other : sortedRoles) {
                 ObjectMeta meta = ObjectMeta.of(other);
                 if (meta.name().equals(self) || !matcher.matches(meta.labels())) {
@@ -97,26 +102,5 @@ final class ClusterRoleAggregation {
             }
         }
         return rules;
-    }
-
-    /** A metav1.LabelSelector as a selector; an empty one selects every role, as in kube. */
-    private static LabelSelector selector(JsonNode selector) {
-        List<LabelSelector.Requirement> requirements = new ArrayList<>();
-        for (Map.Entry<String, JsonNode> e : selector.path("matchLabels").properties()) {
-            requirements.add(new LabelSelector.Requirement(e.getKey(), LabelSelector.Operator.EQUALS,
-                    Set.of(e.getValue().asText())));
-        }
-        for (JsonNode expression : selector.path("matchExpressions")) {
-            Set<String> values = new HashSet<>();
-            expression.path("values").forEach(v -> values.add(v.asText()));
-            LabelSelector.Operator op = switch (expression.path("operator").asText()) {
-                case "In" -> LabelSelector.Operator.IN;
-                case "NotIn" -> LabelSelector.Operator.NOT_IN;
-                case "Exists" -> LabelSelector.Operator.EXISTS;
-                default -> LabelSelector.Operator.DOES_NOT_EXIST;
-            };
-            requirements.add(new LabelSelector.Requirement(expression.path("key").asText(), op, Set.copyOf(values)));
-        }
-        return new LabelSelector(List.copyOf(requirements));
     }
 }

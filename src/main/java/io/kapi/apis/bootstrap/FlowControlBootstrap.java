@@ -8,12 +8,11 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.ListOptions;
-import io.kapi.registry.Registry;
-import io.kapi.registry.ResourceStore;
+import io.kapi.client.LocalClient;
+import io.kapi.client.ResourceClient;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import io.kapi.registry.SystemWrites;
 
 /**
  * The post-start hook {@code priority-and-fairness-config-producer}: keeps kube-apiserver's default
@@ -34,13 +33,13 @@ final class FlowControlBootstrap implements PostStartHook {
     static final String AUTOUPDATE_SPEC = "apf.kubernetes.io/autoupdate-spec";
     private static final String API_VERSION = "flowcontrol.apiserver.k8s.io/v1";
 
-    private final ResourceStore flowSchemas;
-    private final ResourceStore priorityLevels;
+    private final ResourceClient flowSchemas;
+    private final ResourceClient priorityLevels;
     private final JsonNode defaults;
 
-    FlowControlBootstrap(Registry registry) {
-        this.flowSchemas = Stores.of(registry, "flowcontrol.apiserver.k8s.io", "v1", "flowschemas");
-        this.priorityLevels = Stores.of(registry, "flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations");
+    FlowControlBootstrap(LocalClient client) {
+        this.flowSchemas = client.resource("flowcontrol.apiserver.k8s.io", "v1", "flowschemas");
+        this.priorityLevels = client.resource("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations");
         this.defaults = RbacPolicy.read("flowcontrol.yaml");
     }
 
@@ -61,9 +60,9 @@ final class FlowControlBootstrap implements PostStartHook {
 
     /** Sets each FlowSchema's Dangling condition to whether its priority level exists. */
     private void markDangling() {
-        for (ObjectNode fs : flowSchemas.list("", ListOptions.ALL).items()) {
+        for (ObjectNode fs : flowSchemas.list("")) {
             String level = fs.path("spec").path("priorityLevelConfiguration").path("name").asText();
-            boolean missing = Stores.find(priorityLevels, "", level).isEmpty();
+            boolean missing = priorityLevels.find("", level).isEmpty();
             String status = missing ? "True" : "False";
             JsonNode current = condition(fs);
             if (current != null && status.equals(current.path("status").asText())) {
@@ -88,7 +87,7 @@ final class FlowControlBootstrap implements PostStartHook {
             conditions.add(condition);
             fs.withObjectProperty("status").set("conditions", conditions);
             try {
-                SystemWrites.updateStatus(flowSchemas, "", ObjectMeta.of(fs).name(), stored -> fs);
+                flowSchemas.update(fs, "status");
             } catch (ApiException e) {
                 // changed meanwhile: the next start sets it
             }
@@ -120,10 +119,10 @@ final class FlowControlBootstrap implements PostStartHook {
         return result;
     }
 
-    private static void ensure(ResourceStore store, List<ObjectNode> wanted, boolean mandatory) {
+    private static void ensure(ResourceClient store, List<ObjectNode> wanted, boolean mandatory) {
         for (ObjectNode object : wanted) {
             String name = ObjectMeta.of(object).name();
-            if (Stores.find(store, "", name).isEmpty() && Stores.createIfMissing(store, object)) {
+            if (store.find("", name).isEmpty() && Stores.createIfMissing(store, object)) {
                 continue;
             }
             Stores.update(store, "", name, current -> reconciled(current, object, mandatory));

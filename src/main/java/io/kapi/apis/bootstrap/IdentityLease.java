@@ -7,8 +7,7 @@ import io.kapi.machinery.Json;
 import io.kapi.machinery.StatusReason;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
-import io.kapi.registry.ResourceStore;
-import io.kapi.registry.SystemWrites;
+import io.kapi.client.ResourceClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -44,13 +43,13 @@ final class IdentityLease {
     private static final DateTimeFormatter MICRO_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
-    private final ResourceStore leases;
+    private final ResourceClient leases;
     private final Clock clock;
     private final String hostname;
     private final String name;
     private final String holder;
 
-    IdentityLease(ResourceStore leases, Clock clock, String hostname) {
+    IdentityLease(ResourceClient leases, Clock clock, String hostname) {
         this.leases = leases;
         this.clock = clock;
         this.hostname = hostname;
@@ -95,7 +94,7 @@ final class IdentityLease {
     /** Creates the lease, or takes it over and renews it. */
     void renew() {
         String now = MICRO_TIME.format(clock.instant());
-        if (Stores.find(leases, NAMESPACE, name).isEmpty() && Stores.createIfMissing(leases, lease(now))) {
+        if (leases.find(NAMESPACE, name).isEmpty() && Stores.createIfMissing(leases, lease(now))) {
             return;
         }
         Stores.update(leases, NAMESPACE, name, current -> {
@@ -114,14 +113,14 @@ final class IdentityLease {
     int collectGarbage() {
         int deleted = 0;
         Instant now = clock.instant();
-        for (ObjectNode lease : leases.list(NAMESPACE, ListOptions.ALL).items()) {
+        for (ObjectNode lease : leases.list(NAMESPACE)) {
             if (!COMPONENT.equals(lease.path("metadata").path("labels").path(IDENTITY_LABEL).asText()) || !expired(lease, now)) {
                 continue;
             }
             String leaseName = lease.path("metadata").path("name").asText();
             try {
-                if (Stores.find(leases, NAMESPACE, leaseName).filter(l -> expired(l, now)).isPresent()) {
-                    SystemWrites.delete(leases, NAMESPACE, leaseName, DeleteOptions.DEFAULT);
+                if (leases.find(NAMESPACE, leaseName).filter(l -> expired(l, now)).isPresent()) {
+                    leases.delete(NAMESPACE, leaseName, DeleteOptions.DEFAULT);
                     deleted++;
                     LOG.log(Level.INFO, "deleted the expired apiserver identity lease {0}", leaseName);
                 }

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.Json;
-import io.kapi.registry.Registry;
-import io.kapi.registry.ResourceStore;
+import io.kapi.client.LocalClient;
+import io.kapi.client.ResourceClient;
 import java.lang.System.Logger.Level;
 import java.util.List;
 
@@ -30,21 +30,21 @@ final class KubernetesServiceController implements PostStartHook {
     static final String NAME = "kubernetes";
     static final String NAMESPACE = "default";
 
-    private final ResourceStore namespaces;
-    private final ResourceStore services;
-    private final ResourceStore endpoints;
-    private final ResourceStore endpointSlices;
+    private final ResourceClient namespaces;
+    private final ResourceClient services;
+    private final ResourceClient endpoints;
+    private final ResourceClient endpointSlices;
     private final MasterLeases leases;
     private final String serviceIp;
     private final String advertiseIp;
     private final int securePort;
 
-    KubernetesServiceController(Registry registry, MasterLeases leases, String serviceIp, String advertiseIp,
+    KubernetesServiceController(LocalClient client, MasterLeases leases, String serviceIp, String advertiseIp,
                                 int securePort) {
-        this.namespaces = registry.namespaces();
-        this.services = Stores.of(registry, "", "v1", "services");
-        this.endpoints = Stores.of(registry, "", "v1", "endpoints");
-        this.endpointSlices = Stores.of(registry, "discovery.k8s.io", "v1", "endpointslices");
+        this.namespaces = client.resource("", "v1", "namespaces");
+        this.services = client.resource("", "v1", "services");
+        this.endpoints = client.resource("", "v1", "endpoints");
+        this.endpointSlices = client.resource("discovery.k8s.io", "v1", "endpointslices");
         this.leases = leases;
         this.serviceIp = serviceIp;
         this.advertiseIp = advertiseIp;
@@ -71,7 +71,7 @@ final class KubernetesServiceController implements PostStartHook {
         ns.put("apiVersion", "v1");
         ns.put("kind", "Namespace");
         ns.putObject("metadata").put("name", NAMESPACE);
-        if (Stores.find(namespaces, "", NAMESPACE).isEmpty()) {
+        if (namespaces.find("", NAMESPACE).isEmpty()) {
             Stores.createIfMissing(namespaces, ns);
         }
         ensureService();
@@ -90,7 +90,7 @@ final class KubernetesServiceController implements PostStartHook {
     void removeSelf() {
         leases.remove(advertiseIp);
         List<String> ips = leases.liveIps();
-        if (Stores.find(endpoints, NAMESPACE, NAME).isPresent()) {
+        if (endpoints.find(NAMESPACE, NAME).isPresent()) {
             ObjectNode wanted = endpoints(ips);
             ensure(endpoints, wanted, "subsets");
             ensure(endpointSlices, endpointSlice(wanted), "addressType", "endpoints", "ports");
@@ -99,7 +99,7 @@ final class KubernetesServiceController implements PostStartHook {
 
     private void ensureService() {
         ObjectNode wanted = service();
-        if (Stores.find(services, NAMESPACE, NAME).isEmpty() && Stores.createIfMissing(services, wanted)) {
+        if (services.find(NAMESPACE, NAME).isEmpty() && Stores.createIfMissing(services, wanted)) {
             LOG.log(Level.INFO, "created the kubernetes service with cluster IP {0}", serviceIp);
             return;
         }
@@ -115,8 +115,8 @@ final class KubernetesServiceController implements PostStartHook {
     }
 
     /** Writes {@code wanted} or repairs the listed top-level fields and the labels of the existing object. */
-    private static void ensure(ResourceStore store, ObjectNode wanted, String... fields) {
-        if (Stores.find(store, NAMESPACE, NAME).isEmpty() && Stores.createIfMissing(store, wanted)) {
+    private static void ensure(ResourceClient store, ObjectNode wanted, String... fields) {
+        if (store.find(NAMESPACE, NAME).isEmpty() && Stores.createIfMissing(store, wanted)) {
             return;
         }
         Stores.update(store, NAMESPACE, NAME, current -> {

@@ -1,46 +1,29 @@
 package io.kapi.apis.bootstrap;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.client.ResourceClient;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
-import io.kapi.registry.Registry;
-import io.kapi.registry.ResourceStore;
-import io.kapi.registry.SystemWrites;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * The few store operations the bootstrap hooks need, written for several replicas racing on the
- * same objects: a create that loses to another replica is fine, an update that loses is run again by
- * the store on the fresh object.
+ * The few client operations the bootstrap hooks need, written for several replicas racing on the
+ * same objects: a create that loses to another replica is fine, an update that loses is read again
+ * and retried, as kube's controllers do with {@code RetryOnConflict}.
  */
 final class Stores {
+
+    /** kube's {@code retry.DefaultRetry}: updates that keep losing to concurrent writers give up after this many. */
+    private static final int UPDATE_ATTEMPTS = 5;
 
     private Stores() {
     }
 
-    /** The store of a built-in resource. @throws IllegalStateException when the registry does not serve it */
-    static ResourceStore of(Registry registry, String group, String version, String plural) {
-        return registry.resource(group, version, plural).flatMap(registry::store)
-                .orElseThrow(() -> new IllegalStateException("no store for " + group + "/" + version + "/" + plural));
-    }
-
-    static Optional<ObjectNode> find(ResourceStore store, String namespace, String name) {
-        try {
-            return Optional.of(store.get(namespace, name));
-        } catch (ApiException e) {
-            if (e.reason() == StatusReason.NOT_FOUND) {
-                return Optional.empty();
-            }
-            throw e;
-        }
-    }
-
     /** Creates {@code object}; returns false when it already exists (created by someone else meanwhile). */
-    static boolean createIfMissing(ResourceStore store, ObjectNode object) {
+    static boolean createIfMissing(ResourceClient client, ObjectNode object) {
         try {
-            SystemWrites.create(store, ObjectMeta.of(object).namespace(), object.deepCopy());
+            client.create(ObjectMeta.of(object).namespace(), object.deepCopy());
             return true;
         } catch (ApiException e) {
             if (e.reason() == StatusReason.ALREADY_EXISTS) {
@@ -51,20 +34,42 @@ final class Stores {
     }
 
     /**
-     * Applies {@code change} to a copy of the current object and writes it when the change returns a
-     * different object; the store runs it again on a newer object after a lost race. {@code change}
-     * returns its argument unchanged (or {@code null}) for "nothing to do". Returns whether anything was
-     * written.
+     * Reads the object and applies {@code change} to a copy; writes it (with the read resourceVersion as
+     * precondition) when the change returns a different object, reading again after a conflict.
+     * {@code change} returns its argument unchanged (or {@code null}) for "nothing to do". Returns
+     * whether anything was written.
      *
-     * @throws ApiException NotFound when the object does not exist
+     * @throws ApiException NotFound when the object does not exist, Conflict after repeated losses
      */
-    static boolean update(ResourceStore store, String namespace, String name, UnaryOperator<ObjectNode> change) {
-        boolean[] changed = new boolean[1];
-        SystemWrites.update(store, namespace, name, current -> {
+    static boolean update(ResourceClient client, String namespace, String name, UnaryOperator<ObjectNode> change) {
+        return update(client, namespace, name, "", change);
+    }
+
+    /** As {@link #update(ResourceClient, String, String, UnaryOperator)}, of the {@code status} subresource. */
+    static boolean updateStatus(ResourceClient client, String namespace, String name, UnaryOperator<ObjectNode> change) {
+        return update(client, namespace, name, "status", change);
+    }
+
+    private static boolean update(ResourceClient client, String namespace, String name, String subresource,
+                                  UnaryOperator<ObjectNode> change) {
+        for (int attempt = 1; ; attempt++) {
+            ObjectNode current = client.get(namespace, name);
             ObjectNode wanted = change.apply(current.deepCopy());
-            changed[0] = wanted != null && !wanted.equals(current);
-            return changed[0] ? wanted : current;
-        });
-        return changed[0];
+            if (wanted == null || wanted.equals(current)) {
+                return false;
+            }
+            try {
+                if (subresource.isEmpty()) {
+                    client.update(wanted);
+                } else {
+                    client.update(wanted, subresource);
+                }
+                return true;
+            } catch (ApiException e) {
+                if (e.reason() != StatusReason.CONFLICT || attempt == UPDATE_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
     }
 }

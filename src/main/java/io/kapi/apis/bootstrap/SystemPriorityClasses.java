@@ -3,8 +3,8 @@ package io.kapi.apis.bootstrap;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.Json;
-import io.kapi.registry.Registry;
-import io.kapi.registry.ResourceStore;
+import io.kapi.client.LocalClient;
+import io.kapi.client.ResourceClient;
 import java.util.List;
 
 /**
@@ -20,10 +20,10 @@ final class SystemPriorityClasses implements PostStartHook {
             priorityClass("system-cluster-critical", 2000000000,
                     "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."));
 
-    private final ResourceStore priorityClasses;
+    private final ResourceClient priorityClasses;
 
-    SystemPriorityClasses(Registry registry) {
-        this.priorityClasses = Stores.of(registry, "scheduling.k8s.io", "v1", "priorityclasses");
+    SystemPriorityClasses(LocalClient client) {
+        this.priorityClasses = client.resource("scheduling.k8s.io", "v1", "priorityclasses");
     }
 
     @Override

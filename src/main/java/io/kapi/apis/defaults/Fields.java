@@ -3,13 +3,14 @@ package io.kapi.apis.defaults;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reading and filling fields of a JSON object with Go's notion of "unset": a pointer field is unset
- * when absent or null; a plain string when also empty; a plain integer when also zero. Defaulting
- * in kube-apiserver tests exactly these conditions, so each helper names which one it uses.
+ * Filling fields of a JSON object left at Go's zero value ({@link GoValues}: a pointer field is unset
+ * when absent or null; a plain string when also empty; a plain integer when also zero). Defaulting in
+ * kube-apiserver tests exactly these conditions, so each helper names which one it uses.
  */
 final class Fields {
 
@@ -44,32 +45,27 @@ final class Fields {
 
     /** Absent or null: a Go pointer, slice or map left nil. */
     static boolean unset(ObjectNode parent, String field) {
-        JsonNode value = parent.get(field);
-        return value == null || value.isNull();
+        return GoValues.isUnset(parent.get(field));
     }
 
     /** Unset, or an empty string: a Go string left at its zero value. */
     static boolean blank(ObjectNode parent, String field) {
-        JsonNode value = parent.get(field);
-        return value == null || value.isNull() || (value.isTextual() && value.asText().isEmpty());
+        return GoValues.isBlank(parent.get(field));
     }
 
     /** Unset, or the number zero: a Go integer left at its zero value. */
     static boolean zero(ObjectNode parent, String field) {
-        JsonNode value = parent.get(field);
-        return value == null || value.isNull() || (value.isNumber() && value.asLong() == 0);
+        return GoValues.isZero(parent.get(field));
     }
 
     /** Unset, or an empty array or object: a Go slice or map of length zero. */
     static boolean empty(ObjectNode parent, String field) {
-        JsonNode value = parent.get(field);
-        return value == null || value.isNull() || (value.isContainerNode() && value.isEmpty());
+        return GoValues.isEmpty(parent.get(field));
     }
 
-    /** The text at {@code field}, "" when absent or not text. */
+    /** The text at {@code field}, "" when absent (decoding has made it a string when present). */
     static String text(ObjectNode parent, String field) {
-        JsonNode value = parent == null ? null : parent.get(field);
-        return value != null && value.isTextual() ? value.asText() : "";
+        return GoValues.text(parent, field);
     }
 
     /** Sets a plain string field left blank. */

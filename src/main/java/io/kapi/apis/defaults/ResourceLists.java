@@ -2,6 +2,7 @@ package io.kapi.apis.defaults;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.quantity.Quantity;
 import java.util.Map;
 
 /**
@@ -10,8 +11,6 @@ import java.util.Map;
  * so {@code cpu: 0.5} reads back as {@code 500m} and {@code memory: 1.5Gi} as {@code 1536Mi}.
  */
 final class ResourceLists {
-
-    private static final int MILLI = 3;
 
     private ResourceLists() {
     }
@@ -24,7 +23,7 @@ final class ResourceLists {
         for (Map.Entry<String, JsonNode> entry : list.properties()) {
             JsonNode value = entry.getValue();
             String text = value.isNumber() ? value.decimalValue().toPlainString() : value.isTextual() ? value.asText() : null;
-            String canonical = text == null ? null : Quantity.canonical(text, MILLI);
+            String canonical = text == null ? null : Quantity.canonical(text, -Quantity.MILLI);
             if (canonical != null) {
                 entry.setValue(list.textNode(canonical));
             }

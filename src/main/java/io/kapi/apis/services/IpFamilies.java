@@ -2,6 +2,7 @@ package io.kapi.apis.services;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -70,7 +71,7 @@ final class IpFamilies {
         }
         for (int i = 0; i < families.size(); i++) {
             if (!clusterFamilies.contains(families.get(i))) {
-                errors.add(FieldError.invalid("spec.ipFamilies[" + i + "]", "\"" + families.get(i) + "\"",
+                errors.add(FieldError.invalid("spec.ipFamilies[" + i + "]", GoStrings.quote(families.get(i)),
                         "not configured on this cluster"));
             }
         }

@@ -25,6 +25,7 @@ record ServiceStrategy(Strategy base, ServiceAllocators allocators) implements S
     public Finish beginUpdate(ObjectNode object, ObjectNode old, boolean dryRun) {
         Finish inner = base.beginUpdate(object, old, dryRun);
         ServiceUpdates.patchAllocatedValues(object, old);
+        ServiceUpdates.normalizeClusterIps(object, old);
         ServiceUpdates.dropTypeDependentFields(object, old);
         Finish mine = begin(inner, object, old, dryRun);
         return stored -> {

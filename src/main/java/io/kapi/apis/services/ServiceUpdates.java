@@ -1,12 +1,14 @@
 package io.kapi.apis.services;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
 /**
  * What kube-apiserver does to an updated service before allocating: keeps allocated values the client
- * left out ({@code patchAllocatedValues}) and drops the ones a type change makes meaningless when the
+ * left out ({@code patchAllocatedValues}), lets {@code clusterIP} and {@code clusterIPs} follow each
+ * other ({@code NormalizeClusterIPs}) and drops the ones a type change makes meaningless when the
  * client merely sent them back unchanged ({@code dropTypeDependentFields}), including
  * {@code externalTrafficPolicy} and the load-balancer fields.
  */
@@ -39,6 +41,38 @@ final class ServiceUpdates {
         if (ServiceSpec.needsHealthCheckNodePort(old) && ServiceSpec.needsHealthCheckNodePort(service)
                 && spec.path("healthCheckNodePort").asInt(0) == 0 && old.path("spec").has("healthCheckNodePort")) {
             spec.set("healthCheckNodePort", old.path("spec").get("healthCheckNodePort").deepCopy());
+        }
+    }
+
+    /**
+     * kube's {@code NormalizeClusterIPs} for an update: the user changed one of the two linked fields,
+     * so the other follows. A changed {@code clusterIP} with {@code clusterIPs} as before becomes
+     * {@code clusterIPs[0]} (a cleared one clears them); changed {@code clusterIPs} with
+     * {@code clusterIP} as before set {@code clusterIP} to their first. Validation then judges the
+     * result ({@code spec.clusterIPs[0]: may not change once set}); without this the allocator kept
+     * the old IPs and a patch changing {@code clusterIP} was silently ignored.
+     */
+    static void normalizeClusterIps(ObjectNode service, ObjectNode old) {
+        ObjectNode spec = ServiceSpec.spec(service);
+        JsonNode oldSpec = old.path("spec");
+        boolean sameIp = spec.path("clusterIP").asText("").equals(oldSpec.path("clusterIP").asText(""));
+        boolean sameIps = spec.path("clusterIPs").equals(oldSpec.path("clusterIPs"))
+                || spec.path("clusterIPs").isEmpty() && oldSpec.path("clusterIPs").isEmpty();
+        if (!sameIp && sameIps) {
+            String ip = spec.path("clusterIP").asText("");
+            if (ip.isEmpty()) {
+                spec.remove("clusterIPs");
+            } else if (spec.path("clusterIPs").isEmpty()) {
+                spec.putArray("clusterIPs").add(ip);
+            } else {
+                ((ArrayNode) spec.get("clusterIPs")).set(0, ip);
+            }
+        } else if (sameIp && !sameIps) {
+            if (spec.path("clusterIPs").isEmpty()) {
+                spec.remove("clusterIP");
+            } else {
+                spec.put("clusterIP", spec.get("clusterIPs").get(0).asText());
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyDecorator;
@@ -134,15 +135,15 @@ public record CsrApproval(Codecs codecs, Clock clock) implements VerbHandler {
             denied |= type.equals("Denied");
             if (FINAL_TYPES.contains(type)) {
                 if (!status.equals("True")) {
-                    errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", PodBinding.quote(status),
+                    errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", GoStrings.quote(status),
                             "supported values: \"True\""));
                 }
             } else if (!Set.of("True", "False", "Unknown").contains(status)) {
-                errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", PodBinding.quote(status),
+                errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", GoStrings.quote(status),
                         "supported values: \"False\", \"True\", \"Unknown\""));
             }
             if (!seen.add(type)) {
-                errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".type", PodBinding.quote(type), null));
+                errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".type", GoStrings.quote(type), null));
             }
         }
         if (approved && denied) {

@@ -9,6 +9,7 @@ import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.machinery.patch.PatchType;
@@ -120,10 +121,10 @@ public record EphemeralContainers(Codecs codecs, PatchSchemas schemas) implement
                 JsonNode after = byName.get(before.path("name").asText());
                 if (after == null) {
                     errors.add(FieldError.forbidden("spec.ephemeralContainers", "existing ephemeral containers %s may not be removed\n"
-                            .formatted(PodBinding.quote(before.path("name").asText()))));
+                            .formatted(GoStrings.quote(before.path("name").asText()))));
                 } else if (!after.equals(before)) {
                     errors.add(FieldError.forbidden("spec.ephemeralContainers", "existing ephemeral containers %s may not be changed\n"
-                            .formatted(PodBinding.quote(before.path("name").asText()))));
+                            .formatted(GoStrings.quote(before.path("name").asText()))));
                 }
             }
             errors.addAll(validateNew(object.path("spec")));
@@ -145,7 +146,7 @@ public record EphemeralContainers(Codecs codecs, PatchSchemas schemas) implement
             if (name.isEmpty()) {
                 errors.add(FieldError.required(path + ".name", ""));
             } else if (!names.add(name)) {
-                errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".name", PodBinding.quote(name), null));
+                errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".name", GoStrings.quote(name), null));
             }
             if (c.path("image").asText("").isEmpty()) {
                 errors.add(FieldError.required(path + ".image", ""));

@@ -6,6 +6,7 @@ import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.StatusReason;
 import io.kapi.registry.Registry;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ public record NoBackend(Registry registry) implements VerbHandler {
                 }).orElse(false);
         if (!hasAddresses) {
             throw new ApiException(StatusReason.SERVICE_UNAVAILABLE, 503,
-                    "no endpoints available for service %s".formatted(PodBinding.quote(service)),
+                    "no endpoints available for service %s".formatted(GoStrings.quote(service)),
                     ApiException.Details.NONE);
         }
         throw new ApiException(StatusReason.SERVICE_UNAVAILABLE, 503,
@@ -128,6 +129,6 @@ public record NoBackend(Registry registry) implements VerbHandler {
     private static ApiException noKubelet(String node) {
         return new ApiException(StatusReason.SERVICE_UNAVAILABLE, 503,
                 "error dialing backend: no kubelet is connected to this server for node %s"
-                        .formatted(PodBinding.quote(node)), ApiException.Details.NONE);
+                        .formatted(GoStrings.quote(node)), ApiException.Details.NONE);
     }
 }

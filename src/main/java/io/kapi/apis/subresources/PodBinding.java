@@ -9,6 +9,7 @@ import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
@@ -18,7 +19,6 @@ import io.kapi.request.Verb;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 import io.kapi.registry.Write;
 import io.kapi.request.RequestContext;
 
@@ -52,29 +52,28 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
         if (!name.equals(meta.name())) {
             throw Replies.nameMismatch("Binding");
         }
-        validate(binding);
+        validate(name, binding);
         bind(r.context(), r.info().namespace(), name, binding);
         return codecs.writer().plain(r.http(), 201, Replies.created());
     }
 
     /**
-     * kube-apiserver's {@code ValidatePodBinding}; its errors are not a Status there, so they reach
-     * the client as a 500 with the aggregated field errors as message.
+     * kube-apiserver's {@code ValidatePodBinding}. Its errors are not a Status there, so kube answers them
+     * as a 500 with the aggregated field errors as message; the mistake is the client's, so Kapi answers
+     * 422 Invalid with the same field errors.
      */
-    private static void validate(ObjectNode binding) {
+    private static void validate(String name, ObjectNode binding) {
         List<FieldError> errors = new ArrayList<>();
         String kind = binding.path("target").path("kind").asText("");
         if (!kind.isEmpty() && !kind.equals("Node")) {
-            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, "target.kind", quote(kind),
+            errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, "target.kind", GoStrings.quote(kind),
                     "supported values: \"Node\", \"<empty>\""));
         }
         if (binding.path("target").path("name").asText("").isEmpty()) {
             errors.add(FieldError.required("target.name", ""));
         }
         if (!errors.isEmpty()) {
-            String message = errors.size() == 1 ? errors.getFirst().toString()
-                    : errors.stream().map(FieldError::toString).collect(Collectors.joining(", ", "[", "]"));
-            throw new ApiException(StatusReason.INTERNAL_ERROR, 500, message, ApiException.Details.NONE);
+            throw ApiException.invalid(BINDING, name, errors);
         }
     }
 
@@ -102,7 +101,7 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
         if (!ObjectMeta.of(pod).deletionTimestamp().isEmpty()) {
             why = "pod %s is being deleted, cannot be assigned to a host".formatted(name);
         } else if (!nodeName.isEmpty()) {
-            why = "pod %s is already assigned to node %s".formatted(name, quote(nodeName));
+            why = "pod %s is already assigned to node %s".formatted(name, GoStrings.quote(nodeName));
         } else if (!pod.path("spec").path("schedulingGates").isEmpty()) {
             why = "pod %s has non-empty .spec.schedulingGates".formatted(name);
         }
@@ -132,9 +131,5 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
         condition.put("status", "True");
         condition.putNull("lastProbeTime");
         condition.put("lastTransitionTime", now);
-    }
-
-    static String quote(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

@@ -7,11 +7,13 @@ import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusCause;
 import io.kapi.machinery.StatusReason;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.ResourceStore;
@@ -20,6 +22,7 @@ import java.time.Clock;
 import java.util.List;
 import io.kapi.registry.Write;
 import io.kapi.request.RequestContext;
+import java.util.Map;
 
 /**
  * {@code POST .../pods/{name}/eviction} ({@code policy/v1 Eviction}), as kube-apiserver's
@@ -200,8 +203,21 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
     private List<ObjectNode> budgetsFor(ObjectNode pod) {
         ObjectMeta meta = ObjectMeta.of(pod);
         return budgets.list(meta.namespace(), ListOptions.ALL).items().stream()
-                .filter(b -> Selectors.matches(b.path("spec").path("selector"), meta.labels()))
+                .filter(b -> selects(b.path("spec").path("selector"), meta.labels()))
                 .toList();
+    }
+
+    /**
+     * Whether a budget's selector selects the pod: kube's eviction skips a budget whose selector does not
+     * convert, or is empty or missing ("it should match nothing, not everything").
+     */
+    private static boolean selects(JsonNode selector, Map<String, String> labels) {
+        try {
+            LabelSelector s = LabelSelector.fromObject(selector);
+            return !s.isEverything() && s.matches(labels);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private static boolean canIgnoreBudget(ObjectNode pod) {
@@ -238,16 +254,11 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
             dryRun = true;
         }
         JsonNode pre = body.path("preconditions");
-        String propagation = text(body, "propagationPolicy");
+        String propagation = GoValues.textPointer(body, "propagationPolicy");
         if (propagation == null && body.path("orphanDependents").asBoolean(false)) {
             propagation = "Orphan";
         }
         Long grace = body.hasNonNull("gracePeriodSeconds") ? body.get("gracePeriodSeconds").asLong() : null;
-        return new DeleteOptions(text(pre, "uid"), text(pre, "resourceVersion"), dryRun, propagation, grace);
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode v = node.get(field);
-        return v == null || v.isNull() ? null : v.asText();
+        return new DeleteOptions(GoValues.textPointer(pre, "uid"), GoValues.textPointer(pre, "resourceVersion"), dryRun, propagation, grace);
     }
 }

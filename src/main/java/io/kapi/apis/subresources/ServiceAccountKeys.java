@@ -75,7 +75,7 @@ public final class ServiceAccountKeys {
             Files.createDirectories(dir);
             ServiceAccountKeys keys = fresh();
             writeOwnerOnly(file, pem("PRIVATE KEY", keys.privateKey.getEncoded()));
-            Files.writeString(dir.resolve(PUBLIC_FILE), pem("PUBLIC KEY", keys.publicKey.getEncoded()));
+            writeOwnerOnly(dir.resolve(PUBLIC_FILE), pem("PUBLIC KEY", keys.publicKey.getEncoded()));
             return keys;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or write the service account key " + file, e);

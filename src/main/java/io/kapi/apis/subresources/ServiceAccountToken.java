@@ -12,6 +12,7 @@ import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
@@ -62,11 +63,11 @@ public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccou
     ObjectNode issue(String namespace, String name, ObjectNode request) {
         ObjectMeta meta = ObjectMeta.of(request);
         if (!meta.name().isEmpty() && !meta.name().equals(name)) {
-            throw invalid(name, FieldError.invalid("metadata.name", PodBinding.quote(meta.name()),
+            throw invalid(name, FieldError.invalid("metadata.name", GoStrings.quote(meta.name()),
                     "must match the service account name if specified"));
         }
         if (!meta.namespace().isEmpty() && !meta.namespace().equals(namespace)) {
-            throw invalid(name, FieldError.invalid("metadata.namespace", PodBinding.quote(meta.namespace()),
+            throw invalid(name, FieldError.invalid("metadata.namespace", GoStrings.quote(meta.namespace()),
                     "must match the service account namespace if specified"));
         }
         ObjectNode account = store("", "v1", "serviceaccounts").get(namespace, name);

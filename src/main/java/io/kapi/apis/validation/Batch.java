@@ -1,7 +1,11 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.labels.LabelSelector;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -16,20 +20,77 @@ final class Batch {
     private Batch() {
     }
 
-    static final Rules JOB = Rules.of(Batch::job, Batch::jobImmutable);
+    /**
+     * On update, a job stored without a selector (by a Kapi from before selectors were generated; its
+     * selector can never be set, being immutable) is judged without the selector rules.
+     */
+    static final Rules JOB = new Rules(Batch::job, (job, old, e) -> {
+        if (GoValues.at(old, "spec").path("selector").isObject()) {
+            job(job, e);
+        } else {
+            jobSpec(GoValues.at(job, "spec"), "spec", e);
+        }
+        jobImmutable(job, old, e);
+    });
+
+    private static final String CONTROLLER_UID = "batch.kubernetes.io/controller-uid";
+    private static final String JOB_NAME = "batch.kubernetes.io/job-name";
     static final Rules CRON_JOB = Rules.of(Batch::cronJob);
 
     private static void job(ObjectNode job, Errs e) {
-        JsonNode spec = Json.at(job, "spec");
+        JsonNode spec = GoValues.at(job, "spec");
+        generatedSelector(job, e);
         jobSpec(spec, "spec", e);
         JsonNode selector = spec.get("selector");
-        if (selector != null && selector.isObject()) {
+        if (selector == null || !selector.isObject()) {
+            e.required("spec.selector", "");
+        } else {
             Selectors.validate(selector, "spec.selector", e);
-            JsonNode labels = Json.at(spec, "template", "metadata", "labels");
-            if (Selectors.parsable(selector) && !Selectors.matches(selector, labels)) {
+            JsonNode labels = GoValues.at(spec, "template", "metadata", "labels");
+            LabelSelector matcher = Selectors.asSelector(selector);
+            if (matcher != null && !matcher.matches(labels)) {
                 e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null),
                         Workloads.NO_MATCH);
             }
+        }
+    }
+
+    /**
+     * kube's {@code validateGeneratedSelector}: unless {@code manualSelector}, the pod template carries
+     * the job's uid and name under the legacy and the {@code batch.kubernetes.io/} keys, and the
+     * selector selects them.
+     */
+    private static void generatedSelector(ObjectNode job, Errs e) {
+        JsonNode spec = GoValues.at(job, "spec");
+        JsonNode selector = spec.get("selector");
+        if (GoValues.at(spec, "manualSelector").asBoolean(false) || selector == null || !selector.isObject()) {
+            return;
+        }
+        String uid = GoValues.text(GoValues.at(job, "metadata"), "uid");
+        String name = GoValues.text(GoValues.at(job, "metadata"), "name");
+        if (uid.isEmpty()) {
+            e.required("metadata.uid", "");
+        }
+        JsonNode labels = GoValues.at(spec, "template", "metadata", "labels");
+        ObjectNode expected = JsonNodeFactory.instance.objectNode();
+        for (String[] label : new String[][] {{"controller-uid", uid}, {"job-name", name}, {CONTROLLER_UID, uid},
+                {JOB_NAME, name}}) {
+            hasLabel(labels, label[0], label[1], e);
+            expected.put(label[0], label[1]);
+        }
+        LabelSelector matcher = Selectors.asSelector(selector);
+        if (matcher != null && !matcher.matches(expected)) {
+            e.invalid("spec.selector", Go.labelSelector(selector), "`selector` not auto-generated");
+        }
+    }
+
+    /** kube's {@code ValidateHasLabel} on the pod template's metadata. */
+    private static void hasLabel(JsonNode labels, String key, String value, Errs e) {
+        String path = "spec.template.metadata.labels[" + key + "]";
+        if (!labels.has(key)) {
+            e.required(path, value);
+        } else if (!labels.get(key).asText().equals(value)) {
+            e.invalid(path, Go.stringMap(labels), "must be '" + value + "'");
         }
     }
 
@@ -39,48 +100,48 @@ final class Batch {
                 "backoffLimitPerIndex", "maxFailedIndexes", "ttlSecondsAfterFinished")) {
             e.nonNegative(spec, f, path + "." + f);
         }
-        String mode = Json.text(spec, "completionMode");
+        String mode = GoValues.text(spec, "completionMode");
         if (!mode.isEmpty() && !mode.equals("NonIndexed") && !mode.equals("Indexed")) {
-            e.notSupported(path + ".completionMode", Go.quote(mode), List.of("NonIndexed", "Indexed"));
+            e.notSupported(path + ".completionMode", GoStrings.quote(mode), List.of("NonIndexed", "Indexed"));
         }
-        if (mode.equals("Indexed") && !Json.has(spec, "completions")) {
+        if (mode.equals("Indexed") && !GoValues.has(spec, "completions")) {
             e.required(path + ".completions", "when completion mode is Indexed");
         }
-        JsonNode template = Json.at(spec, "template");
+        JsonNode template = GoValues.at(spec, "template");
         PodSpecs.template(template, path + ".template", e);
-        String restart = Json.text(Json.at(template, "spec"), "restartPolicy");
+        String restart = GoValues.text(GoValues.at(template, "spec"), "restartPolicy");
         String effective = restart.isEmpty() ? "Always" : restart;
         if (!JOB_RESTART.contains(effective)) {
-            e.notSupported(path + ".template.spec.restartPolicy", Go.quote(effective), JOB_RESTART);
+            e.notSupported(path + ".template.spec.restartPolicy", GoStrings.quote(effective), JOB_RESTART);
         }
     }
 
     private static void jobImmutable(ObjectNode job, ObjectNode old, Errs e) {
-        JsonNode spec = Json.at(job, "spec");
-        JsonNode before = Json.at(old, "spec");
-        if (!Json.text(spec, "completionMode").equals("Indexed")) {
+        JsonNode spec = GoValues.at(job, "spec");
+        JsonNode before = GoValues.at(old, "spec");
+        if (!GoValues.text(spec, "completionMode").equals("Indexed")) {
             e.immutableScalar(spec.get("completions"), before.get("completions"), "spec.completions");
         }
-        if (!Json.same(spec.get("selector"), before.get("selector"))) {
+        if (!GoValues.same(spec.get("selector"), before.get("selector"))) {
             e.invalid("spec.selector", Go.labelSelector(spec.get("selector")), Errs.IMMUTABLE);
         }
-        boolean suspended = Json.at(before, "suspend").asBoolean(false);
-        if (!suspended && !Json.same(spec.get("template"), before.get("template"))) {
+        boolean suspended = GoValues.at(before, "suspend").asBoolean(false);
+        if (!suspended && !GoValues.same(spec.get("template"), before.get("template"))) {
             e.invalid("spec.template", "core.PodTemplateSpec{...}", Errs.IMMUTABLE);
         }
         e.immutableScalar(spec.get("completionMode"), before.get("completionMode"), "spec.completionMode");
-        if (!Json.same(spec.get("podFailurePolicy"), before.get("podFailurePolicy"))) {
+        if (!GoValues.same(spec.get("podFailurePolicy"), before.get("podFailurePolicy"))) {
             e.invalid("spec.podFailurePolicy", "&batch.PodFailurePolicy{...}", Errs.IMMUTABLE);
         }
     }
 
     private static void cronJob(ObjectNode cj, Errs e) {
-        String name = Json.text(Json.at(cj, "metadata"), "name");
+        String name = GoValues.text(GoValues.at(cj, "metadata"), "name");
         if (name.length() > 52) {
             e.invalidString("metadata.name", name, "must be no more than 52 characters");
         }
-        JsonNode spec = Json.at(cj, "spec");
-        String schedule = Json.text(spec, "schedule");
+        JsonNode spec = GoValues.at(cj, "spec");
+        String schedule = GoValues.text(spec, "schedule");
         if (schedule.isEmpty()) {
             e.required("spec.schedule", "");
         } else {
@@ -88,7 +149,7 @@ final class Batch {
             if (err != null) {
                 e.invalidString("spec.schedule", schedule, err);
             }
-            if (Json.has(spec, "timeZone") && schedule.contains("TZ")) {
+            if (GoValues.has(spec, "timeZone") && schedule.contains("TZ")) {
                 e.invalidString("spec.schedule", schedule, "cannot use both timeZone field and TZ or CRON_TZ in schedule");
             } else if (schedule.contains("TZ")) {
                 e.invalidString("spec.schedule", schedule,
@@ -97,28 +158,28 @@ final class Batch {
         }
         timeZone(spec, e);
         e.nonNegative(spec, "startingDeadlineSeconds", "spec.startingDeadlineSeconds");
-        String concurrency = Json.text(spec, "concurrencyPolicy");
+        String concurrency = GoValues.text(spec, "concurrencyPolicy");
         if (!concurrency.isEmpty() && !CONCURRENCY.contains(concurrency)) {
-            e.notSupported("spec.concurrencyPolicy", Go.quote(concurrency), CONCURRENCY);
+            e.notSupported("spec.concurrencyPolicy", GoStrings.quote(concurrency), CONCURRENCY);
         }
         e.nonNegative(spec, "successfulJobsHistoryLimit", "spec.successfulJobsHistoryLimit");
         e.nonNegative(spec, "failedJobsHistoryLimit", "spec.failedJobsHistoryLimit");
-        JsonNode jobSpec = Json.at(spec, "jobTemplate", "spec");
+        JsonNode jobSpec = GoValues.at(spec, "jobTemplate", "spec");
         jobSpec(jobSpec, "spec.jobTemplate.spec", e);
-        if (Json.has(jobSpec, "selector")) {
+        if (GoValues.has(jobSpec, "selector")) {
             e.invalid("spec.jobTemplate.spec.selector", Go.labelSelector(jobSpec.get("selector")),
                     "`selector` will be auto-generated");
         }
-        if (Json.at(jobSpec, "manualSelector").asBoolean(false)) {
+        if (GoValues.at(jobSpec, "manualSelector").asBoolean(false)) {
             e.notSupported("spec.jobTemplate.spec.manualSelector", "true", List.of("nil", "false"));
         }
     }
 
     private static void timeZone(JsonNode spec, Errs e) {
-        if (!Json.has(spec, "timeZone")) {
+        if (!GoValues.has(spec, "timeZone")) {
             return;
         }
-        String tz = Json.text(spec, "timeZone");
+        String tz = GoValues.text(spec, "timeZone");
         String path = "spec.timeZone";
         if (tz.isEmpty()) {
             e.invalidString(path, tz, "timeZone must be nil or non-empty string");

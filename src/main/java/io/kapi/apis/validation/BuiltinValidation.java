@@ -2,6 +2,7 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.registry.KindValidator;
 import io.kapi.registry.Strategy;
@@ -23,7 +24,7 @@ public final class BuiltinValidation {
     /** "group/Kind" (core group "") → rules. */
     private static final Map<String, KindValidator> VALIDATORS = Map.ofEntries(
             Map.entry("/Pod", Pods.RULES),
-            Map.entry("/PodTemplate", Rules.of((o, e) -> PodSpecs.template(Json.at(o, "template"), "template", e))),
+            Map.entry("/PodTemplate", Rules.of((o, e) -> PodSpecs.template(GoValues.at(o, "template"), "template", e))),
             Map.entry("/ReplicationController", Workloads.REPLICATION_CONTROLLER),
             Map.entry("/Service", Services.RULES),
             Map.entry("/ConfigMap", ConfigData.CONFIG_MAP),
@@ -108,6 +109,6 @@ public final class BuiltinValidation {
 
     /** A new pod: {@code Pending} with its QoS class, as kube's pod strategy PrepareForCreate. */
     private static ObjectNode podStatus(ObjectNode pod) {
-        return F.objectNode().put("phase", "Pending").put("qosClass", PodQos.compute(Json.at(pod, "spec")));
+        return F.objectNode().put("phase", "Pending").put("qosClass", PodQos.compute(GoValues.at(pod, "spec")));
     }
 }

@@ -2,6 +2,8 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
 import java.util.HashSet;
 import java.util.List;
@@ -28,7 +30,7 @@ final class Cluster {
     static final Rules PRIORITY_CLASS = new Rules(Cluster::priorityClass, Cluster::priorityClassUpdate);
 
     private static void namespace(ObjectNode ns, Errs e) {
-        for (JsonNode f : Json.items(Json.at(ns, "spec", "finalizers"))) {
+        for (JsonNode f : GoValues.items(GoValues.at(ns, "spec", "finalizers"))) {
             String name = f.asText();
             e.each("spec.finalizers", name, Identifiers.qualifiedName(name));
             if (!name.contains("/") && !STANDARD_FINALIZERS.contains(name)) {
@@ -39,54 +41,54 @@ final class Cluster {
     }
 
     private static void node(ObjectNode node, Errs e) {
-        List<JsonNode> taints = Json.items(Json.at(node, "spec", "taints"));
+        List<JsonNode> taints = GoValues.items(GoValues.at(node, "spec", "taints"));
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < taints.size(); i++) {
             JsonNode t = taints.get(i);
             // kube reports node taints under metadata (its field path starts from ObjectMeta)
             String p = "metadata.taints[" + i + "]";
-            String key = Json.text(t, "key");
+            String key = GoValues.text(t, "key");
             e.each(p + ".key", key, Identifiers.qualifiedName(key));
-            String value = Json.text(t, "value");
+            String value = GoValues.text(t, "value");
             List<String> msgs = Identifiers.labelValue(value);
             if (!msgs.isEmpty()) {
                 e.invalidString(p + ".value", value, String.join(";", msgs));
             }
-            String effect = Json.text(t, "effect");
+            String effect = GoValues.text(t, "effect");
             if (effect.isEmpty()) {
                 e.required(p + ".effect", "");
             } else if (!TAINT_EFFECTS.contains(effect)) {
-                e.notSupported(p + ".effect", Go.quote(effect), TAINT_EFFECTS);
+                e.notSupported(p + ".effect", GoStrings.quote(effect), TAINT_EFFECTS);
             }
             if (!seen.add(effect + "/" + key)) {
                 e.add(new io.kapi.machinery.FieldError(io.kapi.machinery.FieldError.Type.DUPLICATE, p,
-                        "core.Taint{Key:" + Go.quote(key) + ", Value:" + Go.quote(value) + ", Effect:" + Go.quote(effect)
+                        "core.Taint{Key:" + GoStrings.quote(key) + ", Value:" + GoStrings.quote(value) + ", Effect:" + GoStrings.quote(effect)
                                 + ", TimeAdded:<nil>}", "taints must be unique by key and effect pair"));
             }
         }
-        List<JsonNode> cidrs = Json.items(Json.at(node, "spec", "podCIDRs"));
+        List<JsonNode> cidrs = GoValues.items(GoValues.at(node, "spec", "podCIDRs"));
         for (int i = 0; i < cidrs.size(); i++) {
             Names.cidr("spec.podCIDRs[" + i + "]", cidrs.get(i).asText(), e);
         }
     }
 
     private static void nodeUpdate(ObjectNode node, ObjectNode old, Errs e) {
-        JsonNode cidrs = Json.at(node, "spec", "podCIDRs");
-        JsonNode oldCidrs = Json.at(old, "spec", "podCIDRs");
-        if (!oldCidrs.isEmpty() && !Json.same(cidrs, oldCidrs)) {
+        JsonNode cidrs = GoValues.at(node, "spec", "podCIDRs");
+        JsonNode oldCidrs = GoValues.at(old, "spec", "podCIDRs");
+        if (!oldCidrs.isEmpty() && !GoValues.same(cidrs, oldCidrs)) {
             e.forbidden("spec.podCIDRs", "node updates may not change podCIDR except from \"\" to valid");
         }
-        String provider = Json.text(Json.at(old, "spec"), "providerID");
-        if (!provider.isEmpty() && !provider.equals(Json.text(Json.at(node, "spec"), "providerID"))) {
+        String provider = GoValues.text(GoValues.at(old, "spec"), "providerID");
+        if (!provider.isEmpty() && !provider.equals(GoValues.text(GoValues.at(node, "spec"), "providerID"))) {
             e.forbidden("spec.providerID", "node updates may not change providerID except from \"\" to valid");
         }
     }
 
     /** core/v1 Events without eventTime (the legacy shape): involvedObject.namespace must match. */
     private static void event(ObjectNode ev, Errs e) {
-        String namespace = Json.text(Json.at(ev, "metadata"), "namespace");
-        String involved = Json.text(Json.at(ev, "involvedObject"), "namespace");
-        boolean legacy = Json.text(ev, "eventTime").isEmpty();
+        String namespace = GoValues.text(GoValues.at(ev, "metadata"), "namespace");
+        String involved = GoValues.text(GoValues.at(ev, "involvedObject"), "namespace");
+        boolean legacy = GoValues.text(ev, "eventTime").isEmpty();
         if (legacy) {
             if (involved.isEmpty() ? !namespace.isEmpty() && !namespace.equals("default") : !namespace.equals(involved)) {
                 e.invalidString("involvedObject.namespace", involved, "does not match event.namespace");
@@ -95,25 +97,25 @@ final class Cluster {
             if (involved.isEmpty() && !namespace.equals("default") && !namespace.equals("kube-system")) {
                 e.invalidString("involvedObject.namespace", involved, "does not match event.namespace");
             }
-            String controller = Json.text(ev, "reportingComponent");
+            String controller = GoValues.text(ev, "reportingComponent");
             if (controller.isEmpty()) {
                 e.required("source", "");
             }
             e.each("source", controller, Identifiers.qualifiedName(controller));
-            if (Json.text(ev, "reportingInstance").isEmpty()) {
+            if (GoValues.text(ev, "reportingInstance").isEmpty()) {
                 e.required("reportingInstance", "");
             }
-            if (Json.text(ev, "action").isEmpty()) {
+            if (GoValues.text(ev, "action").isEmpty()) {
                 e.required("action", "");
             }
-            if (Json.text(ev, "reason").isEmpty()) {
+            if (GoValues.text(ev, "reason").isEmpty()) {
                 e.required("reason", "");
             }
         }
     }
 
     private static void lease(ObjectNode lease, Errs e) {
-        JsonNode spec = Json.at(lease, "spec");
+        JsonNode spec = GoValues.at(lease, "spec");
         JsonNode duration = spec.get("leaseDurationSeconds");
         if (duration != null && duration.isNumber() && duration.asLong() <= 0) {
             e.invalid("spec.leaseDurationSeconds", duration.asText(), "must be greater than 0");
@@ -122,7 +124,7 @@ final class Cluster {
     }
 
     private static void priorityClass(ObjectNode pc, Errs e) {
-        String name = Json.text(Json.at(pc, "metadata"), "name");
+        String name = GoValues.text(GoValues.at(pc, "metadata"), "name");
         long value = pc.path("value").asLong(0);
         if (name.startsWith("system-")) {
             Long known = SYSTEM_PRIORITIES.get(name);
@@ -137,9 +139,9 @@ final class Cluster {
         } else if (value > HIGHEST_USER_PRIORITY) {
             e.forbidden("value", "maximum allowed value of a user defined priority is " + HIGHEST_USER_PRIORITY);
         }
-        String preemption = Json.text(pc, "preemptionPolicy");
-        if (Json.has(pc, "preemptionPolicy") && !PREEMPTION.contains(preemption)) {
-            e.notSupported("preemptionPolicy", Go.quote(preemption), PREEMPTION);
+        String preemption = GoValues.text(pc, "preemptionPolicy");
+        if (GoValues.has(pc, "preemptionPolicy") && !PREEMPTION.contains(preemption)) {
+            e.notSupported("preemptionPolicy", GoStrings.quote(preemption), PREEMPTION);
         }
     }
 
@@ -147,8 +149,8 @@ final class Cluster {
         if (pc.path("value").asLong(0) != old.path("value").asLong(0)) {
             e.forbidden("value", "may not be changed in an update.");
         }
-        String p = Json.text(pc, "preemptionPolicy");
-        String before = Json.text(old, "preemptionPolicy");
+        String p = GoValues.text(pc, "preemptionPolicy");
+        String before = GoValues.text(old, "preemptionPolicy");
         if (!(p.isEmpty() ? "PreemptLowerPriority" : p).equals(before.isEmpty() ? "PreemptLowerPriority" : before)) {
             e.invalidString("preemptionPolicy", p, Errs.IMMUTABLE);
         }

@@ -3,6 +3,7 @@ package io.kapi.apis.validation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -25,8 +26,8 @@ final class ConfigData {
 
     private static void configMap(ObjectNode cm, Errs e) {
         long size = 0;
-        JsonNode binary = Json.at(cm, "binaryData");
-        for (var en : sorted(Json.at(cm, "data")).entrySet()) {
+        JsonNode binary = GoValues.at(cm, "binaryData");
+        for (var en : sorted(GoValues.at(cm, "data")).entrySet()) {
             String key = en.getKey();
             e.each("data[" + key + "]", key, Names.configMapKey(key));
             if (binary.has(key)) {
@@ -49,10 +50,10 @@ final class ConfigData {
             if (!cm.path("immutable").asBoolean(false)) {
                 e.forbidden("immutable", IMMUTABLE_SET);
             }
-            if (!Json.same(cm.get("data"), old.get("data"))) {
+            if (!GoValues.same(cm.get("data"), old.get("data"))) {
                 e.forbidden("data", IMMUTABLE_SET);
             }
-            if (!Json.same(cm.get("binaryData"), old.get("binaryData"))) {
+            if (!GoValues.same(cm.get("binaryData"), old.get("binaryData"))) {
                 e.forbidden("binaryData", IMMUTABLE_SET);
             }
         }
@@ -62,8 +63,8 @@ final class ConfigData {
     /** The secret's data as kube sees it after conversion: data, then stringData (decoded) over it. */
     private static Map<String, Integer> data(ObjectNode secret) {
         Map<String, Integer> sizes = new TreeMap<>();
-        sorted(Json.at(secret, "data")).forEach((k, v) -> sizes.put(k, decodedLength(v.asText())));
-        sorted(Json.at(secret, "stringData")).forEach((k, v) ->
+        sorted(GoValues.at(secret, "data")).forEach((k, v) -> sizes.put(k, decodedLength(v.asText())));
+        sorted(GoValues.at(secret, "stringData")).forEach((k, v) ->
                 sizes.put(k, v.asText().getBytes(StandardCharsets.UTF_8).length));
         return sizes;
     }
@@ -78,10 +79,10 @@ final class ConfigData {
         if (size > MAX_SIZE) {
             e.tooLong("data", MAX_SIZE);
         }
-        switch (Json.text(secret, "type")) {
+        switch (GoValues.text(secret, "type")) {
             case "kubernetes.io/service-account-token" -> {
                 String key = "kubernetes.io/service-account.name";
-                if (Json.text(Json.at(secret, "metadata", "annotations"), key).isEmpty()) {
+                if (GoValues.text(GoValues.at(secret, "metadata", "annotations"), key).isEmpty()) {
                     e.required("metadata.annotations[" + key + "]", "");
                 }
             }
@@ -115,8 +116,8 @@ final class ConfigData {
             e.required("data[" + key + "]", "");
             return;
         }
-        String content = Json.has(Json.at(secret, "stringData"), key) ? Json.text(secret.get("stringData"), key)
-                : decode(Json.text(Json.at(secret, "data"), key));
+        String content = GoValues.has(GoValues.at(secret, "stringData"), key) ? GoValues.text(secret.get("stringData"), key)
+                : decode(GoValues.text(GoValues.at(secret, "data"), key));
         String err = jsonObjectError(content);
         if (err != null) {
             e.invalidString("data[" + key + "]", "<secret contents redacted>", err);
@@ -145,8 +146,8 @@ final class ConfigData {
     }
 
     private static void secretUpdate(ObjectNode secret, ObjectNode old, Errs e) {
-        String type = Json.text(secret, "type");
-        String oldType = Json.text(old, "type");
+        String type = GoValues.text(secret, "type");
+        String oldType = GoValues.text(old, "type");
         if (!(type.isEmpty() ? "Opaque" : type).equals(oldType.isEmpty() ? "Opaque" : oldType)) {
             e.invalidString("type", type, Errs.IMMUTABLE);
         }
@@ -155,11 +156,11 @@ final class ConfigData {
                 e.forbidden("immutable", IMMUTABLE_SET);
             }
             Map<String, String> now = new LinkedHashMap<>();
-            sorted(Json.at(secret, "data")).forEach((k, v) -> now.put(k, decode(v.asText())));
-            sorted(Json.at(secret, "stringData")).forEach((k, v) -> now.put(k, v.asText()));
+            sorted(GoValues.at(secret, "data")).forEach((k, v) -> now.put(k, decode(v.asText())));
+            sorted(GoValues.at(secret, "stringData")).forEach((k, v) -> now.put(k, v.asText()));
             Map<String, String> before = new LinkedHashMap<>();
-            sorted(Json.at(old, "data")).forEach((k, v) -> before.put(k, decode(v.asText())));
-            sorted(Json.at(old, "stringData")).forEach((k, v) -> before.put(k, v.asText()));
+            sorted(GoValues.at(old, "data")).forEach((k, v) -> before.put(k, decode(v.asText())));
+            sorted(GoValues.at(old, "stringData")).forEach((k, v) -> before.put(k, v.asText()));
             if (!now.equals(before)) {
                 e.forbidden("data", IMMUTABLE_SET);
             }

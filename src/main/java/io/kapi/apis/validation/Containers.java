@@ -1,6 +1,8 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
 import java.util.HashSet;
 import java.util.List;
@@ -17,28 +19,28 @@ final class Containers {
     }
 
     static void common(JsonNode c, Set<String> volumes, String path, Errs e) {
-        String name = Json.text(c, "name");
+        String name = GoValues.text(c, "name");
         if (name.isEmpty()) {
             e.required(path + ".name", "");
         } else {
             e.each(path + ".name", name, Identifiers.dns1123Label(name));
         }
-        if (Json.text(c, "image").isEmpty()) {
+        if (GoValues.text(c, "image").isEmpty()) {
             e.required(path + ".image", "");
         }
-        String policy = Json.text(c, "terminationMessagePolicy");
+        String policy = GoValues.text(c, "terminationMessagePolicy");
         if (!policy.isEmpty() && !MESSAGE_POLICIES.contains(policy)) {
-            e.notSupported(path + ".terminationMessagePolicy", Go.quote(policy), MESSAGE_POLICIES);
+            e.notSupported(path + ".terminationMessagePolicy", GoStrings.quote(policy), MESSAGE_POLICIES);
         }
-        ports(Json.items(c.get("ports")), path + ".ports", e);
-        env(Json.items(c.get("env")), path + ".env", e);
-        envFrom(Json.items(c.get("envFrom")), path + ".envFrom", e);
-        volumeMounts(Json.items(c.get("volumeMounts")), volumes, path + ".volumeMounts", e);
-        String pull = Json.text(c, "imagePullPolicy");
+        ports(GoValues.items(c.get("ports")), path + ".ports", e);
+        env(GoValues.items(c.get("env")), path + ".env", e);
+        envFrom(GoValues.items(c.get("envFrom")), path + ".envFrom", e);
+        volumeMounts(GoValues.items(c.get("volumeMounts")), volumes, path + ".volumeMounts", e);
+        String pull = GoValues.text(c, "imagePullPolicy");
         if (!pull.isEmpty() && !PULL_POLICIES.contains(pull)) {
-            e.notSupported(path + ".imagePullPolicy", Go.quote(pull), PULL_POLICIES);
+            e.notSupported(path + ".imagePullPolicy", GoStrings.quote(pull), PULL_POLICIES);
         }
-        Resources.validate(Json.at(c, "resources"), path + ".resources", e);
+        Resources.validate(GoValues.at(c, "resources"), path + ".resources", e);
     }
 
     private static void ports(List<JsonNode> ports, String path, Errs e) {
@@ -46,31 +48,31 @@ final class Containers {
         for (int i = 0; i < ports.size(); i++) {
             JsonNode port = ports.get(i);
             String p = path + "[" + i + "]";
-            String name = Json.text(port, "name");
+            String name = GoValues.text(port, "name");
             if (!name.isEmpty()) {
                 List<String> msgs = Names.portName(name);
                 if (!msgs.isEmpty()) {
                     e.each(p + ".name", name, msgs);
                 } else if (!names.add(name)) {
-                    e.duplicate(p + ".name", Go.quote(name));
+                    e.duplicate(p + ".name", GoStrings.quote(name));
                 }
             }
-            long cp = Json.at(port, "containerPort").asLong(0);
+            long cp = GoValues.at(port, "containerPort").asLong(0);
             if (cp == 0) {
                 e.required(p + ".containerPort", "");
             } else if (!Names.validPort(cp)) {
                 e.invalid(p + ".containerPort", Long.toString(cp), Names.PORT_RANGE);
             }
-            long hp = Json.at(port, "hostPort").asLong(0);
+            long hp = GoValues.at(port, "hostPort").asLong(0);
             if (hp != 0 && !Names.validPort(hp)) {
                 e.invalid(p + ".hostPort", Long.toString(hp), Names.PORT_RANGE);
             }
-            String protocol = Json.text(port, "protocol");
-            if (Json.has(port, "protocol") && !PodSpecs.PROTOCOLS.contains(protocol)) {
+            String protocol = GoValues.text(port, "protocol");
+            if (GoValues.has(port, "protocol") && !PodSpecs.PROTOCOLS.contains(protocol)) {
                 if (protocol.isEmpty()) {
                     e.required(p + ".protocol", "");
                 } else {
-                    e.notSupported(p + ".protocol", Go.quote(protocol), PodSpecs.PROTOCOLS);
+                    e.notSupported(p + ".protocol", GoStrings.quote(protocol), PodSpecs.PROTOCOLS);
                 }
             }
         }
@@ -80,7 +82,7 @@ final class Containers {
         for (int i = 0; i < vars.size(); i++) {
             JsonNode v = vars.get(i);
             String p = path + "[" + i + "]";
-            String name = Json.text(v, "name");
+            String name = GoValues.text(v, "name");
             if (name.isEmpty()) {
                 e.required(p + ".name", "");
             } else {
@@ -93,13 +95,13 @@ final class Containers {
             String fp = p + ".valueFrom";
             int sources = 0;
             for (String s : List.of("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef")) {
-                if (Json.has(from, s)) {
+                if (GoValues.has(from, s)) {
                     sources++;
                 }
             }
             for (String s : List.of("configMapKeyRef", "secretKeyRef")) {
-                if (Json.has(from, s)) {
-                    String key = Json.text(from.get(s), "key");
+                if (GoValues.has(from, s)) {
+                    String key = GoValues.text(from.get(s), "key");
                     if (key.isEmpty()) {
                         e.required(fp + "." + s + ".key", "");
                     } else {
@@ -107,16 +109,16 @@ final class Containers {
                     }
                 }
             }
-            if (Json.has(from, "fieldRef")) {
+            if (GoValues.has(from, "fieldRef")) {
                 JsonNode ref = from.get("fieldRef");
-                if (Json.text(ref, "fieldPath").isEmpty()) {
+                if (GoValues.text(ref, "fieldPath").isEmpty()) {
                     e.required(fp + ".fieldRef.fieldPath", "");
                 }
             }
             if (sources == 0) {
                 e.invalidString(fp, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` "
                         + "or `secretKeyRef`");
-            } else if (!Json.text(v, "value").isEmpty()) {
+            } else if (!GoValues.text(v, "value").isEmpty()) {
                 e.invalidString(fp, "", "may not be specified when `value` is not empty");
             } else if (sources > 1) {
                 e.invalidString(fp, "", "may not have more than one field specified at a time");
@@ -128,15 +130,15 @@ final class Containers {
         for (int i = 0; i < sources.size(); i++) {
             JsonNode s = sources.get(i);
             String p = path + "[" + i + "]";
-            String prefix = Json.text(s, "prefix");
+            String prefix = GoValues.text(s, "prefix");
             if (!prefix.isEmpty()) {
                 e.each(p + ".prefix", prefix, Names.envVarName(prefix));
             }
             int n = 0;
             for (String ref : List.of("configMapRef", "secretRef")) {
-                if (Json.has(s, ref)) {
+                if (GoValues.has(s, ref)) {
                     n++;
-                    String name = Json.text(s.get(ref), "name");
+                    String name = GoValues.text(s.get(ref), "name");
                     if (name.isEmpty()) {
                         e.required(p + "." + ref + ".name", "");
                     } else {
@@ -157,21 +159,21 @@ final class Containers {
         for (int i = 0; i < mounts.size(); i++) {
             JsonNode m = mounts.get(i);
             String p = path + "[" + i + "]";
-            String name = Json.text(m, "name");
+            String name = GoValues.text(m, "name");
             if (name.isEmpty()) {
                 e.required(p + ".name", "");
             }
             if (!volumes.contains(name)) {
-                e.notFound(p + ".name", Go.quote(name));
+                e.notFound(p + ".name", GoStrings.quote(name));
             }
-            String mountPath = Json.text(m, "mountPath");
+            String mountPath = GoValues.text(m, "mountPath");
             if (mountPath.isEmpty()) {
                 e.required(p + ".mountPath", "");
             }
             if (!points.add(mountPath)) {
                 e.invalidString(p + ".mountPath", mountPath, "must be unique");
             }
-            String sub = Json.text(m, "subPath");
+            String sub = GoValues.text(m, "subPath");
             if (!sub.isEmpty()) {
                 localDescendingPath(sub, path + ".subPath", e);
             }
@@ -194,7 +196,7 @@ final class Containers {
         JsonNode lifecycle = c.get("lifecycle");
         if (lifecycle != null && lifecycle.isObject()) {
             for (String hook : List.of("postStart", "preStop")) {
-                if (Json.has(lifecycle, hook)) {
+                if (GoValues.has(lifecycle, hook)) {
                     handler(lifecycle.get(hook), path + ".lifecycle." + hook, true, e);
                 }
             }
@@ -229,7 +231,7 @@ final class Containers {
                 : List.of("exec", "httpGet", "tcpSocket", "grpc");
         int n = 0;
         for (String k : kinds) {
-            if (!Json.has(h, k)) {
+            if (!GoValues.has(h, k)) {
                 continue;
             }
             if (n > 0) {
@@ -241,15 +243,15 @@ final class Containers {
             String p = path + "." + k;
             switch (k) {
                 case "exec" -> {
-                    if (Json.at(a, "command").isEmpty()) {
+                    if (GoValues.at(a, "command").isEmpty()) {
                         e.required(p + ".command", "");
                     }
                 }
                 case "httpGet" -> {
                     portNumOrName(a.get("port"), p + ".port", e);
-                    String scheme = Json.text(a, "scheme");
+                    String scheme = GoValues.text(a, "scheme");
                     if (!scheme.isEmpty() && !SCHEMES.contains(scheme)) {
-                        e.notSupported(p + ".scheme", Go.quote(scheme), SCHEMES);
+                        e.notSupported(p + ".scheme", GoStrings.quote(scheme), SCHEMES);
                     }
                 }
                 case "tcpSocket", "grpc" -> portNumOrName(a.get("port"), p + ".port", e);
@@ -278,17 +280,17 @@ final class Containers {
     static void hostPortConflicts(List<JsonNode> containers, String path, Errs e) {
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < containers.size(); i++) {
-            List<JsonNode> ports = Json.items(containers.get(i).get("ports"));
+            List<JsonNode> ports = GoValues.items(containers.get(i).get("ports"));
             for (int j = 0; j < ports.size(); j++) {
                 JsonNode port = ports.get(j);
-                long hp = Json.at(port, "hostPort").asLong(0);
+                long hp = GoValues.at(port, "hostPort").asLong(0);
                 if (hp == 0) {
                     continue;
                 }
-                String protocol = Json.text(port, "protocol").isEmpty() ? "TCP" : Json.text(port, "protocol");
-                String key = protocol + "/" + Json.text(port, "hostIP") + "/" + hp;
+                String protocol = GoValues.text(port, "protocol").isEmpty() ? "TCP" : GoValues.text(port, "protocol");
+                String key = protocol + "/" + GoValues.text(port, "hostIP") + "/" + hp;
                 if (!seen.add(key)) {
-                    e.duplicate(path + "[" + i + "].ports[" + j + "].hostPort", Go.quote(key));
+                    e.duplicate(path + "[" + i + "].ports[" + j + "].hostPort", GoStrings.quote(key));
                 }
             }
         }

@@ -1,5 +1,6 @@
 package io.kapi.apis.validation;
 
+import io.kapi.machinery.GoStrings;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -47,7 +48,7 @@ final class Cron {
             if (s.startsWith("@every ")) {
                 String d = s.substring(7);
                 return DURATION.matcher(d).matches() && !d.isEmpty() ? null
-                        : "failed to parse duration " + s + ": time: invalid duration " + Go.quote(d);
+                        : "failed to parse duration " + s + ": time: invalid duration " + GoStrings.quote(d);
             }
             return "unrecognized descriptor: " + s;
         }
@@ -139,12 +140,12 @@ final class Cron {
     private static Object mustParseInt(String expr) {
         long num;
         if (!expr.matches("[+-]?[0-9]+")) {
-            return "failed to parse int from " + expr + ": strconv.Atoi: parsing " + Go.quote(expr) + ": invalid syntax";
+            return "failed to parse int from " + expr + ": strconv.Atoi: parsing " + GoStrings.quote(expr) + ": invalid syntax";
         }
         try {
             num = Integer.parseInt(expr.startsWith("+") ? expr.substring(1) : expr);
         } catch (NumberFormatException e) {
-            return "failed to parse int from " + expr + ": strconv.Atoi: parsing " + Go.quote(expr)
+            return "failed to parse int from " + expr + ": strconv.Atoi: parsing " + GoStrings.quote(expr)
                     + ": value out of range";
         }
         if (num < 0) {

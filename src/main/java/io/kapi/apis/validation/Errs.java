@@ -3,6 +3,8 @@ package io.kapi.apis.validation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.FieldError.Type;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,7 +46,7 @@ final class Errs {
 
     /** Invalid with a string value, quoted. */
     void invalidString(String path, String value, String detail) {
-        invalid(path, Go.quote(value), detail);
+        invalid(path, GoStrings.quote(value), detail);
     }
 
     void forbidden(String path, String detail) {
@@ -65,7 +67,7 @@ final class Errs {
 
     /** {@code Unsupported value: "x": supported values: "a", "b"}. */
     void notSupported(String path, String renderedValue, List<String> supported) {
-        List<String> quoted = supported.stream().map(Go::quote).toList();
+        List<String> quoted = supported.stream().map(GoStrings::quote).toList();
         list.add(new FieldError(Type.NOT_SUPPORTED, path, renderedValue,
                 quoted.isEmpty() ? "" : "supported values: " + String.join(", ", quoted)));
     }
@@ -89,7 +91,7 @@ final class Errs {
 
     /** {@code ValidateImmutableField} of a scalar: Invalid with the new value, {@code field is immutable}. */
     void immutableScalar(JsonNode now, JsonNode before, String path) {
-        if (!Json.same(now, before)) {
+        if (!GoValues.same(now, before)) {
             invalid(path, Go.scalar(now), IMMUTABLE);
         }
     }

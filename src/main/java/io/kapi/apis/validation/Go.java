@@ -3,6 +3,7 @@ package io.kapi.apis.validation;
 import io.kapi.machinery.GoJson;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoStrings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,17 +19,12 @@ final class Go {
     private Go() {
     }
 
-    /** Go's {@code %q} of a string. */
-    static String quote(String s) {
-        return GoJson.quote(s);
-    }
-
     /** A scalar as field.Error prints it: quoted string, plain number or bool, {@code null} when absent. */
     static String scalar(JsonNode v) {
         if (v == null || v.isMissingNode() || v.isNull()) {
             return "null";
         }
-        return v.isTextual() ? quote(v.asText()) : v.asText();
+        return v.isTextual() ? GoStrings.quote(v.asText()) : v.asText();
     }
 
     /** {@code map[string]string{"a":"b"}} with sorted keys; {@code map[string]string(nil)} when absent. */
@@ -39,7 +35,7 @@ final class Go {
         Map<String, String> sorted = new TreeMap<>();
         map.properties().forEach(e -> sorted.put(e.getKey(), e.getValue().asText()));
         List<String> parts = new ArrayList<>();
-        sorted.forEach((k, v) -> parts.add(quote(k) + ":" + quote(v)));
+        sorted.forEach((k, v) -> parts.add(GoStrings.quote(k) + ":" + GoStrings.quote(v)));
         return "map[string]string{" + String.join(", ", parts) + "}";
     }
 
@@ -49,7 +45,7 @@ final class Go {
             return "[]string(nil)";
         }
         List<String> parts = new ArrayList<>();
-        list.forEach(v -> parts.add(quote(v.asText())));
+        list.forEach(v -> parts.add(GoStrings.quote(v.asText())));
         return "[]string{" + String.join(", ", parts) + "}";
     }
 
@@ -65,8 +61,8 @@ final class Go {
         } else {
             List<String> parts = new ArrayList<>();
             for (JsonNode r : exprs) {
-                parts.add("v1.LabelSelectorRequirement{Key:" + quote(r.path("key").asText()) + ", Operator:"
-                        + quote(r.path("operator").asText()) + ", Values:" + stringSlice(r.get("values")) + "}");
+                parts.add("v1.LabelSelectorRequirement{Key:" + GoStrings.quote(r.path("key").asText()) + ", Operator:"
+                        + GoStrings.quote(r.path("operator").asText()) + ", Values:" + stringSlice(r.get("values")) + "}");
             }
             expressions = "[]v1.LabelSelectorRequirement{" + String.join(", ", parts) + "}";
         }

@@ -1,5 +1,7 @@
 package io.kapi.apis.validation;
 
+import io.kapi.machinery.net.Cidr;
+import io.kapi.machinery.net.IpAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -76,32 +78,7 @@ final class Names {
 
     /** Whether {@code s} is an IPv4 or IPv6 literal (Go's netip rules: no leading zeros, no zone). */
     static boolean isIp(String s) {
-        if (s.isEmpty() || s.contains("%")) {
-            return false;
-        }
-        if (s.indexOf(':') >= 0) {
-            return s.matches("[0-9a-fA-F:.]+") && ipv6(s);
-        }
-        String[] parts = s.split("\\.", -1);
-        if (parts.length != 4) {
-            return false;
-        }
-        for (String p : parts) {
-            if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(Character::isDigit)
-                    || (p.length() > 1 && p.charAt(0) == '0') || Integer.parseInt(p) > 255) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean ipv6(String s) {
-        try {
-            return java.net.InetAddress.getByName("[" + s + "]") instanceof java.net.Inet6Address
-                    || s.contains(".");
-        } catch (java.net.UnknownHostException | RuntimeException e) {
-            return false;
-        }
+        return IpAddress.parseOrNull(s) != null;
     }
 
     static boolean isIpv6(String s) {
@@ -115,12 +92,11 @@ final class Names {
         }
     }
 
-    /** {@code IsValidCIDR}. */
+    /** {@code IsValidCIDR}: an address as {@link #isIp} takes it, {@code /} and a prefix it can have. */
     static void cidr(String path, String value, Errs e) {
-        int slash = value.indexOf('/');
-        boolean ok = slash > 0 && isIp(value.substring(0, slash)) && value.substring(slash + 1).matches("[0-9]{1,3}")
-                && Integer.parseInt(value.substring(slash + 1)) <= (isIpv6(value) ? 128 : 32);
-        if (!ok) {
+        try {
+            Cidr.parse(value);
+        } catch (IllegalArgumentException ex) {
             e.invalidString(path, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)");
         }
     }

@@ -2,6 +2,8 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
 import java.util.List;
 
@@ -18,18 +20,18 @@ final class Networking {
     static final Rules NETWORK_POLICY = Rules.of(Networking::networkPolicy);
 
     private static void ingress(ObjectNode ing, Errs e) {
-        JsonNode spec = Json.at(ing, "spec");
-        List<JsonNode> rules = Json.items(spec.get("rules"));
-        if (!Json.has(spec, "defaultBackend") && rules.isEmpty()) {
+        JsonNode spec = GoValues.at(ing, "spec");
+        List<JsonNode> rules = GoValues.items(spec.get("rules"));
+        if (!GoValues.has(spec, "defaultBackend") && rules.isEmpty()) {
             e.invalid("spec.rules", "[]networking.IngressRule(nil)", "either `defaultBackend` or `rules` must be specified");
         }
-        if (Json.has(spec, "defaultBackend")) {
+        if (GoValues.has(spec, "defaultBackend")) {
             backend(spec.get("defaultBackend"), "spec.defaultBackend", e);
         }
         for (int i = 0; i < rules.size(); i++) {
             JsonNode r = rules.get(i);
             String p = "spec.rules[" + i + "]";
-            String host = Json.text(r, "host");
+            String host = GoValues.text(r, "host");
             if (!host.isEmpty()) {
                 if (Names.isIp(host)) {
                     e.invalidString(p + ".host", host, "must be a DNS name, not an IP address");
@@ -44,10 +46,10 @@ final class Networking {
                     e.each(p + ".host", host, Identifiers.dns1123Subdomain(checked));
                 }
             }
-            if (!Json.has(r, "http")) {
+            if (!GoValues.has(r, "http")) {
                 continue;
             }
-            List<JsonNode> paths = Json.items(Json.at(r, "http", "paths"));
+            List<JsonNode> paths = GoValues.items(GoValues.at(r, "http", "paths"));
             if (paths.isEmpty()) {
                 e.required(p + ".http.paths", "");
             }
@@ -55,18 +57,18 @@ final class Networking {
                 httpPath(paths.get(j), p + ".http.paths[" + j + "]", e);
             }
         }
-        String cls = Json.text(spec, "ingressClassName");
-        if (Json.has(spec, "ingressClassName")) {
+        String cls = GoValues.text(spec, "ingressClassName");
+        if (GoValues.has(spec, "ingressClassName")) {
             e.each("spec.ingressClassName", cls, Identifiers.dns1123Subdomain(cls));
         }
     }
 
     private static void httpPath(JsonNode path, String p, Errs e) {
-        String value = Json.text(path, "path");
-        if (!Json.has(path, "pathType")) {
+        String value = GoValues.text(path, "path");
+        if (!GoValues.has(path, "pathType")) {
             e.required(p + ".pathType", "pathType must be specified");
         } else {
-            String type = Json.text(path, "pathType");
+            String type = GoValues.text(path, "pathType");
             switch (type) {
                 case "Exact", "Prefix" -> {
                     if (!value.startsWith("/")) {
@@ -78,15 +80,15 @@ final class Networking {
                         e.invalidString(p + ".path", value, "must be an absolute path");
                     }
                 }
-                default -> e.notSupported(p + ".pathType", Go.quote(type), PATH_TYPES);
+                default -> e.notSupported(p + ".pathType", GoStrings.quote(type), PATH_TYPES);
             }
         }
-        backend(Json.at(path, "backend"), p + ".backend", e);
+        backend(GoValues.at(path, "backend"), p + ".backend", e);
     }
 
     private static void backend(JsonNode b, String path, Errs e) {
-        boolean service = Json.has(b, "service");
-        boolean resource = Json.has(b, "resource");
+        boolean service = GoValues.has(b, "service");
+        boolean resource = GoValues.has(b, "resource");
         if (service && resource) {
             e.invalid(path, "networking.IngressBackend{...}", "cannot set both resource and service backends");
         } else if (!service && !resource) {
@@ -96,19 +98,19 @@ final class Networking {
             return;
         }
         JsonNode svc = b.get("service");
-        String name = Json.text(svc, "name");
+        String name = GoValues.text(svc, "name");
         if (name.isEmpty()) {
             e.required(path + ".service.name", "");
         } else {
             e.each(path + ".service.name", name, Identifiers.dns1035Label(name));
         }
-        JsonNode port = Json.at(svc, "port");
-        boolean hasName = !Json.text(port, "name").isEmpty();
+        JsonNode port = GoValues.at(svc, "port");
+        boolean hasName = !GoValues.text(port, "name").isEmpty();
         boolean hasNumber = port.path("number").asLong(0) != 0;
         if (hasName && hasNumber) {
             e.invalid(path + ".service.port", "networking.ServiceBackendPort{...}", "cannot set both port name & port number");
         } else if (hasName) {
-            e.each(path + ".service.port.name", Json.text(port, "name"), Names.portName(Json.text(port, "name")));
+            e.each(path + ".service.port.name", GoValues.text(port, "name"), Names.portName(GoValues.text(port, "name")));
         } else if (hasNumber) {
             long n = port.path("number").asLong();
             if (!Names.validPort(n)) {
@@ -120,27 +122,27 @@ final class Networking {
     }
 
     private static void networkPolicy(ObjectNode np, Errs e) {
-        JsonNode spec = Json.at(np, "spec");
-        Selectors.validate(Json.at(spec, "podSelector"), "spec.podSelector", e);
+        JsonNode spec = GoValues.at(np, "spec");
+        Selectors.validate(GoValues.at(spec, "podSelector"), "spec.podSelector", e);
         for (String dir : List.of("ingress", "egress")) {
-            List<JsonNode> rules = Json.items(spec.get(dir));
+            List<JsonNode> rules = GoValues.items(spec.get(dir));
             String peers = dir.equals("ingress") ? "from" : "to";
             for (int i = 0; i < rules.size(); i++) {
                 String p = "spec." + dir + "[" + i + "]";
-                List<JsonNode> ports = Json.items(rules.get(i).get("ports"));
+                List<JsonNode> ports = GoValues.items(rules.get(i).get("ports"));
                 for (int j = 0; j < ports.size(); j++) {
                     netPort(ports.get(j), p + ".ports[" + j + "]", e);
                 }
-                List<JsonNode> ps = Json.items(rules.get(i).get(peers));
+                List<JsonNode> ps = GoValues.items(rules.get(i).get(peers));
                 for (int j = 0; j < ps.size(); j++) {
                     peer(ps.get(j), p + "." + peers + "[" + j + "]", e);
                 }
             }
         }
-        List<JsonNode> types = Json.items(spec.get("policyTypes"));
+        List<JsonNode> types = GoValues.items(spec.get("policyTypes"));
         for (int i = 0; i < types.size(); i++) {
             if (!POLICY_TYPES.contains(types.get(i).asText())) {
-                e.notSupported("spec.policyTypes[" + i + "]", Go.quote(types.get(i).asText()), POLICY_TYPES);
+                e.notSupported("spec.policyTypes[" + i + "]", GoStrings.quote(types.get(i).asText()), POLICY_TYPES);
             }
         }
         if (types.size() > 2) {
@@ -149,9 +151,9 @@ final class Networking {
     }
 
     private static void netPort(JsonNode port, String p, Errs e) {
-        String protocol = Json.text(port, "protocol");
-        if (Json.has(port, "protocol") && !PodSpecs.PROTOCOLS.contains(protocol)) {
-            e.notSupported(p + ".protocol", Go.quote(protocol), PodSpecs.PROTOCOLS);
+        String protocol = GoValues.text(port, "protocol");
+        if (GoValues.has(port, "protocol") && !PodSpecs.PROTOCOLS.contains(protocol)) {
+            e.notSupported(p + ".protocol", GoStrings.quote(protocol), PodSpecs.PROTOCOLS);
         }
         JsonNode number = port.get("port");
         if (number != null && !number.isNull()) {
@@ -169,31 +171,31 @@ final class Networking {
 
     private static void peer(JsonNode peer, String p, Errs e) {
         int n = 0;
-        if (Json.has(peer, "podSelector")) {
+        if (GoValues.has(peer, "podSelector")) {
             n++;
             Selectors.validate(peer.get("podSelector"), p + ".podSelector", e);
         }
-        if (Json.has(peer, "namespaceSelector")) {
+        if (GoValues.has(peer, "namespaceSelector")) {
             n++;
             Selectors.validate(peer.get("namespaceSelector"), p + ".namespaceSelector", e);
         }
-        if (Json.has(peer, "ipBlock")) {
+        if (GoValues.has(peer, "ipBlock")) {
             n++;
             JsonNode block = peer.get("ipBlock");
-            String cidr = Json.text(block, "cidr");
+            String cidr = GoValues.text(block, "cidr");
             if (cidr.isEmpty()) {
                 e.required(p + ".ipBlock.cidr", "");
             } else {
                 Names.cidr(p + ".ipBlock.cidr", cidr, e);
             }
-            List<JsonNode> except = Json.items(block.get("except"));
+            List<JsonNode> except = GoValues.items(block.get("except"));
             for (int i = 0; i < except.size(); i++) {
                 Names.cidr(p + ".ipBlock.except[" + i + "]", except.get(i).asText(), e);
             }
         }
         if (n == 0) {
             e.required(p, "must specify a peer");
-        } else if (Json.has(peer, "ipBlock") && n > 1) {
+        } else if (GoValues.has(peer, "ipBlock") && n > 1) {
             e.forbidden(p, "may not specify both ipBlock and another peer");
         }
     }

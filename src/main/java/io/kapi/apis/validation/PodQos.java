@@ -1,7 +1,8 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.math.BigDecimal;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.quantity.Quantity;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,23 +21,23 @@ final class PodQos {
     }
 
     static String compute(JsonNode spec) {
-        Map<String, BigDecimal> requests = new HashMap<>();
-        Map<String, BigDecimal> limits = new HashMap<>();
+        Map<String, Quantity> requests = new HashMap<>();
+        Map<String, Quantity> limits = new HashMap<>();
         boolean guaranteed = true;
         for (String list : List.of("initContainers", "containers")) {
-            for (JsonNode c : Json.items(spec.get(list))) {
-                JsonNode req = Json.at(c, "resources", "requests");
-                JsonNode lim = Json.at(c, "resources", "limits");
+            for (JsonNode c : GoValues.items(spec.get(list))) {
+                JsonNode req = GoValues.at(c, "resources", "requests");
+                JsonNode lim = GoValues.at(c, "resources", "limits");
                 Set<String> limitsFound = new java.util.HashSet<>();
                 for (String name : COMPUTE) {
-                    BigDecimal l = positive(lim.get(name));
-                    BigDecimal r = req.has(name) ? positive(req.get(name)) : l;
+                    Quantity l = positive(lim.get(name));
+                    Quantity r = req.has(name) ? positive(req.get(name)) : l;
                     if (r != null) {
-                        requests.merge(name, r, BigDecimal::add);
+                        requests.merge(name, r, Quantity::add);
                     }
                     if (l != null) {
                         limitsFound.add(name);
-                        limits.merge(name, l, BigDecimal::add);
+                        limits.merge(name, l, Quantity::add);
                     }
                 }
                 if (!limitsFound.containsAll(COMPUTE)) {
@@ -49,7 +50,7 @@ final class PodQos {
         }
         if (guaranteed) {
             for (var r : requests.entrySet()) {
-                BigDecimal l = limits.get(r.getKey());
+                Quantity l = limits.get(r.getKey());
                 if (l == null || l.compareTo(r.getValue()) != 0) {
                     guaranteed = false;
                     break;
@@ -59,11 +60,11 @@ final class PodQos {
         return guaranteed && requests.size() == limits.size() ? "Guaranteed" : "Burstable";
     }
 
-    private static BigDecimal positive(JsonNode q) {
+    private static Quantity positive(JsonNode q) {
         if (q == null || q.isNull()) {
             return null;
         }
-        BigDecimal v = Quantity.parse(q.asText());
+        Quantity v = Quantity.parseOrNull(q.asText());
         return v != null && v.signum() > 0 ? v : null;
     }
 }

@@ -1,6 +1,8 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.ObjectMetaValidator;
 import java.util.HashSet;
@@ -30,12 +32,12 @@ final class PodSpecs {
 
     /** {@code ValidatePodTemplateSpec} at {@code path} (e.g. {@code spec.template}). */
     static void template(JsonNode template, String path, Errs e) {
-        JsonNode meta = Json.at(template, "metadata");
-        ObjectMetaValidator.validateLabels(Json.at(meta, "labels"), path + ".labels").forEach(e::add);
-        annotations(Json.at(meta, "annotations"), path + ".annotations", e);
-        JsonNode spec = Json.at(template, "spec");
+        JsonNode meta = GoValues.at(template, "metadata");
+        ObjectMetaValidator.validateLabels(GoValues.at(meta, "labels"), path + ".labels").forEach(e::add);
+        annotations(GoValues.at(meta, "annotations"), path + ".annotations", e);
+        JsonNode spec = GoValues.at(template, "spec");
         spec(spec, path + ".spec", false, e);
-        if (!Json.at(spec, "ephemeralContainers").isEmpty()) {
+        if (!GoValues.at(spec, "ephemeralContainers").isEmpty()) {
             e.forbidden(path + ".spec.ephemeralContainers", "ephemeral containers not allowed in pod template");
         }
     }
@@ -54,17 +56,17 @@ final class PodSpecs {
 
     /** {@code ValidatePodSpec} at {@code path}; {@code isPod} adds the pod-only checks. */
     static void spec(JsonNode spec, String path, boolean isPod, Errs e) {
-        Set<String> volumes = volumes(Json.at(spec, "volumes"), path + ".volumes", e);
+        Set<String> volumes = volumes(GoValues.at(spec, "volumes"), path + ".volumes", e);
         containers(spec, volumes, path, e);
         initContainers(spec, volumes, path, e);
         hostNetwork(spec, path, isPod, e);
         oneOf(spec, "restartPolicy", path + ".restartPolicy", RESTART_POLICIES, e);
         oneOf(spec, "dnsPolicy", path + ".dnsPolicy", DNS_POLICIES, e);
-        ObjectMetaValidator.validateLabels(Json.at(spec, "nodeSelector"), path + ".nodeSelector").forEach(e::add);
-        securityContext(Json.at(spec, "securityContext"), path + ".securityContext", e);
+        ObjectMetaValidator.validateLabels(GoValues.at(spec, "nodeSelector"), path + ".nodeSelector").forEach(e::add);
+        securityContext(GoValues.at(spec, "securityContext"), path + ".securityContext", e);
         dnsConfig(spec, path + ".dnsConfig", e);
         for (String name : List.of("serviceAccountName", "nodeName", "priorityClassName")) {
-            String v = Json.text(spec, name);
+            String v = GoValues.text(spec, name);
             if (!v.isEmpty()) {
                 e.each(path + "." + name, v, Identifiers.dns1123Subdomain(v));
             }
@@ -74,17 +76,17 @@ final class PodSpecs {
             e.invalid(path + ".activeDeadlineSeconds", deadline.asText(), MAX_INT32_RANGE);
         }
         for (String name : List.of("hostname", "subdomain")) {
-            String v = Json.text(spec, name);
+            String v = GoValues.text(spec, name);
             if (!v.isEmpty()) {
                 e.each(path + "." + name, v, Identifiers.dns1123Label(v));
             }
         }
-        Tolerations.validate(Json.at(spec, "tolerations"), path + ".tolerations", e);
+        Tolerations.validate(GoValues.at(spec, "tolerations"), path + ".tolerations", e);
         if (isPod) {
             for (String list : List.of("containers", "initContainers")) {
-                List<JsonNode> cs = Json.items(spec.get(list));
+                List<JsonNode> cs = GoValues.items(spec.get(list));
                 for (int i = 0; i < cs.size(); i++) {
-                    String image = Json.text(cs.get(i), "image");
+                    String image = GoValues.text(cs.get(i), "image");
                     if (!image.equals(image.strip())) {
                         e.invalidString(path + "." + list + "[" + i + "].image", image,
                                 "must not have leading or trailing whitespace");
@@ -95,29 +97,29 @@ final class PodSpecs {
     }
 
     private static void oneOf(JsonNode parent, String name, String path, List<String> allowed, Errs e) {
-        String v = Json.text(parent, name);
+        String v = GoValues.text(parent, name);
         if (!v.isEmpty() && !allowed.contains(v)) {
-            e.notSupported(path, Go.quote(v), allowed);
+            e.notSupported(path, GoStrings.quote(v), allowed);
         }
     }
 
     /** {@code ValidateVolumes}: the names of the valid volumes (mounts may only refer to those). */
     private static Set<String> volumes(JsonNode list, String path, Errs e) {
         Set<String> names = new HashSet<>();
-        List<JsonNode> vols = Json.items(list);
+        List<JsonNode> vols = GoValues.items(list);
         for (int i = 0; i < vols.size(); i++) {
             JsonNode vol = vols.get(i);
             String p = path + "[" + i + "]";
             Errs own = new Errs();
             volumeSource(vol, p, own);
-            String name = Json.text(vol, "name");
+            String name = GoValues.text(vol, "name");
             if (name.isEmpty()) {
                 own.required(p + ".name", "");
             } else {
                 own.each(p + ".name", name, Identifiers.dns1123Label(name));
             }
             if (names.contains(name)) {
-                own.duplicate(p + ".name", Go.quote(name));
+                own.duplicate(p + ".name", GoStrings.quote(name));
             }
             if (own.isEmpty()) {
                 names.add(name);
@@ -131,7 +133,7 @@ final class PodSpecs {
     private static void volumeSource(JsonNode vol, String path, Errs e) {
         int sources = 0;
         for (String source : VOLUME_SOURCES) {
-            if (!Json.has(vol, source)) {
+            if (!GoValues.has(vol, source)) {
                 continue;
             }
             if (sources > 0) {
@@ -165,7 +167,7 @@ final class PodSpecs {
     }
 
     private static void requiredText(JsonNode s, String name, String path, Errs e) {
-        if (Json.text(s, name).isEmpty()) {
+        if (GoValues.text(s, name).isEmpty()) {
             e.required(path + "." + name, "");
         }
     }
@@ -179,7 +181,7 @@ final class PodSpecs {
 
     private static void containers(JsonNode spec, Set<String> volumes, String path, Errs e) {
         String p = path + ".containers";
-        List<JsonNode> cs = Json.items(spec.get("containers"));
+        List<JsonNode> cs = GoValues.items(spec.get("containers"));
         if (cs.isEmpty()) {
             e.required(p, "");
             return;
@@ -189,12 +191,12 @@ final class PodSpecs {
             JsonNode c = cs.get(i);
             String cp = p + "[" + i + "]";
             Containers.common(c, volumes, cp, e);
-            String name = Json.text(c, "name");
+            String name = GoValues.text(c, "name");
             if (!names.add(name)) {
-                e.duplicate(cp + ".name", Go.quote(name));
+                e.duplicate(cp + ".name", GoStrings.quote(name));
             }
             Containers.lifecycleAndProbes(c, cp, e);
-            if (Json.has(c, "restartPolicy")) {
+            if (GoValues.has(c, "restartPolicy")) {
                 e.forbidden(cp + ".restartPolicy", "may not be set for non-init containers");
             }
         }
@@ -204,19 +206,19 @@ final class PodSpecs {
     private static void initContainers(JsonNode spec, Set<String> volumes, String path, Errs e) {
         String p = path + ".initContainers";
         Set<String> names = new HashSet<>();
-        Json.items(spec.get("containers")).forEach(c -> names.add(Json.text(c, "name")));
-        List<JsonNode> cs = Json.items(spec.get("initContainers"));
+        GoValues.items(spec.get("containers")).forEach(c -> names.add(GoValues.text(c, "name")));
+        List<JsonNode> cs = GoValues.items(spec.get("initContainers"));
         for (int i = 0; i < cs.size(); i++) {
             JsonNode c = cs.get(i);
             String cp = p + "[" + i + "]";
             Containers.common(c, volumes, cp, e);
-            String restart = Json.text(c, "restartPolicy");
-            if (Json.has(c, "restartPolicy") && !restart.equals("Always")) {
-                e.notSupported(cp + ".restartPolicy", Go.quote(restart), List.of("Always"));
+            String restart = GoValues.text(c, "restartPolicy");
+            if (GoValues.has(c, "restartPolicy") && !restart.equals("Always")) {
+                e.notSupported(cp + ".restartPolicy", GoStrings.quote(restart), List.of("Always"));
             }
-            String name = Json.text(c, "name");
+            String name = GoValues.text(c, "name");
             if (names.contains(name)) {
-                e.duplicate(cp + ".name", Go.quote(name));
+                e.duplicate(cp + ".name", GoStrings.quote(name));
             } else if (!name.isEmpty()) {
                 names.add(name);
             }
@@ -225,7 +227,7 @@ final class PodSpecs {
                 Containers.lifecycleAndProbes(c, cp, e);
             } else {
                 for (String f : List.of("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")) {
-                    if (Json.has(c, f)) {
+                    if (GoValues.has(c, f)) {
                         e.forbidden(cp + "." + f, "may not be set for init containers without restartPolicy=Always");
                     }
                 }
@@ -234,15 +236,15 @@ final class PodSpecs {
     }
 
     private static void hostNetwork(JsonNode spec, String path, boolean isPod, Errs e) {
-        if (!Json.at(spec, "hostNetwork").asBoolean(false)) {
+        if (!GoValues.at(spec, "hostNetwork").asBoolean(false)) {
             return;
         }
-        List<JsonNode> cs = Json.items(spec.get("containers"));
+        List<JsonNode> cs = GoValues.items(spec.get("containers"));
         for (int i = 0; i < cs.size(); i++) {
-            List<JsonNode> ports = Json.items(cs.get(i).get("ports"));
+            List<JsonNode> ports = GoValues.items(cs.get(i).get("ports"));
             for (int j = 0; j < ports.size(); j++) {
-                long hp = Json.at(ports.get(j), "hostPort").asLong(0);
-                long cp = Json.at(ports.get(j), "containerPort").asLong(0);
+                long hp = GoValues.at(ports.get(j), "hostPort").asLong(0);
+                long cp = GoValues.at(ports.get(j), "containerPort").asLong(0);
                 if ((isPod || hp != 0) && hp != cp) {
                     e.invalid(path + ".containers[" + i + "].ports[" + j + "].hostPort", Long.toString(hp),
                             "must match `containerPort` when `hostNetwork` is true");
@@ -261,19 +263,19 @@ final class PodSpecs {
     }
 
     private static void dnsConfig(JsonNode spec, String path, Errs e) {
-        if (Json.text(spec, "dnsPolicy").equals("None")) {
-            if (!Json.has(spec, "dnsConfig")) {
+        if (GoValues.text(spec, "dnsPolicy").equals("None")) {
+            if (!GoValues.has(spec, "dnsConfig")) {
                 e.required(path, "must provide `dnsConfig` when `dnsPolicy` is None");
                 return;
             }
-            if (Json.at(spec, "dnsConfig", "nameservers").isEmpty()) {
+            if (GoValues.at(spec, "dnsConfig", "nameservers").isEmpty()) {
                 e.required(path + ".nameservers", "must provide at least one DNS nameserver when `dnsPolicy` is None");
                 return;
             }
         }
-        List<JsonNode> servers = Json.items(Json.at(spec, "dnsConfig", "nameservers"));
+        List<JsonNode> servers = GoValues.items(GoValues.at(spec, "dnsConfig", "nameservers"));
         if (servers.size() > 3) {
-            e.invalid(path + ".nameservers", Go.stringSlice(Json.at(spec, "dnsConfig", "nameservers")),
+            e.invalid(path + ".nameservers", Go.stringSlice(GoValues.at(spec, "dnsConfig", "nameservers")),
                     "must not have more than 3 nameservers");
         }
         for (int i = 0; i < servers.size(); i++) {

@@ -3,6 +3,7 @@ package io.kapi.apis.validation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import java.util.List;
 
 /** Pods: kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}. */
@@ -25,24 +26,24 @@ final class Pods {
 
     static void create(ObjectNode pod, Errs e) {
         metadataAndSpec(pod, e);
-        JsonNode spec = Json.at(pod, "spec");
-        if (!Json.at(spec, "ephemeralContainers").isEmpty()) {
+        JsonNode spec = GoValues.at(pod, "spec");
+        if (!GoValues.at(spec, "ephemeralContainers").isEmpty()) {
             e.forbidden("spec.ephemeralContainers", "cannot be set on create");
         }
-        if (!Json.text(spec, "nodeName").isEmpty() && !Json.at(spec, "schedulingGates").isEmpty()) {
+        if (!GoValues.text(spec, "nodeName").isEmpty() && !GoValues.at(spec, "schedulingGates").isEmpty()) {
             e.forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared");
         }
     }
 
     private static void metadataAndSpec(ObjectNode pod, Errs e) {
-        JsonNode spec = Json.at(pod, "spec");
+        JsonNode spec = GoValues.at(pod, "spec");
         PodSpecs.spec(spec, "spec", true, e);
-        if (Json.text(spec, "serviceAccountName").isEmpty()) {
-            List<JsonNode> vols = Json.items(spec.get("volumes"));
+        if (GoValues.text(spec, "serviceAccountName").isEmpty()) {
+            List<JsonNode> vols = GoValues.items(spec.get("volumes"));
             for (int i = 0; i < vols.size(); i++) {
-                List<JsonNode> sources = Json.items(Json.at(vols.get(i), "projected", "sources"));
+                List<JsonNode> sources = GoValues.items(GoValues.at(vols.get(i), "projected", "sources"));
                 for (int j = 0; j < sources.size(); j++) {
-                    if (Json.has(sources.get(j), "serviceAccountToken")) {
+                    if (GoValues.has(sources.get(j), "serviceAccountToken")) {
                         e.forbidden("spec.volumes[" + i + "].projected.sources[" + j + "].serviceAccountToken",
                                 "must not be specified when serviceAccountName is not set");
                     }
@@ -53,17 +54,17 @@ final class Pods {
 
     static void update(ObjectNode pod, ObjectNode old, Errs e) {
         metadataAndSpec(pod, e);
-        JsonNode spec = Json.at(pod, "spec");
-        JsonNode oldSpec = Json.at(old, "spec");
+        JsonNode spec = GoValues.at(pod, "spec");
+        JsonNode oldSpec = GoValues.at(old, "spec");
         for (String list : List.of("containers", "initContainers")) {
-            List<JsonNode> now = Json.items(spec.get(list));
-            List<JsonNode> before = Json.items(oldSpec.get(list));
+            List<JsonNode> now = GoValues.items(spec.get(list));
+            List<JsonNode> before = GoValues.items(oldSpec.get(list));
             if (now.size() != before.size()) {
                 e.forbidden("spec." + list, "pod updates may not add or remove containers");
                 return;
             }
             for (int i = 0; i < now.size(); i++) {
-                String image = Json.text(now.get(i), "image");
+                String image = GoValues.text(now.get(i), "image");
                 if (image.isEmpty()) {
                     e.required("spec." + list + "[" + i + "].image", "");
                 }
@@ -91,13 +92,13 @@ final class Pods {
             e.invalid("spec.activeDeadlineSeconds", "null", "must not update from a positive integer to nil value");
         }
         Tolerations.onlyAdded(spec.get("tolerations"), oldSpec.get("tolerations"), "spec.tolerations", e);
-        if (Json.same(spec, oldSpec)) {
+        if (GoValues.same(spec, oldSpec)) {
             return;
         }
         ObjectNode munged = spec.isObject() ? ((ObjectNode) spec).deepCopy() : pod.objectNode();
         for (String list : List.of("containers", "initContainers")) {
             if (munged.get(list) instanceof ArrayNode cs) {
-                List<JsonNode> before = Json.items(oldSpec.get(list));
+                List<JsonNode> before = GoValues.items(oldSpec.get(list));
                 for (int i = 0; i < cs.size(); i++) {
                     if (cs.get(i) instanceof ObjectNode c) {
                         c.set("image", before.get(i).get("image"));
@@ -112,7 +113,7 @@ final class Pods {
         if (grace != null && grace.asLong() < 0 && munged.path("terminationGracePeriodSeconds").asLong() == 1) {
             munged.set("terminationGracePeriodSeconds", grace);
         }
-        if (!Json.same(munged, oldSpec)) {
+        if (!GoValues.same(munged, oldSpec)) {
             e.forbidden("spec", "pod updates may not change fields other than " + UPDATABLE + "\n"
                     + SpecDiff.diff("core.PodSpec", oldSpec, munged));
         }

@@ -2,6 +2,8 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.NameRule;
 import java.util.List;
@@ -20,29 +22,29 @@ final class Rbac {
     static final Rules CLUSTER_ROLE_BINDING = Rules.of((o, e) -> binding(o, false, e), Rbac::roleRefImmutable);
 
     private static void rules(JsonNode role, boolean namespaced, Errs e) {
-        List<JsonNode> rules = Json.items(role.get("rules"));
+        List<JsonNode> rules = GoValues.items(role.get("rules"));
         for (int i = 0; i < rules.size(); i++) {
             JsonNode r = rules.get(i);
             String p = "rules[" + i + "]";
-            if (Json.at(r, "verbs").isEmpty()) {
+            if (GoValues.at(r, "verbs").isEmpty()) {
                 e.required(p + ".verbs", "verbs must contain at least one value");
             }
             JsonNode urls = r.get("nonResourceURLs");
-            if (!Json.at(r, "nonResourceURLs").isEmpty()) {
+            if (!GoValues.at(r, "nonResourceURLs").isEmpty()) {
                 if (namespaced) {
                     e.invalid(p + ".nonResourceURLs", Go.stringSlice(urls), "namespaced rules cannot apply to non-resource URLs");
                 }
-                if (!Json.at(r, "apiGroups").isEmpty() || !Json.at(r, "resources").isEmpty()
-                        || !Json.at(r, "resourceNames").isEmpty()) {
+                if (!GoValues.at(r, "apiGroups").isEmpty() || !GoValues.at(r, "resources").isEmpty()
+                        || !GoValues.at(r, "resourceNames").isEmpty()) {
                     e.invalid(p + ".nonResourceURLs", Go.stringSlice(urls),
                             "rules cannot apply to both regular resources and non-resource URLs");
                 }
                 continue;
             }
-            if (Json.at(r, "apiGroups").isEmpty()) {
+            if (GoValues.at(r, "apiGroups").isEmpty()) {
                 e.required(p + ".apiGroups", "resource rules must supply at least one api group");
             }
-            if (Json.at(r, "resources").isEmpty()) {
+            if (GoValues.at(r, "resources").isEmpty()) {
                 e.required(p + ".resources", "resource rules must supply at least one resource");
             }
         }
@@ -52,7 +54,7 @@ final class Rbac {
         rules(role, false, e);
         JsonNode aggregation = role.get("aggregationRule");
         if (aggregation != null && aggregation.isObject()) {
-            List<JsonNode> selectors = Json.items(aggregation.get("clusterRoleSelectors"));
+            List<JsonNode> selectors = GoValues.items(aggregation.get("clusterRoleSelectors"));
             if (selectors.isEmpty()) {
                 e.required("aggregationRule.clusterRoleSelectors",
                         "at least one clusterRoleSelector required if aggregationRule is non-nil");
@@ -64,64 +66,64 @@ final class Rbac {
     }
 
     private static void binding(ObjectNode b, boolean namespaced, Errs e) {
-        JsonNode ref = Json.at(b, "roleRef");
-        String apiGroup = Json.text(ref, "apiGroup");
+        JsonNode ref = GoValues.at(b, "roleRef");
+        String apiGroup = GoValues.text(ref, "apiGroup");
         if (!apiGroup.equals(GROUP)) {
-            e.notSupported("roleRef.apiGroup", Go.quote(apiGroup), List.of(GROUP));
+            e.notSupported("roleRef.apiGroup", GoStrings.quote(apiGroup), List.of(GROUP));
         }
-        String kind = Json.text(ref, "kind");
+        String kind = GoValues.text(ref, "kind");
         List<String> kinds = namespaced ? List.of("Role", "ClusterRole") : List.of("ClusterRole");
         if (!kinds.contains(kind)) {
-            e.notSupported("roleRef.kind", Go.quote(kind), kinds);
+            e.notSupported("roleRef.kind", GoStrings.quote(kind), kinds);
         }
-        String name = Json.text(ref, "name");
+        String name = GoValues.text(ref, "name");
         if (name.isEmpty()) {
             e.required("roleRef.name", "");
         } else {
             e.each("roleRef.name", name, NameRule.PATH_SEGMENT.check(name, false));
         }
-        List<JsonNode> subjects = Json.items(b.get("subjects"));
+        List<JsonNode> subjects = GoValues.items(b.get("subjects"));
         for (int i = 0; i < subjects.size(); i++) {
             subject(subjects.get(i), namespaced, "subjects[" + i + "]", e);
         }
     }
 
     private static void subject(JsonNode s, boolean namespaced, String path, Errs e) {
-        String name = Json.text(s, "name");
+        String name = GoValues.text(s, "name");
         if (name.isEmpty()) {
             e.required(path + ".name", "");
         }
-        String kind = Json.text(s, "kind");
+        String kind = GoValues.text(s, "kind");
         switch (kind) {
             case "ServiceAccount" -> {
                 if (!name.isEmpty()) {
                     e.each(path + ".name", name, Identifiers.dns1123Subdomain(name));
                 }
-                String group = Json.text(s, "apiGroup");
+                String group = GoValues.text(s, "apiGroup");
                 if (!group.isEmpty()) {
-                    e.notSupported(path + ".apiGroup", Go.quote(group), List.of(""));
+                    e.notSupported(path + ".apiGroup", GoStrings.quote(group), List.of(""));
                 }
-                if (!namespaced && Json.text(s, "namespace").isEmpty()) {
+                if (!namespaced && GoValues.text(s, "namespace").isEmpty()) {
                     e.required(path + ".namespace", "");
                 }
             }
             case "User", "Group" -> {
-                String group = Json.has(s, "apiGroup") ? Json.text(s, "apiGroup") : GROUP;
+                String group = GoValues.has(s, "apiGroup") ? GoValues.text(s, "apiGroup") : GROUP;
                 if (!group.equals(GROUP)) {
-                    e.notSupported(path + ".apiGroup", Go.quote(group), List.of(GROUP));
+                    e.notSupported(path + ".apiGroup", GoStrings.quote(group), List.of(GROUP));
                 }
             }
-            default -> e.notSupported(path + ".kind", Go.quote(kind), List.of("ServiceAccount", "User", "Group"));
+            default -> e.notSupported(path + ".kind", GoStrings.quote(kind), List.of("ServiceAccount", "User", "Group"));
         }
     }
 
     private static void roleRefImmutable(ObjectNode b, ObjectNode old, Errs e) {
-        JsonNode ref = Json.at(b, "roleRef");
-        JsonNode before = Json.at(old, "roleRef");
+        JsonNode ref = GoValues.at(b, "roleRef");
+        JsonNode before = GoValues.at(old, "roleRef");
         for (String f : List.of("apiGroup", "kind", "name")) {
-            if (!Json.text(ref, f).equals(Json.text(before, f))) {
-                e.invalid("roleRef", "rbac.RoleRef{APIGroup:" + Go.quote(Json.text(ref, "apiGroup")) + ", Kind:"
-                        + Go.quote(Json.text(ref, "kind")) + ", Name:" + Go.quote(Json.text(ref, "name")) + "}",
+            if (!GoValues.text(ref, f).equals(GoValues.text(before, f))) {
+                e.invalid("roleRef", "rbac.RoleRef{APIGroup:" + GoStrings.quote(GoValues.text(ref, "apiGroup")) + ", Kind:"
+                        + GoStrings.quote(GoValues.text(ref, "kind")) + ", Name:" + GoStrings.quote(GoValues.text(ref, "name")) + "}",
                         "cannot change roleRef");
                 return;
             }

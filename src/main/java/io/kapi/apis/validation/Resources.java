@@ -1,8 +1,9 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.quantity.Quantity;
 import io.kapi.machinery.validation.Identifiers;
-import io.kapi.machinery.validation.Quantities;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -16,8 +17,8 @@ final class Resources {
     }
 
     static void validate(JsonNode resources, String path, Errs e) {
-        JsonNode limits = Json.at(resources, "limits");
-        JsonNode requests = Json.at(resources, "requests");
+        JsonNode limits = GoValues.at(resources, "limits");
+        JsonNode requests = GoValues.at(resources, "requests");
         boolean cpuOrMemory = false;
         boolean hugePages = false;
         for (var entry : sorted(limits).entrySet()) {
@@ -35,7 +36,7 @@ final class Resources {
             String request = entry.getValue();
             if (limits.has(name)) {
                 String limit = limits.get(name).asText();
-                int cmp = Quantity.compare(request, limit);
+                int cmp = compareQuantities(request, limit);
                 if (cmp != 0 && !overcommitAllowed(name)) {
                     e.invalidString(path + ".requests", request, "must be equal to " + name + " limit of " + limit);
                 } else if (cmp > 0) {
@@ -51,6 +52,13 @@ final class Resources {
         if (!cpuOrMemory && hugePages) {
             e.forbidden(path, "HugePages require cpu or memory");
         }
+    }
+
+    /** How two quantities compare; 0 when either is none (decoding or validation reports that). */
+    static int compareQuantities(String a, String b) {
+        Quantity x = Quantity.parseOrNull(a);
+        Quantity y = Quantity.parseOrNull(b);
+        return x == null || y == null ? 0 : x.compareTo(y);
     }
 
     private static Map<String, String> sorted(JsonNode list) {
@@ -87,7 +95,8 @@ final class Resources {
     }
 
     private static void quantity(String value, String path, Errs e) {
-        if (Quantities.check(value) == null && value.startsWith("-") && Quantity.parse(value).signum() < 0) {
+        Quantity q = Quantity.parseOrNull(value);
+        if (q != null && q.signum() < 0) {
             e.invalidString(path, value, Errs.NEGATIVE);
         }
     }

@@ -2,6 +2,8 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.NameRule;
 import java.util.List;
 
@@ -17,7 +19,7 @@ final class Scaling {
     static final Rules HPA = Rules.of(Scaling::hpa);
 
     private static void pdb(ObjectNode pdb, Errs e) {
-        JsonNode spec = Json.at(pdb, "spec");
+        JsonNode spec = GoValues.at(pdb, "spec");
         JsonNode min = spec.get("minAvailable");
         JsonNode max = spec.get("maxUnavailable");
         boolean hasMin = min != null && !min.isNull();
@@ -37,31 +39,31 @@ final class Scaling {
                 e.invalid("spec." + f, v.asText(), "must not be greater than 100%");
             }
         }
-        if (Json.has(spec, "selector")) {
+        if (GoValues.has(spec, "selector")) {
             Selectors.validate(spec.get("selector"), "spec.selector", e);
         }
-        String policy = Json.text(spec, "unhealthyPodEvictionPolicy");
-        if (Json.has(spec, "unhealthyPodEvictionPolicy") && !EVICTION_POLICIES.contains(policy)) {
-            e.notSupported("spec.unhealthyPodEvictionPolicy", Go.quote(policy), EVICTION_POLICIES);
+        String policy = GoValues.text(spec, "unhealthyPodEvictionPolicy");
+        if (GoValues.has(spec, "unhealthyPodEvictionPolicy") && !EVICTION_POLICIES.contains(policy)) {
+            e.notSupported("spec.unhealthyPodEvictionPolicy", GoStrings.quote(policy), EVICTION_POLICIES);
         }
     }
 
     private static void hpa(ObjectNode hpa, Errs e) {
-        JsonNode spec = Json.at(hpa, "spec");
+        JsonNode spec = GoValues.at(hpa, "spec");
         JsonNode min = spec.get("minReplicas");
         if (min != null && min.isNumber() && min.asLong() < 1) {
             e.invalid("spec.minReplicas", min.asText(), "must be greater than or equal to 1");
         }
-        long max = Json.at(spec, "maxReplicas").asLong(0);
+        long max = GoValues.at(spec, "maxReplicas").asLong(0);
         if (max < 1) {
             e.invalid("spec.maxReplicas", Long.toString(max), "must be greater than 0");
         }
         if (min != null && min.isNumber() && max < min.asLong()) {
             e.invalid("spec.maxReplicas", Long.toString(max), "must be greater than or equal to `minReplicas`");
         }
-        JsonNode ref = Json.at(spec, "scaleTargetRef");
+        JsonNode ref = GoValues.at(spec, "scaleTargetRef");
         for (String f : List.of("kind", "name")) {
-            String v = Json.text(ref, f);
+            String v = GoValues.text(ref, f);
             if (v.isEmpty()) {
                 e.required("spec.scaleTargetRef." + f, "");
             } else {

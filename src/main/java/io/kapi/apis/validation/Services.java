@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.ObjectMetaValidator;
 import java.util.HashSet;
@@ -30,16 +32,16 @@ final class Services {
     static final Rules RULES = new Rules(Services::create, Services::update);
 
     private static void create(ObjectNode svc, Errs e) {
-        validate(svc, clusterIPs(Json.at(svc, "spec")), e);
+        validate(svc, clusterIPs(GoValues.at(svc, "spec")), e);
     }
 
     /** The effective clusterIPs: the field, else {@code [clusterIP]}, else empty. */
     static ArrayNode clusterIPs(JsonNode spec) {
         ArrayNode ips = JsonNodeFactory.instance.arrayNode();
-        if (!Json.at(spec, "clusterIPs").isEmpty()) {
-            Json.items(spec.get("clusterIPs")).forEach(ips::add);
-        } else if (!Json.text(spec, "clusterIP").isEmpty()) {
-            ips.add(Json.text(spec, "clusterIP"));
+        if (!GoValues.at(spec, "clusterIPs").isEmpty()) {
+            GoValues.items(spec.get("clusterIPs")).forEach(ips::add);
+        } else if (!GoValues.text(spec, "clusterIP").isEmpty()) {
+            ips.add(GoValues.text(spec, "clusterIP"));
         }
         return ips;
     }
@@ -49,9 +51,9 @@ final class Services {
     }
 
     private static void validate(ObjectNode svc, ArrayNode ips, Errs e) {
-        JsonNode spec = Json.at(svc, "spec");
-        String type = Json.text(spec, "type");
-        List<JsonNode> ports = Json.items(spec.get("ports"));
+        JsonNode spec = GoValues.at(svc, "spec");
+        String type = GoValues.text(spec, "type");
+        List<JsonNode> ports = GoValues.items(spec.get("ports"));
         boolean headless = headless(ips);
         if (ports.isEmpty() && !headless && !type.equals("ExternalName")) {
             e.required("spec.ports", "");
@@ -66,13 +68,13 @@ final class Services {
                 if (!ips.isEmpty()) {
                     e.forbidden("spec.clusterIPs", "may not be set for ExternalName services");
                 }
-                if (!Json.at(spec, "ipFamilies").isEmpty()) {
+                if (!GoValues.at(spec, "ipFamilies").isEmpty()) {
                     e.forbidden("spec.ipFamilies", "may not be set for ExternalName services");
                 }
-                if (Json.has(spec, "ipFamilyPolicy")) {
+                if (GoValues.has(spec, "ipFamilyPolicy")) {
                     e.forbidden("spec.ipFamilyPolicy", "may not be set for ExternalName services");
                 }
-                String cname = Json.text(spec, "externalName");
+                String cname = GoValues.text(spec, "externalName");
                 cname = cname.endsWith(".") ? cname.substring(0, cname.length() - 1) : cname;
                 if (cname.isEmpty()) {
                     e.required("spec.externalName", "");
@@ -86,17 +88,17 @@ final class Services {
         for (int i = 0; i < ports.size(); i++) {
             port(ports.get(i), ports.size() > 1, names, "spec.ports[" + i + "]", e);
         }
-        if (Json.has(spec, "selector")) {
+        if (GoValues.has(spec, "selector")) {
             ObjectMetaValidator.validateLabels(spec.get("selector"), "spec.selector").forEach(e::add);
         }
-        String affinity = Json.text(spec, "sessionAffinity");
+        String affinity = GoValues.text(spec, "sessionAffinity");
         if (!affinity.isEmpty() && !AFFINITY.contains(affinity)) {
-            e.notSupported("spec.sessionAffinity", Go.quote(affinity), AFFINITY);
+            e.notSupported("spec.sessionAffinity", GoStrings.quote(affinity), AFFINITY);
         }
-        if (affinity.equals("None") && Json.has(spec, "sessionAffinityConfig")) {
+        if (affinity.equals("None") && GoValues.has(spec, "sessionAffinityConfig")) {
             e.forbidden("spec.sessionAffinityConfig", "must not be set when session affinity is None");
         }
-        JsonNode timeout = Json.at(spec, "sessionAffinityConfig", "clientIP", "timeoutSeconds");
+        JsonNode timeout = GoValues.at(spec, "sessionAffinityConfig", "clientIP", "timeoutSeconds");
         if (affinity.equals("ClientIP") && timeout.isNumber() && (timeout.asLong() <= 0 || timeout.asLong() > 86400)) {
             e.invalid("spec.sessionAffinityConfig.clientIP.timeoutSeconds", timeout.asText(),
                     "must be greater than 0 and less than 86400");
@@ -104,52 +106,52 @@ final class Services {
         if (!type.equals("ExternalName")) {
             clusterIPsRelated(spec, ips, e);
         }
-        List<JsonNode> external = Json.items(spec.get("externalIPs"));
+        List<JsonNode> external = GoValues.items(spec.get("externalIPs"));
         for (int i = 0; i < external.size(); i++) {
             Names.ip("spec.externalIPs[" + i + "]", external.get(i).asText(), e);
         }
         if (!type.isEmpty() && !TYPES.contains(type)) {
-            e.notSupported("spec.type", Go.quote(type), TYPES);
+            e.notSupported("spec.type", GoStrings.quote(type), TYPES);
         }
         portConflicts(ports, type, e);
-        if (!Json.at(spec, "loadBalancerSourceRanges").isEmpty()) {
+        if (!GoValues.at(spec, "loadBalancerSourceRanges").isEmpty()) {
             if (!type.equals("LoadBalancer")) {
                 e.forbidden("spec.LoadBalancerSourceRanges", "may only be used when `type` is 'LoadBalancer'");
             }
-            List<JsonNode> ranges = Json.items(spec.get("loadBalancerSourceRanges"));
+            List<JsonNode> ranges = GoValues.items(spec.get("loadBalancerSourceRanges"));
             for (int i = 0; i < ranges.size(); i++) {
                 Names.cidr("spec.LoadBalancerSourceRanges[" + i + "]", ranges.get(i).asText().strip(), e);
             }
         }
-        if (Json.has(spec, "allocateLoadBalancerNodePorts") && !type.equals("LoadBalancer")) {
+        if (GoValues.has(spec, "allocateLoadBalancerNodePorts") && !type.equals("LoadBalancer")) {
             e.forbidden("spec.allocateLoadBalancerNodePorts", "may only be used when `type` is 'LoadBalancer'");
         }
         trafficPolicies(spec, type, external.isEmpty(), e);
     }
 
     private static void port(JsonNode port, boolean requireName, Set<String> names, String path, Errs e) {
-        String name = Json.text(port, "name");
+        String name = GoValues.text(port, "name");
         if (requireName && name.isEmpty()) {
             e.required(path + ".name", "");
         } else if (!name.isEmpty()) {
             e.each(path + ".name", name, Identifiers.dns1123Label(name));
             if (!names.add(name)) {
-                e.duplicate(path + ".name", Go.quote(name));
+                e.duplicate(path + ".name", GoStrings.quote(name));
             }
         }
-        long number = Json.at(port, "port").asLong(0);
+        long number = GoValues.at(port, "port").asLong(0);
         if (!Names.validPort(number)) {
             e.invalid(path + ".port", Long.toString(number), Names.PORT_RANGE);
         }
-        String protocol = Json.text(port, "protocol");
+        String protocol = GoValues.text(port, "protocol");
         if (!protocol.isEmpty() && !PodSpecs.PROTOCOLS.contains(protocol)) {
-            e.notSupported(path + ".protocol", Go.quote(protocol), PodSpecs.PROTOCOLS);
+            e.notSupported(path + ".protocol", GoStrings.quote(protocol), PodSpecs.PROTOCOLS);
         }
-        if (Json.has(port, "targetPort")) {
+        if (GoValues.has(port, "targetPort")) {
             Containers.portNumOrName(port.get("targetPort"), path + ".targetPort", e);
         }
-        if (Json.has(port, "appProtocol")) {
-            String app = Json.text(port, "appProtocol");
+        if (GoValues.has(port, "appProtocol")) {
+            String app = GoValues.text(port, "appProtocol");
             e.each(path + ".appProtocol", app, Identifiers.qualifiedName(app));
         }
     }
@@ -159,17 +161,17 @@ final class Services {
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < ports.size(); i++) {
             JsonNode p = ports.get(i);
-            long nodePort = Json.at(p, "nodePort").asLong(0);
-            String protocol = Json.text(p, "protocol").isEmpty() ? "TCP" : Json.text(p, "protocol");
+            long nodePort = GoValues.at(p, "nodePort").asLong(0);
+            String protocol = GoValues.text(p, "protocol").isEmpty() ? "TCP" : GoValues.text(p, "protocol");
             if (type.equals("ClusterIP") && nodePort != 0) {
                 e.forbidden("spec.ports[" + i + "].nodePort", "may not be used when `type` is 'ClusterIP'");
             }
             if (nodePort != 0 && !nodePorts.add(protocol + "/" + nodePort)) {
                 e.duplicate("spec.ports[" + i + "].nodePort", Long.toString(nodePort));
             }
-            long number = Json.at(p, "port").asLong(0);
+            long number = GoValues.at(p, "port").asLong(0);
             if (!seen.add(protocol + "/" + number)) {
-                e.duplicate("spec.ports[" + i + "]", "core.ServicePort{Name:\"\", Protocol:" + Go.quote(protocol)
+                e.duplicate("spec.ports[" + i + "]", "core.ServicePort{Name:\"\", Protocol:" + GoStrings.quote(protocol)
                         + ", AppProtocol:(*string)(nil), Port:" + number
                         + ", TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:\"\"}, NodePort:0}");
             }
@@ -177,7 +179,7 @@ final class Services {
     }
 
     private static void clusterIPsRelated(JsonNode spec, ArrayNode ips, Errs e) {
-        String clusterIP = Json.text(spec, "clusterIP");
+        String clusterIP = GoValues.text(spec, "clusterIP");
         if (!clusterIP.isEmpty()) {
             if (!ips.get(0).asText().equals(clusterIP)) {
                 e.invalid("spec.clusterIPs", Go.stringSlice(ips), "first value must match `clusterIP`");
@@ -185,20 +187,20 @@ final class Services {
         } else if (!ips.isEmpty()) {
             e.invalid("spec.clusterIPs", Go.stringSlice(ips), "must be empty when `clusterIP` is not specified");
         }
-        List<JsonNode> families = Json.items(spec.get("ipFamilies"));
+        List<JsonNode> families = GoValues.items(spec.get("ipFamilies"));
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < families.size(); i++) {
             String f = families.get(i).asText();
             if (!FAMILIES.contains(f)) {
-                e.notSupported("spec.ipFamilies[" + i + "]", Go.quote(f), FAMILIES);
+                e.notSupported("spec.ipFamilies[" + i + "]", GoStrings.quote(f), FAMILIES);
             }
             if (!seen.add(f)) {
-                e.duplicate("spec.ipFamilies[" + i + "]", Go.quote(f));
+                e.duplicate("spec.ipFamilies[" + i + "]", GoStrings.quote(f));
             }
         }
-        String policy = Json.text(spec, "ipFamilyPolicy");
-        if (Json.has(spec, "ipFamilyPolicy") && !FAMILY_POLICIES.contains(policy)) {
-            e.notSupported("spec.ipFamilyPolicy", Go.quote(policy), FAMILY_POLICIES);
+        String policy = GoValues.text(spec, "ipFamilyPolicy");
+        if (GoValues.has(spec, "ipFamilyPolicy") && !FAMILY_POLICIES.contains(policy)) {
+            e.notSupported("spec.ipFamilyPolicy", GoStrings.quote(policy), FAMILY_POLICIES);
         }
         boolean bad = false;
         for (int i = 0; i < ips.size(); i++) {
@@ -243,38 +245,38 @@ final class Services {
     private static void trafficPolicies(JsonNode spec, String type, boolean noExternalIPs, Errs e) {
         boolean external = type.equals("LoadBalancer") || type.equals("NodePort")
                 || (type.equals("ClusterIP") && !noExternalIPs);
-        String etp = Json.text(spec, "externalTrafficPolicy");
+        String etp = GoValues.text(spec, "externalTrafficPolicy");
         if (!external && !etp.isEmpty()) {
             e.invalidString("spec.externalTrafficPolicy", etp, "may only be set for externally-accessible services");
         } else if (external && !etp.isEmpty() && !TRAFFIC_POLICIES.contains(etp)) {
-            e.notSupported("spec.externalTrafficPolicy", Go.quote(etp), TRAFFIC_POLICIES);
+            e.notSupported("spec.externalTrafficPolicy", GoStrings.quote(etp), TRAFFIC_POLICIES);
         }
-        String itp = Json.text(spec, "internalTrafficPolicy");
-        if (Json.has(spec, "internalTrafficPolicy") && !TRAFFIC_POLICIES.contains(itp)) {
-            e.notSupported("spec.internalTrafficPolicy", Go.quote(itp), TRAFFIC_POLICIES);
+        String itp = GoValues.text(spec, "internalTrafficPolicy");
+        if (GoValues.has(spec, "internalTrafficPolicy") && !TRAFFIC_POLICIES.contains(itp)) {
+            e.notSupported("spec.internalTrafficPolicy", GoStrings.quote(itp), TRAFFIC_POLICIES);
         }
-        String td = Json.text(spec, "trafficDistribution");
-        if (Json.has(spec, "trafficDistribution") && !DISTRIBUTIONS.contains(td)) {
-            e.notSupported("spec.trafficDistribution", Go.quote(td), DISTRIBUTIONS);
+        String td = GoValues.text(spec, "trafficDistribution");
+        if (GoValues.has(spec, "trafficDistribution") && !DISTRIBUTIONS.contains(td)) {
+            e.notSupported("spec.trafficDistribution", GoStrings.quote(td), DISTRIBUTIONS);
         }
     }
 
     private static void update(ObjectNode svc, ObjectNode old, Errs e) {
-        JsonNode spec = Json.at(svc, "spec");
-        JsonNode oldSpec = Json.at(old, "spec");
+        JsonNode spec = GoValues.at(svc, "spec");
+        JsonNode oldSpec = GoValues.at(old, "spec");
         ArrayNode oldIps = clusterIPs(oldSpec);
         ArrayNode ips = clusterIPs(spec);
         // kube syncs a changed clusterIP into clusterIPs, and keeps allocated IPs the request omits
-        if (!Json.text(spec, "clusterIP").equals(Json.text(oldSpec, "clusterIP"))
-                && Json.same(spec.get("clusterIPs"), oldSpec.get("clusterIPs")) && !ips.isEmpty()
-                && !Json.text(spec, "clusterIP").isEmpty()) {
-            ips.set(0, Json.text(spec, "clusterIP"));
+        if (!GoValues.text(spec, "clusterIP").equals(GoValues.text(oldSpec, "clusterIP"))
+                && GoValues.same(spec.get("clusterIPs"), oldSpec.get("clusterIPs")) && !ips.isEmpty()
+                && !GoValues.text(spec, "clusterIP").isEmpty()) {
+            ips.set(0, GoValues.text(spec, "clusterIP"));
         }
-        if (ips.isEmpty() && Json.text(spec, "clusterIP").isEmpty()) {
+        if (ips.isEmpty() && GoValues.text(spec, "clusterIP").isEmpty()) {
             ips = oldIps.deepCopy();
         }
-        String type = Json.text(spec, "type");
-        String oldType = Json.text(oldSpec, "type");
+        String type = GoValues.text(spec, "type");
+        String oldType = GoValues.text(oldSpec, "type");
         if (!type.equals("ExternalName") && !oldType.equals("ExternalName") && !(headless(ips) && headless(oldIps))) {
             if (oldIps.size() == ips.size()) {
                 for (int i = 0; i < oldIps.size(); i++) {
@@ -292,7 +294,7 @@ final class Services {
                 e.invalid("spec.clusterIPs[0]", Go.stringSlice(ips), "may not change once set");
             }
         }
-        ArrayNode effective = Json.text(spec, "clusterIP").isEmpty() && clusterIPs(spec).isEmpty() ? null : ips;
+        ArrayNode effective = GoValues.text(spec, "clusterIP").isEmpty() && clusterIPs(spec).isEmpty() ? null : ips;
         validate(svc, effective == null ? clusterIPs(spec) : effective, e);
     }
 }

@@ -1,6 +1,7 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.TreeSet;
 
 /**
@@ -22,7 +23,7 @@ final class SpecDiff {
         for (String name : names) {
             JsonNode x = before.get(name);
             JsonNode y = after.get(name);
-            if (Json.same(x, y)) {
+            if (GoValues.same(x, y)) {
                 same++;
                 continue;
             }

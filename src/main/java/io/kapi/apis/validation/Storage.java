@@ -2,6 +2,9 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.quantity.Quantity;
 import io.kapi.machinery.validation.Identifiers;
 import java.util.List;
 
@@ -23,12 +26,12 @@ final class Storage {
     private Storage() {
     }
 
-    static final Rules PVC = new Rules((o, e) -> claimSpec(Json.at(o, "spec"), e), Storage::claimUpdate);
+    static final Rules PVC = new Rules((o, e) -> claimSpec(GoValues.at(o, "spec"), e), Storage::claimUpdate);
     static final Rules PV = new Rules(Storage::volume, Storage::volumeUpdate);
     static final Rules STORAGE_CLASS = Rules.of(Storage::storageClass, Storage::storageClassUpdate);
 
     private static void accessModes(JsonNode spec, String path, boolean pvc, Errs e) {
-        List<JsonNode> modes = Json.items(spec.get("accessModes"));
+        List<JsonNode> modes = GoValues.items(spec.get("accessModes"));
         if (modes.isEmpty()) {
             e.required(path, pvc ? "at least 1 access mode is required" : "");
         }
@@ -36,7 +39,7 @@ final class Storage {
         boolean other = false;
         for (JsonNode m : modes) {
             if (!ACCESS_MODES.contains(m.asText())) {
-                e.notSupported(path, Go.quote(m.asText()), ACCESS_MODES);
+                e.notSupported(path, GoStrings.quote(m.asText()), ACCESS_MODES);
             } else if (m.asText().equals("ReadWriteOncePod")) {
                 once = true;
             } else {
@@ -50,53 +53,53 @@ final class Storage {
 
     private static void claimSpec(JsonNode spec, Errs e) {
         accessModes(spec, "spec.accessModes", true, e);
-        if (Json.has(spec, "selector")) {
+        if (GoValues.has(spec, "selector")) {
             Selectors.validate(spec.get("selector"), "spec.selector", e);
         }
-        JsonNode storage = Json.at(spec, "resources", "requests", "storage");
+        JsonNode storage = GoValues.at(spec, "resources", "requests", "storage");
         if (storage.isMissingNode() || storage.isNull()) {
             e.required("spec.resources[storage]", "");
         } else {
-            var q = Quantity.parse(storage.asText());
+            Quantity q = Quantity.parseOrNull(storage.asText());
             if (q != null && q.signum() <= 0) {
                 e.invalidString("spec.resources[storage]", storage.asText(), "must be greater than zero");
             }
         }
-        String sc = Json.text(spec, "storageClassName");
+        String sc = GoValues.text(spec, "storageClassName");
         if (!sc.isEmpty()) {
             e.each("spec.storageClassName", sc, Identifiers.dns1123Subdomain(sc));
         }
-        String mode = Json.text(spec, "volumeMode");
-        if (Json.has(spec, "volumeMode") && !VOLUME_MODES.contains(mode)) {
-            e.notSupported("spec.volumeMode", Go.quote(mode), VOLUME_MODES);
+        String mode = GoValues.text(spec, "volumeMode");
+        if (GoValues.has(spec, "volumeMode") && !VOLUME_MODES.contains(mode)) {
+            e.notSupported("spec.volumeMode", GoStrings.quote(mode), VOLUME_MODES);
         }
     }
 
     private static void claimUpdate(ObjectNode pvc, ObjectNode old, Errs e) {
-        JsonNode spec = Json.at(pvc, "spec");
-        JsonNode oldSpec = Json.at(old, "spec");
+        JsonNode spec = GoValues.at(pvc, "spec");
+        JsonNode oldSpec = GoValues.at(old, "spec");
         claimSpec(spec, e);
         ObjectNode now = spec.isObject() ? ((ObjectNode) spec).deepCopy() : pvc.objectNode();
         ObjectNode before = oldSpec.isObject() ? ((ObjectNode) oldSpec).deepCopy() : pvc.objectNode();
-        if (Json.text(oldSpec, "volumeName").isEmpty()) {
+        if (GoValues.text(oldSpec, "volumeName").isEmpty()) {
             before.set("volumeName", now.get("volumeName"));
         }
-        if (!Json.has(oldSpec, "storageClassName") && Json.has(spec, "storageClassName")) {
+        if (!GoValues.has(oldSpec, "storageClassName") && GoValues.has(spec, "storageClassName")) {
             before.set("storageClassName", now.get("storageClassName"));
         }
-        boolean bound = Json.text(Json.at(pvc, "status"), "phase").equals("Bound");
+        boolean bound = GoValues.text(GoValues.at(pvc, "status"), "phase").equals("Bound");
         if (bound) {
-            now.with("resources").with("requests").set("storage", Json.at(oldSpec, "resources", "requests", "storage"));
+            now.with("resources").with("requests").set("storage", GoValues.at(oldSpec, "resources", "requests", "storage"));
             now.set("volumeAttributesClassName", before.get("volumeAttributesClassName"));
         }
-        if (!Json.same(normalized(now), normalized(before))) {
+        if (!GoValues.same(normalized(now), normalized(before))) {
             e.forbidden("spec", PVC_IMMUTABLE + "\n" + SpecDiff.diff("core.PersistentVolumeClaimSpec", before, now));
         }
-        String newSize = Json.at(spec, "resources", "requests", "storage").asText("");
-        String oldSize = Json.at(oldSpec, "resources", "requests", "storage").asText("");
-        String statusSize = Json.at(old, "status", "capacity", "storage").asText("");
-        if (!newSize.isEmpty() && !oldSize.isEmpty() && Quantity.compare(newSize, oldSize) < 0
-                && (statusSize.isEmpty() || Quantity.compare(newSize, statusSize) <= 0)) {
+        String newSize = GoValues.at(spec, "resources", "requests", "storage").asText("");
+        String oldSize = GoValues.at(oldSpec, "resources", "requests", "storage").asText("");
+        String statusSize = GoValues.at(old, "status", "capacity", "storage").asText("");
+        if (!newSize.isEmpty() && !oldSize.isEmpty() && Resources.compareQuantities(newSize, oldSize) < 0
+                && (statusSize.isEmpty() || Resources.compareQuantities(newSize, statusSize) <= 0)) {
             e.forbidden("spec.resources.requests.storage", "field can not be less than status.capacity");
         }
     }
@@ -107,21 +110,21 @@ final class Storage {
     }
 
     private static void volume(ObjectNode pv, Errs e) {
-        JsonNode spec = Json.at(pv, "spec");
+        JsonNode spec = GoValues.at(pv, "spec");
         accessModes(spec, "spec.accessModes", false, e);
-        JsonNode capacity = Json.at(spec, "capacity");
+        JsonNode capacity = GoValues.at(spec, "capacity");
         if (capacity.isEmpty()) {
             e.required("spec.capacity", "");
         } else if (!capacity.has("storage") || capacity.size() > 1) {
             e.notSupported("spec.capacity", Go.stringMap(capacity), List.of("storage"));
         }
-        String reclaim = Json.text(spec, "persistentVolumeReclaimPolicy");
+        String reclaim = GoValues.text(spec, "persistentVolumeReclaimPolicy");
         if (!reclaim.isEmpty() && !PV_RECLAIM.contains(reclaim)) {
-            e.notSupported("spec.persistentVolumeReclaimPolicy", Go.quote(reclaim), PV_RECLAIM);
+            e.notSupported("spec.persistentVolumeReclaimPolicy", GoStrings.quote(reclaim), PV_RECLAIM);
         }
         int sources = 0;
         for (String s : PV_SOURCES) {
-            if (!Json.has(spec, s)) {
+            if (!GoValues.has(spec, s)) {
                 continue;
             }
             if (sources > 0) {
@@ -132,7 +135,7 @@ final class Storage {
         if (sources == 0) {
             e.required("spec", "must specify a volume type");
         }
-        String sc = Json.text(spec, "storageClassName");
+        String sc = GoValues.text(spec, "storageClassName");
         if (!sc.isEmpty()) {
             e.each("spec.storageClassName", sc, Identifiers.dns1123Subdomain(sc));
         }
@@ -140,10 +143,10 @@ final class Storage {
 
     private static void volumeUpdate(ObjectNode pv, ObjectNode old, Errs e) {
         volume(pv, e);
-        JsonNode spec = Json.at(pv, "spec");
-        JsonNode oldSpec = Json.at(old, "spec");
+        JsonNode spec = GoValues.at(pv, "spec");
+        JsonNode oldSpec = GoValues.at(old, "spec");
         for (String s : PV_SOURCES) {
-            if (!Json.same(spec.get(s), oldSpec.get(s))) {
+            if (!GoValues.same(spec.get(s), oldSpec.get(s))) {
                 e.forbidden("spec.persistentvolumesource", "spec.persistentvolumesource is immutable after creation");
                 break;
             }
@@ -152,36 +155,36 @@ final class Storage {
     }
 
     private static void storageClass(ObjectNode sc, Errs e) {
-        String provisioner = Json.text(sc, "provisioner");
+        String provisioner = GoValues.text(sc, "provisioner");
         if (provisioner.isEmpty()) {
             e.required("provisioner", "");
         } else {
             e.each("provisioner", provisioner, Identifiers.qualifiedName(provisioner.toLowerCase(java.util.Locale.ROOT)));
         }
-        String reclaim = Json.text(sc, "reclaimPolicy");
-        if (Json.has(sc, "reclaimPolicy") && !SC_RECLAIM.contains(reclaim)) {
-            e.notSupported("reclaimPolicy", Go.quote(reclaim), SC_RECLAIM);
+        String reclaim = GoValues.text(sc, "reclaimPolicy");
+        if (GoValues.has(sc, "reclaimPolicy") && !SC_RECLAIM.contains(reclaim)) {
+            e.notSupported("reclaimPolicy", GoStrings.quote(reclaim), SC_RECLAIM);
         }
-        String binding = Json.text(sc, "volumeBindingMode");
-        if (Json.has(sc, "volumeBindingMode") && !BINDING_MODES.contains(binding)) {
-            e.notSupported("volumeBindingMode", Go.quote(binding), BINDING_MODES);
+        String binding = GoValues.text(sc, "volumeBindingMode");
+        if (GoValues.has(sc, "volumeBindingMode") && !BINDING_MODES.contains(binding)) {
+            e.notSupported("volumeBindingMode", GoStrings.quote(binding), BINDING_MODES);
         }
     }
 
     private static void storageClassUpdate(ObjectNode sc, ObjectNode old, Errs e) {
-        if (!Json.same(sc.get("parameters"), old.get("parameters"))) {
+        if (!GoValues.same(sc.get("parameters"), old.get("parameters"))) {
             e.forbidden("parameters", "updates to parameters are forbidden.");
         }
-        if (!Json.text(sc, "provisioner").equals(Json.text(old, "provisioner"))) {
+        if (!GoValues.text(sc, "provisioner").equals(GoValues.text(old, "provisioner"))) {
             e.forbidden("provisioner", "updates to provisioner are forbidden.");
         }
-        String reclaim = Json.text(sc, "reclaimPolicy");
-        String oldReclaim = Json.text(old, "reclaimPolicy");
+        String reclaim = GoValues.text(sc, "reclaimPolicy");
+        String oldReclaim = GoValues.text(old, "reclaimPolicy");
         if (!(reclaim.isEmpty() ? "Delete" : reclaim).equals(oldReclaim.isEmpty() ? "Delete" : oldReclaim)) {
             e.forbidden("reclaimPolicy", "updates to reclaimPolicy are forbidden.");
         }
-        String mode = Json.text(sc, "volumeBindingMode");
-        String oldMode = Json.text(old, "volumeBindingMode");
+        String mode = GoValues.text(sc, "volumeBindingMode");
+        String oldMode = GoValues.text(old, "volumeBindingMode");
         if (!(mode.isEmpty() ? "Immediate" : mode).equals(oldMode.isEmpty() ? "Immediate" : oldMode)) {
             e.invalidString("volumeBindingMode", mode, Errs.IMMUTABLE);
         }

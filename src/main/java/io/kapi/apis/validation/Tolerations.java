@@ -1,6 +1,8 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
 import java.util.List;
 
@@ -14,14 +16,14 @@ final class Tolerations {
     }
 
     static void validate(JsonNode list, String path, Errs e) {
-        List<JsonNode> ts = Json.items(list);
+        List<JsonNode> ts = GoValues.items(list);
         for (int i = 0; i < ts.size(); i++) {
             JsonNode t = ts.get(i);
             String p = path + "[" + i + "]";
-            String key = Json.text(t, "key");
-            String op = Json.text(t, "operator");
-            String value = Json.text(t, "value");
-            String effect = Json.text(t, "effect");
+            String key = GoValues.text(t, "key");
+            String op = GoValues.text(t, "operator");
+            String value = GoValues.text(t, "value");
+            String effect = GoValues.text(t, "effect");
             if (!key.isEmpty()) {
                 e.each(p + ".key", key, Identifiers.qualifiedName(key));
             }
@@ -29,7 +31,7 @@ final class Tolerations {
                 e.invalidString(p + ".operator", op,
                         "operator must be Exists when `key` is empty, which means \"match all values and all keys\"");
             }
-            if (Json.has(t, "tolerationSeconds") && !effect.equals("NoExecute")) {
+            if (GoValues.has(t, "tolerationSeconds") && !effect.equals("NoExecute")) {
                 e.invalidString(p + ".effect", effect, "effect must be 'NoExecute' when `tolerationSeconds` is set");
             }
             switch (op) {
@@ -44,19 +46,19 @@ final class Tolerations {
                         e.invalidString(p + ".operator", value, "value must be empty when `operator` is 'Exists'");
                     }
                 }
-                default -> e.notSupported(p + ".operator", Go.quote(op), OPERATORS);
+                default -> e.notSupported(p + ".operator", GoStrings.quote(op), OPERATORS);
             }
             if (!effect.isEmpty() && !EFFECTS.contains(effect)) {
-                e.notSupported(p + ".effect", Go.quote(effect), EFFECTS);
+                e.notSupported(p + ".effect", GoStrings.quote(effect), EFFECTS);
             }
         }
     }
 
     /** {@code validateOnlyAddedTolerations}: every old toleration must still be there (tolerationSeconds may change). */
     static void onlyAdded(JsonNode now, JsonNode before, String path, Errs e) {
-        for (JsonNode old : Json.items(before)) {
+        for (JsonNode old : GoValues.items(before)) {
             boolean found = false;
-            for (JsonNode t : Json.items(now)) {
+            for (JsonNode t : GoValues.items(now)) {
                 found |= sameIgnoringSeconds(old, t);
             }
             if (!found) {
@@ -68,7 +70,7 @@ final class Tolerations {
 
     private static boolean sameIgnoringSeconds(JsonNode a, JsonNode b) {
         for (String f : List.of("key", "operator", "value", "effect")) {
-            if (!Json.text(a, f).equals(Json.text(b, f))) {
+            if (!GoValues.text(a, f).equals(GoValues.text(b, f))) {
                 return false;
             }
         }

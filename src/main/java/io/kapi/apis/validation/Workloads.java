@@ -3,6 +3,9 @@ package io.kapi.apis.validation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.labels.LabelSelector;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -31,23 +34,23 @@ final class Workloads {
     static final Rules REPLICATION_CONTROLLER = Rules.of(Workloads::replicationController);
 
     private static void deployment(ObjectNode d, Errs e) {
-        JsonNode spec = Json.at(d, "spec");
+        JsonNode spec = GoValues.at(d, "spec");
         e.nonNegative(spec, "replicas", "spec.replicas");
         selectorAndTemplate(spec, "deployment", true, e);
-        strategy(Json.at(spec, "strategy"), "spec.strategy", e);
+        strategy(GoValues.at(spec, "strategy"), "spec.strategy", e);
         e.nonNegative(spec, "minReadySeconds", "spec.minReadySeconds");
         e.nonNegative(spec, "revisionHistoryLimit", "spec.revisionHistoryLimit");
         JsonNode deadline = spec.get("progressDeadlineSeconds");
         if (deadline != null && deadline.isNumber()) {
             e.nonNegative(spec, "progressDeadlineSeconds", "spec.progressDeadlineSeconds");
-            if (deadline.asLong() <= Json.at(spec, "minReadySeconds").asLong(0)) {
+            if (deadline.asLong() <= GoValues.at(spec, "minReadySeconds").asLong(0)) {
                 e.invalid("spec.progressDeadlineSeconds", deadline.asText(), "must be greater than minReadySeconds");
             }
         }
     }
 
     private static void replicaSet(ObjectNode rs, Errs e) {
-        JsonNode spec = Json.at(rs, "spec");
+        JsonNode spec = GoValues.at(rs, "spec");
         e.nonNegative(spec, "replicas", "spec.replicas");
         e.nonNegative(spec, "minReadySeconds", "spec.minReadySeconds");
         selectorAndTemplate(spec, "deployment", true, e);
@@ -67,32 +70,33 @@ final class Workloads {
                 e.invalid("spec.selector", Go.labelSelector(selector), "empty selector is invalid for " + kindWord);
             }
         }
-        if (present && !Selectors.parsable(selector)) {
+        // a missing selector selects nothing, an empty one everything (kube's LabelSelectorAsSelector)
+        LabelSelector matcher = Selectors.asSelector(present ? selector : null);
+        if (matcher == null) {
             e.invalid("spec.selector", Go.labelSelector(selector), "invalid label selector");
             return;
         }
-        JsonNode template = Json.at(spec, "template");
-        JsonNode labels = Json.at(template, "metadata", "labels");
-        // a missing selector selects nothing, an empty one everything (kube's LabelSelectorAsSelector)
-        if (!present || (!Selectors.empty(selector) && !Selectors.matches(selector, labels))) {
+        JsonNode template = GoValues.at(spec, "template");
+        JsonNode labels = GoValues.at(template, "metadata", "labels");
+        if (!matcher.matches(labels)) {
             e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
         }
         PodSpecs.template(template, "spec.template", e);
         restartAlways(template, e);
-        if (Json.has(Json.at(template, "spec"), "activeDeadlineSeconds")) {
+        if (GoValues.has(GoValues.at(template, "spec"), "activeDeadlineSeconds")) {
             e.forbidden("spec.template.spec.activeDeadlineSeconds", "activeDeadlineSeconds in ReplicaSet is not Supported");
         }
     }
 
     private static void restartAlways(JsonNode template, Errs e) {
-        String policy = Json.text(Json.at(template, "spec"), "restartPolicy");
+        String policy = GoValues.text(GoValues.at(template, "spec"), "restartPolicy");
         if (!policy.isEmpty() && !policy.equals("Always")) {
-            e.notSupported("spec.template.spec.restartPolicy", Go.quote(policy), List.of("Always"));
+            e.notSupported("spec.template.spec.restartPolicy", GoStrings.quote(policy), List.of("Always"));
         }
     }
 
     private static void strategy(JsonNode strategy, String path, Errs e) {
-        String type = Json.text(strategy, "type");
+        String type = GoValues.text(strategy, "type");
         JsonNode rolling = strategy.get("rollingUpdate");
         boolean hasRolling = rolling != null && rolling.isObject();
         switch (type) {
@@ -107,7 +111,7 @@ final class Workloads {
                     rollingUpdate(rolling, path + ".rollingUpdate", e);
                 }
             }
-            default -> e.notSupported(path, "apps.DeploymentStrategy{Type:" + Go.quote(type) + ", RollingUpdate:"
+            default -> e.notSupported(path, "apps.DeploymentStrategy{Type:" + GoStrings.quote(type) + ", RollingUpdate:"
                     + (hasRolling ? "&apps.RollingUpdateDeployment{...}" : "(*apps.RollingUpdateDeployment)(nil)") + "}",
                     List.of("Recreate", "RollingUpdate"));
         }
@@ -159,22 +163,23 @@ final class Workloads {
     }
 
     private static void selectorImmutable(ObjectNode o, ObjectNode old, Errs e) {
-        JsonNode now = Json.at(o, "spec", "selector");
-        if (!Json.same(now, Json.at(old, "spec", "selector"))) {
+        JsonNode now = GoValues.at(o, "spec", "selector");
+        if (!GoValues.same(now, GoValues.at(old, "spec", "selector"))) {
             e.invalid("spec.selector", Go.labelSelector(now), Errs.IMMUTABLE);
         }
     }
 
     private static void daemonSet(ObjectNode ds, Errs e) {
-        JsonNode spec = Json.at(ds, "spec");
+        JsonNode spec = GoValues.at(ds, "spec");
         JsonNode selector = spec.get("selector");
         boolean present = selector != null && selector.isObject();
         if (present) {
             Selectors.validate(selector, "spec.selector", e);
         }
-        JsonNode template = Json.at(spec, "template");
-        JsonNode labels = Json.at(template, "metadata", "labels");
-        if (!present || (Selectors.parsable(selector) && !Selectors.matches(selector, labels))) {
+        JsonNode template = GoValues.at(spec, "template");
+        JsonNode labels = GoValues.at(template, "metadata", "labels");
+        LabelSelector matcher = Selectors.asSelector(present ? selector : null);
+        if (matcher != null && !matcher.matches(labels)) {
             e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
         }
         if (present && Selectors.empty(selector)) {
@@ -182,17 +187,17 @@ final class Workloads {
         }
         PodSpecs.template(template, "spec.template", e);
         restartAlways(template, e);
-        if (Json.has(Json.at(template, "spec"), "activeDeadlineSeconds")) {
+        if (GoValues.has(GoValues.at(template, "spec"), "activeDeadlineSeconds")) {
             e.forbidden("spec.template.spec.activeDeadlineSeconds", "activeDeadlineSeconds in DaemonSet is not Supported");
         }
         e.nonNegative(spec, "minReadySeconds", "spec.minReadySeconds");
         e.nonNegative(spec, "templateGeneration", "spec.templateGeneration");
         e.nonNegative(spec, "revisionHistoryLimit", "spec.revisionHistoryLimit");
-        String type = Json.text(Json.at(spec, "updateStrategy"), "type");
+        String type = GoValues.text(GoValues.at(spec, "updateStrategy"), "type");
         if (!type.isEmpty() && !type.equals("OnDelete") && !type.equals("RollingUpdate")) {
-            e.notSupported("spec.updateStrategy", Go.quote(type), List.of("OnDelete", "RollingUpdate"));
+            e.notSupported("spec.updateStrategy", GoStrings.quote(type), List.of("OnDelete", "RollingUpdate"));
         }
-        JsonNode rolling = Json.at(spec, "updateStrategy", "rollingUpdate");
+        JsonNode rolling = GoValues.at(spec, "updateStrategy", "rollingUpdate");
         if (type.equals("RollingUpdate") && rolling.isObject()) {
             intOrPercent(rolling.get("maxUnavailable"), "spec.updateStrategy.rollingUpdate.maxUnavailable", e);
             intOrPercent(rolling.get("maxSurge"), "spec.updateStrategy.rollingUpdate.maxSurge", e);
@@ -200,23 +205,23 @@ final class Workloads {
     }
 
     private static void statefulSet(ObjectNode ss, Errs e) {
-        JsonNode spec = Json.at(ss, "spec");
-        String policy = Json.text(spec, "podManagementPolicy");
+        JsonNode spec = GoValues.at(ss, "spec");
+        String policy = GoValues.text(spec, "podManagementPolicy");
         if (!policy.isEmpty() && !policy.equals("OrderedReady") && !policy.equals("Parallel")) {
             e.invalidString("spec.podManagementPolicy", policy, "must be 'OrderedReady' or 'Parallel'");
         }
-        JsonNode strategy = Json.at(spec, "updateStrategy");
-        String type = Json.text(strategy, "type");
+        JsonNode strategy = GoValues.at(spec, "updateStrategy");
+        String type = GoValues.text(strategy, "type");
         switch (type) {
-            case "", "RollingUpdate" -> e.nonNegative(Json.at(strategy, "rollingUpdate"), "partition",
+            case "", "RollingUpdate" -> e.nonNegative(GoValues.at(strategy, "rollingUpdate"), "partition",
                     "spec.updateStrategy.rollingUpdate.partition");
             case "OnDelete" -> {
-                if (Json.has(strategy, "rollingUpdate")) {
+                if (GoValues.has(strategy, "rollingUpdate")) {
                     e.invalid("spec.updateStrategy.rollingUpdate", "&apps.RollingUpdateStatefulSetStrategy{...}",
                             "only allowed for updateStrategy 'RollingUpdate'");
                 }
             }
-            default -> e.invalid("spec.updateStrategy", "apps.StatefulSetUpdateStrategy{Type:" + Go.quote(type) + "}",
+            default -> e.invalid("spec.updateStrategy", "apps.StatefulSetUpdateStrategy{Type:" + GoStrings.quote(type) + "}",
                     "must be 'RollingUpdate' or 'OnDelete'");
         }
         e.nonNegative(spec, "replicas", "spec.replicas");
@@ -231,15 +236,15 @@ final class Workloads {
                 e.invalid("spec.selector", Go.labelSelector(selector), "empty selector is invalid for statefulset");
             }
         }
-        JsonNode template = Json.at(spec, "template");
-        JsonNode labels = Json.at(template, "metadata", "labels");
-        if (!present || (!Selectors.empty(selector) && Selectors.parsable(selector)
-                && !Selectors.matches(selector, labels))) {
+        JsonNode template = GoValues.at(spec, "template");
+        JsonNode labels = GoValues.at(template, "metadata", "labels");
+        LabelSelector matcher = Selectors.asSelector(present ? selector : null);
+        if (matcher != null && !matcher.matches(labels)) {
             e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
         }
         PodSpecs.template(withClaimVolumes(template, spec.get("volumeClaimTemplates")), "spec.template", e);
         restartAlways(template, e);
-        JsonNode deadline = Json.at(template, "spec", "activeDeadlineSeconds");
+        JsonNode deadline = GoValues.at(template, "spec", "activeDeadlineSeconds");
         if (deadline.isNumber()) {
             e.invalid("spec.template.spec.activeDeadlineSeconds", deadline.asText(), "must not be specified");
         }
@@ -247,13 +252,13 @@ final class Workloads {
 
     /** The template with each volumeClaimTemplate as a PVC volume, so that mounts of claims resolve. */
     private static JsonNode withClaimVolumes(JsonNode template, JsonNode claims) {
-        if (!template.isObject() || Json.items(claims).isEmpty()) {
+        if (!template.isObject() || GoValues.items(claims).isEmpty()) {
             return template;
         }
         ObjectNode copy = ((ObjectNode) template).deepCopy();
         ArrayNode volumes = copy.with("spec").withArray("volumes");
-        for (JsonNode claim : Json.items(claims)) {
-            String name = Json.text(Json.at(claim, "metadata"), "name");
+        for (JsonNode claim : GoValues.items(claims)) {
+            String name = GoValues.text(GoValues.at(claim, "metadata"), "name");
             ObjectNode v = volumes.addObject().put("name", name);
             v.putObject("persistentVolumeClaim").put("claimName", name);
         }
@@ -262,23 +267,23 @@ final class Workloads {
 
     private static void statefulSetUpdate(ObjectNode ss, ObjectNode old, Errs e) {
         statefulSet(ss, e);
-        JsonNode now = Json.at(ss, "spec");
-        JsonNode before = Json.at(old, "spec");
+        JsonNode now = GoValues.at(ss, "spec");
+        JsonNode before = GoValues.at(old, "spec");
         ObjectNode a = now.isObject() ? ((ObjectNode) now).deepCopy() : ss.objectNode();
         ObjectNode b = before.isObject() ? ((ObjectNode) before).deepCopy() : ss.objectNode();
         a.remove(STATEFULSET_MUTABLE);
         b.remove(STATEFULSET_MUTABLE);
-        if (!Json.same(a, b)) {
+        if (!GoValues.same(a, b)) {
             e.forbidden("spec", STATEFULSET_UPDATABLE);
         }
     }
 
     private static void replicationController(ObjectNode rc, Errs e) {
-        JsonNode spec = Json.at(rc, "spec");
+        JsonNode spec = GoValues.at(rc, "spec");
         e.nonNegative(spec, "minReadySeconds", "spec.minReadySeconds");
         JsonNode template = spec.get("template");
-        JsonNode labels = Json.at(template, "metadata", "labels");
-        JsonNode selector = Json.has(spec, "selector") ? spec.get("selector") : labels;
+        JsonNode labels = GoValues.at(template, "metadata", "labels");
+        JsonNode selector = GoValues.has(spec, "selector") ? spec.get("selector") : labels;
         if (selector.isEmpty()) {
             e.required("spec.selector", "");
         }
@@ -287,12 +292,12 @@ final class Workloads {
             e.required("spec.template", "");
             return;
         }
-        if (!selector.isEmpty() && !Selectors.mapMatches(selector, labels)) {
+        if (!LabelSelector.fromSet(selector).matches(labels)) {
             e.invalid("spec.template.metadata.labels", Go.stringMap(labels.isObject() ? labels : null), NO_MATCH);
         }
         PodSpecs.template(template, "spec.template", e);
         restartAlways(template, e);
-        if (Json.has(Json.at(template, "spec"), "activeDeadlineSeconds")) {
+        if (GoValues.has(GoValues.at(template, "spec"), "activeDeadlineSeconds")) {
             e.forbidden("spec.template.spec.activeDeadlineSeconds",
                     "activeDeadlineSeconds in ReplicationController is not Supported");
         }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.DecodeBudget;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -21,15 +23,16 @@ import java.util.List;
 final class JsonTreeReader {
 
     /**
-     * Go allows 10000 levels; a recursive parser on a default-sized stack does not, and no Kubernetes object
-     * comes near 1000 (Jackson's own default limit), so deeper bodies fail as Go's do past its limit.
+     * Go allows 10000 levels; the server's recursive walks on a request thread's stack do not, so deeper
+     * bodies fail as Go's do past its limit (see {@link DecodeBudget#MAX_DEPTH}). The decoded tree is never
+     * larger than the body, so only depth is budgeted here.
      */
-    static final int MAX_DEPTH = 1000;
+    static final int MAX_DEPTH = DecodeBudget.MAX_DEPTH;
     private static final JsonNodeFactory NODES = Json.NODES;
 
     private final byte[] in;
     private int pos;
-    private int depth;
+    private final DecodeBudget budget = new DecodeBudget();
     private final List<Object> path = new ArrayList<>();
     private final List<String> duplicates = new ArrayList<>();
 
@@ -78,7 +81,7 @@ final class JsonTreeReader {
         skipSpace();
         if (peek() == '}') {
             pos++;
-            depth--;
+            budget.exit();
             return obj;
         }
         while (true) {
@@ -102,7 +105,7 @@ final class JsonTreeReader {
             byte c = peek();
             pos++;
             if (c == '}') {
-                depth--;
+                budget.exit();
                 return obj;
             }
             if (c != ',') {
@@ -120,7 +123,7 @@ final class JsonTreeReader {
         skipSpace();
         if (peek() == ']') {
             pos++;
-            depth--;
+            budget.exit();
             return arr;
         }
         for (int i = 0; ; i++) {
@@ -131,7 +134,7 @@ final class JsonTreeReader {
             byte c = peek();
             pos++;
             if (c == ']') {
-                depth--;
+                budget.exit();
                 return arr;
             }
             if (c != ',') {
@@ -143,7 +146,9 @@ final class JsonTreeReader {
     }
 
     private void enter() {
-        if (++depth > MAX_DEPTH) {
+        try {
+            budget.enter();
+        } catch (DecodeBudget.Exceeded e) {
             throw invalid("exceeded max depth");
         }
     }
@@ -331,37 +336,6 @@ final class JsonTreeReader {
     }
 
     private SyntaxError invalid(String context) {
-        return new SyntaxError("invalid character " + quoteChar(in[pos]) + " " + context);
-    }
-
-    /** Go's {@code quoteChar}: {@code 'x'}, {@code '\''}, {@code '"'}, {@code '\n'}, {@code '\x01'}. */
-    static String quoteChar(byte b) {
-        int c = b & 0xff;
-        if (c == '\'') {
-            return "'\\''";
-        }
-        if (c == '"') {
-            return "'\"'";
-        }
-        String inner = switch (c) {
-            case 7 -> "\\a";
-            case '\b' -> "\\b";
-            case '\f' -> "\\f";
-            case '\n' -> "\\n";
-            case '\r' -> "\\r";
-            case '\t' -> "\\t";
-            case 11 -> "\\v";
-            case '\\' -> "\\\\";
-            default -> {
-                if (c < 0x20 || c == 0x7f) {
-                    yield "\\x%02x".formatted(c);
-                }
-                if (c >= 0x80 && (c < 0xa1 || c == 0xad)) {
-                    yield "\\u%04x".formatted(c);
-                }
-                yield String.valueOf((char) c);
-            }
-        };
-        return "'" + inner + "'";
+        return new SyntaxError("invalid character " + GoStrings.quoteChar(in[pos] & 0xff) + " " + context);
     }
 }

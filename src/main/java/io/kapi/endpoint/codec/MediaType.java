@@ -18,9 +18,9 @@ import java.util.Map;
  */
 public record MediaType(String type, String subtype, Map<String, String> params, double q) {
 
-    /** Parses one media type; a malformed one (no slash) yields null. */
+    /** Parses one media type; a malformed one (no slash, nothing before the first {@code ;}) yields null. */
     public static MediaType parse(String text) {
-        String[] parts = text.split(";");
+        String[] parts = text.split(";", -1);
         String full = parts[0].trim().toLowerCase(Locale.ROOT);
         int slash = full.indexOf('/');
         if (slash <= 0 || slash == full.length() - 1) {

@@ -1,6 +1,7 @@
 package io.kapi.endpoint.codec;
 
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoBool;
 import io.kapi.machinery.GroupVersionKind;
 import java.util.List;
 import java.util.Set;
@@ -83,10 +84,7 @@ public final class Negotiation {
      */
     public static boolean prettyPrint(String prettyParam, String userAgent) {
         if (prettyParam != null && !prettyParam.isEmpty()) {
-            return switch (prettyParam) {
-                case "1", "t", "T", "true", "TRUE", "True" -> true;
-                default -> false;
-            };
+            return GoBool.parse(prettyParam).orElse(false);
         }
         return userAgent != null && (userAgent.startsWith("curl") || userAgent.startsWith("Wget")
                 || userAgent.startsWith("Mozilla/5.0"));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoJson;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import java.io.IOException;
@@ -60,7 +61,7 @@ public final class RequestDecoder {
             if (format == Format.JSON) {
                 List<String> paths = new ArrayList<>();
                 tree = JsonTreeReader.read(data, paths);
-                paths.forEach(p -> duplicates.add("duplicate field " + quote(p)));
+                paths.forEach(p -> duplicates.add("duplicate field " + GoStrings.quote(p)));
             } else {
                 tree = YamlTreeReader.read(data, duplicates);
             }
@@ -108,7 +109,8 @@ public final class RequestDecoder {
 
     /**
      * Reads all of {@code in}, failing with 413 {@code Request entity too large: limit is 3145728} past
-     * {@code limit} bytes.
+     * {@code limit} bytes, and with 400 when the body cannot be read (a malformed chunked encoding, a
+     * stream the client reset): the request, not the server, is at fault.
      */
     public static byte[] readLimited(InputStream in, long limit) {
         try {
@@ -117,9 +119,14 @@ public final class RequestDecoder {
                 throw ApiException.tooLarge(limit);
             }
             return data;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read request body", e);
+        } catch (IOException | UncheckedIOException e) {
+            throw ApiException.badRequest("error reading the request body: " + describe(e));
         }
+    }
+
+    private static String describe(Exception e) {
+        Throwable root = e instanceof UncheckedIOException u ? u.getCause() : e;
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     private static String quote(String s) {

@@ -7,16 +7,21 @@ import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.kapi.machinery.Json;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Writes a response body in the negotiated format, the way kube-apiserver's serializers do: compact JSON
@@ -57,6 +62,46 @@ public final class ResponseEncoder {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Writes a list as {@link #encode} writes {@code envelope} with {@code items} in its {@code items}
+     * array (the same bytes), one item at a time, without building the array or the output in memory.
+     * Items' {@code omit} fields (a built-in list's items carry no {@code apiVersion} and {@code kind}) are
+     * left out; the items are not modified. Compact JSON only (pretty output is for people, and small).
+     *
+     * @param envelope the list without items: {@code kind}, {@code apiVersion}, {@code metadata}
+     */
+    public static void writeList(ObjectNode envelope, List<ObjectNode> items, Set<String> omit, ResponseTarget target,
+                                 OutputStream out) throws IOException {
+        if (target.format() != Format.JSON || target.pretty()) {
+            throw new IllegalArgumentException("lists are streamed as compact JSON only, not " + target);
+        }
+        SerializerProvider provider = Json.MAPPER.getSerializerProviderInstance();
+        try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(out)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.writeStartObject();
+            for (Map.Entry<String, JsonNode> field : envelope.properties()) {
+                if (!field.getKey().equals("items")) {
+                    g.writeFieldName(field.getKey());
+                    field.getValue().serialize(g, provider);
+                }
+            }
+            g.writeArrayFieldStart("items");
+            for (ObjectNode item : items) {
+                g.writeStartObject();
+                for (Map.Entry<String, JsonNode> field : item.properties()) {
+                    if (!omit.contains(field.getKey())) {
+                        g.writeFieldName(field.getKey());
+                        field.getValue().serialize(g, provider);
+                    }
+                }
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        out.write('\n');
     }
 
     /** The Content-Type header of a response to {@code target}: {@code application/json} or {@code application/yaml}. */

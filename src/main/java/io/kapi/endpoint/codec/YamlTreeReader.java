@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.kapi.machinery.DecodeBudget;
 import io.kapi.machinery.Json;
 import java.io.IOException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
@@ -33,12 +34,21 @@ final class YamlTreeReader {
 
     private final JsonParser parser;
     private final List<String> duplicateLines = new ArrayList<>();
-    private final Map<String, JsonNode> anchors = new HashMap<>();
+    private final Map<String, Anchor> anchors = new HashMap<>();
+    private final DecodeBudget budget = new DecodeBudget();
+    /** Nodes decoded, aliases expanded (keys included, as go-yaml counts), and those from aliases. */
+    private long decoded;
+    private long aliased;
+    /** The deepest level reached since the innermost anchored value being read began. */
+    private int deepest;
 
-    /** SnakeYAML's defaults allow 50 levels, too few for CRD schemas; the body limit bounds the size anyway. */
+    /**
+     * SnakeYAML's defaults allow 50 levels, too few for CRD schemas; this reader enforces
+     * {@link DecodeBudget#MAX_DEPTH} itself, worded as go-yaml, and the body limit bounds the size.
+     */
     private static org.yaml.snakeyaml.LoaderOptions loaderOptions() {
         org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
-        options.setNestingDepthLimit(JsonTreeReader.MAX_DEPTH);
+        options.setNestingDepthLimit(JsonTreeReader.MAX_DEPTH + 1);
         options.setCodePointLimit((int) RequestDecoder.MAX_BODY_BYTES + 1);
         options.setAllowDuplicateKeys(true);
         return options;
@@ -68,24 +78,79 @@ final class YamlTreeReader {
 
     private JsonNode value(JsonToken t) throws IOException {
         if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
-            JsonNode target = anchors.get(parser.getText());
-            if (target == null) {
-                throw new SyntaxError(PREFIX + "unknown anchor '" + parser.getText() + "' referenced");
-            }
-            return target.deepCopy();
+            return alias(parser.getText());
         }
         String anchor = parser instanceof YAMLParser yaml ? yaml.getObjectId() : null;
-        JsonNode node = plainValue(t);
-        if (anchor != null) {
-            anchors.put(anchor, node);
+        if (anchor == null) {
+            return plainValue(t);
         }
+        long nodesBefore = decoded;
+        long bytesBefore = budget.bytes();
+        int deepestBefore = deepest;
+        int start = budget.depth();
+        deepest = start;
+        JsonNode node = plainValue(t);
+        anchors.put(anchor, new Anchor(node, decoded - nodesBefore, budget.bytes() - bytesBefore, deepest - start));
+        deepest = Math.max(deepest, deepestBefore);
         return node;
     }
 
+    /**
+     * The anchored value named {@code name}, copied, after counting what the copy costs: Go's
+     * {@code yaml.v2} refuses a document once more than 100 of more than 1000 decoded nodes came from
+     * aliases and their share passes {@link #allowedAliasRatio}; the copy must also fit the depth and size
+     * budget. So nothing is copied that a bomb would make large.
+     */
+    private JsonNode alias(String name) {
+        Anchor target = anchors.get(name);
+        if (target == null) {
+            throw new SyntaxError(PREFIX + "unknown anchor '" + name + "' referenced");
+        }
+        decoded += target.nodes();
+        aliased += target.nodes();
+        if (aliased > 100 && decoded > 1000 && (double) aliased / decoded > allowedAliasRatio(decoded)) {
+            throw new SyntaxError(PREFIX + "document contains excessive aliasing");
+        }
+        try {
+            budget.addCopy(target.depth(), target.bytes());
+        } catch (DecodeBudget.Exceeded e) {
+            throw exceeded(e);
+        }
+        deepest = Math.max(deepest, budget.depth() + target.depth());
+        return target.node().deepCopy();
+    }
+
+    /**
+     * The share of decoded nodes that may come from aliases, as {@code yaml.v2} allows it: 99% up to
+     * 400,000 nodes, falling evenly to 10% at 4,000,000.
+     */
+    static double allowedAliasRatio(long decodeCount) {
+        long low = 400_000;
+        long high = 4_000_000;
+        if (decodeCount <= low) {
+            return 0.99;
+        }
+        if (decodeCount >= high) {
+            return 0.10;
+        }
+        return 0.99 - 0.89 * ((double) (decodeCount - low) / (high - low));
+    }
+
     private JsonNode plainValue(JsonToken t) throws IOException {
-        return switch (t) {
-            case START_OBJECT -> object();
-            case START_ARRAY -> array();
+        decoded++;
+        try {
+            return switch (t) {
+                case START_OBJECT -> object();
+                case START_ARRAY -> array();
+                default -> scalar(t);
+            };
+        } catch (DecodeBudget.Exceeded e) {
+            throw exceeded(e);
+        }
+    }
+
+    private JsonNode scalar(JsonToken t) throws IOException {
+        JsonNode node = switch (t) {
             case VALUE_STRING -> NODES.textNode(parser.getText());
             case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
                 case INT -> NODES.numberNode(parser.getIntValue());
@@ -98,6 +163,18 @@ final class YamlTreeReader {
             case VALUE_NULL -> NODES.nullNode();
             default -> NODES.textNode(parser.getText());
         };
+        budget.add(parser.getTextLength() + 2L);
+        return node;
+    }
+
+    /** go-yaml's wording for a document too deep; a document too large can only be one of aliases. */
+    private static SyntaxError exceeded(DecodeBudget.Exceeded e) {
+        return new SyntaxError(PREFIX + (e.limit() == DecodeBudget.Exceeded.Limit.DEPTH
+                ? "exceeded max depth of " + e.max() : "document contains excessive aliasing"));
+    }
+
+    /** An anchored value with what it cost to decode: nodes, JSON-equivalent bytes and levels. */
+    private record Anchor(JsonNode node, long nodes, long bytes, int depth) {
     }
 
     /**
@@ -117,24 +194,36 @@ final class YamlTreeReader {
     }
 
     private ObjectNode object() throws IOException {
+        enter();
         ObjectNode obj = NODES.objectNode();
         for (JsonToken t = parser.nextToken(); t != JsonToken.END_OBJECT; t = parser.nextToken()) {
             String key = parser.currentName();
+            decoded++;
+            budget.add(key.length() + 3L);
             int line = parser.currentTokenLocation().getLineNr();
             JsonNode v = value(parser.nextToken());
             if (obj.replace(key, v) != null) {
                 duplicateLines.add("  line %d: key \"%s\" already set in map".formatted(line, key));
             }
         }
+        budget.exit();
         return obj;
     }
 
     private ArrayNode array() throws IOException {
+        enter();
         ArrayNode arr = NODES.arrayNode();
         for (JsonToken t = parser.nextToken(); t != JsonToken.END_ARRAY; t = parser.nextToken()) {
+            budget.add(1);
             arr.add(value(t));
         }
+        budget.exit();
         return arr;
+    }
+
+    private void enter() {
+        budget.enter();
+        deepest = Math.max(deepest, budget.depth());
     }
 
     /** {@code line N: problem}, as go-yaml words a scanner or parser error. */

@@ -77,7 +77,7 @@ final class DiscoveryAccept {
     private static List<MediaRange> parse(String accept) {
         List<MediaRange> out = new ArrayList<>();
         for (String entry : accept.split(",")) {
-            String[] parts = entry.split(";");
+            String[] parts = entry.split(";", -1);
             String type = parts[0].strip().toLowerCase(Locale.ROOT);
             String g = null;
             String v = null;

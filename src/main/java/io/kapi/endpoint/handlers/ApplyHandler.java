@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.codec.Decoded;
 import io.kapi.endpoint.codec.Format;
-import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoBool;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.apply.ApplyResult;
 import io.kapi.machinery.apply.FieldManager;
@@ -25,8 +25,8 @@ public record ApplyHandler(Codecs codecs) implements ServerSideApply {
     @Override
     public RestResponse handle(ResourceRequest r, byte[] patch) {
         String manager = codecs.fields().manager(r, "PatchOptions", true);
-        boolean force = force(r.http().param("force"));
-        Decoded decoded = RequestDecoder.decode(Format.YAML, patch, r.resource().gvk());
+        boolean force = GoBool.query(r.http().param("force"), false);
+        Decoded decoded = codecs.decoder().decode(Format.YAML, patch, r.resource().gvk());
         ObjectNode applied = decoded.object();
         checkName(r, applied);
         String subresource = r.info().subresource();
@@ -57,10 +57,5 @@ public record ApplyHandler(Codecs codecs) implements ServerSideApply {
             throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
                     .formatted(name.asText(), r.info().name()));
         }
-    }
-
-    /** kube's query conversion of a boolean: absent, {@code 0} or {@code false} (any case) is false. */
-    private static boolean force(String value) {
-        return value != null && !value.equals("0") && !value.equalsIgnoreCase("false");
     }
 }

@@ -2,6 +2,8 @@ package io.kapi.endpoint.handlers;
 
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.codec.Decoded;
+import io.kapi.endpoint.codec.Format;
+import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.GroupVersionKind;
 
 /**
@@ -14,4 +16,9 @@ public interface BodyDecoder {
 
     /** @param expected the kind the endpoint serves, for the wording of errors */
     Decoded decode(RestRequest request, GroupVersionKind expected);
+
+    /** Decodes bytes already read (an apply patch) in a known format, with the same checks. */
+    default Decoded decode(Format format, byte[] data, GroupVersionKind expected) {
+        return RequestDecoder.decode(format, data, expected);
+    }
 }

@@ -2,15 +2,21 @@ package io.kapi.endpoint.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.endpoint.RestRequest;
+import io.kapi.endpoint.codec.Format;
+import io.kapi.endpoint.codec.MediaType;
+import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoBool;
+import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kapi.registry.DeleteOptions;
-import java.io.IOException;
 
 /** Reads {@code metav1.DeleteOptions} from a DELETE's body (optional) and query parameters. */
 final class DeleteOptionsReader {
 
-    private static final int MAX_BODY = 3 * 1024 * 1024;
+    private static final GroupVersionKind DELETE_OPTIONS = new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
 
     private DeleteOptionsReader() {
     }
@@ -28,18 +34,18 @@ final class DeleteOptionsReader {
         String propagation = body.path("propagationPolicy").asText(request.param("propagationPolicy"));
         if (propagation != null && !propagation.isEmpty()
                 && !propagation.equals("Orphan") && !propagation.equals("Background") && !propagation.equals("Foreground")) {
-            throw ApiException.badRequest("DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \""
-                    + propagation + "\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"");
+            throw ApiException.badRequest("DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: "
+                    + GoStrings.quote(propagation) + ": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"");
         }
         Long grace = body.hasNonNull("gracePeriodSeconds") ? Long.valueOf(body.get("gracePeriodSeconds").asLong())
                 : request.param("gracePeriodSeconds") != null ? parseGrace(request.param("gracePeriodSeconds")) : null;
         if (propagation == null || propagation.isEmpty()) {
             JsonNode orphan = body.get("orphanDependents");
             String param = request.param("orphanDependents");
-            boolean orphanDependents = orphan != null && !orphan.isNull() ? orphan.asBoolean() : "true".equals(param);
+            boolean orphanDependents = orphan != null && !orphan.isNull() ? orphan.asBoolean() : GoBool.query(param, false);
             propagation = orphanDependents ? "Orphan" : null;
         }
-        return new DeleteOptions(text(pre, "uid"), text(pre, "resourceVersion"), dryRun, propagation, grace);
+        return new DeleteOptions(GoValues.textPointer(pre, "uid"), GoValues.textPointer(pre, "resourceVersion"), dryRun, propagation, grace);
     }
 
     private static Long parseGrace(String value) {
@@ -50,30 +56,18 @@ final class DeleteOptionsReader {
         }
     }
 
+    /**
+     * The body as a tree, through the bounded decoders: JSON when the Content-Type says so (or is
+     * missing), otherwise YAML, which reads JSON too. An empty body is {@code {}}.
+     */
     private static JsonNode body(RestRequest request) {
-        try {
-            byte[] bytes = request.body().readNBytes(MAX_BODY + 1);
-            if (bytes.length > MAX_BODY) {
-                throw ApiException.tooLarge(MAX_BODY);
-            }
-            if (bytes.length == 0) {
-                return Json.object();
-            }
-            JsonNode node = Json.YAML.readTree(bytes);
-            if (node == null || node.isMissingNode() || node.isNull()) {
-                return Json.object();
-            }
-            if (!node.isObject()) {
-                throw ApiException.badRequest("DeleteOptions must be an object");
-            }
-            return node;
-        } catch (IOException e) {
-            throw ApiException.badRequest("the body of the request could not be decoded as DeleteOptions: " + e.getMessage());
+        byte[] bytes = RequestDecoder.readLimited(request.body(), RequestDecoder.MAX_BODY_BYTES);
+        if (bytes.length == 0) {
+            return Json.object();
         }
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode v = node.get(field);
-        return v == null || v.isNull() ? null : v.asText();
+        String type = request.header("Content-Type");
+        MediaType media = type == null || type.isBlank() ? null : MediaType.parse(type);
+        Format format = media == null || media.essence().equals(Format.JSON.mediaType()) ? Format.JSON : Format.YAML;
+        return RequestDecoder.decode(format, bytes, DELETE_OPTIONS).object();
     }
 }

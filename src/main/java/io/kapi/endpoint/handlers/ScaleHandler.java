@@ -10,15 +10,13 @@ import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.TypeMeta;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.machinery.patch.PatchType;
 import io.kapi.registry.Write;
 import io.kapi.machinery.patch.Patches;
 import io.kapi.machinery.resource.ApiResource;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The {@code scale} subresource ({@code autoscaling/v1 Scale}) of deployments, replicasets,
@@ -116,27 +114,19 @@ public record ScaleHandler(Codecs codecs, PatchSchemas schemas) implements VerbH
         return scale;
     }
 
-    /** A label selector (a map, or matchLabels/matchExpressions) in the string form of {@code labels.Selector}. */
+    /**
+     * The Scale's {@code status.selector}: the parent's selector (a map, as a ReplicationController's, or
+     * matchLabels/matchExpressions) in the string form of {@code labels.Selector}; "" for none.
+     */
     static String selector(JsonNode selector) {
-        Map<String, String> terms = new TreeMap<>();
-        JsonNode labels = selector.has("matchLabels") || selector.has("matchExpressions")
-                ? selector.path("matchLabels") : selector;
-        labels.properties().forEach(e -> terms.put(e.getKey() + "\0=", e.getKey() + "=" + e.getValue().asText()));
-        for (JsonNode expr : selector.path("matchExpressions")) {
-            String key = expr.path("key").asText();
-            List<String> values = new ArrayList<>();
-            expr.path("values").forEach(v -> values.add(v.asText()));
-            values.sort(null);
-            String term = switch (expr.path("operator").asText()) {
-                case "In" -> key + " in (" + String.join(",", values) + ")";
-                case "NotIn" -> key + " notin (" + String.join(",", values) + ")";
-                case "Exists" -> key;
-                case "DoesNotExist" -> "!" + key;
-                default -> key;
-            };
-            terms.put(key + "\0" + expr.path("operator").asText(), term);
+        if (!selector.has("matchLabels") && !selector.has("matchExpressions")) {
+            return LabelSelector.fromSet(selector).toString();
         }
-        return String.join(",", terms.values());
+        try {
+            return LabelSelector.fromObject(selector).toString();
+        } catch (IllegalArgumentException e) {
+            throw ApiException.internal(e.getMessage());
+        }
     }
 
     private static ApiResource scaleResource(ApiResource parent) {

@@ -30,7 +30,7 @@ final class OpenApiAccept {
         String best = null;
         double bestQ = 0;
         for (String range : accept.split(",")) {
-            String[] parts = range.split(";");
+            String[] parts = range.split(";", -1);
             String type = parts[0].strip().toLowerCase(Locale.ROOT);
             double q = quality(parts);
             String offered = switch (type) {

@@ -6,6 +6,7 @@ import static io.kapi.endpoint.table.Column.nameColumn;
 import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,20 +28,20 @@ final class AppsPrinters {
         into.put("apps/DaemonSet", daemonSets());
         into.put("apps/ControllerRevision", KindPrinter.of(nameColumn(),
                 string("Controller", Doc.text("Controller of the object"), (o, now) -> controller(o)),
-                string("Revision", Doc.api(V1, "ControllerRevision", "revision"), (o, now) -> Obj.num(o, "revision")),
+                string("Revision", Doc.api(V1, "ControllerRevision", "revision"), (o, now) -> GoValues.integer(o, "revision")),
                 age()));
     }
 
     private static KindPrinter deployments() {
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
                 string("Ready", Doc.text("Number of the pod with ready state"),
-                        (o, now) -> Obj.num(o, "status", "readyReplicas") + "/" + Obj.num(o, "spec", "replicas")),
-                string("Up-to-date", Doc.api(V1, "DeploymentStatus", "updatedReplicas"), (o, now) -> Obj.num(o, "status", "updatedReplicas")),
-                string("Available", Doc.api(V1, "DeploymentStatus", "availableReplicas"), (o, now) -> Obj.num(o, "status", "availableReplicas")),
+                        (o, now) -> GoValues.integer(o, "status", "readyReplicas") + "/" + GoValues.integer(o, "spec", "replicas")),
+                string("Up-to-date", Doc.api(V1, "DeploymentStatus", "updatedReplicas"), (o, now) -> GoValues.integer(o, "status", "updatedReplicas")),
+                string("Available", Doc.api(V1, "DeploymentStatus", "availableReplicas"), (o, now) -> GoValues.integer(o, "status", "availableReplicas")),
                 age()));
         cols.addAll(Containers.wideColumns(TEMPLATE));
         cols.add(string("Selector", Doc.api(V1, "DeploymentSpec", "selector"), (o, now) -> {
-            String s = Labels.selectorString(Obj.at(o, "spec", "selector"));
+            String s = Labels.selectorString(GoValues.at(o, "spec", "selector"));
             return s == null ? "<invalid>" : s;
         }).wide());
         return new KindPrinter(List.copyOf(cols), null);
@@ -48,9 +49,9 @@ final class AppsPrinters {
 
     private static KindPrinter replicaSets() {
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
-                integer("Desired", Doc.api(V1, "ReplicaSetSpec", "replicas"), (o, now) -> Obj.num(o, "spec", "replicas")),
-                integer("Current", Doc.api(V1, "ReplicaSetStatus", "replicas"), (o, now) -> Obj.num(o, "status", "replicas")),
-                integer("Ready", Doc.api(V1, "ReplicaSetStatus", "readyReplicas"), (o, now) -> Obj.num(o, "status", "readyReplicas")),
+                integer("Desired", Doc.api(V1, "ReplicaSetSpec", "replicas"), (o, now) -> GoValues.integer(o, "spec", "replicas")),
+                integer("Current", Doc.api(V1, "ReplicaSetStatus", "replicas"), (o, now) -> GoValues.integer(o, "status", "replicas")),
+                integer("Ready", Doc.api(V1, "ReplicaSetStatus", "readyReplicas"), (o, now) -> GoValues.integer(o, "status", "readyReplicas")),
                 age()));
         cols.addAll(Containers.wideColumns(TEMPLATE));
         cols.add(selector(Doc.api(V1, "ReplicaSetSpec", "selector")));
@@ -60,7 +61,7 @@ final class AppsPrinters {
     private static KindPrinter statefulSets() {
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
                 string("Ready", Doc.text("Number of the pod with ready state"),
-                        (o, now) -> Obj.num(o, "status", "readyReplicas") + "/" + Obj.num(o, "spec", "replicas")),
+                        (o, now) -> GoValues.integer(o, "status", "readyReplicas") + "/" + GoValues.integer(o, "spec", "replicas")),
                 age()));
         cols.addAll(Containers.wideColumns(TEMPLATE));
         return new KindPrinter(List.copyOf(cols), null);
@@ -68,13 +69,13 @@ final class AppsPrinters {
 
     private static KindPrinter daemonSets() {
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
-                integer("Desired", Doc.api(V1, "DaemonSetStatus", "desiredNumberScheduled"), (o, now) -> Obj.num(o, "status", "desiredNumberScheduled")),
-                integer("Current", Doc.api(V1, "DaemonSetStatus", "currentNumberScheduled"), (o, now) -> Obj.num(o, "status", "currentNumberScheduled")),
-                integer("Ready", Doc.api(V1, "DaemonSetStatus", "numberReady"), (o, now) -> Obj.num(o, "status", "numberReady")),
-                integer("Up-to-date", Doc.api(V1, "DaemonSetStatus", "updatedNumberScheduled"), (o, now) -> Obj.num(o, "status", "updatedNumberScheduled")),
-                integer("Available", Doc.api(V1, "DaemonSetStatus", "numberAvailable"), (o, now) -> Obj.num(o, "status", "numberAvailable")),
+                integer("Desired", Doc.api(V1, "DaemonSetStatus", "desiredNumberScheduled"), (o, now) -> GoValues.integer(o, "status", "desiredNumberScheduled")),
+                integer("Current", Doc.api(V1, "DaemonSetStatus", "currentNumberScheduled"), (o, now) -> GoValues.integer(o, "status", "currentNumberScheduled")),
+                integer("Ready", Doc.api(V1, "DaemonSetStatus", "numberReady"), (o, now) -> GoValues.integer(o, "status", "numberReady")),
+                integer("Up-to-date", Doc.api(V1, "DaemonSetStatus", "updatedNumberScheduled"), (o, now) -> GoValues.integer(o, "status", "updatedNumberScheduled")),
+                integer("Available", Doc.api(V1, "DaemonSetStatus", "numberAvailable"), (o, now) -> GoValues.integer(o, "status", "numberAvailable")),
                 string("Node Selector", Doc.core("PodSpec", "nodeSelector"),
-                        (o, now) -> Labels.format(Obj.at(o, "spec", "template", "spec", "nodeSelector"))),
+                        (o, now) -> Labels.format(GoValues.at(o, "spec", "template", "spec", "nodeSelector"))),
                 age()));
         cols.addAll(Containers.wideColumns(TEMPLATE));
         cols.add(selector(Doc.api(V1, "DaemonSetSpec", "selector")));
@@ -83,22 +84,22 @@ final class AppsPrinters {
 
     /** The wide SELECTOR column of a {@code spec.selector} label selector. */
     static Column selector(Doc doc) {
-        return string("Selector", doc, (o, now) -> Labels.formatSelector(Obj.at(o, "spec", "selector"))).wide();
+        return string("Selector", doc, (o, now) -> Labels.formatSelector(GoValues.at(o, "spec", "selector"))).wide();
     }
 
     /** {@code kind.group/name} of the controlling owner, lower-cased kind and group; {@code <none>} without one. */
     private static String controller(JsonNode obj) {
-        for (JsonNode ref : Obj.list(obj, "metadata", "ownerReferences")) {
-            if (Obj.bool(ref, "controller")) {
-                String apiVersion = Obj.str(ref, "apiVersion");
+        for (JsonNode ref : GoValues.items(obj, "metadata", "ownerReferences")) {
+            if (GoValues.bool(ref, "controller")) {
+                String apiVersion = GoValues.text(ref, "apiVersion");
                 int slash = apiVersion.indexOf('/');
                 String group = slash < 0 ? "" : apiVersion.substring(0, slash);
-                String kind = Obj.str(ref, "kind");
+                String kind = GoValues.text(ref, "kind");
                 if (kind.isEmpty() && group.isEmpty()) {
-                    return Obj.str(ref, "name");
+                    return GoValues.text(ref, "name");
                 }
                 String groupKind = group.isEmpty() ? kind : kind + "." + group;
-                return groupKind.toLowerCase(Locale.ROOT) + "/" + Obj.str(ref, "name");
+                return groupKind.toLowerCase(Locale.ROOT) + "/" + GoValues.text(ref, "name");
             }
         }
         return Labels.NONE;

@@ -5,6 +5,7 @@ import static io.kapi.endpoint.table.Column.nameColumn;
 import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,34 +26,34 @@ final class AutoscalingPrinters {
     static void register(Map<String, KindPrinter> into) {
         into.put("autoscaling/HorizontalPodAutoscaler", KindPrinter.of(nameColumn(),
                 string("Reference", Doc.api(V2, "HorizontalPodAutoscalerSpec", "scaleTargetRef"),
-                        (o, now) -> Obj.str(o, "spec", "scaleTargetRef", "kind") + "/" + Obj.str(o, "spec", "scaleTargetRef", "name")),
+                        (o, now) -> GoValues.text(o, "spec", "scaleTargetRef", "kind") + "/" + GoValues.text(o, "spec", "scaleTargetRef", "name")),
                 string("Targets", Doc.api(V2, "HorizontalPodAutoscalerSpec", "metrics"), (o, now) -> targets(o)),
                 string("MinPods", Doc.api(V2, "HorizontalPodAutoscalerSpec", "minReplicas"),
-                        (o, now) -> Obj.has(o, "spec", "minReplicas") ? Long.toString(Obj.num(o, "spec", "minReplicas")) : "<unset>"),
-                string("MaxPods", Doc.api(V2, "HorizontalPodAutoscalerSpec", "maxReplicas"), (o, now) -> Obj.num(o, "spec", "maxReplicas")),
+                        (o, now) -> GoValues.has(o, "spec", "minReplicas") ? Long.toString(GoValues.integer(o, "spec", "minReplicas")) : "<unset>"),
+                string("MaxPods", Doc.api(V2, "HorizontalPodAutoscalerSpec", "maxReplicas"), (o, now) -> GoValues.integer(o, "spec", "maxReplicas")),
                 string("Replicas", Doc.api(V2, "HorizontalPodAutoscalerStatus", "currentReplicas"),
-                        (o, now) -> Obj.num(o, "status", "currentReplicas")),
+                        (o, now) -> GoValues.integer(o, "status", "currentReplicas")),
                 age()));
         // the scale subresource (kubectl get --subresource=scale); its NAME has no "name" format in kube
         into.put("autoscaling/Scale", KindPrinter.of(
                 new Column("Name", "string", "", 0, Doc.meta("name"), (o, now) -> Obj.name(o)),
-                Column.integer("Desired", Doc.api("autoscaling.v1", "ScaleSpec", "replicas"), (o, now) -> Obj.num(o, "spec", "replicas")),
-                Column.integer("Available", Doc.api("autoscaling.v1", "ScaleStatus", "replicas"), (o, now) -> Obj.num(o, "status", "replicas")),
+                Column.integer("Desired", Doc.api("autoscaling.v1", "ScaleSpec", "replicas"), (o, now) -> GoValues.integer(o, "spec", "replicas")),
+                Column.integer("Available", Doc.api("autoscaling.v1", "ScaleStatus", "replicas"), (o, now) -> GoValues.integer(o, "status", "replicas")),
                 age()));
     }
 
     /** {@code formatHPAMetrics}: at most two targets as {@code current/target}, then {@code + N more...}. */
     static String targets(JsonNode hpa) {
-        if (Obj.has(hpa, "spec", "targetCPUUtilizationPercentage")) {
-            String current = Obj.has(hpa, "status", "currentCPUUtilizationPercentage")
-                    ? Obj.num(hpa, "status", "currentCPUUtilizationPercentage") + "%" : UNKNOWN;
-            return "cpu: " + current + "/" + Obj.num(hpa, "spec", "targetCPUUtilizationPercentage") + "%";
+        if (GoValues.has(hpa, "spec", "targetCPUUtilizationPercentage")) {
+            String current = GoValues.has(hpa, "status", "currentCPUUtilizationPercentage")
+                    ? GoValues.integer(hpa, "status", "currentCPUUtilizationPercentage") + "%" : UNKNOWN;
+            return "cpu: " + current + "/" + GoValues.integer(hpa, "spec", "targetCPUUtilizationPercentage") + "%";
         }
-        List<JsonNode> specs = Obj.list(hpa, "spec", "metrics");
+        List<JsonNode> specs = GoValues.items(hpa, "spec", "metrics");
         if (specs.isEmpty()) {
             return Labels.NONE;
         }
-        List<JsonNode> statuses = Obj.list(hpa, "status", "currentMetrics");
+        List<JsonNode> statuses = GoValues.items(hpa, "status", "currentMetrics");
         List<String> list = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
             JsonNode status = i < statuses.size() ? statuses.get(i) : null;
@@ -66,46 +67,46 @@ final class AutoscalingPrinters {
     }
 
     private static String metric(JsonNode spec, JsonNode status) {
-        return switch (Obj.str(spec, "type")) {
-            case "External" -> valueMetric(Obj.at(spec, "external", "target"), current(status, "external"), "");
-            case "Object" -> valueMetric(Obj.at(spec, "object", "target"), current(status, "object"), "");
+        return switch (GoValues.text(spec, "type")) {
+            case "External" -> valueMetric(GoValues.at(spec, "external", "target"), current(status, "external"), "");
+            case "Object" -> valueMetric(GoValues.at(spec, "object", "target"), current(status, "object"), "");
             case "Pods" -> {
                 JsonNode cur = current(status, "pods");
-                yield (cur == null ? UNKNOWN : Obj.str(cur, "averageValue")) + "/" + Obj.str(spec, "pods", "target", "averageValue");
+                yield (cur == null ? UNKNOWN : GoValues.text(cur, "averageValue")) + "/" + GoValues.text(spec, "pods", "target", "averageValue");
             }
-            case "Resource" -> resourceMetric(Obj.at(spec, "resource"), current(status, "resource"));
-            case "ContainerResource" -> resourceMetric(Obj.at(spec, "containerResource"), current(status, "containerResource"));
+            case "Resource" -> resourceMetric(GoValues.at(spec, "resource"), current(status, "resource"));
+            case "ContainerResource" -> resourceMetric(GoValues.at(spec, "containerResource"), current(status, "containerResource"));
             default -> "<unknown type>";
         };
     }
 
     /** The {@code current} of the status's {@code source}, or null when the status lacks it. */
     private static JsonNode current(JsonNode status, String source) {
-        if (status == null || !Obj.at(status, source).isObject()) {
+        if (status == null || !GoValues.at(status, source).isObject()) {
             return null;
         }
-        return Obj.at(status, source, "current");
+        return GoValues.at(status, source, "current");
     }
 
     /** External and Object metrics: an average value target prints {@code (avg)}. */
     private static String valueMetric(JsonNode target, JsonNode current, String prefix) {
-        if (Obj.has(target, "averageValue")) {
-            String cur = current != null && Obj.has(current, "averageValue") ? Obj.str(current, "averageValue") : UNKNOWN;
-            return prefix + cur + "/" + Obj.str(target, "averageValue") + " (avg)";
+        if (GoValues.has(target, "averageValue")) {
+            String cur = current != null && GoValues.has(current, "averageValue") ? GoValues.text(current, "averageValue") : UNKNOWN;
+            return prefix + cur + "/" + GoValues.text(target, "averageValue") + " (avg)";
         }
-        String cur = current != null ? Obj.strOr(current, "0", "value") : UNKNOWN;
-        return prefix + cur + "/" + Obj.strOr(target, "0", "value");
+        String cur = current != null ? GoValues.textOr(current, "0", "value") : UNKNOWN;
+        return prefix + cur + "/" + GoValues.textOr(target, "0", "value");
     }
 
     private static String resourceMetric(JsonNode spec, JsonNode current) {
-        String name = Obj.str(spec, "name");
-        JsonNode target = Obj.at(spec, "target");
-        if (Obj.has(target, "averageValue")) {
-            String cur = current != null ? Obj.strOr(current, "0", "averageValue") : UNKNOWN;
-            return name + ": " + cur + "/" + Obj.str(target, "averageValue");
+        String name = GoValues.text(spec, "name");
+        JsonNode target = GoValues.at(spec, "target");
+        if (GoValues.has(target, "averageValue")) {
+            String cur = current != null ? GoValues.textOr(current, "0", "averageValue") : UNKNOWN;
+            return name + ": " + cur + "/" + GoValues.text(target, "averageValue");
         }
-        String cur = current != null && Obj.has(current, "averageUtilization") ? Obj.num(current, "averageUtilization") + "%" : UNKNOWN;
-        String tgt = Obj.has(target, "averageUtilization") ? Obj.num(target, "averageUtilization") + "%" : "<auto>";
+        String cur = current != null && GoValues.has(current, "averageUtilization") ? GoValues.integer(current, "averageUtilization") + "%" : UNKNOWN;
+        String tgt = GoValues.has(target, "averageUtilization") ? GoValues.integer(target, "averageUtilization") + "%" : "<auto>";
         return name + ": " + cur + "/" + tgt;
     }
 }

@@ -7,6 +7,7 @@ import static io.kapi.endpoint.table.Column.nameColumn;
 import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,11 +39,11 @@ final class BatchPrinters {
     }
 
     private static String completions(JsonNode job) {
-        long succeeded = Obj.num(job, "status", "succeeded");
-        if (Obj.has(job, "spec", "completions")) {
-            return succeeded + "/" + Obj.num(job, "spec", "completions");
+        long succeeded = GoValues.integer(job, "status", "succeeded");
+        if (GoValues.has(job, "spec", "completions")) {
+            return succeeded + "/" + GoValues.integer(job, "spec", "completions");
         }
-        long parallelism = Obj.num(job, "spec", "parallelism");
+        long parallelism = GoValues.integer(job, "spec", "parallelism");
         return parallelism > 1 ? succeeded + "/1 of " + parallelism : succeeded + "/1";
     }
 
@@ -73,9 +74,9 @@ final class BatchPrinters {
 
     /** Whether the first condition of {@code type} is True. */
     private static boolean condition(JsonNode job, String type) {
-        for (JsonNode c : Obj.list(job, "status", "conditions")) {
-            if (type.equals(Obj.str(c, "type"))) {
-                return "True".equals(Obj.str(c, "status"));
+        for (JsonNode c : GoValues.items(job, "status", "conditions")) {
+            if (type.equals(GoValues.text(c, "type"))) {
+                return "True".equals(GoValues.text(c, "status"));
             }
         }
         return false;
@@ -84,16 +85,16 @@ final class BatchPrinters {
     private static KindPrinter cronJobs() {
         String[] jobTemplate = {"spec", "jobTemplate", "spec"};
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
-                string("Schedule", Doc.api(V1, "CronJobSpec", "schedule"), (o, now) -> Obj.str(o, "spec", "schedule")),
-                string("Timezone", Doc.api(V1, "CronJobSpec", "timeZone"), (o, now) -> Obj.strOr(o, Labels.NONE, "spec", "timeZone")),
-                bool("Suspend", Doc.api(V1, "CronJobSpec", "suspend"), (o, now) -> boolPtr(Obj.at(o, "spec", "suspend"))),
-                integer("Active", Doc.api(V1, "CronJobStatus", "active"), (o, now) -> (long) Obj.size(o, "status", "active")),
+                string("Schedule", Doc.api(V1, "CronJobSpec", "schedule"), (o, now) -> GoValues.text(o, "spec", "schedule")),
+                string("Timezone", Doc.api(V1, "CronJobSpec", "timeZone"), (o, now) -> GoValues.textOr(o, Labels.NONE, "spec", "timeZone")),
+                bool("Suspend", Doc.api(V1, "CronJobSpec", "suspend"), (o, now) -> boolPtr(GoValues.at(o, "spec", "suspend"))),
+                integer("Active", Doc.api(V1, "CronJobStatus", "active"), (o, now) -> (long) GoValues.size(o, "status", "active")),
                 string("Last Schedule", Doc.api(V1, "CronJobStatus", "lastScheduleTime"),
-                        (o, now) -> Obj.has(o, "status", "lastScheduleTime") ? Obj.age(o, now, "status", "lastScheduleTime") : Labels.NONE),
+                        (o, now) -> GoValues.has(o, "status", "lastScheduleTime") ? Obj.age(o, now, "status", "lastScheduleTime") : Labels.NONE),
                 age()));
         cols.addAll(Containers.wideColumns("spec", "jobTemplate", "spec", "template", "spec"));
         cols.add(string("Selector", Doc.api(V1, "JobSpec", "selector"),
-                (o, now) -> Labels.formatSelector(Obj.at(o, jobTemplate).path("selector"))).wide());
+                (o, now) -> Labels.formatSelector(GoValues.at(o, jobTemplate).path("selector"))).wide());
         return new KindPrinter(List.copyOf(cols), null);
     }
 

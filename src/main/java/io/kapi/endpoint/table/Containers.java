@@ -1,6 +1,7 @@
 package io.kapi.endpoint.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,8 +25,8 @@ final class Containers {
 
     private static String join(JsonNode obj, String field, String... specPath) {
         List<String> out = new ArrayList<>();
-        for (JsonNode c : Obj.list(Obj.at(obj, specPath), "containers")) {
-            out.add(Obj.str(c, field));
+        for (JsonNode c : GoValues.items(GoValues.at(obj, specPath), "containers")) {
+            out.add(GoValues.text(c, field));
         }
         return String.join(",", out);
     }

@@ -7,6 +7,7 @@ import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,7 @@ final class CorePrinters {
                 string("Containers", Doc.text(Containers.NAMES_DOC), (o, now) -> Containers.names(o, "template", SPEC)),
                 string("Images", Doc.text(Containers.IMAGES_DOC), (o, now) -> Containers.images(o, "template", SPEC)),
                 string("Pod Labels", Doc.text("The labels for the pod template."),
-                        (o, now) -> Labels.format(Obj.at(o, "template", "metadata", "labels")))));
+                        (o, now) -> Labels.format(GoValues.at(o, "template", "metadata", "labels")))));
         into.put("/ReplicationController", replicationControllers());
         into.put("/Service", services());
         into.put("/Endpoints", KindPrinter.of(nameColumn(),
@@ -38,18 +39,18 @@ final class CorePrinters {
         into.put("/Node", nodes());
         into.put("/Event", Events.printer(false));
         into.put("/Namespace", KindPrinter.of(nameColumn(),
-                string("Status", Doc.text("The status of the namespace"), (o, now) -> Obj.str(o, "status", "phase")),
+                string("Status", Doc.text("The status of the namespace"), (o, now) -> GoValues.text(o, "status", "phase")),
                 age()));
         into.put("/Secret", KindPrinter.of(nameColumn(),
-                string("Type", Doc.core("Secret", "type"), (o, now) -> Obj.str(o, "type")),
-                string("Data", Doc.core("Secret", "data"), (o, now) -> (long) Obj.size(o, "data")),
+                string("Type", Doc.core("Secret", "type"), (o, now) -> GoValues.text(o, "type")),
+                string("Data", Doc.core("Secret", "data"), (o, now) -> (long) GoValues.size(o, "data")),
                 age()));
         into.put("/ServiceAccount", KindPrinter.of(nameColumn(),
-                string("Secrets", Doc.core("ServiceAccount", "secrets"), (o, now) -> (long) Obj.size(o, "secrets")),
+                string("Secrets", Doc.core("ServiceAccount", "secrets"), (o, now) -> (long) GoValues.size(o, "secrets")),
                 age()));
         into.put("/ConfigMap", KindPrinter.of(nameColumn(),
                 string("Data", Doc.core("ConfigMap", "data"),
-                        (o, now) -> (long) (Obj.size(o, "data") + Obj.size(o, "binaryData"))),
+                        (o, now) -> (long) (GoValues.size(o, "data") + GoValues.size(o, "binaryData"))),
                 age()));
         into.put("/PersistentVolume", Volumes.persistentVolumes());
         into.put("/PersistentVolumeClaim", Volumes.persistentVolumeClaims());
@@ -73,30 +74,30 @@ final class CorePrinters {
                 age(),
                 string("IP", Doc.core("PodStatus", "podIP"), (o, now) -> podIP(o)).wide(),
                 string("Node", Doc.core("PodSpec", "nodeName"),
-                        (o, now) -> Obj.strOr(o, Labels.NONE, SPEC, "nodeName")).wide(),
+                        (o, now) -> GoValues.textOr(o, Labels.NONE, SPEC, "nodeName")).wide(),
                 string("Nominated Node", Doc.core("PodStatus", "nominatedNodeName"),
-                        (o, now) -> Obj.strOr(o, Labels.NONE, "status", "nominatedNodeName")).wide(),
+                        (o, now) -> GoValues.textOr(o, Labels.NONE, "status", "nominatedNodeName")).wide(),
                 string("Readiness Gates", Doc.core("PodSpec", "readinessGates"), (o, now) -> readinessGates(o)).wide())
                 .withConditions(CorePrinters::podConditions);
     }
 
     private static String podIP(JsonNode pod) {
-        List<JsonNode> ips = Obj.list(pod, "status", "podIPs");
-        String ip = ips.isEmpty() ? Obj.str(pod, "status", "podIP") : Obj.str(ips.getFirst(), "ip");
+        List<JsonNode> ips = GoValues.items(pod, "status", "podIPs");
+        String ip = ips.isEmpty() ? GoValues.text(pod, "status", "podIP") : GoValues.text(ips.getFirst(), "ip");
         return ip.isEmpty() ? Labels.NONE : ip;
     }
 
     private static String readinessGates(JsonNode pod) {
-        List<JsonNode> gates = Obj.list(pod, SPEC, "readinessGates");
+        List<JsonNode> gates = GoValues.items(pod, SPEC, "readinessGates");
         if (gates.isEmpty()) {
             return Labels.NONE;
         }
         int trueCount = 0;
         for (JsonNode gate : gates) {
-            String type = Obj.str(gate, "conditionType");
-            for (JsonNode cond : Obj.list(pod, "status", "conditions")) {
-                if (type.equals(Obj.str(cond, "type"))) {
-                    if ("True".equals(Obj.str(cond, "status"))) {
+            String type = GoValues.text(gate, "conditionType");
+            for (JsonNode cond : GoValues.items(pod, "status", "conditions")) {
+                if (type.equals(GoValues.text(cond, "type"))) {
+                    if ("True".equals(GoValues.text(cond, "status"))) {
                         trueCount++;
                     }
                     break;
@@ -108,7 +109,7 @@ final class CorePrinters {
 
     /** A finished pod's row says so: kubectl uses it to tell completed pods apart. */
     private static ArrayNode podConditions(JsonNode pod) {
-        String phase = Obj.str(pod, "status", "phase");
+        String phase = GoValues.text(pod, "status", "phase");
         String message = switch (phase) {
             case "Succeeded" -> "The pod has completed successfully.";
             case "Failed" -> "The pod failed.";
@@ -124,40 +125,40 @@ final class CorePrinters {
 
     private static KindPrinter replicationControllers() {
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
-                integer("Desired", Doc.core("ReplicationControllerSpec", "replicas"), (o, now) -> Obj.num(o, SPEC, "replicas")),
-                integer("Current", Doc.core("ReplicationControllerStatus", "replicas"), (o, now) -> Obj.num(o, "status", "replicas")),
-                integer("Ready", Doc.core("ReplicationControllerStatus", "readyReplicas"), (o, now) -> Obj.num(o, "status", "readyReplicas")),
+                integer("Desired", Doc.core("ReplicationControllerSpec", "replicas"), (o, now) -> GoValues.integer(o, SPEC, "replicas")),
+                integer("Current", Doc.core("ReplicationControllerStatus", "replicas"), (o, now) -> GoValues.integer(o, "status", "replicas")),
+                integer("Ready", Doc.core("ReplicationControllerStatus", "readyReplicas"), (o, now) -> GoValues.integer(o, "status", "readyReplicas")),
                 age()));
         cols.addAll(Containers.wideColumns(POD_TEMPLATE));
         cols.add(string("Selector", Doc.core("ReplicationControllerSpec", "selector"),
-                (o, now) -> Labels.format(Obj.at(o, SPEC, "selector"))).wide());
+                (o, now) -> Labels.format(GoValues.at(o, SPEC, "selector"))).wide());
         return new KindPrinter(List.copyOf(cols), null);
     }
 
     private static KindPrinter services() {
         return KindPrinter.of(nameColumn(),
-                string("Type", Doc.core("ServiceSpec", "type"), (o, now) -> Obj.strOr(o, "ClusterIP", SPEC, "type")),
+                string("Type", Doc.core("ServiceSpec", "type"), (o, now) -> GoValues.textOr(o, "ClusterIP", SPEC, "type")),
                 string("Cluster-IP", Doc.core("ServiceSpec", "clusterIP"), (o, now) -> clusterIP(o)),
                 string("External-IP", Doc.core("ServiceSpec", "externalIPs"), (o, now) -> externalIP(o)),
                 string("Port(s)", Doc.core("ServiceSpec", "ports"), (o, now) -> servicePorts(o)),
                 age(),
                 string("Selector", Doc.core("ServiceSpec", "selector"),
-                        (o, now) -> Labels.format(Obj.at(o, SPEC, "selector"))).wide());
+                        (o, now) -> Labels.format(GoValues.at(o, SPEC, "selector"))).wide());
     }
 
     private static String clusterIP(JsonNode svc) {
-        List<JsonNode> ips = Obj.list(svc, SPEC, "clusterIPs");
-        String ip = ips.isEmpty() ? Obj.str(svc, SPEC, "clusterIP") : ips.getFirst().asText();
+        List<JsonNode> ips = GoValues.items(svc, SPEC, "clusterIPs");
+        String ip = ips.isEmpty() ? GoValues.text(svc, SPEC, "clusterIP") : ips.getFirst().asText();
         return ip.isEmpty() ? Labels.NONE : ip;
     }
 
     private static String externalIP(JsonNode svc) {
         List<String> external = new ArrayList<>();
-        Obj.list(svc, SPEC, "externalIPs").forEach(ip -> external.add(ip.asText()));
-        return switch (Obj.strOr(svc, "ClusterIP", SPEC, "type")) {
+        GoValues.items(svc, SPEC, "externalIPs").forEach(ip -> external.add(ip.asText()));
+        return switch (GoValues.textOr(svc, "ClusterIP", SPEC, "type")) {
             case "ClusterIP", "NodePort" -> external.isEmpty() ? Labels.NONE : String.join(",", external);
             case "LoadBalancer" -> {
-                String lb = loadBalancerIngress(Obj.at(svc, "status", "loadBalancer"));
+                String lb = loadBalancerIngress(GoValues.at(svc, "status", "loadBalancer"));
                 List<String> all = new ArrayList<>();
                 if (!lb.isEmpty()) {
                     all.addAll(List.of(lb.split(",")));
@@ -165,7 +166,7 @@ final class CorePrinters {
                 all.addAll(external);
                 yield all.isEmpty() ? "<pending>" : String.join(",", all);
             }
-            case "ExternalName" -> Obj.str(svc, SPEC, "externalName");
+            case "ExternalName" -> GoValues.text(svc, SPEC, "externalName");
             default -> HumanDuration.UNKNOWN;
         };
     }
@@ -173,9 +174,9 @@ final class CorePrinters {
     /** The sorted, de-duplicated IPs (else host names) of a load balancer status, not clipped: the server prints wide. */
     static String loadBalancerIngress(JsonNode status) {
         TreeSet<String> out = new TreeSet<>();
-        for (JsonNode ing : Obj.list(status, "ingress")) {
-            String ip = Obj.str(ing, "ip");
-            String host = Obj.str(ing, "hostname");
+        for (JsonNode ing : GoValues.items(status, "ingress")) {
+            String ip = GoValues.text(ing, "ip");
+            String host = GoValues.text(ing, "hostname");
             if (!ip.isEmpty()) {
                 out.add(ip);
             } else if (!host.isEmpty()) {
@@ -187,12 +188,12 @@ final class CorePrinters {
 
     private static String servicePorts(JsonNode svc) {
         List<String> pieces = new ArrayList<>();
-        for (JsonNode p : Obj.list(svc, SPEC, "ports")) {
-            String protocol = Obj.strOr(p, "TCP", "protocol");
-            long nodePort = Obj.num(p, "nodePort");
+        for (JsonNode p : GoValues.items(svc, SPEC, "ports")) {
+            String protocol = GoValues.textOr(p, "TCP", "protocol");
+            long nodePort = GoValues.integer(p, "nodePort");
             pieces.add(nodePort > 0
-                    ? Obj.num(p, "port") + ":" + nodePort + "/" + protocol
-                    : Obj.num(p, "port") + "/" + protocol);
+                    ? GoValues.integer(p, "port") + ":" + nodePort + "/" + protocol
+                    : GoValues.integer(p, "port") + "/" + protocol);
         }
         return pieces.isEmpty() ? Labels.NONE : String.join(",", pieces);
     }
@@ -202,21 +203,21 @@ final class CorePrinters {
                 string("Status", Doc.text("The status of the node"), (o, now) -> nodeStatus(o)),
                 string("Roles", Doc.text("The roles of the node"), (o, now) -> nodeRoles(o)),
                 age(),
-                string("Version", Doc.core("NodeSystemInfo", "kubeletVersion"), (o, now) -> Obj.str(o, "status", "nodeInfo", "kubeletVersion")),
+                string("Version", Doc.core("NodeSystemInfo", "kubeletVersion"), (o, now) -> GoValues.text(o, "status", "nodeInfo", "kubeletVersion")),
                 string("Internal-IP", Doc.core("NodeStatus", "addresses"), (o, now) -> nodeAddress(o, "InternalIP")).wide(),
                 string("External-IP", Doc.core("NodeStatus", "addresses"), (o, now) -> nodeAddress(o, "ExternalIP")).wide(),
                 string("OS-Image", Doc.core("NodeSystemInfo", "osImage"),
-                        (o, now) -> Obj.strOr(o, HumanDuration.UNKNOWN, "status", "nodeInfo", "osImage")).wide(),
+                        (o, now) -> GoValues.textOr(o, HumanDuration.UNKNOWN, "status", "nodeInfo", "osImage")).wide(),
                 string("Kernel-Version", Doc.core("NodeSystemInfo", "kernelVersion"),
-                        (o, now) -> Obj.strOr(o, HumanDuration.UNKNOWN, "status", "nodeInfo", "kernelVersion")).wide(),
+                        (o, now) -> GoValues.textOr(o, HumanDuration.UNKNOWN, "status", "nodeInfo", "kernelVersion")).wide(),
                 string("Container-Runtime", Doc.core("NodeSystemInfo", "containerRuntimeVersion"),
-                        (o, now) -> Obj.strOr(o, HumanDuration.UNKNOWN, "status", "nodeInfo", "containerRuntimeVersion")).wide());
+                        (o, now) -> GoValues.textOr(o, HumanDuration.UNKNOWN, "status", "nodeInfo", "containerRuntimeVersion")).wide());
     }
 
     private static String nodeStatus(JsonNode node) {
         JsonNode ready = null;
-        for (JsonNode cond : Obj.list(node, "status", "conditions")) {
-            if ("Ready".equals(Obj.str(cond, "type"))) {
+        for (JsonNode cond : GoValues.items(node, "status", "conditions")) {
+            if ("Ready".equals(GoValues.text(cond, "type"))) {
                 ready = cond; // kube keeps the last condition of a type
             }
         }
@@ -224,9 +225,9 @@ final class CorePrinters {
         if (ready == null) {
             status.add("Unknown");
         } else {
-            status.add("True".equals(Obj.str(ready, "status")) ? "Ready" : "NotReady");
+            status.add("True".equals(GoValues.text(ready, "status")) ? "Ready" : "NotReady");
         }
-        if (Obj.bool(node, SPEC, "unschedulable")) {
+        if (GoValues.bool(node, SPEC, "unschedulable")) {
             status.add("SchedulingDisabled");
         }
         return String.join(",", status);
@@ -235,7 +236,7 @@ final class CorePrinters {
     /** Roles from {@code node-role.kubernetes.io/<role>} label keys and the {@code kubernetes.io/role} label value, sorted. */
     private static String nodeRoles(JsonNode node) {
         TreeSet<String> roles = new TreeSet<>();
-        JsonNode labels = Obj.at(node, "metadata", "labels");
+        JsonNode labels = GoValues.at(node, "metadata", "labels");
         if (labels.isObject()) {
             labels.properties().forEach(e -> {
                 String k = e.getKey();
@@ -253,9 +254,9 @@ final class CorePrinters {
     }
 
     private static String nodeAddress(JsonNode node, String type) {
-        for (JsonNode a : Obj.list(node, "status", "addresses")) {
-            if (type.equals(Obj.str(a, "type"))) {
-                return Obj.str(a, "address");
+        for (JsonNode a : GoValues.items(node, "status", "addresses")) {
+            if (type.equals(GoValues.text(a, "type"))) {
+                return GoValues.text(a, "address");
             }
         }
         return Labels.NONE;
@@ -269,10 +270,10 @@ final class CorePrinters {
     }
 
     private static String[] componentCondition(JsonNode cs) {
-        for (JsonNode c : Obj.list(cs, "conditions")) {
-            if ("Healthy".equals(Obj.str(c, "type"))) {
-                String status = "True".equals(Obj.str(c, "status")) ? "Healthy" : "Unhealthy";
-                return new String[] {status, Obj.str(c, "message"), Obj.str(c, "error")};
+        for (JsonNode c : GoValues.items(cs, "conditions")) {
+            if ("Healthy".equals(GoValues.text(c, "type"))) {
+                String status = "True".equals(GoValues.text(c, "status")) ? "Healthy" : "Unhealthy";
+                return new String[] {status, GoValues.text(c, "message"), GoValues.text(c, "error")};
             }
         }
         return new String[] {"Unknown", "", ""};
@@ -281,7 +282,7 @@ final class CorePrinters {
     /** {@code resource: used/hard} for each hard limit, sorted by name; {@code limits.*} go to the LIMIT column. */
     private static String quota(JsonNode rq, boolean limits) {
         Map<String, String> hard = new TreeMap<>();
-        JsonNode h = Obj.at(rq, "status", "hard");
+        JsonNode h = GoValues.at(rq, "status", "hard");
         if (h.isObject()) {
             h.properties().forEach(e -> hard.put(e.getKey(), e.getValue().asText()));
         }
@@ -290,7 +291,7 @@ final class CorePrinters {
             String[] pieces = resource.split("\\.", -1);
             boolean isLimit = pieces.length > 1 && pieces[0].equals("limits");
             if (isLimit == limits) {
-                out.add(resource + ": " + Obj.strOr(rq, "0", "status", "used", resource) + "/" + hardQty);
+                out.add(resource + ": " + GoValues.textOr(rq, "0", "status", "used", resource) + "/" + hardQty);
             }
         });
         return String.join(", ", out);

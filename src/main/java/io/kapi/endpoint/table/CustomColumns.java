@@ -2,6 +2,7 @@ package io.kapi.endpoint.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import java.lang.System.Logger.Level;
 import java.math.BigDecimal;
@@ -36,7 +37,7 @@ final class CustomColumns {
         List<Column> cols = new ArrayList<>();
         cols.add(Column.nameColumn());
         for (JsonNode pc : printerColumns) {
-            String jsonPath = Obj.str(pc, "jsonPath");
+            String jsonPath = GoValues.text(pc, "jsonPath");
             JsonPath path;
             try {
                 path = JsonPath.parse(jsonPath);
@@ -45,10 +46,10 @@ final class CustomColumns {
                         jsonPath, e.getMessage());
                 break;
             }
-            String type = Obj.str(pc, "type");
-            Doc doc = Doc.text(Obj.strOr(pc, "Custom resource definition column (in JSONPath format): " + jsonPath,
+            String type = GoValues.text(pc, "type");
+            Doc doc = Doc.text(GoValues.textOr(pc, "Custom resource definition column (in JSONPath format): " + jsonPath,
                     "description"));
-            cols.add(new Column(Obj.str(pc, "name"), type, Obj.str(pc, "format"), (int) Obj.num(pc, "priority"), doc,
+            cols.add(new Column(GoValues.text(pc, "name"), type, GoValues.text(pc, "format"), (int) GoValues.integer(pc, "priority"), doc,
                     (o, now) -> cell(type, path.find(o), now)));
         }
         return new KindPrinter(List.copyOf(cols), null);

@@ -1,6 +1,7 @@
 package io.kapi.endpoint.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,7 +15,7 @@ final class Endpoints {
 
     /** {@code formatEndpoints}: {@code ip:port} per address and port of each subset; {@code <none>} without subsets. */
     static String format(JsonNode endpoints) {
-        List<JsonNode> subsets = Obj.list(endpoints, "subsets");
+        List<JsonNode> subsets = GoValues.items(endpoints, "subsets");
         if (subsets.isEmpty()) {
             return Labels.NONE;
         }
@@ -22,8 +23,8 @@ final class Endpoints {
         boolean more = false;
         int count = 0;
         for (JsonNode ss : subsets) {
-            List<JsonNode> addresses = Obj.list(ss, "addresses");
-            List<JsonNode> ports = Obj.list(ss, "ports");
+            List<JsonNode> addresses = GoValues.items(ss, "addresses");
+            List<JsonNode> ports = GoValues.items(ss, "ports");
             if (ports.isEmpty()) {
                 count += addresses.size();
                 for (JsonNode a : addresses) {
@@ -31,7 +32,7 @@ final class Endpoints {
                         more = true;
                         break;
                     }
-                    list.add(Obj.str(a, "ip"));
+                    list.add(GoValues.text(a, "ip"));
                 }
                 continue;
             }
@@ -42,7 +43,7 @@ final class Endpoints {
                         more = true;
                         break;
                     }
-                    list.add(joinHostPort(Obj.str(a, "ip"), Obj.num(port, "port")));
+                    list.add(joinHostPort(GoValues.text(a, "ip"), GoValues.integer(port, "port")));
                 }
             }
         }
@@ -59,12 +60,12 @@ final class Endpoints {
     static String slicePorts(JsonNode slice) {
         List<String> list = new ArrayList<>();
         int count = 0;
-        for (JsonNode p : Obj.list(slice, "ports")) {
+        for (JsonNode p : GoValues.items(slice, "ports")) {
             if (list.size() < MAX) {
-                if (Obj.has(p, "port")) {
-                    list.add(Long.toString(Obj.num(p, "port")));
-                } else if (Obj.has(p, "name")) {
-                    list.add(Obj.str(p, "name"));
+                if (GoValues.has(p, "port")) {
+                    list.add(Long.toString(GoValues.integer(p, "port")));
+                } else if (GoValues.has(p, "name")) {
+                    list.add(GoValues.text(p, "name"));
                 } else {
                     list.add("*");
                 }
@@ -78,8 +79,8 @@ final class Endpoints {
     static String sliceEndpoints(JsonNode slice) {
         List<String> list = new ArrayList<>();
         int count = 0;
-        for (JsonNode ep : Obj.list(slice, "endpoints")) {
-            for (JsonNode a : Obj.list(ep, "addresses")) {
+        for (JsonNode ep : GoValues.items(slice, "endpoints")) {
+            for (JsonNode a : GoValues.items(ep, "addresses")) {
                 if (list.size() < MAX) {
                     list.add(a.asText());
                 }

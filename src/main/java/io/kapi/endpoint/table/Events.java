@@ -4,6 +4,7 @@ import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import java.time.Instant;
 import java.util.Locale;
@@ -21,13 +22,13 @@ final class Events {
     static KindPrinter printer(boolean eventsGroup) {
         return KindPrinter.of(
                 col(eventsGroup, string("Last Seen", Doc.core("Event", "lastTimestamp"), Events::lastSeen)),
-                col(eventsGroup, string("Type", Doc.core("Event", "type"), (o, now) -> Obj.str(o, "type"))),
-                col(eventsGroup, string("Reason", Doc.core("Event", "reason"), (o, now) -> Obj.str(o, "reason"))),
+                col(eventsGroup, string("Type", Doc.core("Event", "type"), (o, now) -> GoValues.text(o, "type"))),
+                col(eventsGroup, string("Reason", Doc.core("Event", "reason"), (o, now) -> GoValues.text(o, "reason"))),
                 col(eventsGroup, string("Object", Doc.core("Event", "involvedObject"), (o, now) -> target(o))),
                 col(eventsGroup, string("Subobject", Doc.core("ObjectReference", "fieldPath"),
-                        (o, now) -> Obj.str(o, "involvedObject", "fieldPath")).wide()),
+                        (o, now) -> GoValues.text(o, "involvedObject", "fieldPath")).wide()),
                 col(eventsGroup, string("Source", Doc.core("Event", "source"), (o, now) -> source(o)).wide()),
-                col(eventsGroup, string("Message", Doc.core("Event", "message"), (o, now) -> Obj.str(o, "message").strip())),
+                col(eventsGroup, string("Message", Doc.core("Event", "message"), (o, now) -> GoValues.text(o, "message").strip())),
                 col(eventsGroup, string("First Seen", Doc.core("Event", "firstTimestamp"), Events::firstSeen).wide()),
                 col(eventsGroup, string("Count", Doc.core("Event", "count"), (o, now) -> count(o)).wide()),
                 col(eventsGroup, Column.nameColumn().wide()));
@@ -47,7 +48,7 @@ final class Events {
     }
 
     private static String lastSeen(JsonNode e, Instant now) {
-        if (Obj.has(e, "series")) {
+        if (GoValues.has(e, "series")) {
             return Obj.age(e, now, "series", "lastObservedTime");
         }
         Instant last = Obj.time(e, "lastTimestamp");
@@ -55,23 +56,23 @@ final class Events {
     }
 
     private static long count(JsonNode e) {
-        if (Obj.has(e, "series")) {
-            return Obj.num(e, "series", "count");
+        if (GoValues.has(e, "series")) {
+            return GoValues.integer(e, "series", "count");
         }
-        long count = Obj.num(e, "count");
+        long count = GoValues.integer(e, "count");
         return count == 0 ? 1 : count;
     }
 
     private static String target(JsonNode e) {
-        String kind = Obj.str(e, "involvedObject", "kind").toLowerCase(Locale.ROOT);
-        String name = Obj.str(e, "involvedObject", "name");
+        String kind = GoValues.text(e, "involvedObject", "kind").toLowerCase(Locale.ROOT);
+        String name = GoValues.text(e, "involvedObject", "name");
         return name.isEmpty() ? kind : kind + "/" + name;
     }
 
     /** {@code formatEventSource}: component (else reporting controller), then {@code , host} (else reporting instance) when set. */
     private static String source(JsonNode e) {
-        String component = Obj.strOr(e, Obj.str(e, "reportingComponent"), "source", "component");
-        String instance = Obj.strOr(e, Obj.str(e, "reportingInstance"), "source", "host");
+        String component = GoValues.textOr(e, GoValues.text(e, "reportingComponent"), "source", "component");
+        String instance = GoValues.textOr(e, GoValues.text(e, "reportingInstance"), "source", "host");
         return instance.isEmpty() ? component : component + ", " + instance;
     }
 

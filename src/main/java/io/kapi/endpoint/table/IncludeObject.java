@@ -1,6 +1,7 @@
 package io.kapi.endpoint.table;
 
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoStrings;
 
 /** The {@code includeObject} query parameter of a Table request: what each row's {@code object} holds. */
 public enum IncludeObject {
@@ -36,6 +37,6 @@ public enum IncludeObject {
                 return v;
             }
         }
-        throw ApiException.badRequest("unrecognized includeObject value: \"" + value + "\"");
+        throw ApiException.badRequest("unrecognized includeObject value: " + GoStrings.quote(value));
     }
 }

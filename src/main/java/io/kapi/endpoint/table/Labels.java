@@ -1,8 +1,9 @@
 package io.kapi.endpoint.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
+import io.kapi.machinery.labels.LabelSelector;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -49,36 +50,10 @@ final class Labels {
         if (selector == null || !selector.isObject()) {
             return "";
         }
-        record Req(String key, String text) {
+        try {
+            return LabelSelector.fromObject(selector).toString();
+        } catch (IllegalArgumentException e) {
+            return null;
         }
-        List<Req> reqs = new ArrayList<>();
-        JsonNode matchLabels = selector.path("matchLabels");
-        if (matchLabels.isObject()) {
-            matchLabels.properties().forEach(e -> reqs.add(new Req(e.getKey(), e.getKey() + "=" + e.getValue().asText())));
-        }
-        for (JsonNode expr : Obj.list(selector, "matchExpressions")) {
-            String key = Obj.str(expr, "key");
-            List<String> values = new ArrayList<>();
-            Obj.list(expr, "values").forEach(v -> values.add(v.asText()));
-            String text = switch (Obj.str(expr, "operator")) {
-                case "In" -> values.isEmpty() ? null : key + " in (" + joinSorted(values) + ")";
-                case "NotIn" -> values.isEmpty() ? null : key + " notin (" + joinSorted(values) + ")";
-                case "Exists" -> values.isEmpty() ? key : null;
-                case "DoesNotExist" -> values.isEmpty() ? "!" + key : null;
-                default -> null;
-            };
-            if (text == null) {
-                return null;
-            }
-            reqs.add(new Req(key, text));
-        }
-        reqs.sort(Comparator.comparing(Req::key));
-        return String.join(",", reqs.stream().map(Req::text).toList());
-    }
-
-    private static String joinSorted(List<String> values) {
-        List<String> copy = new ArrayList<>(values);
-        copy.sort(null);
-        return String.join(",", copy);
     }
 }

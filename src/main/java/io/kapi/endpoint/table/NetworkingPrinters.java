@@ -5,6 +5,7 @@ import static io.kapi.endpoint.table.Column.nameColumn;
 import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,23 +20,23 @@ final class NetworkingPrinters {
     static void register(Map<String, KindPrinter> into) {
         into.put("networking.k8s.io/Ingress", KindPrinter.of(nameColumn(),
                 string("Class", Doc.text("The name of the IngressClass resource that should be used for additional configuration"),
-                        (o, now) -> Obj.strOr(o, Labels.NONE, "spec", "ingressClassName")),
+                        (o, now) -> GoValues.textOr(o, Labels.NONE, "spec", "ingressClassName")),
                 string("Hosts", Doc.text("Hosts that incoming requests are matched against before the ingress rule"),
                         (o, now) -> hosts(o)),
                 string("Address", Doc.text("Address is a list containing ingress points for the load-balancer"),
-                        (o, now) -> CorePrinters.loadBalancerIngress(Obj.at(o, "status", "loadBalancer"))),
+                        (o, now) -> CorePrinters.loadBalancerIngress(GoValues.at(o, "status", "loadBalancer"))),
                 string("Ports", Doc.text("Ports of TLS configurations that open"),
-                        (o, now) -> Obj.size(o, "spec", "tls") > 0 ? "80, 443" : "80"),
+                        (o, now) -> GoValues.size(o, "spec", "tls") > 0 ? "80, 443" : "80"),
                 age()));
         into.put("networking.k8s.io/IngressClass", KindPrinter.of(nameColumn(),
                 string("Controller", Doc.text("Controller that is responsible for handling this class"),
-                        (o, now) -> Obj.str(o, "spec", "controller")),
+                        (o, now) -> GoValues.text(o, "spec", "controller")),
                 string("Parameters", Doc.text("A reference to a resource with additional parameters"),
                         (o, now) -> parameters(o)),
                 age()));
         into.put("networking.k8s.io/NetworkPolicy", KindPrinter.of(nameColumn(),
                 string("Pod-Selector", Doc.api("networking.v1", "NetworkPolicySpec", "podSelector"),
-                        (o, now) -> Labels.formatSelector(Obj.at(o, "spec", "podSelector"))),
+                        (o, now) -> Labels.formatSelector(GoValues.at(o, "spec", "podSelector"))),
                 age()));
         into.put("networking.k8s.io/ServiceCIDR", KindPrinter.of(nameColumn(),
                 string("CIDRs", Doc.api("networking.v1", "ServiceCIDRSpec", "cidrs"), (o, now) -> joined(o, "spec", "cidrs")),
@@ -43,7 +44,7 @@ final class NetworkingPrinters {
         into.put("networking.k8s.io/IPAddress", KindPrinter.of(nameColumn(),
                 string("ParentRef", Doc.api("networking.v1", "IPAddressSpec", "parentRef"), (o, now) -> parentRef(o))));
         into.put("discovery.k8s.io/EndpointSlice", KindPrinter.of(nameColumn(),
-                string("AddressType", Doc.api("discovery.v1", "EndpointSlice", "addressType"), (o, now) -> Obj.str(o, "addressType")),
+                string("AddressType", Doc.api("discovery.v1", "EndpointSlice", "addressType"), (o, now) -> GoValues.text(o, "addressType")),
                 string("Ports", Doc.api("discovery.v1", "EndpointSlice", "ports"), (o, now) -> Endpoints.slicePorts(o)),
                 string("Endpoints", Doc.api("discovery.v1", "EndpointSlice", "endpoints"), (o, now) -> Endpoints.sliceEndpoints(o)),
                 age()));
@@ -51,14 +52,14 @@ final class NetworkingPrinters {
 
     /** {@code formatHosts}: up to three rule hosts, {@code *} when no rule names one. */
     private static String hosts(JsonNode ing) {
-        List<JsonNode> rules = Obj.list(ing, "spec", "rules");
+        List<JsonNode> rules = GoValues.items(ing, "spec", "rules");
         List<String> list = new ArrayList<>();
         boolean more = false;
         for (JsonNode rule : rules) {
             if (list.size() == 3) {
                 more = true;
             }
-            String host = Obj.str(rule, "host");
+            String host = GoValues.text(rule, "host");
             if (!more && !host.isEmpty()) {
                 list.add(host);
             }
@@ -71,34 +72,34 @@ final class NetworkingPrinters {
     }
 
     private static String parameters(JsonNode ic) {
-        JsonNode p = Obj.at(ic, "spec", "parameters");
+        JsonNode p = GoValues.at(ic, "spec", "parameters");
         if (!p.isObject()) {
             return Labels.NONE;
         }
-        String s = Obj.str(p, "kind");
-        if (Obj.has(p, "apiGroup")) {
-            s = s + "." + Obj.str(p, "apiGroup");
+        String s = GoValues.text(p, "kind");
+        if (GoValues.has(p, "apiGroup")) {
+            s = s + "." + GoValues.text(p, "apiGroup");
         }
-        return s + "/" + Obj.str(p, "name");
+        return s + "/" + GoValues.text(p, "name");
     }
 
     private static String parentRef(JsonNode ip) {
-        JsonNode ref = Obj.at(ip, "spec", "parentRef");
+        JsonNode ref = GoValues.at(ip, "spec", "parentRef");
         if (!ref.isObject()) {
             return Labels.NONE;
         }
-        String group = Obj.str(ref, "group");
-        String resource = Obj.str(ref, "resource");
+        String group = GoValues.text(ref, "group");
+        String resource = GoValues.text(ref, "resource");
         String s = (group.isEmpty() ? resource : resource + "." + group).toLowerCase(Locale.ROOT);
-        if (!Obj.str(ref, "namespace").isEmpty()) {
-            s += "/" + Obj.str(ref, "namespace");
+        if (!GoValues.text(ref, "namespace").isEmpty()) {
+            s += "/" + GoValues.text(ref, "namespace");
         }
-        return s + "/" + Obj.str(ref, "name");
+        return s + "/" + GoValues.text(ref, "name");
     }
 
     static String joined(JsonNode obj, String... path) {
         List<String> out = new ArrayList<>();
-        Obj.list(obj, path).forEach(v -> out.add(v.asText()));
+        GoValues.items(obj, path).forEach(v -> out.add(v.asText()));
         return String.join(",", out);
     }
 }

@@ -1,6 +1,7 @@
 package io.kapi.endpoint.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -22,58 +23,58 @@ record PodStatusSummary(String ready, String status, String restarts) {
 
     static PodStatusSummary of(JsonNode pod, Instant now) {
         Counter c = new Counter();
-        String phase = Obj.str(pod, "status", "phase");
-        String reason = Obj.strOr(pod, phase, "status", "reason");
-        for (JsonNode cond : Obj.list(pod, "status", "conditions")) {
-            if ("PodScheduled".equals(Obj.str(cond, "type")) && "SchedulingGated".equals(Obj.str(cond, "reason"))) {
+        String phase = GoValues.text(pod, "status", "phase");
+        String reason = GoValues.textOr(pod, phase, "status", "reason");
+        for (JsonNode cond : GoValues.items(pod, "status", "conditions")) {
+            if ("PodScheduled".equals(GoValues.text(cond, "type")) && "SchedulingGated".equals(GoValues.text(cond, "reason"))) {
                 reason = "SchedulingGated";
             }
         }
 
-        List<JsonNode> initSpecs = Obj.list(pod, "spec", "initContainers");
+        List<JsonNode> initSpecs = GoValues.items(pod, "spec", "initContainers");
         Map<String, JsonNode> initByName = new HashMap<>();
-        int total = Obj.list(pod, "spec", "containers").size();
+        int total = GoValues.items(pod, "spec", "containers").size();
         for (JsonNode init : initSpecs) {
-            initByName.put(Obj.str(init, "name"), init);
+            initByName.put(GoValues.text(init, "name"), init);
             if (restartable(init)) {
                 total++;
             }
         }
 
         boolean initializing = false;
-        List<JsonNode> initStatuses = Obj.list(pod, "status", "initContainerStatuses");
+        List<JsonNode> initStatuses = GoValues.items(pod, "status", "initContainerStatuses");
         for (int i = 0; i < initStatuses.size(); i++) {
             JsonNode st = initStatuses.get(i);
-            boolean sidecar = restartable(initByName.get(Obj.str(st, "name")));
-            c.restarts += Obj.num(st, "restartCount");
+            boolean sidecar = restartable(initByName.get(GoValues.text(st, "name")));
+            c.restarts += GoValues.integer(st, "restartCount");
             c.lastRestart = later(c.lastRestart, Obj.time(st, "lastState", "terminated", "finishedAt"));
             if (sidecar) {
-                c.sidecarRestarts += Obj.num(st, "restartCount");
+                c.sidecarRestarts += GoValues.integer(st, "restartCount");
                 c.lastSidecarRestart = later(c.lastSidecarRestart, Obj.time(st, "lastState", "terminated", "finishedAt"));
             }
-            JsonNode terminated = Obj.at(st, "state", "terminated");
-            JsonNode waiting = Obj.at(st, "state", "waiting");
-            if (terminated.isObject() && Obj.num(terminated, "exitCode") == 0) {
+            JsonNode terminated = GoValues.at(st, "state", "terminated");
+            JsonNode waiting = GoValues.at(st, "state", "waiting");
+            if (terminated.isObject() && GoValues.integer(terminated, "exitCode") == 0) {
                 continue;
             }
-            if (sidecar && Obj.bool(st, "started")) {
-                if (Obj.bool(st, "ready")) {
+            if (sidecar && GoValues.bool(st, "started")) {
+                if (GoValues.bool(st, "ready")) {
                     c.ready++;
                 }
                 continue;
             }
             if (terminated.isObject()) {
-                String r = Obj.str(terminated, "reason");
+                String r = GoValues.text(terminated, "reason");
                 if (!r.isEmpty()) {
                     reason = "Init:" + r;
-                } else if (Obj.num(terminated, "signal") != 0) {
-                    reason = "Init:Signal:" + Obj.num(terminated, "signal");
+                } else if (GoValues.integer(terminated, "signal") != 0) {
+                    reason = "Init:Signal:" + GoValues.integer(terminated, "signal");
                 } else {
-                    reason = "Init:ExitCode:" + Obj.num(terminated, "exitCode");
+                    reason = "Init:ExitCode:" + GoValues.integer(terminated, "exitCode");
                 }
-            } else if (waiting.isObject() && !Obj.str(waiting, "reason").isEmpty()
-                    && !"PodInitializing".equals(Obj.str(waiting, "reason"))) {
-                reason = "Init:" + Obj.str(waiting, "reason");
+            } else if (waiting.isObject() && !GoValues.text(waiting, "reason").isEmpty()
+                    && !"PodInitializing".equals(GoValues.text(waiting, "reason"))) {
+                reason = "Init:" + GoValues.text(waiting, "reason");
             } else {
                 reason = "Init:" + i + "/" + initSpecs.size();
             }
@@ -85,7 +86,7 @@ record PodStatusSummary(String ready, String status, String restarts) {
             reason = containersReason(pod, reason, c);
         }
 
-        if (Obj.deleting(pod) && NODE_LOST.equals(Obj.str(pod, "status", "reason"))) {
+        if (Obj.deleting(pod) && NODE_LOST.equals(GoValues.text(pod, "status", "reason"))) {
             reason = "Unknown";
         } else if (Obj.deleting(pod) && !"Succeeded".equals(phase) && !"Failed".equals(phase)) {
             reason = "Terminating";
@@ -103,22 +104,22 @@ record PodStatusSummary(String ready, String status, String restarts) {
         c.restarts = c.sidecarRestarts;
         c.lastRestart = c.lastSidecarRestart;
         boolean hasRunning = false;
-        List<JsonNode> statuses = Obj.list(pod, "status", "containerStatuses");
+        List<JsonNode> statuses = GoValues.items(pod, "status", "containerStatuses");
         for (int i = statuses.size() - 1; i >= 0; i--) {
             JsonNode st = statuses.get(i);
-            c.restarts += Obj.num(st, "restartCount");
+            c.restarts += GoValues.integer(st, "restartCount");
             c.lastRestart = later(c.lastRestart, Obj.time(st, "lastState", "terminated", "finishedAt"));
-            JsonNode waiting = Obj.at(st, "state", "waiting");
-            JsonNode terminated = Obj.at(st, "state", "terminated");
-            if (waiting.isObject() && !Obj.str(waiting, "reason").isEmpty()) {
-                reason = Obj.str(waiting, "reason");
-            } else if (terminated.isObject() && !Obj.str(terminated, "reason").isEmpty()) {
-                reason = Obj.str(terminated, "reason");
+            JsonNode waiting = GoValues.at(st, "state", "waiting");
+            JsonNode terminated = GoValues.at(st, "state", "terminated");
+            if (waiting.isObject() && !GoValues.text(waiting, "reason").isEmpty()) {
+                reason = GoValues.text(waiting, "reason");
+            } else if (terminated.isObject() && !GoValues.text(terminated, "reason").isEmpty()) {
+                reason = GoValues.text(terminated, "reason");
             } else if (terminated.isObject()) {
-                reason = Obj.num(terminated, "signal") != 0
-                        ? "Signal:" + Obj.num(terminated, "signal")
-                        : "ExitCode:" + Obj.num(terminated, "exitCode");
-            } else if (Obj.bool(st, "ready") && Obj.at(st, "state", "running").isObject()) {
+                reason = GoValues.integer(terminated, "signal") != 0
+                        ? "Signal:" + GoValues.integer(terminated, "signal")
+                        : "ExitCode:" + GoValues.integer(terminated, "exitCode");
+            } else if (GoValues.bool(st, "ready") && GoValues.at(st, "state", "running").isObject()) {
                 hasRunning = true;
                 c.ready++;
             }
@@ -131,17 +132,17 @@ record PodStatusSummary(String ready, String status, String restarts) {
 
     /** A sidecar: an init container with {@code restartPolicy: Always}. */
     private static boolean restartable(JsonNode initContainer) {
-        return initContainer != null && "Always".equals(Obj.str(initContainer, "restartPolicy"));
+        return initContainer != null && "Always".equals(GoValues.text(initContainer, "restartPolicy"));
     }
 
     /** Whether the first condition of {@code type} is True (kube looks at the first match only). */
     private static boolean conditionTrue(JsonNode pod, String type) {
-        for (JsonNode cond : Obj.list(pod, "status", "conditions")) {
-            if (type.equals(Obj.str(cond, "type"))) {
+        for (JsonNode cond : GoValues.items(pod, "status", "conditions")) {
+            if (type.equals(GoValues.text(cond, "type"))) {
                 if ("Initialized".equals(type)) {
-                    return "True".equals(Obj.str(cond, "status"));
+                    return "True".equals(GoValues.text(cond, "status"));
                 }
-                if ("True".equals(Obj.str(cond, "status"))) {
+                if ("True".equals(GoValues.text(cond, "status"))) {
                     return true;
                 }
             }

@@ -7,6 +7,7 @@ import static io.kapi.endpoint.table.Column.nameColumn;
 import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.Map;
 
 /**
@@ -21,28 +22,28 @@ final class PolicyPrinters {
     static void register(Map<String, KindPrinter> into) {
         into.put("policy/PodDisruptionBudget", KindPrinter.of(nameColumn(),
                 string("Min Available", Doc.text("The minimum number of pods that must be available."),
-                        (o, now) -> Obj.strOr(o, "N/A", "spec", "minAvailable")),
+                        (o, now) -> GoValues.textOr(o, "N/A", "spec", "minAvailable")),
                 string("Max Unavailable", Doc.text("The maximum number of pods that may be unavailable."),
-                        (o, now) -> Obj.strOr(o, "N/A", "spec", "maxUnavailable")),
+                        (o, now) -> GoValues.textOr(o, "N/A", "spec", "maxUnavailable")),
                 integer("Allowed Disruptions", Doc.text("Calculated number of pods that may be disrupted at this time."),
-                        (o, now) -> Obj.num(o, "status", "disruptionsAllowed")),
+                        (o, now) -> GoValues.integer(o, "status", "disruptionsAllowed")),
                 age()));
         into.put("coordination.k8s.io/Lease", KindPrinter.of(nameColumn(),
-                string("Holder", Doc.api("coordination.v1", "LeaseSpec", "holderIdentity"), (o, now) -> Obj.str(o, "spec", "holderIdentity")),
+                string("Holder", Doc.api("coordination.v1", "LeaseSpec", "holderIdentity"), (o, now) -> GoValues.text(o, "spec", "holderIdentity")),
                 age()));
         into.put("coordination.k8s.io/LeaseCandidate", KindPrinter.of(nameColumn(),
-                string("LeaseName", Doc.api("coordination.v1beta1", "LeaseCandidateSpec", "leaseName"), (o, now) -> Obj.str(o, "spec", "leaseName")),
-                string("BinaryVersion", Doc.meta("binaryVersion"), (o, now) -> Obj.str(o, "spec", "binaryVersion")),
-                string("EmulationVersion", Doc.meta("emulationVersion"), (o, now) -> Obj.str(o, "spec", "emulationVersion")),
+                string("LeaseName", Doc.api("coordination.v1beta1", "LeaseCandidateSpec", "leaseName"), (o, now) -> GoValues.text(o, "spec", "leaseName")),
+                string("BinaryVersion", Doc.meta("binaryVersion"), (o, now) -> GoValues.text(o, "spec", "binaryVersion")),
+                string("EmulationVersion", Doc.meta("emulationVersion"), (o, now) -> GoValues.text(o, "spec", "emulationVersion")),
                 age()));
         into.put("scheduling.k8s.io/PriorityClass", KindPrinter.of(nameColumn(),
-                integer("Value", Doc.api("scheduling.v1", "PriorityClass", "value"), (o, now) -> Obj.num(o, "value")),
-                bool("Global-Default", Doc.api("scheduling.v1", "PriorityClass", "globalDefault"), (o, now) -> Obj.bool(o, "globalDefault")),
+                integer("Value", Doc.api("scheduling.v1", "PriorityClass", "value"), (o, now) -> GoValues.integer(o, "value")),
+                bool("Global-Default", Doc.api("scheduling.v1", "PriorityClass", "globalDefault"), (o, now) -> GoValues.bool(o, "globalDefault")),
                 age(),
                 string("PreemptionPolicy", Doc.api("scheduling.v1", "PriorityClass", "preemptionPolicy"),
-                        (o, now) -> Obj.str(o, "preemptionPolicy"))));
+                        (o, now) -> GoValues.text(o, "preemptionPolicy"))));
         into.put("node.k8s.io/RuntimeClass", KindPrinter.of(nameColumn(),
-                string("Handler", Doc.meta("handler"), (o, now) -> Obj.str(o, "handler")),
+                string("Handler", Doc.meta("handler"), (o, now) -> GoValues.text(o, "handler")),
                 age()));
         resource(into);
     }
@@ -56,9 +57,9 @@ final class PolicyPrinters {
                         (o, now) -> claimState(o)),
                 age()));
         into.put(g + "ResourceSlice", KindPrinter.of(nameColumn(),
-                string("Node", Doc.api("resource.v1", "ResourceSliceSpec", "nodeName"), (o, now) -> Obj.str(o, "spec", "nodeName")),
-                string("Driver", Doc.api("resource.v1", "ResourceSliceSpec", "driver"), (o, now) -> Obj.str(o, "spec", "driver")),
-                string("Pool", Doc.api("resource.v1", "ResourcePool", "name"), (o, now) -> Obj.str(o, "spec", "pool", "name")),
+                string("Node", Doc.api("resource.v1", "ResourceSliceSpec", "nodeName"), (o, now) -> GoValues.text(o, "spec", "nodeName")),
+                string("Driver", Doc.api("resource.v1", "ResourceSliceSpec", "driver"), (o, now) -> GoValues.text(o, "spec", "driver")),
+                string("Pool", Doc.api("resource.v1", "ResourcePool", "name"), (o, now) -> GoValues.text(o, "spec", "pool", "name")),
                 age()));
     }
 
@@ -68,13 +69,13 @@ final class PolicyPrinters {
         if (deleting) {
             s.append("deleted");
         }
-        if (!Obj.has(claim, "status", "allocation")) {
+        if (!GoValues.has(claim, "status", "allocation")) {
             if (!deleting) {
                 s.append("pending");
             }
         } else {
             s.append(s.isEmpty() ? "" : ",").append("allocated");
-            if (Obj.size(claim, "status", "reservedFor") > 0) {
+            if (GoValues.size(claim, "status", "reservedFor") > 0) {
                 s.append(",reserved");
             }
         }

@@ -5,6 +5,7 @@ import static io.kapi.endpoint.table.Column.nameColumn;
 import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ final class RbacPrinters {
     private static KindPrinter bindings(String kind, String noun) {
         return KindPrinter.of(nameColumn(),
                 string("Role", Doc.api("rbac.v1", kind, "roleRef"),
-                        (o, now) -> Obj.str(o, "roleRef", "kind") + "/" + Obj.str(o, "roleRef", "name")),
+                        (o, now) -> GoValues.text(o, "roleRef", "kind") + "/" + GoValues.text(o, "roleRef", "name")),
                 age(),
                 string("Users", Doc.text("Users in the " + noun), (o, now) -> subjects(o, "User")).wide(),
                 string("Groups", Doc.text("Groups in the " + noun), (o, now) -> subjects(o, "Group")).wide(),
@@ -36,9 +37,9 @@ final class RbacPrinters {
     /** Subjects of one kind, {@code ", "}-joined; service accounts as {@code namespace/name}. */
     private static String subjects(JsonNode binding, String kind) {
         List<String> out = new ArrayList<>();
-        for (JsonNode s : Obj.list(binding, "subjects")) {
-            if (kind.equals(Obj.str(s, "kind"))) {
-                out.add(kind.equals("ServiceAccount") ? Obj.str(s, "namespace") + "/" + Obj.str(s, "name") : Obj.str(s, "name"));
+        for (JsonNode s : GoValues.items(binding, "subjects")) {
+            if (kind.equals(GoValues.text(s, "kind"))) {
+                out.add(kind.equals("ServiceAccount") ? GoValues.text(s, "namespace") + "/" + GoValues.text(s, "name") : GoValues.text(s, "name"));
             }
         }
         return String.join(", ", out);

@@ -7,6 +7,7 @@ import static io.kapi.endpoint.table.Column.nameColumn;
 import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,38 +23,38 @@ final class StoragePrinters {
     static void register(Map<String, KindPrinter> into) {
         into.put("storage.k8s.io/StorageClass", KindPrinter.of(
                 new Column("Name", "string", "name", 0, Doc.meta("name"), (o, now) -> storageClassName(o)),
-                string("Provisioner", Doc.api(V1, "StorageClass", "provisioner"), (o, now) -> Obj.str(o, "provisioner")),
-                string("ReclaimPolicy", Doc.api(V1, "StorageClass", "reclaimPolicy"), (o, now) -> Obj.strOr(o, "Delete", "reclaimPolicy")),
+                string("Provisioner", Doc.api(V1, "StorageClass", "provisioner"), (o, now) -> GoValues.text(o, "provisioner")),
+                string("ReclaimPolicy", Doc.api(V1, "StorageClass", "reclaimPolicy"), (o, now) -> GoValues.textOr(o, "Delete", "reclaimPolicy")),
                 string("VolumeBindingMode", Doc.api(V1, "StorageClass", "volumeBindingMode"),
-                        (o, now) -> Obj.strOr(o, "Immediate", "volumeBindingMode")),
+                        (o, now) -> GoValues.textOr(o, "Immediate", "volumeBindingMode")),
                 string("AllowVolumeExpansion", Doc.api(V1, "StorageClass", "allowVolumeExpansion"),
-                        (o, now) -> Obj.bool(o, "allowVolumeExpansion")),
+                        (o, now) -> GoValues.bool(o, "allowVolumeExpansion")),
                 age()));
         into.put("storage.k8s.io/VolumeAttributesClass", KindPrinter.of(nameColumn(),
-                string("DriverName", Doc.api(V1, "VolumeAttributesClass", "driverName"), (o, now) -> Obj.str(o, "driverName")),
+                string("DriverName", Doc.api(V1, "VolumeAttributesClass", "driverName"), (o, now) -> GoValues.text(o, "driverName")),
                 age()));
         into.put("storage.k8s.io/VolumeAttachment", KindPrinter.of(nameColumn(),
-                string("Attacher", Doc.api(V1, "VolumeAttachmentSpec", "attacher"), (o, now) -> Obj.str(o, "spec", "attacher"))
+                string("Attacher", Doc.api(V1, "VolumeAttachmentSpec", "attacher"), (o, now) -> GoValues.text(o, "spec", "attacher"))
                         .withFormat("name"),
                 string("PV", Doc.api(V1, "VolumeAttachmentSource", "persistentVolumeName"),
-                        (o, now) -> Obj.str(o, "spec", "source", "persistentVolumeName")),
-                string("Node", Doc.api(V1, "VolumeAttachmentSpec", "nodeName"), (o, now) -> Obj.str(o, "spec", "nodeName")),
-                bool("Attached", Doc.api(V1, "VolumeAttachmentStatus", "attached"), (o, now) -> Obj.bool(o, "status", "attached")),
+                        (o, now) -> GoValues.text(o, "spec", "source", "persistentVolumeName")),
+                string("Node", Doc.api(V1, "VolumeAttachmentSpec", "nodeName"), (o, now) -> GoValues.text(o, "spec", "nodeName")),
+                bool("Attached", Doc.api(V1, "VolumeAttachmentStatus", "attached"), (o, now) -> GoValues.bool(o, "status", "attached")),
                 age()));
         into.put("storage.k8s.io/CSINode", KindPrinter.of(nameColumn(),
                 integer("Drivers", Doc.text("Drivers indicates the number of CSI drivers registered on the node"),
-                        (o, now) -> (long) Obj.size(o, "spec", "drivers")),
+                        (o, now) -> (long) GoValues.size(o, "spec", "drivers")),
                 age()));
         into.put("storage.k8s.io/CSIDriver", csiDrivers());
         into.put("storage.k8s.io/CSIStorageCapacity", KindPrinter.of(nameColumn(),
-                string("StorageClassName", Doc.api(V1, "CSIStorageCapacity", "storageClassName"), (o, now) -> Obj.str(o, "storageClassName")),
-                string("Capacity", Doc.api(V1, "CSIStorageCapacity", "capacity"), (o, now) -> Obj.strOr(o, "<unset>", "capacity"))));
+                string("StorageClassName", Doc.api(V1, "CSIStorageCapacity", "storageClassName"), (o, now) -> GoValues.text(o, "storageClassName")),
+                string("Capacity", Doc.api(V1, "CSIStorageCapacity", "capacity"), (o, now) -> GoValues.textOr(o, "<unset>", "capacity"))));
     }
 
     /** The name, marked {@code (default)} when an is-default-class annotation says {@code true}. */
     private static String storageClassName(JsonNode sc) {
-        boolean isDefault = "true".equals(Obj.str(sc, "metadata", "annotations", "storageclass.kubernetes.io/is-default-class"))
-                || "true".equals(Obj.str(sc, "metadata", "annotations", "storageclass.beta.kubernetes.io/is-default-class"));
+        boolean isDefault = "true".equals(GoValues.text(sc, "metadata", "annotations", "storageclass.kubernetes.io/is-default-class"))
+                || "true".equals(GoValues.text(sc, "metadata", "annotations", "storageclass.beta.kubernetes.io/is-default-class"));
         return isDefault ? Obj.name(sc) + " (default)" : Obj.name(sc);
     }
 
@@ -61,11 +62,11 @@ final class StoragePrinters {
         String doc = "CSIDriverSpec";
         return KindPrinter.of(nameColumn(),
                 bool("AttachRequired", Doc.api(V1, doc, "attachRequired"),
-                        (o, now) -> !Obj.has(o, "spec", "attachRequired") || Obj.bool(o, "spec", "attachRequired")),
-                bool("PodInfoOnMount", Doc.api(V1, doc, "podInfoOnMount"), (o, now) -> Obj.bool(o, "spec", "podInfoOnMount")),
-                bool("StorageCapacity", Doc.api(V1, doc, "storageCapacity"), (o, now) -> Obj.bool(o, "spec", "storageCapacity")),
+                        (o, now) -> !GoValues.has(o, "spec", "attachRequired") || GoValues.bool(o, "spec", "attachRequired")),
+                bool("PodInfoOnMount", Doc.api(V1, doc, "podInfoOnMount"), (o, now) -> GoValues.bool(o, "spec", "podInfoOnMount")),
+                bool("StorageCapacity", Doc.api(V1, doc, "storageCapacity"), (o, now) -> GoValues.bool(o, "spec", "storageCapacity")),
                 string("TokenRequests", Doc.api(V1, doc, "tokenRequests"), (o, now) -> tokenRequests(o)),
-                bool("RequiresRepublish", Doc.api(V1, doc, "requiresRepublish"), (o, now) -> Obj.bool(o, "spec", "requiresRepublish")),
+                bool("RequiresRepublish", Doc.api(V1, doc, "requiresRepublish"), (o, now) -> GoValues.bool(o, "spec", "requiresRepublish")),
                 string("Modes", Doc.api(V1, doc, "volumeLifecycleModes"), (o, now) -> {
                     String modes = NetworkingPrinters.joined(o, "spec", "volumeLifecycleModes");
                     return modes.isEmpty() ? Labels.NONE : modes;
@@ -74,11 +75,11 @@ final class StoragePrinters {
     }
 
     private static String tokenRequests(JsonNode driver) {
-        if (!Obj.at(driver, "spec", "tokenRequests").isArray()) {
+        if (!GoValues.at(driver, "spec", "tokenRequests").isArray()) {
             return "<unset>";
         }
         List<String> audiences = new ArrayList<>();
-        Obj.list(driver, "spec", "tokenRequests").forEach(t -> audiences.add(Obj.str(t, "audience")));
+        GoValues.items(driver, "spec", "tokenRequests").forEach(t -> audiences.add(GoValues.text(t, "audience")));
         return String.join(",", audiences);
     }
 }

@@ -3,6 +3,7 @@ package io.kapi.endpoint.table;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.schema.Schemas;
@@ -97,7 +98,7 @@ public final class TableConvertor {
 
     /** The Table of a single GET (or one watch event): one row, and the object's resourceVersion. */
     public ObjectNode single(ResourcePrinter printer, JsonNode object, TableOptions options, Instant now) {
-        String rv = Obj.str(object, "metadata", "resourceVersion");
+        String rv = GoValues.text(object, "metadata", "resourceVersion");
         ObjectNode table = start(printer, new ListMeta(rv, null, null), options);
         table.putArray("rows").add(row(printer, object, options, now));
         return table;

@@ -5,6 +5,7 @@ import static io.kapi.endpoint.table.Column.nameColumn;
 import static io.kapi.endpoint.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.GoValues;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,53 +23,53 @@ final class Volumes {
     static KindPrinter persistentVolumes() {
         return KindPrinter.of(nameColumn(),
                 string("Capacity", Doc.core("PersistentVolumeSpec", "capacity"),
-                        (o, now) -> Obj.strOr(o, "0", "spec", "capacity", "storage")),
+                        (o, now) -> GoValues.textOr(o, "0", "spec", "capacity", "storage")),
                 string("Access Modes", Doc.core("PersistentVolumeSpec", "accessModes"),
-                        (o, now) -> accessModes(Obj.at(o, "spec", "accessModes"))),
+                        (o, now) -> accessModes(GoValues.at(o, "spec", "accessModes"))),
                 string("Reclaim Policy", Doc.core("PersistentVolumeSpec", "persistentVolumeReclaimPolicy"),
-                        (o, now) -> Obj.str(o, "spec", "persistentVolumeReclaimPolicy")),
+                        (o, now) -> GoValues.text(o, "spec", "persistentVolumeReclaimPolicy")),
                 string("Status", Doc.core("PersistentVolumeStatus", "phase"),
-                        (o, now) -> Obj.deleting(o) ? "Terminating" : Obj.str(o, "status", "phase")),
+                        (o, now) -> Obj.deleting(o) ? "Terminating" : GoValues.text(o, "status", "phase")),
                 string("Claim", Doc.core("PersistentVolumeSpec", "claimRef"), (o, now) -> claim(o)),
                 string("StorageClass", Doc.text("StorageClass of the pv"), (o, now) -> storageClass(o)),
                 string("VolumeAttributesClass", Doc.text("VolumeAttributesClass of the pv"),
-                        (o, now) -> Obj.strOr(o, UNSET, "spec", "volumeAttributesClassName")),
-                string("Reason", Doc.core("PersistentVolumeStatus", "reason"), (o, now) -> Obj.str(o, "status", "reason")),
+                        (o, now) -> GoValues.textOr(o, UNSET, "spec", "volumeAttributesClassName")),
+                string("Reason", Doc.core("PersistentVolumeStatus", "reason"), (o, now) -> GoValues.text(o, "status", "reason")),
                 age(),
                 string("VolumeMode", Doc.core("PersistentVolumeSpec", "volumeMode"),
-                        (o, now) -> Obj.strOr(o, UNSET, "spec", "volumeMode")).wide());
+                        (o, now) -> GoValues.textOr(o, UNSET, "spec", "volumeMode")).wide());
     }
 
     static KindPrinter persistentVolumeClaims() {
         return KindPrinter.of(nameColumn(),
                 string("Status", Doc.core("PersistentVolumeClaimStatus", "phase"),
-                        (o, now) -> Obj.deleting(o) ? "Terminating" : Obj.str(o, "status", "phase")),
-                string("Volume", Doc.core("PersistentVolumeClaimSpec", "volumeName"), (o, now) -> Obj.str(o, "spec", "volumeName")),
+                        (o, now) -> Obj.deleting(o) ? "Terminating" : GoValues.text(o, "status", "phase")),
+                string("Volume", Doc.core("PersistentVolumeClaimSpec", "volumeName"), (o, now) -> GoValues.text(o, "spec", "volumeName")),
                 string("Capacity", Doc.core("PersistentVolumeClaimStatus", "capacity"),
-                        (o, now) -> bound(o) ? Obj.strOr(o, "0", "status", "capacity", "storage") : ""),
+                        (o, now) -> bound(o) ? GoValues.textOr(o, "0", "status", "capacity", "storage") : ""),
                 string("Access Modes", Doc.core("PersistentVolumeClaimStatus", "accessModes"),
-                        (o, now) -> bound(o) ? accessModes(Obj.at(o, "status", "accessModes")) : ""),
+                        (o, now) -> bound(o) ? accessModes(GoValues.at(o, "status", "accessModes")) : ""),
                 string("StorageClass", Doc.text("StorageClass of the pvc"), (o, now) -> storageClass(o)),
                 string("VolumeAttributesClass", Doc.text("VolumeAttributesClass of the pvc"),
-                        (o, now) -> Obj.strOr(o, UNSET, "spec", "volumeAttributesClassName")),
+                        (o, now) -> GoValues.textOr(o, UNSET, "spec", "volumeAttributesClassName")),
                 age(),
                 string("VolumeMode", Doc.core("PersistentVolumeClaimSpec", "volumeMode"),
-                        (o, now) -> Obj.strOr(o, UNSET, "spec", "volumeMode")).wide());
+                        (o, now) -> GoValues.textOr(o, UNSET, "spec", "volumeMode")).wide());
     }
 
     private static boolean bound(JsonNode pvc) {
-        return !Obj.str(pvc, "spec", "volumeName").isEmpty();
+        return !GoValues.text(pvc, "spec", "volumeName").isEmpty();
     }
 
     private static String claim(JsonNode pv) {
-        JsonNode ref = Obj.at(pv, "spec", "claimRef");
-        return ref.isObject() ? Obj.str(ref, "namespace") + "/" + Obj.str(ref, "name") : "";
+        JsonNode ref = GoValues.at(pv, "spec", "claimRef");
+        return ref.isObject() ? GoValues.text(ref, "namespace") + "/" + GoValues.text(ref, "name") : "";
     }
 
     /** The beta annotation wins over {@code spec.storageClassName}, as kube's helpers. */
     private static String storageClass(JsonNode obj) {
-        JsonNode annotation = Obj.at(obj, "metadata", "annotations", BETA_CLASS);
-        return annotation.isTextual() ? annotation.asText() : Obj.str(obj, "spec", "storageClassName");
+        JsonNode annotation = GoValues.at(obj, "metadata", "annotations", BETA_CLASS);
+        return annotation.isTextual() ? annotation.asText() : GoValues.text(obj, "spec", "storageClassName");
     }
 
     /** {@code GetAccessModesAsString}: RWO, ROX, RWX, RWOP in that order, each once. */

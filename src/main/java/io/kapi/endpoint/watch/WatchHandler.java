@@ -12,6 +12,7 @@ import io.kapi.endpoint.table.TableOptions;
 import io.kapi.machinery.ApiException;
 import io.kapi.registry.FieldSelector;
 import io.kapi.registry.ListOptions;
+import io.kapi.registry.ResourceVersions;
 import io.kapi.storage.cache.CacheWatch;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +24,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * The watch verb ({@code ?watch=true}, the legacy {@code /watch/} paths, and a named object's watch):
  * checks the options, opens the watch on the resource's store, and streams its events as
  * newline-delimited JSON {@code WatchEvent} frames until {@code timeoutSeconds} (or kube-apiserver's
- * random default), the client leaves, or the watch ends.
+ * random default), the client leaves, or the watch ends. The server sends the same frames as WebSocket
+ * messages when the request asked for an upgrade.
  */
 public final class WatchHandler implements VerbHandler {
 
@@ -39,12 +41,6 @@ public final class WatchHandler implements VerbHandler {
 
     @Override
     public RestResponse handle(ResourceRequest r) {
-        if ("websocket".equalsIgnoreCase(r.http().header("Upgrade"))) {
-            // kube-apiserver can also stream a watch over a WebSocket; Kapi cannot yet. 503 is the answer
-            // clients that try WebSockets first (fabric8) take to fall back to a streamed HTTP watch.
-            throw ApiException.serviceUnavailable("watch over WebSocket is not supported by this server; "
-                    + "use an HTTP streaming watch");
-        }
         ListOptions options = withName(ListParams.read(r.http()), r.info().name());
         ResponseTarget target = Negotiation.forResource(r.http().header("Accept"));
         if (target.format() != Format.JSON) {
@@ -57,7 +53,7 @@ public final class WatchHandler implements VerbHandler {
         EventEncoder encoder = new EventEncoder(r.resource(), target, tables, tableOptions, clock);
         WatchStream stream = new WatchStream(watch, encoder, timeout,
                 options.allowWatchBookmarks() ? config.bookmarkInterval() : null,
-                Boolean.TRUE.equals(options.sendInitialEvents()));
+                Boolean.TRUE.equals(options.sendInitialEvents()), ResourceVersions.initialEvents(options));
         List<java.util.Map.Entry<String, String>> headers = new ArrayList<>();
         return new RestResponse(200, headers, new RestResponse.Stream(Format.JSON.mediaType(), stream::writeTo));
     }

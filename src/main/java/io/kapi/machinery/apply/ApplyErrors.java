@@ -60,11 +60,14 @@ public final class ApplyErrors {
         return ApiException.badRequest("metadata.managedFields must be nil");
     }
 
-    /** 500, as kube answers a configuration that does not fit the schema (an error it does not type). */
+    /**
+     * 400 for a configuration that does not fit the schema (an undeclared field, duplicate list keys), with
+     * kube's message. kube-apiserver answers 500 here, an error it does not type; the mistake is the
+     * client's, so Kapi answers BadRequest.
+     */
     static ApiException typedPatch(String apiVersion, String kind, String detail) {
-        return new ApiException(StatusReason.INTERNAL_ERROR, 500,
-                "failed to create typed patch object (%s): %s".formatted(goGvk(apiVersion, kind), detail),
-                ApiException.Details.NONE);
+        return ApiException.badRequest(
+                "failed to create typed patch object (%s): %s".formatted(goGvk(apiVersion, kind), detail));
     }
 
     static ApiException internal(String message) {

@@ -3,6 +3,7 @@ package io.kapi.machinery.apply;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.schema.Schemas;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +63,7 @@ public final class FieldManagers {
         for (int i = 0; i < head.length(); ) {
             int cp = head.codePointAt(i);
             i += Character.charCount(cp);
-            if (!isPrint(cp)) {
+            if (!GoStrings.isPrint(cp)) {
                 continue;
             }
             int len = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
@@ -97,8 +98,8 @@ public final class FieldManagers {
         for (int i = 0; i < m.length(); ) {
             int cp = m.codePointAt(i);
             i += Character.charCount(cp);
-            if (!isPrint(cp)) {
-                errors.add(FieldError.invalid("fieldManager", quote(m),
+            if (!GoStrings.isPrint(cp)) {
+                errors.add(FieldError.invalid("fieldManager", GoStrings.quote(m),
                         "invalid character U+%04X (at position %d)".formatted(cp, bytePos)));
             }
             bytePos += new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
@@ -106,29 +107,5 @@ public final class FieldManagers {
         if (!errors.isEmpty()) {
             throw ApplyErrors.invalidOptions(optionsKind, errors);
         }
-    }
-
-    private static String quote(String s) {
-        StringBuilder b = new StringBuilder();
-        Values.goQuote(s, b);
-        return b.toString();
-    }
-
-    /** Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-    static boolean isPrint(int cp) {
-        if (cp == ' ') {
-            return true;
-        }
-        return switch (Character.getType(cp)) {
-            case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
-                 Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK,
-                 Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK, Character.DECIMAL_DIGIT_NUMBER,
-                 Character.LETTER_NUMBER, Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION,
-                 Character.DASH_PUNCTUATION, Character.START_PUNCTUATION, Character.END_PUNCTUATION,
-                 Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION,
-                 Character.OTHER_PUNCTUATION, Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL,
-                 Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL -> true;
-            default -> false;
-        };
     }
 }

@@ -1,5 +1,8 @@
 package io.kapi.machinery.apply;
 
+import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
+
 /**
  * Who owns a field set: kube's manager identifier. Appliers are one entry per manager and
  * subresource whatever the version they apply; updaters one per manager, subresource and version.
@@ -54,34 +57,28 @@ record ManagerKey(String manager, Operation operation, String apiVersion, String
     /** The identifier as kube encodes it (a ManagedFieldsEntry in JSON); sorts conflict messages. */
     String identifier() {
         StringBuilder b = new StringBuilder("{\"manager\":");
-        Values.goQuote(manager, b);
+        GoJson.appendString(b, manager);
         b.append(",\"operation\":\"").append(operation.wire()).append('"');
         if (apiVersion != null && !apiVersion.isEmpty()) {
             b.append(",\"apiVersion\":");
-            Values.goQuote(apiVersion, b);
+            GoJson.appendString(b, apiVersion);
         }
         if (!subresource.isEmpty()) {
             b.append(",\"subresource\":");
-            Values.goQuote(subresource, b);
+            GoJson.appendString(b, subresource);
         }
         return b.append('}').toString();
     }
 
     /** The manager as conflict messages name it: {@code "kubectl" using apps/v1}. */
     String printed() {
-        String s = goQuoted(manager);
+        String s = GoStrings.quote(manager);
         if (!subresource.isEmpty()) {
-            s += " with subresource " + goQuoted(subresource);
+            s += " with subresource " + GoStrings.quote(subresource);
         }
         if (operation == Operation.UPDATE) {
             s += " using " + (apiVersion == null ? "" : apiVersion);
         }
         return s;
-    }
-
-    private static String goQuoted(String s) {
-        StringBuilder b = new StringBuilder();
-        Values.goQuote(s, b);
-        return b.toString().replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&");
     }
 }

@@ -2,6 +2,7 @@ package io.kapi.machinery.apply;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GoJson;
 import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -141,7 +142,7 @@ sealed interface PathElement extends Comparable<PathElement> {
                         b.append(',');
                     }
                     first = false;
-                    Values.goQuote(e.getKey(), b);
+                    GoJson.appendString(b, e.getKey());
                     b.append(':');
                     Values.writeGoJson(e.getValue(), b);
                 }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.BigIntegerNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -187,7 +189,7 @@ final class Values {
         if (v == null || v.isNull() || v.isMissingNode()) {
             b.append("null");
         } else if (v.isTextual()) {
-            goQuote(v.textValue(), b);
+            GoJson.appendString(b, v.textValue());
         } else if (v.isIntegralNumber()) {
             b.append(v.bigIntegerValue());
         } else if (v.isNumber()) {
@@ -211,7 +213,7 @@ final class Values {
                     b.append(',');
                 }
                 first = false;
-                goQuote(k, b);
+                GoJson.appendString(b, k);
                 b.append(':');
                 writeGoJson(v.get(k), b);
             }
@@ -235,46 +237,10 @@ final class Values {
         return s;
     }
 
-    /** A JSON string literal as Go writes it (HTML-safe). */
-    static void goQuote(String s, StringBuilder b) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                case '<', '>', '&', '\u2028', '\u2029' -> b.append(String.format("\\u%04x", (int) c));
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        b.append('"');
-    }
-
     /** A value as structured-merge-diff prints it inside a path: strings quoted, others as JSON. */
     static String pathString(JsonNode v) {
         if (v != null && v.isTextual()) {
-            StringBuilder b = new StringBuilder("\"");
-            String s = v.textValue();
-            for (int i = 0; i < s.length(); i++) {
-                char c = s.charAt(i);
-                switch (c) {
-                    case '"' -> b.append("\\\"");
-                    case '\\' -> b.append("\\\\");
-                    case '\n' -> b.append("\\n");
-                    case '\t' -> b.append("\\t");
-                    default -> b.append(c);
-                }
-            }
-            return b.append('"').toString();
+            return GoStrings.quote(v.textValue());
         }
         return goJson(v);
     }

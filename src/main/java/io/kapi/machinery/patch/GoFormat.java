@@ -2,6 +2,7 @@ package io.kapi.machinery.patch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoJson;
+import io.kapi.machinery.GoStrings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,11 +47,6 @@ final class GoFormat {
     /** The JSON kind word {@code encoding/json} uses in "cannot unmarshal X into Go value of type ...". */
     static String jsonKind(JsonNode node) {
         return GoJson.kind(node);
-    }
-
-    /** A Go-style double-quoted string literal, as {@code %q}. */
-    static String quote(String s) {
-        return GoJson.quote(s);
     }
 
     private static void append(StringBuilder b, JsonNode node) {

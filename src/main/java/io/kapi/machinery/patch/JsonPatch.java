@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.DecodeBudget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +22,19 @@ import java.util.Optional;
  *   <li>{@code test} with a null or absent value succeeds on a missing member;</li>
  *   <li>{@code replace} of the whole document (path {@code ""}) needs an object or array; {@code add}
  *       at {@code ""} is an error.</li>
+ *   <li>what {@code copy} operations add is limited to {@link #MAX_COPY_BYTES} in all, as kube-apiserver
+ *       arms {@code AccumulatedCopySizeLimit} with its body limit: doubling a document with each copy
+ *       would otherwise grow it exponentially in a few operations.</li>
  * </ul>
  * Instances are single-use: one per patch application.
  */
 final class JsonPatch {
 
+    /** kube-apiserver's {@code JSONPatchMaxCopyBytes}: the request body limit, 3 MiB. */
+    static final long MAX_COPY_BYTES = 3 * 1024 * 1024;
+
     private JsonNode root;
+    private long copied;
 
     private JsonPatch(JsonNode root) {
         this.root = root;
@@ -160,6 +168,13 @@ final class JsonPatch {
         String path = pointer(op, "path", "copy operation failed to decode path");
         Slot target = find(path).orElseThrow(
                 () -> new Failure("copy operation does not apply: doc is missing destination path: " + path));
+        if (value != null) {
+            copied += DecodeBudget.sizeOf(value, MAX_COPY_BYTES);
+            if (copied > MAX_COPY_BYTES) {
+                throw new Failure("Unable to complete the copy, the accumulated size increase of copy is %d, "
+                        .formatted(copied) + "exceeding the limit %d".formatted(MAX_COPY_BYTES));
+            }
+        }
         target.add(value == null ? NullNode.getInstance() : value.deepCopy(), path);
     }
 

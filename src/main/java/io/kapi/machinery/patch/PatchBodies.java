@@ -1,20 +1,34 @@
 package io.kapi.machinery.patch;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.kapi.machinery.DecodeBudget;
 import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses patch bodies, describing malformed JSON as Go's {@code encoding/json} does. */
+/**
+ * Parses patch bodies, describing malformed JSON as Go's {@code encoding/json} does, within
+ * {@link DecodeBudget#MAX_DEPTH} (a patch body is never larger decoded than on the wire).
+ */
 final class PatchBodies {
 
-    private static final ObjectReader READER = Json.MAPPER.reader()
+    private static final ObjectReader READER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(DecodeBudget.MAX_DEPTH).build())
+                    .build())
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .build()
+            .reader()
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .with(Json.NODES);
     private static final Pattern BAD_CHAR = Pattern.compile("(?:character \\('|token ')(.)");
@@ -36,6 +50,8 @@ final class PatchBodies {
                 return new Parsed(null, "unexpected end of JSON input");
             }
             return new Parsed(node, null);
+        } catch (StreamConstraintsException e) {
+            return new Parsed(null, "exceeded max depth of " + DecodeBudget.MAX_DEPTH);
         } catch (JsonEOFException e) {
             return new Parsed(null, "unexpected end of JSON input");
         } catch (JsonProcessingException e) {

@@ -2,6 +2,7 @@ package io.kapi.machinery.patch;
 
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.StatusReason;
 import java.util.List;
@@ -55,6 +56,6 @@ final class PatchErrors {
      */
     static ApiException notAnObject(String patchedJson, String why) {
         return ApiException.invalid(new GroupVersionKind("", "", ""), "",
-                List.of(FieldError.invalid("patch", GoFormat.quote(patchedJson), why)));
+                List.of(FieldError.invalid("patch", GoStrings.quote(patchedJson), why)));
     }
 }

@@ -3,6 +3,7 @@ package io.kapi.machinery.patch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.DecodeBudget;
 import java.util.List;
 
 /**
@@ -26,6 +27,8 @@ import java.util.List;
  *       JSON object → 400; malformed {@code $retainKeys}, {@code $deleteFromPrimitiveList},
  *       {@code $setElementOrder} → 400; lists of lists → 422; any other inconsistency (missing merge
  *       key, unknown {@code $patch}) → 500 with the Go message;</li>
+ *   <li>a result deeper than {@link DecodeBudget#MAX_DEPTH} or larger than
+ *       {@link DecodeBudget#MAX_DECODED_BYTES} → 400;</li>
  *   <li>a result that is not a JSON object (a JSON patch replacing the root with an array, a merge patch
  *       that is an array) → 422 Invalid {@code "" is invalid: patch: Invalid value: ...}.</li>
  * </ul>
@@ -61,6 +64,7 @@ public final class Patches {
                     "server-side apply is handled by io.kapi.machinery.apply, not by the patch engines");
         };
         if (result instanceof ObjectNode object) {
+            checkBudget(object);
             return object;
         }
         throw PatchErrors.notAnObject(result.toString(),
@@ -68,6 +72,18 @@ public final class Patches {
                         .formatted(GoFormat.jsonKind(result))
                         + "struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; "
                         + "Kind string \"json:\\\"kind,omitempty\\\"\" }");
+    }
+
+    /**
+     * A patch can nest what it adds (each JSON patch operation one level deeper than the last), so the
+     * result is held to the decoding bounds before anything walks it recursively.
+     */
+    private static void checkBudget(ObjectNode patched) {
+        try {
+            DecodeBudget.check(patched);
+        } catch (DecodeBudget.Exceeded e) {
+            throw PatchErrors.badRequest("the patched object is invalid: " + e.getMessage());
+        }
     }
 
     private static JsonNode applyJson(ObjectNode current, byte[] patch) {

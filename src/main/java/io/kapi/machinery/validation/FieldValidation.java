@@ -2,6 +2,7 @@ package io.kapi.machinery.validation;
 
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import java.util.List;
 
@@ -44,7 +45,7 @@ public enum FieldValidation {
                 return f;
             }
         }
-        FieldError error = new FieldError(FieldError.Type.NOT_SUPPORTED, "fieldValidation", Messages.quote(value),
+        FieldError error = new FieldError(FieldError.Type.NOT_SUPPORTED, "fieldValidation", GoStrings.quote(value),
                 "supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"");
         throw ApiException.invalid(new GroupVersionKind("meta.k8s.io", "v1", optionsKind), "", List.of(error));
     }

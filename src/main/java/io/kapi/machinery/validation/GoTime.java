@@ -1,5 +1,7 @@
 package io.kapi.machinery.validation;
 
+import io.kapi.machinery.GoStrings;
+
 /**
  * Go's {@code time.Parse(time.RFC3339, s)} as far as its errors go: {@code parsing time "x" as
  * "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"}. Accepts fractional seconds and {@code Z} or a
@@ -52,14 +54,14 @@ final class GoTime {
             return cannotParse(value, value.substring(pos), "Z07:00");
         }
         if (pos < value.length()) {
-            return "parsing time %s: extra text: %s".formatted(Messages.quote(value), Messages.quote(value.substring(pos)));
+            return "parsing time %s: extra text: %s".formatted(GoStrings.quote(value), GoStrings.quote(value.substring(pos)));
         }
         String range = fields[1] < 1 || fields[1] > 12 ? "month"
                 : fields[2] < 1 || fields[2] > daysIn(fields[1], fields[0]) ? "day"
                 : fields[3] > 23 ? "hour"
                 : fields[4] > 59 ? "minute"
                 : fields[5] > 59 ? "second" : null;
-        return range == null ? null : "parsing time %s: %s out of range".formatted(Messages.quote(value), range);
+        return range == null ? null : "parsing time %s: %s out of range".formatted(GoStrings.quote(value), range);
     }
 
     private static int daysIn(int month, int year) {
@@ -79,7 +81,7 @@ final class GoTime {
     }
 
     private static String cannotParse(String value, String rest, String element) {
-        return "parsing time %s as \"%s\": cannot parse %s as \"%s\"".formatted(Messages.quote(value), LAYOUT,
-                Messages.quote(rest), element);
+        return "parsing time %s as \"%s\": cannot parse %s as \"%s\"".formatted(GoStrings.quote(value), LAYOUT,
+                GoStrings.quote(rest), element);
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -170,12 +171,12 @@ public final class ObjectMetaValidator {
         }
         if (orphan && foreground) {
             errs.add(new FieldError(FieldError.Type.INVALID, "metadata.finalizers", "[]string{" + String.join(", ",
-                    all.stream().map(Messages::quote).toList()) + "}",
+                    all.stream().map(GoStrings::quote).toList()) + "}",
                     "finalizer orphan and foregroundDeletion cannot be both set"));
         }
     }
 
     private static FieldError invalid(String field, String value, String detail) {
-        return FieldError.invalid(field, Messages.quote(value), detail);
+        return FieldError.invalid(field, GoStrings.quote(value), detail);
     }
 }

@@ -2,6 +2,7 @@ package io.kapi.machinery.validation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.schema.Schemas;
 import java.util.ArrayList;
@@ -58,7 +59,7 @@ public final class SchemaValidator {
         }
         List<String> strict = new ArrayList<>(duplicateFields);
         for (String path : walk.unknown) {
-            strict.add("unknown field " + Messages.quote(path));
+            strict.add("unknown field " + GoStrings.quote(path));
         }
         if (mode == FieldValidation.STRICT) {
             throw Walk.decodeError(gvk, "strict decoding error: " + String.join(", ", strict));
@@ -67,6 +68,20 @@ public final class SchemaValidator {
     }
 
     /** Whether {@code gvk} has a schema here; kinds without one (custom resources) are only checked for duplicates. */
+    /**
+     * Checks only the JSON types of {@code obj} (objects where the schema has structs and maps, arrays
+     * where it has lists, scalars of the right kind), as Go's typed decoding does before anything reads
+     * the object; {@code obj} is left as it is. For decoders, so that no handler sees {@code "metadata": "x"}.
+     * A kind without a schema passes.
+     *
+     * @throws ApiException 400 BadRequest worded as {@link #validate} words type errors
+     */
+    public void checkTypes(GroupVersionKind gvk, ObjectNode obj) {
+        if (knows(gvk)) {
+            new Walk(gvk, root(gvk), false).run(obj);
+        }
+    }
+
     public boolean knows(GroupVersionKind gvk) {
         return root(gvk) instanceof Shape.Struct;
     }

@@ -5,6 +5,7 @@ import io.kapi.machinery.schema.Schemas;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns Swagger 2.0 definitions into {@link Shape}s, once per definition. Not thread-safe: callers
@@ -57,15 +58,26 @@ final class ShapeCompiler {
         return struct;
     }
 
+    /**
+     * Fields the schema marks required that kube-apiserver's validation does not insist on (Go has no
+     * way to tell an absent list from an empty one there): by definition, e.g. an EndpointSlice without
+     * endpoints is valid.
+     */
+    private static final Map<String, Set<String>> NOT_ENFORCED = Map.of(
+            "EndpointSlice", Set.of("endpoints"));
+
     private void fill(Shape.Struct struct, JsonNode def) {
         Map<String, Shape> fields = new LinkedHashMap<>();
         def.path("properties").properties().forEach(e -> fields.put(e.getKey(), node(e.getValue())));
         struct.fields = fields;
-        JsonNode required = def.path("required");
-        struct.required = new String[required.size()];
-        for (int i = 0; i < required.size(); i++) {
-            struct.required[i] = required.get(i).asText();
+        java.util.List<String> required = new java.util.ArrayList<>();
+        Set<String> unenforced = NOT_ENFORCED.getOrDefault(struct.goName, Set.of());
+        for (JsonNode r : def.path("required")) {
+            if (!unenforced.contains(r.asText())) {
+                required.add(r.asText());
+            }
         }
+        struct.required = required.toArray(String[]::new);
         struct.preserveUnknown = def.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
     }
 

@@ -8,6 +8,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.quantity.Quantity;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -27,6 +28,8 @@ final class Walk {
 
     private final GroupVersionKind gvk;
     private final Shape root;
+    /** False for a check of types alone: nothing pruned, collected or changed. */
+    private final boolean full;
     final List<String> unknown = new ArrayList<>();
     final List<FieldError> errors = new ArrayList<>();
 
@@ -35,8 +38,13 @@ final class Walk {
     private int depth;
 
     Walk(GroupVersionKind gvk, Shape root) {
+        this(gvk, root, true);
+    }
+
+    Walk(GroupVersionKind gvk, Shape root, boolean full) {
         this.gvk = gvk;
         this.root = root;
+        this.full = full;
     }
 
     /**
@@ -79,19 +87,23 @@ final class Walk {
             Map.Entry<String, JsonNode> e = it.next();
             Shape field = s.fields.get(e.getKey());
             if (field == null) {
-                if (!s.preserveUnknown) {
+                if (!s.preserveUnknown && full) {
                     unknown.add(path(e.getKey()));
                     it.remove();
                 }
             } else if (e.getValue().isNull()) {
-                it.remove();
+                if (full) {
+                    it.remove();
+                }
             } else {
                 push(e.getKey(), s.goName);
                 walk(e.getValue(), field);
                 depth--;
             }
         }
-        required(obj, s);
+        if (full) {
+            required(obj, s);
+        }
     }
 
     private void map(JsonNode node, Shape.MapOf m) {
@@ -101,7 +113,7 @@ final class Walk {
         }
         for (Map.Entry<String, JsonNode> e : obj.properties()) {
             if (e.getValue().isNull()) {
-                if (m.values() == Shape.Scalar.STRING) {
+                if (full && m.values() == Shape.Scalar.STRING) {
                     e.setValue(Json.NODES.textNode(""));
                 }
                 continue;
@@ -120,6 +132,9 @@ final class Walk {
         for (int i = 0; i < arr.size(); i++) {
             JsonNode item = arr.get(i);
             if (item.isNull()) {
+                if (!full) {
+                    continue;
+                }
                 if (l.items() instanceof Shape.Struct) {
                     arr.set(i, Json.NODES.objectNode());
                 } else if (l.items() == Shape.Scalar.STRING) {
@@ -168,7 +183,7 @@ final class Walk {
             }
             case QUANTITY -> {
                 String text = node.isTextual() ? node.textValue().strip() : node.isNumber() ? node.asText() : "{";
-                String err = Quantities.check(text);
+                String err = Quantity.check(text);
                 if (err != null) {
                     throw decodeError(gvk, err);
                 }

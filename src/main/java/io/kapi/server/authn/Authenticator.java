@@ -17,8 +17,9 @@ public interface Authenticator {
 
     /**
      * @param request the request, with {@code user} not yet set
-     * @param clientCertificates the TLS client chain, leaf first, already verified by the TLS layer
-     *                           against the client CAs; empty when none was presented
+     * @param clientCertificates the TLS client chain, leaf first, as presented: the TLS layer has only
+     *                           checked that the client holds the leaf's key, so an authenticator that
+     *                           uses the chain verifies it; empty when none was presented
      */
     Optional<UserInfo> authenticate(RestRequest request, List<X509Certificate> clientCertificates);
 

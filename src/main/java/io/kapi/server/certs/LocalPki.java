@@ -29,7 +29,8 @@ import java.util.Set;
  *   admin.kubeconfig             everything kubectl needs, written on every start with the real port
  * </pre>
  * A leaf is issued again when it is missing, not signed by the CA, within 30 days of expiry, or (the
- * serving certificate) lacks one of the names asked for. Files holding keys are mode 0600.
+ * serving certificate) lacks one of the names asked for. Every file is mode 0600, as etcd keeps its
+ * files: the directory is Kapi's private data, not a place to publish certificates from.
  *
  * @param dataDir the directory the files live in
  * @param tls the serving key and chain, with the CA as the only client CA
@@ -46,7 +47,10 @@ public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCerti
     /** Loads the certificates in {@code dataDir}, creating or renewing what is missing or unfit. */
     public static LocalPki ensure(Path dataDir, ServingNames names) {
         try {
-            Files.createDirectories(dataDir);
+            if (Files.notExists(dataDir)) {
+                Files.createDirectories(dataDir,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
             Issued ca = loadOrCreateCa(dataDir);
             Issued serving = load(dataDir, "apiserver", ca);
             if (serving == null || !covers(serving.certificate(), names)) {
@@ -178,7 +182,7 @@ public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCerti
 
     private static Issued store(Path dir, String name, Issued issued) throws IOException {
         writeSecret(dir.resolve(name + ".key"), Pem.encode(issued.key()));
-        writePublic(dir.resolve(name + ".crt"), Pem.encode(issued.certificate()));
+        writeSecret(dir.resolve(name + ".crt"), Pem.encode(issued.certificate()));
         return issued;
     }
 
@@ -189,8 +193,4 @@ public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCerti
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private static void writePublic(Path file, String text) throws IOException {
-        writeSecret(file, text);
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
-    }
 }

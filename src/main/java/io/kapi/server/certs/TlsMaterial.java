@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.function.Function;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.TrustManager;
 
 /**
  * What the HTTPS listener needs: the serving key with its certificate chain (leaf first), and the
@@ -43,7 +43,11 @@ public record TlsMaterial(PrivateKey servingKey, List<X509Certificate> servingCh
         return new TlsMaterial(key, chain, cas);
     }
 
-    /** A server SSLContext presenting the serving chain and trusting {@link #clientCas()}. */
+    /**
+     * A server SSLContext presenting the serving chain and asking for client certificates from
+     * {@link #clientCas()}, without verifying them: that is the authenticator's job (see
+     * {@link RequestedClientCertificates}).
+     */
     public SSLContext serverContext() {
         try {
             KeyStore keys = KeyStore.getInstance("PKCS12");
@@ -51,13 +55,10 @@ public record TlsMaterial(PrivateKey servingKey, List<X509Certificate> servingCh
             keys.setKeyEntry("serving", servingKey, NO_PASSWORD, servingChain.toArray(X509Certificate[]::new));
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keys, NO_PASSWORD);
-            TrustManagerFactory tmf = null;
-            if (!clientCas.isEmpty()) {
-                tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-                tmf.init(trustStore(clientCas));
-            }
+            TrustManager[] trust = clientCas.isEmpty() ? null
+                    : new TrustManager[] {new RequestedClientCertificates(clientCas)};
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(kmf.getKeyManagers(), tmf == null ? null : tmf.getTrustManagers(), null);
+            context.init(kmf.getKeyManagers(), trust, null);
             return context;
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot build the server TLS context", e);

@@ -7,7 +7,9 @@ import java.lang.System.Logger.Level;
 /**
  * The outermost filter: turns an {@link ApiException} from anywhere below into its Status, and any
  * other exception into 500 InternalError, logged with its stack trace but not shown to the client
- * (kube-apiserver's {@code WithPanicRecovery}). Errors of the JVM itself are not caught.
+ * (kube-apiserver's {@code WithPanicRecovery}). Errors of the JVM itself (a {@link StackOverflowError},
+ * an {@link OutOfMemoryError}) are answered the same way: the request's own stack and allocations are gone
+ * once it unwinds to here, and a client must never be left without an answer.
  */
 public final class PanicRecovery implements Filter {
 
@@ -19,8 +21,6 @@ public final class PanicRecovery implements Filter {
             return chain.proceed(request);
         } catch (ApiException e) {
             return StatusResponses.of(e);
-        } catch (VirtualMachineError e) {
-            throw e;
         } catch (RuntimeException | Error e) {
             LOG.log(Level.ERROR, "panic serving " + request.rest().method() + " " + request.rest().path()
                     + " from " + request.remoteAddress(), e);

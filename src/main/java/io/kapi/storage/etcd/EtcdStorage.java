@@ -67,8 +67,8 @@ final class EtcdStorage implements Storage {
     @Override
     public long currentRevision() {
         open();
-        return calls.await(kv.get(bytes(layout.healthKey()), COUNT_ONLY), layout.healthKey(), 0)
-                .getHeader().getRevision();
+        return idempotent(() -> calls.await(kv.get(bytes(layout.healthKey()), COUNT_ONLY), layout.healthKey(), 0),
+                layout.healthKey()).getHeader().getRevision();
     }
 
     @Override
@@ -90,7 +90,8 @@ final class EtcdStorage implements Storage {
 
     @Override
     public Optional<KeyValue> get(String key) {
-        GetResponse r = read(kv.get(key(key)), key, 0);
+        ByteSequence k = key(key);
+        GetResponse r = read(() -> kv.get(k), key, 0);
         return r.getKvs().stream().findFirst().map(this::kapi);
     }
 
@@ -112,7 +113,8 @@ final class EtcdStorage implements Storage {
         if (revision > 0) {
             option.withRevision(revision);
         }
-        return read(kv.get(bytes(from), option.build()), from, revision);
+        GetOption get = option.build();
+        return read(() -> kv.get(bytes(from), get), from, revision);
     }
 
     @Override
@@ -169,7 +171,8 @@ final class EtcdStorage implements Storage {
             throw gone ? new StorageException.Unavailable("etcd connection broke during the delete of " + key
                     + "; it may have happened", null) : refused;
         }
-        GetResponse then = read(kv.get(bytes(layout.etcdKey(key)), GetOption.builder().withRevision(expectedModRevision).build()),
+        GetResponse then = read(() -> kv.get(bytes(layout.etcdKey(key)),
+                        GetOption.builder().withRevision(expectedModRevision).build()),
                 key, expectedModRevision);
         return then.getKvs().stream().map(this::kapi).filter(kv -> kv.modRevision() == expectedModRevision)
                 .findFirst().orElseThrow(() -> refused);
@@ -311,12 +314,35 @@ final class EtcdStorage implements Storage {
         }
     }
 
-    private GetResponse read(CompletableFuture<GetResponse> get, String key, long revision) {
+    private GetResponse read(Supplier<CompletableFuture<GetResponse>> get, String key, long revision) {
         open();
         try {
-            return calls.await(get, key, revision);
+            return idempotent(() -> calls.await(get.get(), key, revision), key);
         } catch (StorageException.Compacted e) {
             throw new StorageException.Compacted(revision, Math.max(compacted.get(), compactor.knownCompacted()));
+        }
+    }
+
+    /**
+     * Runs a read again (at most twice) when its connection broke, as etcd's own client does for
+     * idempotent calls: with a member stopping, another one answers.
+     */
+    private <T> T idempotent(Supplier<T> call, String key) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return call.get();
+            } catch (StorageException.Unavailable e) {
+                if (attempt == 3 || closed || !EtcdCalls.retryable(e)) {
+                    throw e;
+                }
+                LOG.log(Level.DEBUG, "etcd read of {0} failed ({1}); trying again", key, e.getMessage());
+                try {
+                    Thread.sleep(100L * attempt);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
     }
 

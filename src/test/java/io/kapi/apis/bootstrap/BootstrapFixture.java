@@ -1,35 +1,34 @@
 package io.kapi.apis.bootstrap;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.SystemNamespaces;
-import io.kapi.machinery.resource.ResourceTable;
-import io.kapi.machinery.validation.NameRule;
-import io.kapi.machinery.validation.ObjectMetaValidator;
-import io.kapi.registry.ListOptions;
+import io.kapi.assembly.ApiAssembly;
+import io.kapi.assembly.ApiConfig;
+import io.kapi.authn.SystemUsers;
+import io.kapi.client.LocalClient;
+import io.kapi.client.ResourceClient;
 import io.kapi.registry.Registry;
-import io.kapi.registry.ResourceStore;
 import io.kapi.storage.Storage;
-import io.kapi.storage.Storages;
-import java.time.Clock;
+import java.nio.file.Path;
 import java.util.List;
 
-/** A registry of every built-in resource over in-memory storage, with the system namespaces. */
+/**
+ * The whole API over in-memory storage, none of its post-start hooks run but the system namespaces;
+ * the hooks under test write through the loopback client as the server's own identity.
+ */
 final class BootstrapFixture implements AutoCloseable {
 
-    final Storage storage = Storages.memory();
-    final Registry registry = new Registry(ResourceTable.builtin().resources(), storage, new BuiltinStrategies(),
-            io.kapi.registry.StoreServices.minimal((resource, object) -> ObjectMetaValidator.validate(
-                    object.get("metadata"), resource.namespaced(), NameRule.forResource(resource.group(),
-                            resource.name())), Clock.systemUTC()));
+    final ApiAssembly assembly = ApiAssembly.create(ApiConfig.builder().dataDir(Path.of("target/unused")).build());
+    final Registry registry = assembly.registry();
+    final Storage storage = assembly.storage();
+    final LocalClient client = assembly.loopback().as(SystemUsers.APISERVER, ApiAssembly.APISERVER_AGENT);
 
     BootstrapFixture() {
-        new SystemNamespaces(registry.namespaces()).run();
+        new SystemNamespaces(client.resource("", "v1", "namespaces")).run();
     }
 
-    ResourceStore store(String group, String plural) {
-        String version = "v1";
-        return Stores.of(registry, group, version, plural);
+    ResourceClient store(String group, String plural) {
+        return client.resource(group, "v1", plural);
     }
 
     ObjectNode get(String group, String plural, String namespace, String name) {
@@ -37,11 +36,15 @@ final class BootstrapFixture implements AutoCloseable {
     }
 
     List<ObjectNode> list(String group, String plural) {
-        return store(group, plural).list("", ListOptions.ALL).items();
+        return store(group, plural).list("");
     }
 
     @Override
     public void close() {
-        storage.close();
+        try {
+            assembly.close();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -22,10 +22,10 @@ class BootstrapHooksTest {
     @Test
     @DisplayName("hooks carry kube-apiserver's names, run twice cleanly, and close drops this server from the endpoints")
     void lifecycle() throws Exception {
-        BootstrapHooks bootstrap = BootstrapHooks.create(fixture.registry, fixture.storage,
+        BootstrapHooks bootstrap = BootstrapHooks.create(fixture.client, fixture.registry, fixture.storage,
                 new BootstrapHooks.Endpoint("10.96.0.0/12", "10.0.0.5", 6443), true);
         assertEquals(List.of("rbac/bootstrap-roles", "scheduling/bootstrap-system-priority-classes",
-                "priority-and-fairness-config-producer", "bootstrap-controller",
+                "priority-and-fairness-config-producer", "apiservice-registration-controller", "bootstrap-controller",
                 "start-kube-apiserver-identity-lease-controller", "start-kube-apiserver-identity-lease-garbage-collector"),
                 bootstrap.hooks().stream().map(PostStartHook::name).toList());
         for (int i = 0; i < 2; i++) {

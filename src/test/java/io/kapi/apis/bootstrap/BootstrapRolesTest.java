@@ -22,7 +22,7 @@ class BootstrapRolesTest {
     private final BootstrapFixture fixture = new BootstrapFixture();
     private final ClusterRoleAggregation aggregation =
             new ClusterRoleAggregation(fixture.store(RBAC, "clusterroles"));
-    private final BootstrapRoles hook = new BootstrapRoles(RbacPolicy.load(), fixture.registry, Optional.of(aggregation));
+    private final BootstrapRoles hook = new BootstrapRoles(RbacPolicy.load(), fixture.client, Optional.of(aggregation));
 
     @AfterEach
     void tearDown() {
@@ -151,7 +151,7 @@ class BootstrapRolesTest {
         custom.putObject("metadata").put("name", "widgets-view").putObject("labels")
                 .put("rbac.authorization.k8s.io/aggregate-to-view", "true");
         custom.putArray("rules").add(json("{\"verbs\":[\"get\"],\"apiGroups\":[\"example.com\"],\"resources\":[\"widgets\"]}"));
-        StoreCalls.create(fixture.store(RBAC, "clusterroles"), "", custom, false);
+        fixture.store(RBAC, "clusterroles").create("", custom);
         assertTrue(aggregation.reconcileAll() >= 3, "view, edit and admin change");
         assertTrue(hasRule(fixture.get(RBAC, "clusterroles", "", "admin"), "widgets", "get"));
         assertEquals(0, aggregation.reconcileAll());

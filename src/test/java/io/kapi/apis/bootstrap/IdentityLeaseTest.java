@@ -32,7 +32,7 @@ final class IdentityLeaseTest {
     @Test
     @DisplayName("a renewed lease survives garbage collection; one not renewed for an hour is collected, by any server")
     void renewAndCollect() {
-        var leases = Stores.of(fixture.registry, "coordination.k8s.io", "v1", "leases");
+        var leases = fixture.client.resource("coordination.k8s.io", "v1", "leases");
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
         IdentityLease gone = new IdentityLease(leases, Clock.fixed(start, ZoneOffset.UTC), "old-host");
         gone.renew();
@@ -44,8 +44,8 @@ final class IdentityLeaseTest {
                 "live-host");
         collector.renew();
         assertEquals(1, collector.collectGarbage());
-        assertTrue(Stores.find(leases, "kube-system", gone.name()).isEmpty());
-        assertEquals("2026-01-01T01:01:00.000000Z", Stores.find(leases, "kube-system", live.name()).orElseThrow()
+        assertTrue(leases.find("kube-system", gone.name()).isEmpty());
+        assertEquals("2026-01-01T01:01:00.000000Z", leases.find("kube-system", live.name()).orElseThrow()
                 .path("spec").path("renewTime").asText(), "renewed by the server on the same host");
     }
 }

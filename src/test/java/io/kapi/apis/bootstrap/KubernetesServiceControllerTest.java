@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
-import io.kapi.registry.ResourceStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -90,12 +89,12 @@ class KubernetesServiceControllerTest {
     @DisplayName("edited or deleted endpoints, slice and service ports are repaired on the next reconcile")
     void repairs() {
         controller.reconcile();
-        ResourceStore endpoints = fixture.store("", "endpoints");
+        var endpoints = fixture.store("", "endpoints");
         Stores.update(endpoints, "default", "kubernetes", o -> {
             ((ObjectNode) o.path("subsets").path(0).path("addresses").path(0)).put("ip", "10.9.9.9");
             return o;
         });
-        StoreCalls.delete(fixture.store("discovery.k8s.io", "endpointslices"), "default", "kubernetes", DeleteOptions.DEFAULT);
+        fixture.store("discovery.k8s.io", "endpointslices").delete("default", "kubernetes", DeleteOptions.DEFAULT);
         Stores.update(fixture.store("", "services"), "default", "kubernetes", o -> {
             ((ObjectNode) o.path("spec").path("ports").path(0)).put("port", 8443);
             return o;
@@ -131,7 +130,7 @@ class KubernetesServiceControllerTest {
     }
 
     private KubernetesServiceController controller(String ip) {
-        return new KubernetesServiceController(fixture.registry, new MasterLeases(fixture.storage, clock,
+        return new KubernetesServiceController(fixture.client, new MasterLeases(fixture.storage, clock,
                 BootstrapHooks.LEASE_TTL), "10.96.0.1", ip, 6443);
     }
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ObjectMeta;
-import io.kapi.registry.ResourceStore;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -26,7 +25,7 @@ class SystemObjectsTest {
     @Test
     @DisplayName("system priority classes are created with kube's values and descriptions, twice without error")
     void priorityClasses() {
-        SystemPriorityClasses hook = new SystemPriorityClasses(fixture.registry);
+        SystemPriorityClasses hook = new SystemPriorityClasses(fixture.client);
         assertEquals("scheduling/bootstrap-system-priority-classes", hook.name());
         hook.run();
         hook.run();
@@ -42,7 +41,7 @@ class SystemObjectsTest {
     @Test
     @DisplayName("the default flow schemas and priority levels exist, annotated for auto-update")
     void flowControlDefaults() {
-        FlowControlBootstrap hook = new FlowControlBootstrap(fixture.registry);
+        FlowControlBootstrap hook = new FlowControlBootstrap(fixture.client);
         assertEquals("priority-and-fairness-config-producer", hook.name());
         hook.run();
         List<String> schemas = fixture.list(FLOWCONTROL, "flowschemas").stream().map(o -> ObjectMeta.of(o).name()).sorted().toList();
@@ -68,9 +67,9 @@ class SystemObjectsTest {
     @Test
     @DisplayName("restart restores a mandatory spec always, a suggested one only while autoupdate-spec is true")
     void flowControlEnsureRules() {
-        FlowControlBootstrap hook = new FlowControlBootstrap(fixture.registry);
+        FlowControlBootstrap hook = new FlowControlBootstrap(fixture.client);
         hook.run();
-        ResourceStore levels = fixture.store(FLOWCONTROL, "prioritylevelconfigurations");
+        var levels = fixture.store(FLOWCONTROL, "prioritylevelconfigurations");
         Stores.update(levels, "", "catch-all", o -> {
             ((ObjectNode) o.path("spec").path("limited")).put("nominalConcurrencyShares", 50);
             ((ObjectNode) o.path("metadata").path("annotations")).put(FlowControlBootstrap.AUTOUPDATE_SPEC, "false");
@@ -85,13 +84,13 @@ class SystemObjectsTest {
             ((ObjectNode) o.path("spec").path("limited")).put("nominalConcurrencyShares", 8);
             return o;
         });
-        StoreCalls.delete(fixture.store(FLOWCONTROL, "flowschemas"), "", "probes", io.kapi.registry.DeleteOptions.DEFAULT);
+        fixture.store(FLOWCONTROL, "flowschemas").delete("", "probes", io.kapi.registry.DeleteOptions.DEFAULT);
         hook.run();
         ObjectNode catchAll = levels.get("", "catch-all");
         assertEquals(5, catchAll.path("spec").path("limited").path("nominalConcurrencyShares").asInt());
         assertEquals("true", catchAll.path("metadata").path("annotations").path(FlowControlBootstrap.AUTOUPDATE_SPEC).asText());
         assertEquals(7, levels.get("", "workload-low").path("spec").path("limited").path("nominalConcurrencyShares").asInt());
         assertEquals(30, levels.get("", "system").path("spec").path("limited").path("nominalConcurrencyShares").asInt());
-        assertTrue(Stores.find(fixture.store(FLOWCONTROL, "flowschemas"), "", "probes").isPresent(), "re-created");
+        assertTrue(fixture.store(FLOWCONTROL, "flowschemas").find("", "probes").isPresent(), "re-created");
     }
 }

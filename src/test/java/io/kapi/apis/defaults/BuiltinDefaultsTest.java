@@ -11,6 +11,7 @@ import io.kapi.admission.plugin.DefaultTolerationSeconds;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.quantity.Quantity;
 import io.kapi.registry.Defaulter;
 import java.io.IOException;
 import java.io.InputStream;

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
-import io.kapi.apis.SystemNamespaces;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ResourceTable;
@@ -47,7 +46,7 @@ class ServiceAllocatorsTest {
         registry = new Registry(table.resources(), storage, new BuiltinStrategies(java.util.Map.of("/services", allocators::decorate)),
                 StoreServices.minimal((r, o) -> List.of(), Clock.systemUTC()));
         allocators.connect(registry);
-        new SystemNamespaces(registry.namespaces()).run();
+        StoreCalls.systemNamespaces(registry);
         services = registry.store(table.find("", "v1", "services").orElseThrow()).orElseThrow();
         ipAddresses = registry.store(table.find("networking.k8s.io", "v1", "ipaddresses").orElseThrow()).orElseThrow();
     }

@@ -33,6 +33,12 @@ final class Api implements AutoCloseable {
         return new Reply(r.code(), r.body(), r.text());
     }
 
+    /** As {@link #call(String, String, String, String)}, with an Accept header of its own. */
+    Reply call(String method, String path, String contentType, String accept, String body) {
+        ApiHarness.Reply r = harness.call(ApiHarness.ADMIN, method, path, contentType, accept, body);
+        return new Reply(r.code(), r.body(), r.text());
+    }
+
     /** Creates an object from YAML-ish JSON at a collection path; fails the test on error. */
     JsonNode create(String collection, String json) {
         Reply reply = post(collection, json);

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
-import io.kapi.apis.SystemNamespaces;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.registry.ListOptions;
@@ -65,7 +64,7 @@ class EventTtlTest {
         ResourceTable table = ResourceTable.builtin();
         registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
                 StoreServices.minimal((r, o) -> List.of(), clock));
-        new SystemNamespaces(registry.namespaces()).run();
+        StoreCalls.systemNamespaces(registry);
         core = registry.store(table.find("", "v1", "events").orElseThrow()).orElseThrow();
         events = registry.store(table.find("events.k8s.io", "v1", "events").orElseThrow()).orElseThrow();
     }

@@ -91,9 +91,9 @@ class PodBindingTest {
     void refused() {
         Api.Reply kind = api.post(PODS + "/" + p + "/binding", """
                 {"apiVersion":"v1","kind":"Binding","metadata":{"name":"%s"},"target":{"kind":"Pod","name":"x"}}""".formatted(p));
-        assertEquals(500, kind.code());
-        assertEquals("target.kind: Unsupported value: \"Pod\": supported values: \"Node\", \"<empty>\"",
-                kind.body().path("message").asText());
+        assertEquals(422, kind.code(), "kube answers 500; the mistake is the client's");
+        assertEquals("Binding \"" + p + "\" is invalid: target.kind: Unsupported value: \"Pod\": supported values: "
+                + "\"Node\", \"<empty>\"", kind.body().path("message").asText());
         Api.Reply name = api.post(PODS + "/" + p + "/binding", binding("q", "n1"));
         assertEquals(400, name.code());
         assertEquals("name in URL does not match name in Binding object", name.body().path("message").asText());

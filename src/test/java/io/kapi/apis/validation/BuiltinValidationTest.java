@@ -109,13 +109,53 @@ class BuiltinValidationTest {
                         metadata: {name: j, namespace: default}
                         spec:
                           completions: -1
+                          manualSelector: true
+                          selector: {matchLabels: {app: j}}
                           template:
+                            metadata: {labels: {app: j}}
                             spec:
                               containers: [{name: c, image: busybox}]
                         """,
                         List.of("spec.completions: Invalid value: -1: must be greater than or equal to 0",
                                 "spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: "
                                         + "\"OnFailure\", \"Never\"")),
+                Arguments.of("job: a selector the client wrote, without manualSelector, is refused", """
+                        apiVersion: batch/v1
+                        kind: Job
+                        metadata: {name: j, namespace: default, uid: 7d0c5e0a-0000-4000-8000-000000000001}
+                        spec:
+                          selector: {matchLabels: {app: j, batch.kubernetes.io/controller-uid: 7d0c5e0a-0000-4000-8000-000000000001}}
+                          template:
+                            metadata:
+                              labels: {app: j, job-name: j, batch.kubernetes.io/job-name: j,
+                                       controller-uid: 7d0c5e0a-0000-4000-8000-000000000001,
+                                       batch.kubernetes.io/controller-uid: 7d0c5e0a-0000-4000-8000-000000000001}
+                            spec:
+                              restartPolicy: Never
+                              containers: [{name: c, image: busybox}]
+                        """,
+                        List.of("spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"j\", "
+                                + "\"batch.kubernetes.io/controller-uid\":\"7d0c5e0a-0000-4000-8000-000000000001\"}, "
+                                + "MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: `selector` not auto-generated")),
+                Arguments.of("job: a generated label the client changed must be the job's", """
+                        apiVersion: batch/v1
+                        kind: Job
+                        metadata: {name: j, namespace: default, uid: 7d0c5e0a-0000-4000-8000-000000000001}
+                        spec:
+                          selector: {matchLabels: {batch.kubernetes.io/controller-uid: 7d0c5e0a-0000-4000-8000-000000000001}}
+                          template:
+                            metadata:
+                              labels: {job-name: other, batch.kubernetes.io/job-name: j,
+                                       controller-uid: 7d0c5e0a-0000-4000-8000-000000000001,
+                                       batch.kubernetes.io/controller-uid: 7d0c5e0a-0000-4000-8000-000000000001}
+                            spec:
+                              restartPolicy: Never
+                              containers: [{name: c, image: busybox}]
+                        """,
+                        List.of("spec.template.metadata.labels[job-name]: Invalid value: map[string]string{"
+                                + "\"batch.kubernetes.io/controller-uid\":\"7d0c5e0a-0000-4000-8000-000000000001\", "
+                                + "\"batch.kubernetes.io/job-name\":\"j\", \"controller-uid\":\"7d0c5e0a-0000-4000-8000-000000000001\", "
+                                + "\"job-name\":\"other\"}: must be 'j'")),
                 Arguments.of("cronjob: schedule and time zone", """
                         apiVersion: batch/v1
                         kind: CronJob

@@ -22,6 +22,7 @@ class UpdateValidationTest {
             metadata: {name: j, namespace: default}
             spec:
               completions: 1
+              manualSelector: true
               selector: {matchLabels: {job: j}}
               template:
                 metadata: {labels: {job: j}}

@@ -177,6 +177,15 @@ class DiscoveryHandlerTest {
     }
 
     @Test
+    @DisplayName("a malformed Accept header (only separators) is 406, never a server error")
+    void malformedAccept() {
+        for (String accept : new String[] {";;", ";,;", ";q=1"}) {
+            ApiException e = assertThrows(ApiException.class, () -> handler.handle(get("/apis", "Accept", accept)));
+            assertEquals(406, e.code(), accept);
+        }
+    }
+
+    @Test
     @DisplayName("ETag is stable and If-None-Match answers 304 without a body")
     void etags() throws IOException {
         RestResponse first = handler.handle(get("/apis/apps/v1"));

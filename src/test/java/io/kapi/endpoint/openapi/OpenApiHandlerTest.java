@@ -234,6 +234,18 @@ class OpenApiHandlerTest {
     }
 
     @Test
+    @DisplayName("a malformed Accept header (only separators) is 406, never a server error")
+    void malformedAccept() {
+        for (String accept : new String[] {";;", ",", ";,;", ";q=1"}) {
+            ApiException e = assertThrows(ApiException.class,
+                    () -> handler.handle(get("/openapi/v3/api/v1", "Accept", accept)), accept);
+            assertEquals(406, e.code(), accept);
+            assertEquals(406, assertThrows(ApiException.class,
+                    () -> handler.handle(get("/openapi/v2", "Accept", accept)), accept).code(), accept);
+        }
+    }
+
+    @Test
     @DisplayName("unknown documents are 404 and other paths are left to the next handler")
     void routing() {
         assertThrows(ApiException.class, () -> handler.handle(get("/openapi/v3/apis/example.com/v1")));

@@ -21,6 +21,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -28,6 +30,12 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -37,7 +45,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-@DisplayName("watch over HTTPS, HTTP/2 and HTTP/1.1")
+@DisplayName("watch over HTTPS: HTTP/2, HTTP/1.1 and WebSocket")
 class WatchHttpTest {
 
     @TempDir
@@ -166,6 +174,94 @@ class WatchHttpTest {
             JsonNode event = Json.MAPPER.readTree(lines.readLine());
             assertEquals(name, event.path("object").path("metadata").path("name").asText());
         }
+    }
+
+    @Test
+    @DisplayName("over WebSocket each event is one text message, with the subprotocol the client offered")
+    void webSocketWatch() throws Exception {
+        String rv = listRv();
+        Messages messages = new Messages();
+        WebSocket ws = client.newWebSocketBuilder().subprotocols("v4.channel.k8s.io")
+                .buildAsync(wsUri("/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + rv
+                        + "&timeoutSeconds=20"), messages).get(20, TimeUnit.SECONDS);
+        try {
+            assertEquals("v4.channel.k8s.io", ws.getSubprotocol());
+            for (int i = 0; i < 3; i++) {
+                String name = createConfigMap();
+                JsonNode event = Json.MAPPER.readTree(messages.next());
+                assertEquals("ADDED", event.path("type").asText());
+                assertEquals(name, event.path("object").path("metadata").path("name").asText());
+            }
+        } finally {
+            ws.sendClose(WebSocket.NORMAL_CLOSURE, "");
+        }
+    }
+
+    @Test
+    @DisplayName("over WebSocket a streaming list ends its initial state with the bookmark, and the server closes with 1000 at timeoutSeconds")
+    void webSocketWatchListAndClose() throws Exception {
+        String name = createConfigMap();
+        Messages messages = new Messages();
+        client.newWebSocketBuilder().buildAsync(wsUri("/api/v1/namespaces/default/configmaps?watch=True"
+                + "&sendInitialEvents=True&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=True&timeoutSeconds=1"),
+                messages).get(20, TimeUnit.SECONDS);
+        List<JsonNode> events = new ArrayList<>();
+        for (String m; (m = messages.next()) != null; ) {
+            events.add(Json.MAPPER.readTree(m));
+        }
+        assertEquals(WebSocket.NORMAL_CLOSURE, messages.closed.get(20, TimeUnit.SECONDS));
+        assertTrue(events.stream().anyMatch(e -> e.path("type").asText().equals("ADDED")
+                && e.path("object").path("metadata").path("name").asText().equals(name)), events.toString());
+        JsonNode bookmark = events.stream().filter(e -> e.path("type").asText().equals("BOOKMARK")).findFirst().orElseThrow();
+        assertEquals("true", bookmark.path("object").path("metadata").path("annotations")
+                .path("k8s.io/initial-events-end").asText());
+    }
+
+    @Test
+    @DisplayName("a WebSocket watch the server refuses gets its Status as a plain HTTP answer, no upgrade")
+    void webSocketBadOptions() throws Exception {
+        CompletableFuture<WebSocket> open = client.newWebSocketBuilder().buildAsync(
+                wsUri("/api/v1/configmaps?watch=true&resourceVersion=1&resourceVersionMatch=NotOlderThan"), new Messages());
+        ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                () -> open.get(20, TimeUnit.SECONDS));
+        WebSocketHandshakeException refused = (WebSocketHandshakeException) e.getCause();
+        assertEquals(422, refused.getResponse().statusCode());
+    }
+
+    /** What a WebSocket client received: each whole text message, then null once the server closed. */
+    private static final class Messages implements WebSocket.Listener {
+        private final BlockingQueue<String> queue = new LinkedBlockingQueue<>();
+        private final StringBuilder partial = new StringBuilder();
+        final CompletableFuture<Integer> closed = new CompletableFuture<>();
+
+        @Override
+        public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                queue.add(partial.toString());
+                partial.setLength(0);
+            }
+            ws.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
+            closed.complete(statusCode);
+            queue.add("");
+            return null;
+        }
+
+        /** The next message, null after the close; fails after 20 s without one. */
+        String next() throws InterruptedException {
+            String m = queue.poll(20, TimeUnit.SECONDS);
+            assertTrue(m != null, "no message within 20 s");
+            return m.isEmpty() ? null : m;
+        }
+    }
+
+    private static URI wsUri(String path) {
+        return URI.create("wss://127.0.0.1:" + server.port() + path);
     }
 
     private static String listRv() throws Exception {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.endpoint.FrameSink;
 import io.kapi.endpoint.codec.ResponseTarget;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.machinery.ApiException;
@@ -60,7 +61,8 @@ class WatchStreamTest {
         EventEncoder encoder = new EventEncoder(CONFIGMAPS, ResponseTarget.JSON, TableConvertor.withoutSchemas(), null,
                 Clock.systemUTC());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new WatchStream(watch, encoder, timeout, bookmarks, sendInitialEvents).writeTo(out);
+        new WatchStream(watch, encoder, timeout, bookmarks, sendInitialEvents, sendInitialEvents)
+                .writeTo(FrameSink.of(out));
         List<JsonNode> frames = new ArrayList<>();
         for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
             if (!line.isEmpty()) {
@@ -113,5 +115,45 @@ class WatchStreamTest {
         assertEquals("ERROR", frames.get(1).path("type").asText());
         assertEquals("Expired", frames.get(1).path("object").path("reason").asText());
         assertEquals(410, frames.get(1).path("object").path("code").asInt());
+    }
+
+    @Test
+    @DisplayName("a streaming list stalled past its timeout still sends its whole initial state and the initial-events-end bookmark")
+    void initialStateOutlivesTheTimeout() throws Exception {
+        var a = Json.object();
+        a.putObject("metadata").put("name", "a");
+        var b = Json.object();
+        b.putObject("metadata").put("name", "b");
+        ArrayDeque<Delivery> initial = new ArrayDeque<>(List.of(new Delivery.Change(EventType.ADDED, a, 3, null),
+                new Delivery.Change(EventType.ADDED, b, 4, null), new Delivery.InitialEventsEnd(9)));
+        CacheWatch stalling = new CacheWatch() {
+            private boolean stalled;
+
+            @Override
+            public Delivery poll(long timeoutNanos) throws InterruptedException {
+                if (!stalled && initial.size() == 2) {
+                    stalled = true;
+                    Thread.sleep(Duration.ofMillis(600)); // a loaded machine, between two initial events
+                }
+                Delivery d = initial.pollFirst();
+                if (d == null && timeoutNanos > 0) {
+                    Thread.sleep(Duration.ofNanos(timeoutNanos));
+                }
+                return d;
+            }
+
+            @Override
+            public long bookmarkRevision() {
+                return 9;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        List<JsonNode> frames = stream(stalling, Duration.ofMillis(200), Duration.ofMinutes(1), true);
+        assertEquals(List.of("ADDED", "ADDED", "BOOKMARK"), frames.stream().map(f -> f.path("type").asText()).toList());
+        assertEquals("true", frames.get(2).path("object").path("metadata").path("annotations")
+                .path("k8s.io/initial-events-end").asText());
     }
 }

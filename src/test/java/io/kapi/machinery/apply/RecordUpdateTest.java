@@ -209,7 +209,7 @@ class RecordUpdateTest {
         FieldManagers.validateFieldManager("CreateOptions", "", false);
         ApiException bad = assertThrows(ApiException.class,
                 () -> FieldManagers.validateFieldManager("CreateOptions", "a\u0001", false));
-        assertEquals("CreateOptions.meta.k8s.io \"\" is invalid: fieldManager: Invalid value: \"a\\u0001\": "
+        assertEquals("CreateOptions.meta.k8s.io \"\" is invalid: fieldManager: Invalid value: \"a\\x01\": "
                 + "invalid character U+0001 (at position 1)", bad.getMessage());
         assertNull(bad.details().name());
     }

@@ -7,6 +7,14 @@ import io.kapi.authn.UserInfo;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.server.certs.LocalPki;
 import io.kapi.server.certs.ServingNames;
+import io.kapi.server.certs.TestCertificates;
+import io.kapi.server.certs.TestCertificates.Cert;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -40,5 +48,77 @@ class ClientCertificateAuthenticatorTest {
         Authenticator authn = new ClientCertificateAuthenticator(List.of(ours.ca()));
         assertTrue(authn.authenticate(REQUEST, List.of(theirs.adminCertificate())).isEmpty());
         assertTrue(authn.authenticate(REQUEST, List.of()).isEmpty());
+    }
+
+    @Test
+    @DisplayName("expired, not yet valid, self-signed and serverAuth-only certificates authenticate nobody")
+    void refusedShapes(@TempDir Path dir) throws Exception {
+        LocalPki pki = LocalPki.ensure(dir, NAMES);
+        Cert ca = TestCertificates.caOf(pki);
+        Instant now = Instant.now();
+        Map<String, Cert> bad = Map.of(
+                "expired", TestCertificates.leaf(ca, "old", List.of(), now.minus(Duration.ofDays(2)),
+                        now.minus(Duration.ofDays(1)), KeyPurposeId.id_kp_clientAuth),
+                "not yet valid", TestCertificates.leaf(ca, "early", List.of(), now.plus(Duration.ofDays(1)),
+                        now.plus(Duration.ofDays(2)), KeyPurposeId.id_kp_clientAuth),
+                "self-signed", TestCertificates.leaf(null, "me", List.of("system:masters"), now.minus(Duration.ofHours(1)),
+                        now.plus(Duration.ofDays(1)), KeyPurposeId.id_kp_clientAuth),
+                "serverAuth only", TestCertificates.leaf(ca, "server", List.of(), now.minus(Duration.ofHours(1)),
+                        now.plus(Duration.ofDays(1)), KeyPurposeId.id_kp_serverAuth));
+        Authenticator authn = new ClientCertificateAuthenticator(List.of(pki.ca()));
+        bad.forEach((what, cert) -> assertTrue(authn.authenticate(REQUEST, List.of(cert.certificate())).isEmpty(), what));
+    }
+
+    @Test
+    @DisplayName("a chain through an intermediate the client sends, and a leaf without key purposes, are accepted")
+    void intermediatesAndNoPurpose(@TempDir Path dir) throws Exception {
+        LocalPki pki = LocalPki.ensure(dir, NAMES);
+        Cert ca = TestCertificates.caOf(pki);
+        Cert intermediate = TestCertificates.intermediate(ca, "intermediate");
+        Cert jane = TestCertificates.client(intermediate, "jane", List.of("dev"));
+        Authenticator authn = new ClientCertificateAuthenticator(List.of(pki.ca()));
+        assertEquals(Optional.of(new UserInfo("jane", "", List.of("dev"))),
+                authn.authenticate(REQUEST, List.of(jane.certificate(), intermediate.certificate())));
+        assertTrue(authn.authenticate(REQUEST, List.of(jane.certificate())).isEmpty(), "intermediate missing");
+        Cert plain = TestCertificates.leaf(ca, "plain", List.of(), Instant.now().minus(Duration.ofHours(1)),
+                Instant.now().plus(Duration.ofDays(1)), null);
+        assertEquals("plain", authn.authenticate(REQUEST, List.of(plain.certificate())).orElseThrow().name());
+    }
+
+    @Test
+    @DisplayName("a remembered chain is refused once it expires")
+    void cacheHonoursExpiry(@TempDir Path dir) throws Exception {
+        LocalPki pki = LocalPki.ensure(dir, NAMES);
+        Cert shortLived = TestCertificates.leaf(TestCertificates.caOf(pki), "brief", List.of(),
+                Instant.now().minus(Duration.ofHours(1)), Instant.now().plus(Duration.ofMinutes(5)),
+                KeyPurposeId.id_kp_clientAuth);
+        MutableClock clock = new MutableClock(Instant.now());
+        Authenticator authn = new ClientCertificateAuthenticator(List.of(pki.ca()), clock);
+        assertTrue(authn.authenticate(REQUEST, List.of(shortLived.certificate())).isPresent());
+        clock.now = clock.now.plus(Duration.ofMinutes(10));
+        assertTrue(authn.authenticate(REQUEST, List.of(shortLived.certificate())).isEmpty());
+    }
+
+    private static final class MutableClock extends Clock {
+        Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 }

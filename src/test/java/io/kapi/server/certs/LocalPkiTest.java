@@ -59,14 +59,14 @@ class LocalPkiTest {
     }
 
     @Test
-    @DisplayName("files with keys are readable only by the owner")
+    @DisplayName("every file, certificates included, is readable only by the owner")
     void permissions() throws Exception {
         LocalPki.ensure(dir, NAMES).writeKubeconfig("https://127.0.0.1:6443");
-        for (String name : List.of("ca.key", "apiserver.key", "admin.key", "admin.kubeconfig")) {
+        for (String name : List.of("ca.key", "apiserver.key", "admin.key", "admin.kubeconfig", "ca.crt",
+                "apiserver.crt", "admin.crt")) {
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(name))),
                     name);
         }
-        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("ca.crt"))));
     }
 
     @Test

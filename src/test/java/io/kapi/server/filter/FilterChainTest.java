@@ -75,6 +75,18 @@ class FilterChainTest {
     }
 
     @Test
+    @DisplayName("panic recovery answers errors of the JVM (stack overflow, out of memory) with 500")
+    void jvmErrors() throws IOException {
+        for (Error error : new Error[] {new StackOverflowError(), new OutOfMemoryError("Java heap space")}) {
+            RestResponse r = run(List.of(new PanicRecovery()), req -> {
+                throw error;
+            }, get("/x"));
+            assertEquals(500, r.status());
+            assertEquals("InternalError", Json.MAPPER.readTree(body(r)).path("reason").asText());
+        }
+    }
+
+    @Test
     @DisplayName("a handler answering null is 404 NotFound")
     void nobodyServes() throws IOException {
         RestResponse r = run(List.of(new PanicRecovery()), req -> null, get("/x"));
@@ -100,7 +112,11 @@ class FilterChainTest {
         List<Filter> filters = List.of(new RequestContextFilter(Duration.ofMinutes(1)), new PanicRecovery(), authn);
         assertEquals(401, run(filters, WHOAMI, get("/api")).status());
         assertEquals(401, run(filters, WHOAMI, request("POST", "/readyz", Map.of(), new byte[0])).status());
-        assertEquals("system:anonymous [system:unauthenticated]", body(run(filters, WHOAMI, get("/readyz/etcd"))));
+        assertEquals("system:anonymous [system:unauthenticated]", body(run(filters, WHOAMI, get("/readyz"))));
+        for (String sub : List.of("/readyz/etcd", "/readyz/shutdown", "/healthz/etcd", "/livez/ping", "/version/x")) {
+            assertEquals(401, run(filters, WHOAMI, get(sub)).status(), sub);
+        }
+        assertEquals("system:anonymous [system:unauthenticated]", body(run(filters, WHOAMI, get("/version/"))));
         assertEquals("system:anonymous [system:unauthenticated]", body(run(filters, WHOAMI, get("/version"))));
         assertEquals(401, run(filters, WHOAMI, get("/versions")).status());
     }

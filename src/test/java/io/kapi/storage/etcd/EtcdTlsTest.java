@@ -44,13 +44,24 @@ final class EtcdTlsTest {
         }
     }
 
+    /** Polls the health check: its first round trip includes the TLS handshake and the channel's start. */
+    private static boolean healthyWithin(Storage storage, Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (storage.healthy()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Test
     @DisplayName("with the CA and a client certificate Kapi reads and writes; without a client certificate etcd refuses it")
     void mutualTls() {
         EtcdConfig config = EtcdConfig.of(ETCD.endpoints()).withCompactionInterval(Duration.ZERO)
                 .withTls(PKI.resolve("ca.crt"), PKI.resolve("admin.crt"), PKI.resolve("admin.key"));
         try (Storage storage = Storages.etcd(config, StorageOptions.DEFAULT)) {
-            assertTrue(storage.healthy());
+            assertTrue(healthyWithin(storage, Duration.ofSeconds(30)), "the first TLS connection may be slow on a busy machine");
             storage.create("/registry/configmaps/default/tls", "v".getBytes(UTF_8));
             assertEquals("v", new String(storage.get("/registry/configmaps/default/tls").orElseThrow().value(), UTF_8));
         }

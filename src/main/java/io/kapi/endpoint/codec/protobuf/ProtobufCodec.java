@@ -8,6 +8,7 @@ import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.DecodeBudget;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kubernetes.client.proto.Runtime;
@@ -78,6 +79,11 @@ public final class ProtobufCodec {
         } catch (InvalidProtocolBufferException e) {
             throw cannotHandle(actual, expected, goError(e));
         } catch (IllegalArgumentException e) {
+            throw cannotHandle(actual, expected, e.getMessage());
+        }
+        try {
+            DecodeBudget.check(tree);
+        } catch (DecodeBudget.Exceeded e) {
             throw cannotHandle(actual, expected, e.getMessage());
         }
         return tree;

@@ -1,4 +1,4 @@
-package io.kapi.registry;
+package io.kapi.machinery.labels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,0 +1,188 @@
+package io.kapi.apis.bootstrap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.health.PostStartHook;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersion;
+import io.kapi.machinery.Json;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.StatusReason;
+import io.kapi.registry.DeleteOptions;
+import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceStore;
+import io.kapi.client.ResourceClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The post-start hook {@code apiservice-registration-controller}: a local APIService for every
+ * built-in group-version this server serves ({@code v1.}, {@code v1.apps}, ...), as kube-aggregator's
+ * autoregister controller makes them at start, with kube's {@code groupPriorityMinimum} and
+ * {@code versionPriority}, the label {@code kube-aggregator.kubernetes.io/automanaged: onstart}, and
+ * the status its availability controller gives a local APIService: {@code Available=True},
+ * reason {@code Local}.
+ *
+ * <p>Reconciled at every start, safe with several replicas: a missing one is created, one whose spec
+ * drifted gets kube's spec back, one marked {@code onstart} for a group-version no longer served is
+ * deleted; an APIService without the automanaged label belongs to its creator and is left alone.
+ */
+final class LocalApiServices implements PostStartHook {
+
+    private static final System.Logger LOG = System.getLogger(LocalApiServices.class.getName());
+    static final String AUTOMANAGED = "kube-aggregator.kubernetes.io/automanaged";
+    private static final String PRIORITIES = "/apis/bootstrap/apiservice-priorities.json";
+
+    /** kube's priorities of one group-version. */
+    record Priority(int group, int version) {
+    }
+
+    private final ResourceClient apiServices;
+    private final Collection<ResourceStore> served;
+    private final Clock clock;
+
+    LocalApiServices(ResourceClient apiServices, Registry registry, Clock clock) {
+        this.apiServices = apiServices;
+        this.served = registry.stores();
+        this.clock = clock;
+    }
+
+    @Override
+    public String name() {
+        return "apiservice-registration-controller";
+    }
+
+    @Override
+    public void run() {
+        Map<String, ObjectNode> wanted = wanted(servedGroupVersions(), priorities());
+        for (ObjectNode apiService : wanted.values()) {
+            ensure(apiService);
+        }
+        for (ObjectNode existing : apiServices.list("")) {
+            ObjectMeta meta = ObjectMeta.of(existing);
+            if ("onstart".equals(existing.path("metadata").path("labels").path(AUTOMANAGED).asText())
+                    && !wanted.containsKey(meta.name())) {
+                deleteQuietly(meta.name());
+            }
+        }
+    }
+
+    /** The APIService of each served group-version kube has priorities for, by name. */
+    static Map<String, ObjectNode> wanted(Set<GroupVersion> served, Map<GroupVersion, Priority> priorities) {
+        Map<String, ObjectNode> wanted = new LinkedHashMap<>();
+        for (GroupVersion gv : served) {
+            Priority p = priorities.get(gv);
+            if (p != null) {
+                ObjectNode apiService = apiService(gv, p);
+                wanted.put(ObjectMeta.of(apiService).name(), apiService);
+            }
+        }
+        return wanted;
+    }
+
+    private Set<GroupVersion> servedGroupVersions() {
+        Set<GroupVersion> gvs = new TreeSet<>(Comparator.comparing(GroupVersion::apiVersion));
+        for (ResourceStore store : served) {
+            gvs.add(new GroupVersion(store.resource().group(), store.resource().version()));
+        }
+        return gvs;
+    }
+
+    private void ensure(ObjectNode wanted) {
+        String name = ObjectMeta.of(wanted).name();
+        if (Stores.createIfMissing(apiServices, wanted)) {
+            LOG.log(System.Logger.Level.DEBUG, "created APIService {0}", name);
+        }
+        Stores.update(apiServices, "", name, current -> {
+            if (!"onstart".equals(current.path("metadata").path("labels").path(AUTOMANAGED).asText())
+                    || current.path("spec").equals(wanted.path("spec"))) {
+                return null;
+            }
+            current.set("spec", wanted.path("spec").deepCopy());
+            return current;
+        });
+        // the store retries on a newer object when another replica wrote meanwhile
+        Stores.updateStatus(apiServices, "", name, current -> {
+            if (!isAutomanaged(current) || isAvailableLocal(current.path("status"))) {
+                return null;
+            }
+            current.set("status", localStatus());
+            return current;
+        });
+    }
+
+    private static boolean isAutomanaged(ObjectNode apiService) {
+        String value = apiService.path("metadata").path("labels").path(AUTOMANAGED).asText();
+        return value.equals("onstart") || value.equals("true");
+    }
+
+    private static boolean isAvailableLocal(JsonNode status) {
+        for (JsonNode c : status.path("conditions")) {
+            if (c.path("type").asText().equals("Available")) {
+                return c.path("status").asText().equals("True") && c.path("reason").asText().equals("Local");
+            }
+        }
+        return false;
+    }
+
+    private ObjectNode localStatus() {
+        ObjectNode status = Json.object();
+        ObjectNode available = status.putArray("conditions").addObject();
+        available.put("type", "Available");
+        available.put("status", "True");
+        available.put("lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
+        available.put("reason", "Local");
+        available.put("message", "Local APIServices are always available");
+        return status;
+    }
+
+    private void deleteQuietly(String name) {
+        try {
+            apiServices.delete("", name, DeleteOptions.DEFAULT);
+        } catch (ApiException e) {
+            if (e.reason() != StatusReason.NOT_FOUND) {
+                throw e;
+            }
+        }
+    }
+
+    /** kube's {@code makeAPIService}: named {@code version.group}, no service (local). */
+    static ObjectNode apiService(GroupVersion gv, Priority p) {
+        ObjectNode o = Json.object();
+        o.put("apiVersion", "apiregistration.k8s.io/v1");
+        o.put("kind", "APIService");
+        ObjectNode meta = o.putObject("metadata");
+        meta.put("name", gv.version() + "." + gv.group());
+        meta.putObject("labels").put(AUTOMANAGED, "onstart");
+        ObjectNode spec = o.putObject("spec");
+        spec.put("group", gv.group());
+        spec.put("version", gv.version());
+        spec.put("groupPriorityMinimum", p.group());
+        spec.put("versionPriority", p.version());
+        return o;
+    }
+
+    /** kube-apiserver 1.34's priorities, from the project's data file. */
+    static Map<GroupVersion, Priority> priorities() {
+        try (InputStream in = LocalApiServices.class.getResourceAsStream(PRIORITIES)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + PRIORITIES);
+            }
+            Map<GroupVersion, Priority> priorities = new LinkedHashMap<>();
+            Json.MAPPER.readTree(in).path("priorities").properties().forEach(e -> priorities.put(
+                    GroupVersion.parse(e.getKey()), new Priority(e.getValue().get(0).asInt(), e.getValue().get(1).asInt())));
+            return priorities;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

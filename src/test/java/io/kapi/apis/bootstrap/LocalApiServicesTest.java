@@ -1,0 +1,85 @@
+package io.kapi.apis.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.Json;
+import io.kapi.client.ResourceClient;
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("apiservice-registration-controller: a local APIService per served built-in group-version")
+class LocalApiServicesTest {
+
+    private final BootstrapFixture fixture = new BootstrapFixture();
+    private final ResourceClient apiServices = fixture.store("apiregistration.k8s.io", "apiservices");
+
+    @AfterEach
+    void close() {
+        fixture.close();
+    }
+
+    private void run() {
+        new LocalApiServices(apiServices, fixture.registry, Clock.systemUTC()).run();
+    }
+
+    private Set<String> names() {
+        return fixture.list("apiregistration.k8s.io", "apiservices").stream()
+                .map(o -> o.path("metadata").path("name").asText()).collect(Collectors.toSet());
+    }
+
+    @Test
+    @DisplayName("every built-in group-version kube ranks gets one, with kube's spec, label and Available=True/Local")
+    void createsThem() {
+        run();
+        Set<String> names = names();
+        assertTrue(names.containsAll(List.of("v1.", "v1.apps", "v1.autoscaling", "v2.autoscaling", "v1.batch",
+                "v1.rbac.authorization.k8s.io", "v1.apiextensions.k8s.io", "v1.resource.k8s.io")), names.toString());
+        assertFalse(names.contains("v1.apiregistration.k8s.io"), "kube registers none for the aggregator's own group");
+        ObjectNode apps = apiServices.get("", "v1.apps");
+        assertEquals("onstart", apps.path("metadata").path("labels").path(LocalApiServices.AUTOMANAGED).asText());
+        assertEquals(Json.MAPPER.createObjectNode().put("group", "apps").put("version", "v1")
+                .put("groupPriorityMinimum", 17800).put("versionPriority", 15), apps.path("spec"));
+        ObjectNode core = apiServices.get("", "v1.");
+        assertEquals("", core.path("spec").path("group").asText());
+        assertEquals(18000, core.path("spec").path("groupPriorityMinimum").asInt());
+        JsonNode available = core.path("status").path("conditions").get(0);
+        assertEquals("Available", available.path("type").asText());
+        assertEquals("True", available.path("status").asText());
+        assertEquals("Local", available.path("reason").asText());
+        assertEquals("Local APIServices are always available", available.path("message").asText());
+    }
+
+    @Test
+    @DisplayName("a second start (another replica) writes nothing; a drifted spec is set back; a stale onstart one goes")
+    void reconciles() throws Exception {
+        run();
+        String rv = apiServices.get("", "v1.batch").path("metadata").path("resourceVersion").asText();
+        run();
+        assertEquals(rv, apiServices.get("", "v1.batch").path("metadata").path("resourceVersion").asText());
+
+        Stores.update(apiServices, "", "v1.batch", o -> {
+            ((ObjectNode) o.path("spec")).put("versionPriority", 3);
+            return o;
+        });
+        apiServices.create("", (ObjectNode) Json.MAPPER.readTree("""
+                {"apiVersion":"apiregistration.k8s.io/v1","kind":"APIService","metadata":{"name":"v9.gone.example.com",
+                 "labels":{"kube-aggregator.kubernetes.io/automanaged":"onstart"}},
+                 "spec":{"group":"gone.example.com","version":"v9","groupPriorityMinimum":100,"versionPriority":1}}"""));
+        apiServices.create("", (ObjectNode) Json.MAPPER.readTree("""
+                {"apiVersion":"apiregistration.k8s.io/v1","kind":"APIService","metadata":{"name":"v1.mine.example.com"},
+                 "spec":{"group":"mine.example.com","version":"v1","groupPriorityMinimum":100,"versionPriority":1}}"""));
+        run();
+        assertEquals(15, apiServices.get("", "v1.batch").path("spec").path("versionPriority").asInt());
+        assertFalse(names().contains("v9.gone.example.com"), "an onstart APIService no longer served is deleted");
+        assertTrue(names().contains("v1.mine.example.com"), "one the server does not manage is left alone");
+    }
+}

@@ -1,0 +1,172 @@
+package io.kapi.bench;
+
+import io.kapi.e2e.ApiClient;
+import io.kapi.e2e.KapiProcess;
+import io.kapi.e2e.Kubeconfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Memory and start-up of real {@code bin/kapi} processes of one or more checkouts, side by side (the
+ * branch and a baseline of main, say), each with its own defaults (JVM options included):
+ * <ol>
+ *   <li>first start on an empty data dir (certificates generated), then the resident memory (VmRSS)
+ *       of the idle empty server after {@code --idle} seconds, and the p50 of {@code --restarts}
+ *       restarts to {@code /readyz};</li>
+ *   <li>{@code --small} configmaps created, the load figures measured on them (creates, gets,
+ *       merge patches, whole-namespace lists, watch events delivered to {@code --watchers}), then
+ *       RSS right after the load and after {@code --idle} seconds;</li>
+ *   <li>up to {@code --large} configmaps, RSS after {@code --idle} seconds, and the restarts again.</li>
+ * </ol>
+ * Loopback only, bounded (counts and a time limit per phase); servers are stopped and their data
+ * deleted at the end. Run with {@code bench/memory.sh}.
+ */
+public final class MemoryBench {
+
+    private MemoryBench() {
+    }
+
+    /** Everything one checkout measured. */
+    record Result(String name, Duration firstStart, long rssIdleEmptyKiB, Duration restartEmptyP50,
+                  Phase creates, Phase gets, Phase patches, Phase lists, Phase watch,
+                  long rssAfterLoadKiB, long rssSmallKiB, long rssLargeKiB, int large, Duration restartLargeP50) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = options(args);
+        int small = Integer.parseInt(opts.getOrDefault("small", "12000"));
+        int large = Integer.parseInt(opts.getOrDefault("large", "100000"));
+        int restarts = Integer.parseInt(opts.getOrDefault("restarts", "10"));
+        int clients = Integer.parseInt(opts.getOrDefault("clients", "8"));
+        int watchers = Integer.parseInt(opts.getOrDefault("watchers", "20"));
+        Duration idle = Duration.ofSeconds(Long.parseLong(opts.getOrDefault("idle", "20")));
+        Duration limit = Duration.ofSeconds(Long.parseLong(opts.getOrDefault("phase-seconds", "300")));
+        List<Result> results = new ArrayList<>();
+        for (String project : opts.getOrDefault("projects", "this=.").split(",")) {
+            String[] nameDir = project.split("=", 2);
+            results.add(run(nameDir[0], Path.of(nameDir[1]), small, large, restarts, clients, watchers, idle, limit));
+        }
+        System.out.println();
+        System.out.printf("Kapi memory and start-up: %d / %d configmaps, %d clients, %d watchers, %d cores%n",
+                small, large, clients, watchers, Runtime.getRuntime().availableProcessors());
+        System.out.println(MemoryTable.render(results));
+    }
+
+    private static Result run(String name, Path dir, int small, int large, int restarts, int clients, int watchers,
+                              Duration idle, Duration limit) throws Exception {
+        System.err.printf("== %s (%s): first start%n", name, dir.toAbsolutePath());
+        try (KapiProcess kapi = new KapiProcess("mem-" + name, dir, List.of())) {
+            kapi.start();
+            Duration first = kapi.lastStartToReady();
+            long rssIdle = idleRss(kapi, idle);
+            Duration restartEmpty = restartP50(kapi, restarts);
+            List<ApiClient> pool = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                pool.add(ApiClient.of(kapi.kubeconfig()));
+            }
+            try {
+                Load load = new Load(pool, limit);
+                System.err.printf("== %s: %d creates, then gets, patches, lists, watch%n", name, small);
+                Phase creates = load.creates("bench", small);
+                Phase gets = load.gets("bench", small, 20_000);
+                Phase patches = load.patches("bench", small, 5_000);
+                Phase lists = load.lists("bench", 40);
+                Phase watch = watch(kapi.kubeconfig(), pool.getFirst(), load, small, watchers);
+                long afterLoad = kapi.rssKiB();
+                long rssSmall = idleRss(kapi, idle);
+                System.err.printf("== %s: up to %d configmaps%n", name, large);
+                load.creates("bench", small, large);
+                long rssLarge = idleRss(kapi, idle);
+                pool.forEach(ApiClient::close);
+                pool.clear();
+                Duration restartLarge = restartP50(kapi, restarts);
+                return new Result(name, first, rssIdle, restartEmpty, creates, gets, patches, lists, watch,
+                        afterLoad, rssSmall, rssLarge, large, restartLarge);
+            } finally {
+                pool.forEach(ApiClient::close);
+            }
+        }
+    }
+
+    /** RSS after the server has been left alone for {@code idle}. */
+    private static long idleRss(KapiProcess kapi, Duration idle) throws InterruptedException {
+        Thread.sleep(idle);
+        return kapi.rssKiB();
+    }
+
+    private static Duration restartP50(KapiProcess kapi, int restarts) {
+        long[] millis = new long[restarts];
+        for (int i = 0; i < restarts; i++) {
+            kapi.restart();
+            millis[i] = kapi.lastStartToReady().toMillis();
+        }
+        Arrays.sort(millis);
+        System.err.printf("   restarts (ms, sorted): %s%n", Arrays.toString(millis));
+        return Duration.ofMillis(millis[(restarts - 1) / 2]);
+    }
+
+    /**
+     * {@code watchers} watches of the namespace from its current version; 2000 merge patches; the phase
+     * is the time until every watcher has seen every patch, its "requests" the events delivered.
+     */
+    private static Phase watch(Kubeconfig kubeconfig, ApiClient client, Load load, int existing, int watchers)
+            throws Exception {
+        int patches = 2_000;
+        String rv = client.get("/api/v1/namespaces/bench/configmaps?limit=1").json()
+                .path("metadata").path("resourceVersion").asText();
+        CountDownLatch done = new CountDownLatch(watchers);
+        List<ApiClient> watchClients = new ArrayList<>();
+        List<Thread> readers = new ArrayList<>();
+        AtomicInteger delivered = new AtomicInteger();
+        for (int w = 0; w < watchers; w++) {
+            ApiClient wc = ApiClient.of(kubeconfig);
+            watchClients.add(wc);
+            AtomicInteger seen = new AtomicInteger();
+            readers.add(Thread.ofVirtual().start(() -> {
+                try {
+                    wc.stream("/api/v1/namespaces/bench/configmaps?watch=true&timeoutSeconds=300&resourceVersion=" + rv,
+                            line -> {
+                                if (line.contains("\"MODIFIED\"")) {
+                                    delivered.incrementAndGet();
+                                    if (seen.incrementAndGet() == patches) {
+                                        done.countDown();
+                                    }
+                                }
+                            });
+                } catch (RuntimeException e) {
+                    // the watch ended (closed below)
+                }
+            }));
+        }
+        long t0 = System.nanoTime();
+        Phase sent = load.patches("bench", existing, patches);
+        boolean all = done.await(300, TimeUnit.SECONDS);
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
+        watchClients.forEach(ApiClient::closeNow);
+        readers.forEach(Thread::interrupt);
+        if (!all) {
+            System.err.printf("   watch: only %d of %d events delivered%n", delivered.get(), patches * watchers);
+        }
+        return new Phase(delivered.get(), patches * watchers - delivered.get() + sent.failed(), elapsed,
+                sent.latenciesNanos());
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> opts = new LinkedHashMap<>();
+        for (String arg : args) {
+            if (!arg.startsWith("--") || !arg.contains("=")) {
+                throw new IllegalArgumentException("expected --name=value, got " + arg);
+            }
+            opts.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+        }
+        return opts;
+    }
+}
