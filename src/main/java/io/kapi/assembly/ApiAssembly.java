@@ -1,5 +1,6 @@
 package io.kapi.assembly;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.SelfReviews;
@@ -13,6 +14,7 @@ import io.kapi.apis.subresources.Subresources;
 import io.kapi.authn.OpenIdDiscovery;
 import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.AdmissionPlugins;
+import io.kapi.controllers.GarbageCollector;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.ServiceAccountController;
 import io.kapi.endpoint.ApiRouter;
@@ -30,6 +32,7 @@ import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
+import io.kapi.machinery.resource.ApiResource;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.watch.WatchConfig;
@@ -40,7 +43,10 @@ import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceDefinition;
+import io.kapi.registry.ResourceStore;
 import io.kapi.registry.StoreServices;
+import io.kapi.server.Background;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.Storage;
 import java.time.Clock;
@@ -60,6 +66,7 @@ import io.kapi.server.filter.BodyLimit;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
@@ -80,9 +87,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
         Clock clock = Clock.systemUTC();
-        Schemas schemas = Schemas.builtin();
+        // the schemas (a large JSON document to parse, once per JVM) load while the storage opens
+        CompletableFuture<Schemas> loading = Background.start("kapi-schemas", Schemas::builtin);
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
+        Schemas schemas = Background.join(loading);
         FieldManagers fieldManagers = new FieldManagers(schemas);
         ServiceAllocators services = new ServiceAllocators(
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
@@ -95,7 +104,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 lookup -> AdmissionPlugins.chain(config.admission().enable(), config.admission().disable(), lookup),
                 CacheOptions.DEFAULT);
         services.connect(registry);
-        TableConvertor tables = TableConvertor.create(schemas);
+        fieldManagers.convertThrough(registry);
+        TableConvertor tables = TableConvertor.create(schemas, resource -> storedForm(registry, resource));
         Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock),
                 new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
@@ -123,8 +133,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
             ServiceAccountController accounts = new ServiceAccountController(
                     loopback.as(SystemUsers.controller("service-account-controller"), CONTROLLER_AGENT), registry,
                     ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
-            hooks.addAll(List.of(namespaces, accounts));
-            resources.addAll(List.of(namespaces, accounts));
+            GarbageCollector collector = new GarbageCollector(
+                    loopback.as(SystemUsers.controller("generic-garbage-collector"), CONTROLLER_AGENT), registry,
+                    Duration.ofSeconds(1));
+            hooks.addAll(List.of(namespaces, accounts, collector));
+            resources.addAll(List.of(namespaces, accounts, collector));
         }
         resources.add(registry);
         resources.add(storage);
@@ -163,6 +176,14 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new OpenIdDiscovery(issuer, subresources.keys().publicJwks()),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
                         subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
+    }
+
+    /** How the table printers read a resource served in several versions: its stored form (null for the others). */
+    private static TableConvertor.StoredForm storedForm(Registry registry, ApiResource resource) {
+        return registry.store(resource).map(ResourceStore::definition).filter(ResourceDefinition::converts)
+                .map(d -> new TableConvertor.StoredForm(d.storedKind().group(), d.storedKind().kind(),
+                        o -> o instanceof ObjectNode object ? d.converter().toStorage(object) : o))
+                .orElse(null);
     }
 
     /** Closes in order: controllers and hooks first, storage last. */

@@ -4,6 +4,8 @@ import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
 import io.kapi.machinery.net.Cidr;
 import io.kapi.storage.etcd.EtcdConfig;
+import io.kapi.authz.AuthorizationModes;
+import io.kapi.server.Background;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.server.certs.LocalPki;
@@ -14,12 +16,14 @@ import java.io.PrintStream;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code kapi}: parses the kube-apiserver style flags, prepares the certificates, builds the API and
@@ -97,11 +101,16 @@ public final class Main {
         if (options.selfSignedCertificates() || options.effectiveStorageBackend().equals("embedded")) {
             DataDirectory.secure(options.dataDir());
         }
-        LocalPki pki = null;
-        TlsMaterial tls;
+        CompletableFuture<LocalPki> certificates = null;
+        TlsMaterial tls = null;
         if (options.selfSignedCertificates()) {
-            pki = LocalPki.ensure(options.dataDir(), servingNames(options, advertise));
-            tls = pki.tls();
+            // the certificates load (or are made) while the API is assembled; on a first start the API
+            // waits for them, as it reads the new cluster CA
+            ServingNames names = servingNames(options, advertise);
+            certificates = Background.start("kapi-certificates", () -> LocalPki.ensure(options.dataDir(), names));
+            if (!Files.exists(options.dataDir().resolve("ca.crt"))) {
+                Background.join(certificates);
+            }
         } else {
             tls = TlsMaterial.fromFiles(options.tlsCertFile(), options.tlsPrivateKeyFile(), options.clientCaFile());
             if (tls.clientCas().isEmpty()) {
@@ -126,6 +135,16 @@ public final class Main {
                 .etcd(etcdConfig(options))
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
+        LocalPki pki;
+        try {
+            pki = certificates == null ? null : Background.join(certificates);
+        } catch (RuntimeException e) {
+            closeQuietly(api);
+            throw e;
+        }
+        if (pki != null) {
+            tls = pki.tls();
+        }
         KapiServer server;
         try {
             ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(), tls)

@@ -18,7 +18,8 @@ import java.util.Optional;
  * Deletion in a {@link ResourceStore}, as kube-apiserver's generic store: preconditions, admission,
  * the strategy's plan (immediate, graceful, held), the garbage collector's propagation finalizers, and
  * either a delete or an update that marks the object as being deleted; both compare-and-swap and run
- * again on the newer object when another write wins.
+ * again on the newer object when another write wins. Every stage sees the stored object (storage
+ * version); what is answered is converted to the served version.
  */
 final class Deletes {
 
@@ -39,7 +40,8 @@ final class Deletes {
             }
             Optional<DeleteResult> result = deleteOnce(ctx, key, current, options);
             if (result.isPresent()) {
-                return result.get();
+                DeleteResult done = result.get();
+                return new DeleteResult(store.served().served(done.object()), done.deleted());
             }
             ResourceStore.checkDeadline(ctx, attempt);
         }

@@ -5,21 +5,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
-import io.kapi.machinery.resource.ApiResource;
+import io.kapi.machinery.GroupVersionKind;
 import io.kapi.storage.KeyValue;
 import java.io.IOException;
 
 /**
  * How one resource's objects are written to and read from storage: JSON with {@code apiVersion} and
- * {@code kind} first and without {@code metadata.resourceVersion}, which reads restore from the key's
- * modRevision.
+ * {@code kind} (of the stored kind) first and without {@code metadata.resourceVersion}, which reads
+ * restore from the key's modRevision.
  */
 final class ObjectCodec {
 
-    private final ApiResource resource;
+    private final GroupVersionKind stored;
 
-    ObjectCodec(ApiResource resource) {
-        this.resource = resource;
+    /** @param stored the kind objects are stored as ({@link ResourceDefinition#storedKind}) */
+    ObjectCodec(GroupVersionKind stored) {
+        this.stored = stored;
     }
 
     byte[] encode(ObjectNode object) {
@@ -48,8 +49,8 @@ final class ObjectCodec {
     /** A copy with apiVersion, kind, metadata first, as kube-apiserver writes objects. */
     private ObjectNode canonicalOrder(ObjectNode object) {
         ObjectNode out = Json.object();
-        out.put("apiVersion", resource.gvk().apiVersion());
-        out.put("kind", resource.kind());
+        out.put("apiVersion", stored.apiVersion());
+        out.put("kind", stored.kind());
         out.set("metadata", object.get("metadata").deepCopy());
         object.properties().forEach(e -> {
             if (!out.has(e.getKey())) {

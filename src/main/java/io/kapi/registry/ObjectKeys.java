@@ -11,8 +11,8 @@ import io.kapi.machinery.resource.ResourceTable;
  * built-ins ({@code services/specs}, {@code minions}, {@code ingress}), {@code group/plural} for
  * custom resources.
  *
- * <p>Resources served in several group-versions of one group (autoscaling/v1 and v2
- * horizontalpodautoscalers) share one prefix, as in kube-apiserver.
+ * <p>The versions of a resource served in several (autoscaling/v1 and v2 horizontalpodautoscalers,
+ * core/v1 and events.k8s.io/v1 events) share one prefix, as in kube-apiserver.
  */
 public record ObjectKeys(String prefix, boolean namespaced) {
 

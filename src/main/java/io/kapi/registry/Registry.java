@@ -3,9 +3,13 @@ package io.kapi.registry;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.ObjectLookup;
+import io.kapi.machinery.GroupVersion;
+import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.conversion.VersionConversions;
 import io.kapi.machinery.resource.ApiResource;
+import io.kapi.machinery.resource.ResourceFacts;
 import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.storage.Storage;
 import io.kapi.storage.cache.CacheOptions;
@@ -28,9 +32,10 @@ import java.util.function.Function;
  * aggregated APIs need): a request sees one snapshot from routing to storage; discovery and OpenAPI
  * rebuild their documents when the version moves. Resources that are computed rather than stored
  * (reviews, bindings) have no store. The registry is also the read-only {@link ObjectLookup} admission
- * plugins get.
+ * plugins get, and the {@link VersionConversions} of the field managers (between the served versions of
+ * a resource, through its storage version).
  */
-public final class Registry implements ObjectLookup, AutoCloseable {
+public final class Registry implements ObjectLookup, VersionConversions, AutoCloseable {
 
     private final Storage storage;
     private final StoreServices services;
@@ -41,7 +46,8 @@ public final class Registry implements ObjectLookup, AutoCloseable {
 
     /** One state of the served API. */
     private record Snapshot(ApiModel model, Map<GroupVersionResource, ResourceDefinition> definitions,
-                            Map<GroupVersionResource, ResourceStore> stores, Set<String> groupVersions) {
+                            Map<GroupVersionResource, ResourceStore> stores, Set<String> groupVersions,
+                            Map<GroupVersionKind, ResourceDefinition> byKind) {
     }
 
     /**
@@ -114,33 +120,54 @@ public final class Registry implements ObjectLookup, AutoCloseable {
                            Map<String, ObjectNode> schemas) {
         Map<GroupVersionResource, ResourceDefinition> byGvr = new LinkedHashMap<>();
         Map<GroupVersionResource, ResourceStore> stores = new LinkedHashMap<>();
+        Map<GroupVersionKind, ResourceDefinition> byKind = new LinkedHashMap<>();
         Set<String> groupVersions = new HashSet<>();
         Snapshot previous = snapshot;
+        Map<String, List<ResourceFacts.SelectableField>> fieldsByPrefix = selectableByPrefix(definitions);
         for (ResourceDefinition d : definitions) {
             byGvr.put(d.api().gvr(), d);
             groupVersions.add(d.api().group() + "/" + d.api().version());
             if (!d.facts().stored()) {
                 continue;
             }
+            byKind.putIfAbsent(d.api().gvk(), d);
             ResourceStore existing = previous == null ? null : previous.stores().get(d.api().gvr());
             if (existing != null && existing.definition().equals(d)) {
                 stores.put(d.api().gvr(), existing);
             } else {
-                var cache = caches.register(d.keys().prefix(), decoder(d));
+                String prefix = d.keys().prefix();
+                var cache = caches.register(prefix, decoder(d, SelectableFields.of(fieldsByPrefix.get(prefix))));
                 stores.put(d.api().gvr(), new ResourceStore(d, storage, services, cache));
             }
         }
-        Map<ApiResource, io.kapi.machinery.resource.ResourceFacts> extraFacts = new LinkedHashMap<>();
+        Map<ApiResource, ResourceFacts> extraFacts = new LinkedHashMap<>();
         extra.forEach(r -> extraFacts.put(r, byGvr.get(r.gvr()).facts()));
         ResourceTable table = extra.isEmpty() ? base : base.plus(extra, extraFacts);
         return new Snapshot(new ApiModel(version, table, List.copyOf(extra), Map.copyOf(schemas)),
-                Map.copyOf(byGvr), Map.copyOf(stores), Set.copyOf(groupVersions));
+                Map.copyOf(byGvr), Map.copyOf(stores), Set.copyOf(groupVersions), Map.copyOf(byKind));
     }
 
-    /** How the cache of a resource decodes stored objects, with their labels and selectable fields. */
-    private static ObjectDecoder decoder(ResourceDefinition definition) {
-        ObjectCodec codec = new ObjectCodec(definition.api());
-        SelectableFields fields = definition.selectable();
+    /**
+     * The selectable fields of every version served from each storage prefix, together: the one watch
+     * cache of a prefix computes them all once per stored object, and each version's selectors name its
+     * own (they read paths of the stored object).
+     */
+    private static Map<String, List<ResourceFacts.SelectableField>> selectableByPrefix(
+            List<ResourceDefinition> definitions) {
+        Map<String, Map<String, ResourceFacts.SelectableField>> union = new LinkedHashMap<>();
+        for (ResourceDefinition d : definitions) {
+            Map<String, ResourceFacts.SelectableField> fields =
+                    union.computeIfAbsent(d.keys().prefix(), p -> new LinkedHashMap<>());
+            d.facts().selectableFields().forEach(f -> fields.putIfAbsent(f.path(), f));
+        }
+        Map<String, List<ResourceFacts.SelectableField>> out = new LinkedHashMap<>();
+        union.forEach((prefix, fields) -> out.put(prefix, List.copyOf(fields.values())));
+        return out;
+    }
+
+    /** How a watch cache decodes stored objects, with their labels and selectable fields. */
+    private static ObjectDecoder decoder(ResourceDefinition definition, SelectableFields fields) {
+        ObjectCodec codec = new ObjectCodec(definition.storedKind());
         return kv -> {
             var object = codec.decode(kv);
             return new CachedObject(kv.key(), object, kv.modRevision(), ObjectMeta.of(object).labels(),
@@ -200,6 +227,22 @@ public final class Registry implements ObjectLookup, AutoCloseable {
     /** Every store, for controllers that act on all resources (namespace deletion). */
     public Collection<ResourceStore> stores() {
         return List.copyOf(snapshot.stores().values());
+    }
+
+    /**
+     * {@code object} of {@code from} in {@code toApiVersion} of the same resource (same kind and storage
+     * path): converted to the storage version, then to that one; null when no such version is served.
+     */
+    @Override
+    public ObjectNode convert(ObjectNode object, GroupVersionKind from, String toApiVersion) {
+        Snapshot current = snapshot;
+        ResourceDefinition source = current.byKind().get(from);
+        GroupVersion to = GroupVersion.parse(toApiVersion);
+        ResourceDefinition target = current.byKind().get(new GroupVersionKind(to.group(), to.version(), from.kind()));
+        if (source == null || target == null || !source.keys().prefix().equals(target.keys().prefix())) {
+            return null;
+        }
+        return target.converter().fromStorage(source.converter().toStorage(object));
     }
 
     @Override

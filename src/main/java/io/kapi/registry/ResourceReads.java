@@ -10,31 +10,44 @@ import io.kapi.storage.Storage;
 import io.kapi.storage.StorageException;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.ResourceCache;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The reads of one resource's store: checks and normalises the options of get, list and watch
  * (resourceVersion rules, selectable fields, a namespace pinned by the field selector), then asks the
  * resource's {@link ObjectReads}: the cached one when the resource has a watch cache, else storage.
+ *
+ * <p>Both hold stored objects (the storage version); selection runs on them (selectable fields name
+ * paths of the stored object, and the cache computes those of every served version at once), and what
+ * is returned here is converted to the version this store serves. Watch events are converted once per
+ * event and served version, and shared by its watchers ({@link ConvertedWatch}).
  */
 final class ResourceReads {
 
     private final ApiResource resource;
     private final SelectableFields selectable;
     private final ObjectReads reads;
+    private final ResourceCache cache;
+    private final String definitionPrefix;
+    private final ServedVersion served;
 
     /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
     ResourceReads(ResourceDefinition definition, Storage storage, ObjectCodec codec, ResourceCache cache) {
         this.resource = definition.api();
         this.selectable = definition.selectable();
+        this.served = new ServedVersion(definition);
         DirectReads direct = new DirectReads(definition, storage, codec);
         this.reads = cache == null ? direct : new CachedReads(definition, storage, cache, direct);
+        this.cache = cache;
+        this.definitionPrefix = definition.keys().prefix();
     }
 
     /** The object, or empty when it does not exist. */
     Optional<ObjectNode> find(String namespace, String name) {
         try {
-            return reads.find(namespace, name);
+            return reads.find(namespace, name).map(served::served);
         } catch (StorageException e) {
             throw StorageErrors.interpret(e, gvr(), name);
         }
@@ -54,7 +67,8 @@ final class ResourceReads {
      */
     ObjectNode get(String namespace, String name, String resourceVersion) {
         try {
-            return reads.get(namespace, name, resourceVersion).orElseThrow(() -> ApiException.notFound(gvr(), name));
+            return reads.get(namespace, name, resourceVersion).map(served::served)
+                    .orElseThrow(() -> ApiException.notFound(gvr(), name));
         } catch (StorageException e) {
             throw StorageErrors.interpret(e, gvr(), name);
         }
@@ -76,11 +90,17 @@ final class ResourceReads {
     ListResult list(String namespace, ListOptions options) {
         ResourceVersions.validateList(options);
         selectable.check(options.fieldSelector());
+        ListResult page;
         try {
-            return reads.list(pinned(namespace, options), options);
+            page = reads.list(pinned(namespace, options), options);
         } catch (StorageException e) {
             throw StorageErrors.interpret(e, gvr(), "");
         }
+        if (!served.converts()) {
+            return page;
+        }
+        return new ListResult(page.items().stream().map(served::served).toList(), page.resourceVersion(),
+                page.continueToken(), page.remainingItemCount());
     }
 
     /**
@@ -92,11 +112,22 @@ final class ResourceReads {
     CacheWatch watch(String namespace, ListOptions options) {
         ResourceVersions.validateWatch(options);
         selectable.check(options.fieldSelector());
+        CacheWatch watch;
         try {
-            return reads.watch(pinned(namespace, options), options);
+            watch = reads.watch(pinned(namespace, options), options);
         } catch (StorageException e) {
             throw StorageErrors.forWatch(e);
         }
+        return served.converts() ? new ConvertedWatch(watch, resource.gvk().apiVersion(), served) : watch;
+    }
+
+    /** See {@link ResourceStore#select}. */
+    List<ObjectNode> select(Predicate<ObjectNode> keep) {
+        if (cache == null) {
+            return list("", ListOptions.ALL).items().stream().filter(keep).toList();
+        }
+        return cache.list(definitionPrefix, null, 0, o -> keep.test(o.object())).items().stream()
+                .map(o -> served.servedCopy(o.object())).toList();
     }
 
     /** A list of all namespaces whose field selector pins one is a list of that namespace. */

@@ -11,6 +11,7 @@ import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.resource.ApiResource;
+import io.kapi.machinery.validation.RequiredFields;
 import io.kapi.request.RequestContext;
 import io.kapi.storage.KeyValue;
 import io.kapi.storage.Storage;
@@ -30,6 +31,23 @@ import java.util.Optional;
  *
  * <p>Objects are stored as JSON without {@code metadata.resourceVersion}; reads set it from the
  * key's modRevision, so the version a client sees is exactly the storage revision.
+ *
+ * <p><b>Versions.</b> A store serves one version of its resource; objects are stored in the resource's
+ * storage version ({@link ResourceDefinition#storedKind}), and several stores (one per served version)
+ * may share a storage path. Callers always hand in and get back objects of the served version. Which
+ * version each stage of a write runs in, as kube-apiserver (which decodes into the request's version,
+ * defaults there, then converts to its internal version for everything else):
+ * <ul>
+ *   <li><i>served version</i>: the transform (it sees the stored object converted to the served
+ *       version), the decode checks, the defaults, managed fields (entries carry the served
+ *       {@code apiVersion}; those of other versions are compared in their own), and the required fields
+ *       still missing;</li>
+ *   <li><i>storage version</i>, after {@link io.kapi.machinery.conversion.Converter#toStorage}: mutating
+ *       admission, prepare, validation, validating admission, canonicalize, the no-op check, storage;</li>
+ *   <li><i>served version</i> again for what is answered ({@link io.kapi.machinery.conversion.Converter#fromStorage}).</li>
+ * </ul>
+ * Reads decode the stored object and convert it; the watch cache keeps stored objects, one cache per
+ * storage path, and each served version converts what it returns (see {@link ResourceReads}).
  */
 public final class ResourceStore {
 
@@ -50,6 +68,7 @@ public final class ResourceStore {
     private final Deletes deletes;
 
     private final ResourceDefinition definition;
+    private final ServedVersion served;
 
     /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
     ResourceStore(ResourceDefinition definition, Storage storage, StoreServices services, ResourceCache cache) {
@@ -59,7 +78,8 @@ public final class ResourceStore {
         this.statusStrategy = new StatusStrategy(strategy);
         this.storage = storage;
         this.keys = definition.keys();
-        this.codec = new ObjectCodec(resource);
+        this.codec = new ObjectCodec(definition.storedKind());
+        this.served = new ServedVersion(definition);
         this.services = services;
         this.stages = new WriteStages(resource, services);
         this.reads = new ResourceReads(definition, storage, codec, cache);
@@ -111,6 +131,16 @@ public final class ResourceStore {
         return reads.list(namespace, options);
     }
 
+    /**
+     * Copies, in this store's version, of the objects of every namespace that {@code keep} selects, as the
+     * watch cache holds them now (a controller's informer view: recent, not a consistent read); {@code keep}
+     * sees the stored form (metadata is alike in every version), and objects it does not select are not
+     * copied.
+     */
+    public List<ObjectNode> select(java.util.function.Predicate<ObjectNode> keep) {
+        return reads.select(keep);
+    }
+
     /** Watches a namespace (or all), kube-apiserver's rules (see {@link ResourceReads#watch}). */
     public CacheWatch watch(String namespace, ListOptions options) {
         return reads.watch(namespace, options);
@@ -127,11 +157,15 @@ public final class ResourceStore {
      *         wrong types), Forbidden (admission)
      */
     public ObjectNode create(RequestContext ctx, String namespace, ObjectNode object, Write write) {
-        ObjectMeta meta = ObjectMeta.of(object);
-        assignNamespace(meta, namespace);
+        assignNamespace(ObjectMeta.of(object), namespace);
         List<FieldError> missing = stages.decode(ctx, object, write);
         strategy.applyDefaults(object);
         stages.track(ctx, null, object, write);
+        if (served.converts()) {
+            missing = RequiredFields.stillMissing(object, missing);
+            object = served.toStored(object);
+        }
+        ObjectMeta meta = ObjectMeta.of(object);
         AdmissionChain admission = services.admission().get();
         ObjectNode options = WriteStages.options(ctx);
         admission.admit(stages.attributes(ctx, Operation.CREATE, object, null, write.subresource(), options));
@@ -146,7 +180,7 @@ public final class ResourceStore {
         Strategy.Finish finish = strategy.beginCreate(object, ctx.dryRun());
         boolean stored = false;
         try {
-            stages.validateCreate(object, missing, strategy);
+            stages.validateCreate(object, stillMissing(object, missing), strategy);
             admission.validate(stages.attributes(ctx, Operation.CREATE, object, null, write.subresource(), options));
             strategy.canonicalize(object);
             ctx.warnings().addAll(strategy.warningsOnCreate(object));
@@ -154,7 +188,7 @@ public final class ResourceStore {
                 store(meta, object, generated);
                 stored = true;
             }
-            return object;
+            return served.served(object);
         } finally {
             finish.finish(stored);
         }
@@ -212,8 +246,9 @@ public final class ResourceStore {
                 continue;
             }
             ObjectNode old = codec.decode(current);
-            ObjectNode object = transform.apply(old.deepCopy());
-            Optional<UpdateResult> result = updateOnce(ctx, key, current, old, object, write, using);
+            ObjectNode oldServed = served.converts() ? served.servedCopy(old) : old;
+            ObjectNode object = transform.apply(oldServed.deepCopy());
+            Optional<UpdateResult> result = updateOnce(ctx, key, current, new Old(old, oldServed), object, write, using);
             if (result.isPresent()) {
                 return result.get();
             }
@@ -253,15 +288,24 @@ public final class ResourceStore {
         }
     }
 
+    /** The stored object an update starts from, and the same in the served version. */
+    private record Old(ObjectNode stored, ObjectNode served) {
+    }
+
     /** One pass of an update; empty when the compare-and-swap lost to a concurrent write. */
-    private Optional<UpdateResult> updateOnce(RequestContext ctx, String key, KeyValue current, ObjectNode old,
+    private Optional<UpdateResult> updateOnce(RequestContext ctx, String key, KeyValue current, Old previous,
                                               ObjectNode object, Write write, Strategy using) {
-        ObjectMeta meta = ObjectMeta.of(object);
-        assignNamespace(meta, ObjectMeta.of(old).namespace());
-        checkName(meta, ObjectMeta.of(old).name());
+        ObjectNode old = previous.stored();
+        assignNamespace(ObjectMeta.of(object), ObjectMeta.of(old).namespace());
+        checkName(ObjectMeta.of(object), ObjectMeta.of(old).name());
         List<FieldError> missing = stages.decode(ctx, object, write);
         using.applyDefaults(object);
-        stages.track(ctx, old, object, write);
+        stages.track(ctx, previous.served(), object, write);
+        if (served.converts()) {
+            missing = RequiredFields.stillMissing(object, missing);
+            object = served.toStored(object);
+        }
+        ObjectMeta meta = ObjectMeta.of(object);
         AdmissionChain admission = services.admission().get();
         ObjectNode options = WriteStages.options(ctx);
         admission.admit(stages.attributes(ctx, Operation.UPDATE, object, old, write.subresource(), options));
@@ -271,25 +315,25 @@ public final class ResourceStore {
         Strategy.Finish finish = using.beginUpdate(object, old, ctx.dryRun());
         boolean stored = false;
         try {
-            stages.validateUpdate(object, old, missing, using);
+            stages.validateUpdate(object, old, stillMissing(object, missing), using);
             admission.validate(stages.attributes(ctx, Operation.UPDATE, object, old, write.subresource(), options));
             using.canonicalize(object);
             String currentVersion = Long.toString(current.modRevision());
             boolean unchanged = unchanged(object, old);
             if (unchanged || ctx.dryRun()) {
                 meta.resourceVersion(currentVersion);
-                return Optional.of(new UpdateResult(unchanged ? old : object, false));
+                return Optional.of(new UpdateResult(unchanged ? previous.served() : served.served(object), false));
             }
             if (deletionComplete(meta)) {
                 storage.delete(key, current.modRevision());
                 stored = true;
                 using.afterDelete(object);
-                return Optional.of(new UpdateResult(object, false));
+                return Optional.of(new UpdateResult(served.served(object), false));
             }
             KeyValue kv = storage.update(key, codec.encode(object), current.modRevision());
             stored = true;
             meta.resourceVersion(Long.toString(kv.modRevision()));
-            return Optional.of(new UpdateResult(object, false));
+            return Optional.of(new UpdateResult(served.served(object), false));
         } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
             return Optional.empty();
         } catch (StorageException e) {
@@ -297,6 +341,14 @@ public final class ResourceStore {
         } finally {
             finish.finish(stored);
         }
+    }
+
+    /**
+     * The required fields still missing once admission ran; for a converting store, those already found
+     * missing in the served version before the conversion (the only version their paths name).
+     */
+    private List<FieldError> stillMissing(ObjectNode object, List<FieldError> missing) {
+        return served.converts() ? missing : RequiredFields.stillMissing(object, missing);
     }
 
     /**
@@ -385,6 +437,10 @@ public final class ResourceStore {
 
     ObjectCodec codec() {
         return codec;
+    }
+
+    ServedVersion served() {
+        return served;
     }
 
     Attributes deleteAttributes(RequestContext ctx, ObjectNode old) {

@@ -29,6 +29,10 @@ import java.util.UUID;
  * → managed fields → mutating admission → prepare (metadata and the strategy's) → validation (metadata,
  * the required fields still missing, the kind's rules) → validating admission → canonicalize. Storage is
  * the {@link ResourceStore}'s; nothing here reads or writes it.
+ *
+ * <p>The first three stages run on the object in the version the store serves (decode checks and
+ * managed fields with the served kind's schema); the store converts it to the storage version before
+ * admission, and the stages after that run on the stored object (see {@link ResourceStore}).
  */
 final class WriteStages {
 
@@ -110,19 +114,22 @@ final class WriteStages {
         meta.resourceVersion(null);
     }
 
-    /** Validation of a new object: metadata, the required fields still missing, the kind's rules. */
-    void validateCreate(ObjectNode object, List<FieldError> missing, Strategy strategy) {
+    /**
+     * Validation of a new object: metadata, the required fields still missing (as the caller found
+     * them: in the served version, see {@link RequiredFields#stillMissing}), the kind's rules.
+     */
+    void validateCreate(ObjectNode object, List<FieldError> stillMissing, Strategy strategy) {
         List<FieldError> errors = new ArrayList<>(services.metadata().validate(resource, object));
-        errors.addAll(RequiredFields.stillMissing(object, missing));
+        errors.addAll(stillMissing);
         errors.addAll(strategy.validate(object));
         throwIfInvalid(object, errors);
     }
 
     /** Validation of an update: the common update rules, metadata, required fields, the kind's update rules. */
-    void validateUpdate(ObjectNode object, ObjectNode old, List<FieldError> missing, Strategy strategy) {
+    void validateUpdate(ObjectNode object, ObjectNode old, List<FieldError> stillMissing, Strategy strategy) {
         List<FieldError> errors = new ArrayList<>(commonUpdateRules(ObjectMeta.of(object), ObjectMeta.of(old)));
         errors.addAll(services.metadata().validate(resource, object));
-        errors.addAll(RequiredFields.stillMissing(object, missing));
+        errors.addAll(stillMissing);
         errors.addAll(strategy.validateUpdate(object, old));
         throwIfInvalid(object, errors);
     }

@@ -51,6 +51,7 @@ public final class KapiServer implements AutoCloseable {
     /** How long ended watch streams may take to write their last bytes. */
     private static final Duration DRAIN_STREAMS = Duration.ofSeconds(10);
     private static final long STOP_MILLIS = 5_000;
+    private static final int MAX_JETTY_THREADS = 48;
 
     private final ServerConfig config;
     private final Server jetty;
@@ -76,7 +77,10 @@ public final class KapiServer implements AutoCloseable {
         });
         RestHandler root = new DelegationChain(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(), api));
 
-        QueuedThreadPool pool = new QueuedThreadPool();
+
+        // Requests run on virtual threads; Jetty's own pool only needs its selectors, acceptors and
+        // I/O callbacks, so a small bound keeps platform threads (and their stacks) few.
+        QueuedThreadPool pool = new QueuedThreadPool(MAX_JETTY_THREADS, 4);
         pool.setName("kapi-jetty");
         this.jetty = new Server(pool);
         this.guard = new ConnectionGuard(config.limits().headerTimeout(), config.limits().connectionsPerClient());

@@ -17,12 +17,17 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The post-start hook {@code apiservice-registration-controller}: a local APIService for every
@@ -62,18 +67,38 @@ final class LocalApiServices implements PostStartHook {
     }
 
     @Override
-    public void run() {
+    public void run() throws Exception {
         Map<String, ObjectNode> wanted = wanted(servedGroupVersions(), priorities());
-        for (ObjectNode apiService : wanted.values()) {
-            ensure(apiService);
+        Map<String, ObjectNode> existing = new LinkedHashMap<>();
+        for (ObjectNode o : apiServices.list("")) {
+            existing.put(ObjectMeta.of(o).name(), o);
         }
-        for (ObjectNode existing : apiServices.list("")) {
-            ObjectMeta meta = ObjectMeta.of(existing);
-            if ("onstart".equals(existing.path("metadata").path("labels").path(AUTOMANAGED).asText())
-                    && !wanted.containsKey(meta.name())) {
-                deleteQuietly(meta.name());
+        // the writes go in parallel: one group commit (one sync) serves many of them
+        try (ExecutorService writes = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> done = new ArrayList<>();
+            for (ObjectNode apiService : wanted.values()) {
+                ObjectNode current = existing.get(ObjectMeta.of(apiService).name());
+                if (current == null || drifted(current, apiService)) {
+                    done.add(writes.submit(() -> ensure(apiService)));
+                }
+            }
+            existing.forEach((name, o) -> {
+                if ("onstart".equals(o.path("metadata").path("labels").path(AUTOMANAGED).asText())
+                        && !wanted.containsKey(name)) {
+                    done.add(writes.submit(() -> deleteQuietly(name)));
+                }
+            });
+            for (Future<?> f : done) {
+                f.get();
             }
         }
+    }
+
+    /** Whether an existing APIService needs a write: an automanaged one with another spec, or not available. */
+    private static boolean drifted(ObjectNode current, ObjectNode wanted) {
+        return isAutomanaged(current) && (!isAvailableLocal(current.path("status"))
+                || "onstart".equals(current.path("metadata").path("labels").path(AUTOMANAGED).asText())
+                && !current.path("spec").equals(wanted.path("spec")));
     }
 
     /** The APIService of each served group-version kube has priorities for, by name. */

@@ -47,12 +47,12 @@ final class AutoscalingDefaults {
     }
 
     /**
-     * autoscaling/v1: minReplicas 1; the 80% CPU target kube applies when the object is read back
-     * through autoscaling/v2 storage, shown in v1 as {@code targetCPUUtilizationPercentage}.
+     * autoscaling/v1: minReplicas 1 ({@code pkg/apis/autoscaling/v1/defaults.go}). The 80% CPU target of
+     * an HPA without one is not a v1 default: kube's conversion to the storage version adds it when no
+     * metric at all is given (the round-trip annotation may hold others).
      */
     static void v1(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         integerPointer(spec, "minReplicas", 1);
-        integerPointer(spec, "targetCPUUtilizationPercentage", DEFAULT_CPU_UTILIZATION);
     }
 }

@@ -21,7 +21,7 @@ import java.util.Set;
 import io.kapi.registry.SystemWrites;
 
 /**
- * Expires core/v1 and events.k8s.io/v1 events {@code --event-ttl} after their last write, as
+ * Expires events (core/v1 and events.k8s.io/v1: one resource) {@code --event-ttl} after their last write, as
  * kube-apiserver does with an etcd lease attached on every write of an event. Kapi's storage has no
  * leases, so a sweeper notes when it first sees each resourceVersion of an event and deletes events
  * whose last write is older than the TTL (with that resourceVersion as precondition, so a rewrite in
@@ -52,12 +52,19 @@ public final class EventTtl implements PostStartHook, AutoCloseable {
     }
 
     EventTtl(Registry registry, Duration ttl, Duration interval, Clock clock) {
+        // one store per storage prefix: core and events.k8s.io events are one resource, stored once
         this.stores = java.util.stream.Stream.of(registry.resource("", "v1", "events"),
                         registry.resource("events.k8s.io", "v1", "events"))
-                .flatMap(java.util.Optional::stream).map(registry::store).flatMap(java.util.Optional::stream).toList();
+                .flatMap(java.util.Optional::stream).map(registry::store).flatMap(java.util.Optional::stream)
+                .filter(distinctPrefixes()).toList();
         this.ttl = ttl;
         this.interval = interval;
         this.clock = clock;
+    }
+
+    private static java.util.function.Predicate<ResourceStore> distinctPrefixes() {
+        Set<String> seen = new HashSet<>();
+        return store -> seen.add(store.definition().keys().prefix());
     }
 
     /** A quarter of the TTL, between one second and one minute. */

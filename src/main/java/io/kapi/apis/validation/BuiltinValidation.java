@@ -41,6 +41,7 @@ public final class BuiltinValidation {
             Map.entry("/Namespace", Cluster.NAMESPACE),
             Map.entry("/Node", Cluster.NODE),
             Map.entry("/Event", Cluster.EVENT),
+            Map.entry("events.k8s.io/Event", EventRules.STRICT),
             Map.entry("coordination.k8s.io/Lease", Cluster.LEASE),
             Map.entry("scheduling.k8s.io/PriorityClass", Cluster.PRIORITY_CLASS),
             Map.entry("rbac.authorization.k8s.io/Role", Rbac.ROLE),
@@ -86,7 +87,11 @@ public final class BuiltinValidation {
     private BuiltinValidation() {
     }
 
-    /** The validation of a built-in kind beyond its schema and ObjectMeta; {@link KindValidator#NONE} if none. */
+    /**
+     * The validation of a built-in kind beyond its schema and ObjectMeta; {@link KindValidator#NONE} if none.
+     * The rules check the object as stored: for a kind served in several versions, in its storage
+     * version (HorizontalPodAutoscalers as autoscaling/v2, events.k8s.io Events as core/v1 Events).
+     */
     public static KindValidator forKind(GroupVersionKind gvk) {
         return VALIDATORS.getOrDefault(gvk.group() + "/" + gvk.kind(), KindValidator.NONE);
     }

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
-import io.kapi.machinery.validation.NameRule;
 import java.util.List;
 
-/** PodDisruptionBudgets (policy/v1) and HorizontalPodAutoscalers (autoscaling/v1, v2). */
+/**
+ * PodDisruptionBudgets (policy/v1) and HorizontalPodAutoscalers (autoscaling/v1 and v2, validated in
+ * their stored autoscaling/v2 form, as kube validates the internal type).
+ */
 final class Scaling {
 
     private static final List<String> EVICTION_POLICIES = List.of("AlwaysAllow", "IfHealthyBudget");
@@ -61,18 +63,7 @@ final class Scaling {
         if (min != null && min.isNumber() && max < min.asLong()) {
             e.invalid("spec.maxReplicas", Long.toString(max), "must be greater than or equal to `minReplicas`");
         }
-        JsonNode ref = GoValues.at(spec, "scaleTargetRef");
-        for (String f : List.of("kind", "name")) {
-            String v = GoValues.text(ref, f);
-            if (v.isEmpty()) {
-                e.required("spec.scaleTargetRef." + f, "");
-            } else {
-                e.each("spec.scaleTargetRef." + f, v, NameRule.PATH_SEGMENT.check(v, false));
-            }
-        }
-        JsonNode cpu = spec.get("targetCPUUtilizationPercentage");
-        if (cpu != null && cpu.isNumber() && cpu.asLong() < 1) {
-            e.invalid("spec.targetCPUUtilizationPercentage", cpu.asText(), "must be greater than 0");
-        }
+        HpaMetricRules.reference(GoValues.at(spec, "scaleTargetRef"), "spec.scaleTargetRef", e);
+        HpaMetricRules.metrics(spec, e);
     }
 }

@@ -1,6 +1,8 @@
 package io.kapi.endpoint.table;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.util.function.UnaryOperator;
 
 /**
  * How one resource prints: its columns (with their definitions already rendered) and the apiVersion and kind
@@ -13,16 +15,24 @@ public final class ResourcePrinter {
     private final ArrayNode columnDefinitions;
     private final String apiVersion;
     private final String kind;
+    private final UnaryOperator<JsonNode> printed;
 
-    ResourcePrinter(KindPrinter printer, ArrayNode columnDefinitions, String apiVersion, String kind) {
+    ResourcePrinter(KindPrinter printer, ArrayNode columnDefinitions, String apiVersion, String kind,
+                    UnaryOperator<JsonNode> printed) {
         this.printer = printer;
         this.columnDefinitions = columnDefinitions;
         this.apiVersion = apiVersion;
         this.kind = kind;
+        this.printed = printed;
     }
 
     KindPrinter printer() {
         return printer;
+    }
+
+    /** What the columns read of {@code object}: itself, or its stored form for a resource served in several versions. */
+    JsonNode printed(JsonNode object) {
+        return printed.apply(object);
     }
 
     /** The {@code columnDefinitions}: a fresh copy, the caller may change it. */

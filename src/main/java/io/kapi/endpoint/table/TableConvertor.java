@@ -11,6 +11,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Server-side printing: turns objects into the {@code meta.k8s.io} {@code Table} that {@code kubectl get}
@@ -32,21 +34,42 @@ public final class TableConvertor {
 
     private final Map<String, KindPrinter> printers;
     private final Descriptions descriptions;
+    private final Function<ApiResource, StoredForm> storedForms;
     private final Map<String, ResourcePrinter> builtIn = new ConcurrentHashMap<>();
 
-    private TableConvertor(Descriptions descriptions) {
+    /**
+     * How a resource served in several versions prints: kube-apiserver prints its internal object, whatever
+     * version is asked for, so Kapi prints the stored one, with the printer of the stored kind.
+     *
+     * @param group the stored kind's group
+     * @param kind the stored kind
+     * @param toStored the object converted to the storage version (it must not change its argument)
+     */
+    public record StoredForm(String group, String kind, UnaryOperator<JsonNode> toStored) {
+    }
+
+    private TableConvertor(Descriptions descriptions, Function<ApiResource, StoredForm> storedForms) {
         this.printers = Printers.all();
         this.descriptions = descriptions;
+        this.storedForms = storedForms;
     }
 
     /** A convertor whose column descriptions come from the built-in kinds' OpenAPI definitions. */
     public static TableConvertor create(Schemas schemas) {
-        return new TableConvertor(Descriptions.from(schemas));
+        return create(schemas, r -> null);
+    }
+
+    /**
+     * As {@link #create(Schemas)}, printing the resources that {@code storedForms} knows (null for the
+     * others) in their stored form.
+     */
+    public static TableConvertor create(Schemas schemas, Function<ApiResource, StoredForm> storedForms) {
+        return new TableConvertor(Descriptions.from(schemas), storedForms);
     }
 
     /** A convertor whose field-derived column descriptions are empty (for tests). */
     public static TableConvertor withoutSchemas() {
-        return new TableConvertor(Descriptions.none());
+        return new TableConvertor(Descriptions.none(), r -> null);
     }
 
     /** Whether {@code group}/{@code kind} has its own columns (else it prints NAME and CREATED AT). */
@@ -57,8 +80,15 @@ public final class TableConvertor {
     /** The printer of a built-in resource, or the default NAME / CREATED AT printer for any other. */
     public ResourcePrinter printer(ApiResource resource) {
         String key = Printers.key(resource.group(), resource.kind()) + "/" + resource.version();
-        return builtIn.computeIfAbsent(key, k -> render(
-                printers.getOrDefault(Printers.key(resource.group(), resource.kind()), Printers.DEFAULT), resource));
+        return builtIn.computeIfAbsent(key, k -> {
+            StoredForm stored = storedForms.apply(resource);
+            if (stored == null) {
+                return render(printers.getOrDefault(Printers.key(resource.group(), resource.kind()), Printers.DEFAULT),
+                        resource);
+            }
+            return render(printers.getOrDefault(Printers.key(stored.group(), stored.kind()), Printers.DEFAULT), resource,
+                    stored.toStored());
+        });
     }
 
     /**
@@ -67,7 +97,7 @@ public final class TableConvertor {
      * per CRD version and keep it: building parses the JSONPaths.
      */
     public ResourcePrinter customResourcePrinter(ApiResource resource, JsonNode additionalPrinterColumns) {
-        return render(CustomColumns.of(additionalPrinterColumns), resource);
+        return render(CustomColumns.of(additionalPrinterColumns), resource, UnaryOperator.identity());
     }
 
     /**
@@ -116,6 +146,10 @@ public final class TableConvertor {
     }
 
     private ResourcePrinter render(KindPrinter printer, ApiResource resource) {
+        return render(printer, resource, UnaryOperator.identity());
+    }
+
+    private ResourcePrinter render(KindPrinter printer, ApiResource resource, UnaryOperator<JsonNode> printed) {
         ArrayNode defs = Json.MAPPER.createArrayNode();
         for (Column c : printer.columns()) {
             defs.addObject()
@@ -126,7 +160,7 @@ public final class TableConvertor {
                     .put("priority", c.priority());
         }
         String apiVersion = resource.group().isEmpty() ? resource.version() : resource.group() + "/" + resource.version();
-        return new ResourcePrinter(printer, defs, apiVersion, resource.kind());
+        return new ResourcePrinter(printer, defs, apiVersion, resource.kind(), printed);
     }
 
     /** kube writes {@code columnDefinitions: null} when headers are off (a Go nil slice). */
@@ -146,12 +180,13 @@ public final class TableConvertor {
     private static ObjectNode row(ResourcePrinter printer, JsonNode obj, TableOptions options, Instant now) {
         ObjectNode row = Json.object();
         ArrayNode cells = row.putArray("cells");
+        JsonNode printed = printer.printed(obj);
         for (Column c : printer.printer().columns()) {
-            cells.add(cell(c.cell().value(obj, now)));
+            cells.add(cell(c.cell().value(printed, now)));
         }
         KindPrinter.Conditions conditions = printer.printer().conditions();
         if (conditions != null) {
-            ArrayNode rowConditions = conditions.of(obj);
+            ArrayNode rowConditions = conditions.of(printed);
             if (rowConditions != null && !rowConditions.isEmpty()) {
                 row.set("conditions", rowConditions);
             }

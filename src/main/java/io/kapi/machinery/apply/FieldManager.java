@@ -28,6 +28,9 @@ import java.util.Map;
  * manager identifiers ({@link ManagerKey}); entry times and merging of a manager's successive
  * updates ({@code trackUpdate}); stripping of identity metadata ({@code strip}); and the structured
  * merge itself ({@link Updater}).
+ *
+ * <p>Objects are in this manager's version, and so are the entries it writes ({@code apiVersion});
+ * entries of the kind's other served versions keep theirs, and their fields are compared in it.
  */
 public final class FieldManager {
 
@@ -46,12 +49,14 @@ public final class FieldManager {
     private final Updater updater;
 
     private final FieldSet resetFields;
+    private final OtherVersions versions;
 
-    FieldManager(GroupVersionKind gvk, SchemaType type, FieldSet resetFields) {
+    FieldManager(GroupVersionKind gvk, SchemaType type, FieldSet resetFields, OtherVersions versions) {
         this.gvk = gvk;
         this.type = type;
         this.resetFields = resetFields;
-        this.updater = new Updater(type, gvk.apiVersion(), resetFields);
+        this.versions = versions;
+        this.updater = new Updater(type, gvk.apiVersion(), resetFields, versions);
     }
 
     /**
@@ -67,11 +72,15 @@ public final class FieldManager {
         for (java.util.List<String> path : paths) {
             b.insert(path.stream().<PathElement>map(PathElement.Field::new).toList());
         }
-        return new FieldManager(gvk, type, resetFields.union(b.build()));
+        return new FieldManager(gvk, type, resetFields.union(b.build()), versions);
     }
 
     public GroupVersionKind kind() {
         return gvk;
+    }
+
+    SchemaType type() {
+        return type;
     }
 
     /**

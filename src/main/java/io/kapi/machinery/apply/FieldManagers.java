@@ -5,6 +5,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.conversion.VersionConversions;
 import io.kapi.machinery.schema.Schemas;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,9 +24,18 @@ public final class FieldManagers {
 
     private final TypeResolver types;
     private final Map<GroupVersionKind, FieldManager> managers = new ConcurrentHashMap<>();
+    private volatile VersionConversions conversions = VersionConversions.NONE;
 
     public FieldManagers(Schemas schemas) {
         this.types = new TypeResolver(schemas);
+    }
+
+    /**
+     * How objects of one served version read in another, for the managed fields of kinds served in
+     * several versions (set once the resources are known; until then none convert).
+     */
+    public void convertThrough(VersionConversions versionConversions) {
+        this.conversions = versionConversions;
     }
 
     /**
@@ -35,13 +45,14 @@ public final class FieldManagers {
     public FieldManager forKind(GroupVersionKind gvk) {
         return managers.computeIfAbsent(gvk, k -> {
             SchemaType t = types.forKind(k);
-            return new FieldManager(k, t != null ? t : types.forSchema(null), FieldSet.EMPTY);
+            OtherVersions versions = new OtherVersions(k.kind(), () -> conversions, other -> forKind(other).type());
+            return new FieldManager(k, t != null ? t : types.forSchema(null), FieldSet.EMPTY, versions);
         });
     }
 
     /** The field manager of a custom kind, typed by its OpenAPI v3 schema (null: untyped); not cached. */
     public FieldManager forSchema(GroupVersionKind gvk, JsonNode openApiV3Schema) {
-        return new FieldManager(gvk, types.forSchema(openApiV3Schema), FieldSet.EMPTY);
+        return new FieldManager(gvk, types.forSchema(openApiV3Schema), FieldSet.EMPTY, OtherVersions.NONE);
     }
 
     /**

@@ -7,7 +7,7 @@ import com.google.common.primitives.UnsignedLong;
 import com.google.protobuf.ByteString;
 import dev.cel.common.values.NullValue;
 import io.kapi.machinery.Json;
-import io.kapi.machinery.Quantity;
+import io.kapi.machinery.quantity.Quantity;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;

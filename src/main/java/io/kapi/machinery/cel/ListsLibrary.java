@@ -67,7 +67,7 @@ final class ListsLibrary implements CelLibrary {
                 case Long a when v instanceof Long b -> Math.addExact(a, b);
                 case Double a when v instanceof Double b -> a + b;
                 case Duration a when v instanceof Duration b -> a.plus(b);
-                case io.kapi.machinery.Quantity a when v instanceof io.kapi.machinery.Quantity b -> a.add(b);
+                case io.kapi.machinery.quantity.Quantity a when v instanceof io.kapi.machinery.quantity.Quantity b -> a.add(b);
                 default -> throw new CelEvaluationException("sum: unsupported element type " + v.getClass().getSimpleName());
             };
         }

@@ -10,7 +10,7 @@ import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
-import io.kapi.machinery.Quantity;
+import io.kapi.machinery.quantity.Quantity;
 import java.util.List;
 
 /**
@@ -48,7 +48,7 @@ final class QuantityLibrary implements CelLibrary {
     public List<CelFunctionBinding> bindings() {
         return List.of(
                 CelFunctionBinding.from("string_to_quantity", String.class, QuantityLibrary::parse),
-                CelFunctionBinding.from("is_quantity_string", String.class, Quantity::isQuantity),
+                CelFunctionBinding.from("is_quantity_string", String.class, text -> Quantity.check(text) == null),
                 CelFunctionBinding.from("quantity_is_integer", Quantity.class, Quantity::isInteger),
                 CelFunctionBinding.from("quantity_get_integer", Quantity.class, QuantityLibrary::asInteger),
                 CelFunctionBinding.from("quantity_get_float", Quantity.class, q -> q.value().doubleValue()),

@@ -152,6 +152,27 @@ public final class Quantity implements Comparable<Quantity> {
         return new Quantity(value.add(other.value), signum() == 0 ? other.format : format, null);
     }
 
+    /** {@code Sub}: the difference, in this quantity's format unless this is zero (then in {@code other}'s). */
+    public Quantity subtract(Quantity other) {
+        return new Quantity(value.subtract(other.value), signum() == 0 ? other.format : format, null);
+    }
+
+    /** A whole number of {@code value} in decimal SI, as {@code NewQuantity(value, DecimalSI)}. */
+    public static Quantity of(long value) {
+        return new Quantity(BigDecimal.valueOf(value), Format.DECIMAL_SI, null);
+    }
+
+    /** Whether {@code AsInt64} succeeds: the value is whole and fits in 64 bits. */
+    public boolean isInteger() {
+        if (value.signum() == 0) {
+            return true;
+        }
+        if (value.stripTrailingZeros().scale() > 0) {
+            return false;
+        }
+        return value.toBigInteger().bitLength() < 64;
+    }
+
     /** {@code Cmp}: by value, whatever the formats. */
     @Override
     public int compareTo(Quantity other) {

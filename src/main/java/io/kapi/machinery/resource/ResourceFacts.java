@@ -7,10 +7,13 @@ import java.util.List;
  * What the resource table says of a resource beyond its discovery row: where and as what it is
  * stored, and the few behaviours kube-apiserver's strategy for it fixes by a flag.
  *
- * @param storageVersion the kind as stored (discovery's storageVersionHash is computed from it); null
- *        for resources that are computed, not stored (reviews, bindings)
+ * @param storageVersion kube-apiserver's storage version of the resource (discovery's storageVersionHash
+ *        is computed from it; every served version of a resource has the same); null for resources that
+ *        are computed, not stored (reviews, bindings)
  * @param storagePath the etcd path segment under {@code /registry/}: the plural, or kube-apiserver's
- *        historical one ({@code services/specs}, {@code minions}); custom resources use {@code group/plural}
+ *        historical one ({@code services/specs}, {@code minions}); custom resources use {@code group/plural};
+ *        the same for every served version of a resource (core and {@code events.k8s.io} events
+ *        share {@code events})
  * @param tracksGeneration whether the strategy maintains {@code metadata.generation}
  * @param createOnUpdate whether a PUT to a missing object creates it
  * @param selectableFields the fields a field selector may name beyond {@code metadata.name} and
@@ -29,7 +32,9 @@ public record ResourceFacts(GroupVersionKind storageVersion, String storagePath,
      * @param path e.g. {@code spec.nodeName}
      * @param as how it reads: {@code text}, {@code bool} (absent is {@code false}) or {@code count}
      *        (absent is {@code 0})
-     * @param from the field path its value is read from, when not {@code path} itself
+     * @param from the field path of the stored object (in the storage version) its value is read from,
+     *        when not {@code path} itself: {@code regarding.name} of {@code events.k8s.io} reads
+     *        {@code involvedObject.name}, as kube's field-label conversion maps it
      */
     public record SelectableField(String path, String as, String from) {
     }

@@ -18,36 +18,50 @@ import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBufferManager;
 
 /**
  * An open RocksDB with Kapi's three column families: {@code default} (meta: revision, compacted
  * revision), {@code kv} (current values) and {@code log} (one event per revision, for watch replay
  * and reads at past revisions; pruned by compaction).
+ *
+ * <p>Memory is bounded: one LRU block cache of {@value #CACHE_MIB} MiB holds the data blocks, the
+ * index and filter blocks (instead of unbounded table readers) and, charged to it through a write
+ * buffer manager, the memtables ({@value #MEMTABLE_MIB} MiB together, each column family's flushed at
+ * {@value #WRITE_BUFFER_MIB} MiB). Reads are few (the watch cache answers them; the store is read for
+ * the precondition of a write and when the caches are primed), so a small cache costs little.
  */
 record Db(RocksDB rocks, ColumnFamilyHandle meta, ColumnFamilyHandle kv, ColumnFamilyHandle log,
         List<ColumnFamilyHandle> handles, List<AbstractNativeReference> owned) implements AutoCloseable {
 
-    /** Block cache shared by the column families; hot keys and index blocks stay in memory. */
-    private static final long BLOCK_CACHE_BYTES = 64L << 20;
+    static final int CACHE_MIB = 32;
+    static final int MEMTABLE_MIB = 16;
+    static final int WRITE_BUFFER_MIB = 8;
 
     static final byte[] REVISION = "revision".getBytes(StandardCharsets.US_ASCII);
     static final byte[] COMPACTED = "compacted".getBytes(StandardCharsets.US_ASCII);
 
     static Db open(Path dir) {
         RocksDB.loadLibrary();
+        LRUCache cache = new LRUCache((long) CACHE_MIB << 20);
+        WriteBufferManager memtables = new WriteBufferManager((long) MEMTABLE_MIB << 20, cache);
         DBOptions dbOptions = new DBOptions()
                 .setCreateIfMissing(true)
                 .setCreateMissingColumnFamilies(true)
                 .setMaxBackgroundJobs(2)
                 .setKeepLogFileNum(3)
+                .setWriteBufferManager(memtables)
                 .setInfoLogLevel(InfoLogLevel.WARN_LEVEL);
         // Every create and update reads the key first (precondition check): a bloom filter keeps
         // lookups of absent keys off the disk.
-        LRUCache cache = new LRUCache(BLOCK_CACHE_BYTES);
         BloomFilter bloom = new BloomFilter(10);
         ColumnFamilyOptions cfOptions = new ColumnFamilyOptions()
-                .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(bloom));
-        List<AbstractNativeReference> owned = List.of(dbOptions, cfOptions, bloom, cache);
+                .setWriteBufferSize((long) WRITE_BUFFER_MIB << 20)
+                .setMaxWriteBufferNumber(2)
+                .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(bloom)
+                        .setCacheIndexAndFilterBlocks(true)
+                        .setPinL0FilterAndIndexBlocksInCache(true));
+        List<AbstractNativeReference> owned = List.of(dbOptions, cfOptions, bloom, memtables, cache);
         List<ColumnFamilyDescriptor> descriptors = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
                 new ColumnFamilyDescriptor("kv".getBytes(StandardCharsets.US_ASCII), cfOptions),

@@ -27,7 +27,7 @@ class LocalApiServicesTest {
         fixture.close();
     }
 
-    private void run() {
+    private void run() throws Exception {
         new LocalApiServices(apiServices, fixture.registry, Clock.systemUTC()).run();
     }
 
@@ -38,7 +38,7 @@ class LocalApiServicesTest {
 
     @Test
     @DisplayName("every built-in group-version kube ranks gets one, with kube's spec, label and Available=True/Local")
-    void createsThem() {
+    void createsThem() throws Exception {
         run();
         Set<String> names = names();
         assertTrue(names.containsAll(List.of("v1.", "v1.apps", "v1.autoscaling", "v2.autoscaling", "v1.batch",

@@ -1,0 +1,129 @@
+package io.kapi.cli;
+
+import io.kapi.server.certs.Pem;
+import io.kapi.server.certs.TlsMaterial;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * The training run behind {@code bin/kapi}'s ahead-of-time cache (JDK 25, {@code -XX:AOTCacheOutput}):
+ * starts a real server on a free loopback port in the data directory it is given, makes the requests
+ * clients make first (discovery, OpenAPI, list, create, get, patch, apply, Table, watch over HTTP and
+ * WebSocket), and exits, so that the JVM stores the classes it loaded and linked, and their profiles,
+ * for every later start. Not for users: {@code bin/kapi} runs it once per build.
+ */
+public final class AotTraining {
+
+    private static final Duration WAIT = Duration.ofSeconds(120);
+
+    private AotTraining() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]).toAbsolutePath();
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Thread server = Thread.ofPlatform().daemon().start(() -> Main.run(List.of("--data-dir=" + dir,
+                "--secure-port=" + port, "--bind-address=127.0.0.1"), new PrintStream(OutputStream.nullOutputStream()),
+                System.err));
+        HttpClient client = awaitReady(dir, port);
+        exercise(client, "https://127.0.0.1:" + port);
+        System.exit(server.isAlive() ? 0 : 1); // the server's shutdown hook stops it; the JVM then writes the cache
+    }
+
+    private static HttpClient awaitReady(Path dir, int port) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!Files.exists(dir.resolve("admin.kubeconfig"))) {
+            pause(deadline);
+        }
+        HttpClient client = HttpClient.newBuilder().sslContext(admin(dir)).connectTimeout(Duration.ofSeconds(5)).build();
+        URI readyz = URI.create("https://127.0.0.1:" + port + "/readyz");
+        while (true) {
+            try {
+                if (client.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.ofString())
+                        .body().equals("ok")) {
+                    return client;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            pause(deadline);
+        }
+    }
+
+    private static void exercise(HttpClient client, String base) throws Exception {
+        String cms = "/api/v1/namespaces/default/configmaps";
+        for (String path : List.of("/version", "/api", "/apis", "/api/v1", "/apis/apps/v1", "/openapi/v3",
+                "/openapi/v3/api/v1", "/openapi/v2", "/api/v1/namespaces", "/apis/apiregistration.k8s.io/v1/apiservices")) {
+            send(client, base + path, "GET", null, null, "application/json");
+        }
+        send(client, base + cms, "POST", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"aot\"},"
+                + "\"data\":{\"k\":\"v\"}}", "application/json", "application/json");
+        send(client, base + cms + "/aot", "GET", null, null, "application/json");
+        send(client, base + cms + "/aot", "PATCH", "{\"data\":{\"k\":\"w\"}}", "application/merge-patch+json",
+                "application/json");
+        send(client, base + cms + "/aot?fieldManager=aot&force=true", "PATCH", "apiVersion: v1\nkind: ConfigMap\n"
+                + "metadata: {name: aot}\ndata: {k: x}\n", "application/apply-patch+yaml", "application/json");
+        send(client, base + cms, "GET", null, null, "application/json;as=Table;v=v1;g=meta.k8s.io,application/json");
+        send(client, base + "/apis/apps/v1/namespaces/default/deployments", "POST", "{\"apiVersion\":\"apps/v1\","
+                + "\"kind\":\"Deployment\",\"metadata\":{\"name\":\"aot\"},\"spec\":{\"selector\":{\"matchLabels\":"
+                + "{\"a\":\"b\"}},\"template\":{\"metadata\":{\"labels\":{\"a\":\"b\"}},\"spec\":{\"containers\":"
+                + "[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}", "application/json", "application/json");
+        send(client, base + cms + "?watch=true&timeoutSeconds=1", "GET", null, null, "application/json");
+        WebSocket ws = client.newWebSocketBuilder().buildAsync(URI.create(base.replace("https:", "wss:") + cms
+                + "?watch=true&timeoutSeconds=1"), new WebSocket.Listener() { }).get(30, TimeUnit.SECONDS);
+        ws.sendClose(WebSocket.NORMAL_CLOSURE, "").get(30, TimeUnit.SECONDS);
+        send(client, base + cms + "/aot", "DELETE", null, null, "application/json");
+    }
+
+    private static void send(HttpClient client, String url, String method, String body, String contentType,
+                             String accept) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Accept", accept)
+                .timeout(WAIT).method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        client.send(request.build(), HttpResponse.BodyHandlers.discarding());
+    }
+
+    private static SSLContext admin(Path dir) throws Exception {
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(TlsMaterial.trustStore(Pem.certificates(Files.readString(dir.resolve("ca.crt")))));
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("admin", Pem.privateKey(Files.readString(dir.resolve("admin.key"))), new char[0],
+                Pem.certificates(Files.readString(dir.resolve("admin.crt"))).toArray(X509Certificate[]::new));
+        KeyManagerFactory km = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        km.init(keys, new char[0]);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(km.getKeyManagers(), trust.getTrustManagers(), null);
+        return context;
+    }
+
+    private static void pause(long deadline) throws InterruptedException {
+        if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("the training server did not become ready in " + WAIT);
+        }
+        Thread.sleep(50);
+    }
+}
