@@ -81,6 +81,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The Kubernetes API behind the server's filters: the delegation chain of handlers, the readiness
  * checks of its parts and its post-start hooks. {@link #close()} releases storage and threads.
+ *
+ * @param storage the store behind the registry (owned by this assembly: closed by {@link #close()})
  */
 public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<PostStartHook> hooks,
                           Registry registry, Storage storage, Authenticator authenticator, Authorizer authorizer,
@@ -95,8 +97,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
         Clock clock = Clock.systemUTC();
-        // the schemas (a large JSON document to parse) load while the storage opens
-        CompletableFuture<Schemas> loading = Background.start("kapi-schemas", Schemas::load);
+        // the schemas (a large JSON document to parse, once per JVM) load while the storage opens
+        CompletableFuture<Schemas> loading = Background.start("kapi-schemas", Schemas::builtin);
         ResourceTable table = ResourceTable.builtin();
         Storage storage = StorageBackends.open(config);
         Schemas schemas = Background.join(loading);
@@ -146,8 +148,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
-        CacheStart cacheStart = CacheStart.after(registry.caches(), CacheStart.concat(
-                List.of(new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), services), bootstrap.hooks()));
+        // the bootstrap hooks write into the system namespaces: they wait for them rather than fail and retry
+        List<PostStartHook> bootstrapHooks = new ArrayList<>(HookOrder.after(
+                new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), bootstrap.hooks()));
+        bootstrapHooks.add(1, services);
+        CacheStart cacheStart = CacheStart.after(registry.caches(), bootstrapHooks);
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
         CrdController crds = new CrdController(registry, apiserver,
                 new CustomResourceVersions(schemaValidator, fieldManagers), clock);

@@ -2,7 +2,6 @@ package io.kapi.assembly;
 
 import io.kapi.health.PostStartHook;
 import io.kapi.storage.cache.WatchCacheHub;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +22,7 @@ final class CacheStart implements PostStartHook {
     private CacheStart(WatchCacheHub caches, List<PostStartHook> prerequisites) {
         this.caches = caches;
         this.bootstrapped = new CountDownLatch(prerequisites.size());
-        this.prerequisites = prerequisites.stream().map(this::tracked).toList();
+        this.prerequisites = prerequisites.stream().map(h -> HookOrder.counting(h, bootstrapped)).toList();
     }
 
     /** The hook, after the given bootstrap hooks (use {@link #prerequisites()} in their place). */
@@ -47,32 +46,5 @@ final class CacheStart implements PostStartHook {
             throw new IllegalStateException("bootstrap objects not written yet");
         }
         caches.start();
-    }
-
-    private PostStartHook tracked(PostStartHook hook) {
-        boolean[] counted = new boolean[1];
-        return new PostStartHook() {
-            @Override
-            public String name() {
-                return hook.name();
-            }
-
-            @Override
-            public void run() throws Exception {
-                hook.run();
-                synchronized (counted) {
-                    if (!counted[0]) {
-                        counted[0] = true;
-                        bootstrapped.countDown();
-                    }
-                }
-            }
-        };
-    }
-
-    static List<PostStartHook> concat(List<PostStartHook> a, List<PostStartHook> b) {
-        List<PostStartHook> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
     }
 }

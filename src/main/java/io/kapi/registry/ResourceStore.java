@@ -1,5 +1,6 @@
 package io.kapi.registry;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.Attributes;
@@ -17,6 +18,7 @@ import io.kapi.storage.Storage;
 import io.kapi.storage.StorageException;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.ResourceCache;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -351,16 +353,27 @@ public final class ResourceStore {
 
     /**
      * Whether the new object is the stored one (kube's GuaranteedUpdate stores nothing then): compared
-     * with the stored resourceVersion lent to it for the comparison, without copying either.
+     * with the stored resourceVersion lent to it for the comparison, without copying either. Numbers
+     * compare by value, as in the JSON both encode to (a generation the update kept is a long here and
+     * an int as decoded from storage).
      */
     private static boolean unchanged(ObjectNode object, ObjectNode old) {
         ObjectMeta meta = ObjectMeta.of(object);
         String own = meta.resourceVersion();
         meta.resourceVersion(ObjectMeta.of(old).resourceVersion());
-        boolean same = object.equals(old);
+        boolean same = object.equals(SAME_JSON, old);
         meta.resourceVersion(own.isEmpty() ? null : own);
         return same;
     }
+
+    /** Orders nodes only as equal (0) or not: numbers by value whatever their Java type, others by equals. */
+    private static final Comparator<JsonNode> SAME_JSON = (a, b) -> {
+        if (a.isNumber() && b.isNumber()) {
+            return a.isIntegralNumber() && b.isIntegralNumber()
+                    ? a.bigIntegerValue().compareTo(b.bigIntegerValue()) : a.decimalValue().compareTo(b.decimalValue());
+        }
+        return a.equals(b) ? 0 : 1;
+    };
 
     /** An update that leaves a deleted object without finalizers and grace removes it (kube's deleteForEmptyFinalizers). */
     private static boolean deletionComplete(ObjectMeta meta) {

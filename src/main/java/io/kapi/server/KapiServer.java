@@ -126,6 +126,16 @@ public final class KapiServer implements AutoCloseable {
         return server;
     }
 
+    /**
+     * Waits until every post-start hook has finished, which is when {@code /readyz} turns ok (given
+     * healthy storage); what an in-process caller waits for instead of polling {@code /readyz}.
+     *
+     * @return false if {@code timeout} passed first
+     */
+    public boolean awaitReady(java.time.Duration timeout) throws InterruptedException {
+        return hooks.await(timeout);
+    }
+
     /** The version this server reports, e.g. {@code v1.34.0-kapi.0.1.0}. */
     public static String gitVersion() {
         return VersionHandler.gitVersion();

@@ -7,6 +7,8 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -22,12 +24,19 @@ final class PostStartHooks {
 
     private final List<Entry> entries;
     private final List<Thread> threads = new ArrayList<>();
+    private final CountDownLatch finished;
 
     private record Entry(PostStartHook hook, AtomicBoolean done) {
     }
 
     PostStartHooks(List<PostStartHook> hooks) {
         this.entries = hooks.stream().map(h -> new Entry(h, new AtomicBoolean())).toList();
+        this.finished = new CountDownLatch(entries.size());
+    }
+
+    /** Waits until every hook has returned; false when {@code timeout} passed first. */
+    boolean await(Duration timeout) throws InterruptedException {
+        return finished.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     List<HealthCheck> checks() {
@@ -40,7 +49,11 @@ final class PostStartHooks {
 
     synchronized void start() {
         for (Entry e : entries) {
-            threads.add(Thread.ofVirtual().name("poststarthook/" + e.hook().name()).start(() -> run(e)));
+            threads.add(Thread.ofVirtual().name("poststarthook/" + e.hook().name()).start(() -> {
+                if (run(e)) {
+                    finished.countDown();
+                }
+            }));
         }
     }
 
@@ -48,25 +61,27 @@ final class PostStartHooks {
         threads.forEach(Thread::interrupt);
     }
 
-    private static void run(Entry e) {
+    /** Runs the hook until it returns (true) or the server stops (false). */
+    private static boolean run(Entry e) {
         Duration wait = FIRST_RETRY;
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 e.hook().run();
                 e.done().set(true);
                 LOG.log(Level.DEBUG, "post-start hook {0} finished", e.hook().name());
-                return;
+                return true;
             } catch (InterruptedException x) {
-                return;
+                return false;
             } catch (Exception x) {
                 LOG.log(Level.WARNING, "post-start hook " + e.hook().name() + " failed; retrying in " + wait, x);
             }
             try {
                 Thread.sleep(wait);
             } catch (InterruptedException x) {
-                return;
+                return false;
             }
             wait = wait.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : wait.multipliedBy(2);
         }
+        return false;
     }
 }

@@ -5,6 +5,7 @@ import io.kapi.storage.etcd.EtcdConfig;
 import io.kapi.storage.memory.MemoryBackend;
 import io.kapi.storage.rocksdb.RocksBackend;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /** Opens the built-in {@link Storage} backends. */
 public final class Storages {
@@ -19,6 +20,11 @@ public final class Storages {
 
     public static Storage memory(StorageOptions options) {
         return MemoryBackend.open(options);
+    }
+
+    /** The snapshot capability of {@code storage}: present for the memory backend, empty for the others. */
+    public static Optional<Snapshots> snapshots(Storage storage) {
+        return storage instanceof Snapshots s ? Optional.of(s) : Optional.empty();
     }
 
     /**

@@ -94,6 +94,24 @@ class WritePipelineTest {
     }
 
     @Test
+    @DisplayName("the same server-side apply again stores nothing: a Deployment's resourceVersion and generation stay")
+    void repeatedApplyIsNoOp() {
+        String deployments = "/apis/apps/v1/namespaces/default/deployments/again?fieldManager=operator&force=true";
+        String body = "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"again\"},"
+                + "\"spec\":{\"replicas\":2,\"selector\":{\"matchLabels\":{\"app\":\"a\"}},\"template\":{\"metadata\":"
+                + "{\"labels\":{\"app\":\"a\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}}}";
+        ApiHarness.Reply first = api.patch(deployments, "application/apply-patch+yaml", body);
+        assertEquals(201, first.code(), first.text());
+        for (int i = 0; i < 2; i++) {
+            ApiHarness.Reply again = api.patch(deployments, "application/apply-patch+yaml", body);
+            assertEquals(200, again.code(), again.text());
+            assertEquals(first.body().path("metadata").path("resourceVersion").asText(),
+                    again.body().path("metadata").path("resourceVersion").asText(), "apply " + (i + 2));
+            assertEquals(1, again.body().path("metadata").path("generation").asLong());
+        }
+    }
+
+    @Test
     @DisplayName("PUT of status records managed fields for the status subresource")
     void statusPutTracksFields() {
         String pods = "/api/v1/namespaces/default/pods";

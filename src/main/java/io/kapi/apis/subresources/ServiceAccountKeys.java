@@ -65,8 +65,21 @@ public final class ServiceAccountKeys {
         return new ServiceAccountKeys(pub.getFirst(), key);
     }
 
-    /** A key for this process only (memory storage, tests). */
+    /**
+     * A key for this process only (memory storage, tests): made once per JVM on first use and shared by
+     * every server in it that keeps no key on disk, since an RSA key takes longer to make than the
+     * rest of an in-process server's start. The key is immutable; servers sharing it are still
+     * separate (each has its own issuer check and its own service accounts).
+     */
     public static ServiceAccountKeys ephemeral() {
+        return Ephemeral.KEYS;
+    }
+
+    private static final class Ephemeral {
+        static final ServiceAccountKeys KEYS = fresh();
+    }
+
+    private static ServiceAccountKeys fresh() {
         KeyPair pair = generate();
         return new ServiceAccountKeys((RSAPublicKey) pair.getPublic(), (RSAPrivateCrtKey) pair.getPrivate());
     }
@@ -79,7 +92,7 @@ public final class ServiceAccountKeys {
                 return fromPem(Files.readString(file));
             }
             Files.createDirectories(dir);
-            ServiceAccountKeys keys = ephemeral();
+            ServiceAccountKeys keys = fresh();
             writeOwnerOnly(file, pem("PRIVATE KEY", keys.privateKey.getEncoded()));
             writeOwnerOnly(dir.resolve(PUBLIC_FILE), pem("PUBLIC KEY", keys.publicKey.getEncoded()));
             return keys;

@@ -32,8 +32,11 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * Makes the certificates of a single-node cluster: a CA and leaves signed by it. Keys are ECDSA
- * P-256 (as k3s uses): quick to generate and understood by Go, Java and Python clients alike.
+ * Makes the certificates of a single-node cluster: a CA and leaves signed by it. The CA and the
+ * serving certificate have ECDSA P-256 keys (as k3s uses): made in a millisecond where an RSA key
+ * takes a hundred or more, which is most of an in-process test server's first start, and only ever
+ * used for signatures every TLS client verifies. Client certificates have RSA keys like kubeadm's,
+ * since their key is read by client libraries (fabric8 cannot read EC keys in PKCS#8 form).
  */
 final class CertificateIssuer {
 
@@ -49,7 +52,7 @@ final class CertificateIssuer {
     }
 
     static Issued selfSignedCa(String commonName) {
-        KeyPair pair = newKeyPair();
+        KeyPair pair = newKeyPair(KeyKind.SIGNING);
         X500Name subject = name(commonName, List.of());
         X509v3CertificateBuilder builder = builder(subject, subject, pair.getPublic(), CA_VALIDITY);
         try {
@@ -69,16 +72,17 @@ final class CertificateIssuer {
         List<GeneralName> sans = new ArrayList<>();
         names.dnsNames().forEach(n -> sans.add(new GeneralName(GeneralName.dNSName, n)));
         names.ipAddresses().forEach(ip -> sans.add(new GeneralName(GeneralName.iPAddress, ip)));
-        return leaf(ca, name(commonName, List.of()), KeyPurposeId.id_kp_serverAuth, sans);
+        return leaf(ca, name(commonName, List.of()), KeyPurposeId.id_kp_serverAuth, sans, KeyKind.SIGNING);
     }
 
     /** A client certificate for user {@code commonName} in groups {@code organizations}. */
     static Issued client(Issued ca, String commonName, List<String> organizations) {
-        return leaf(ca, name(commonName, organizations), KeyPurposeId.id_kp_clientAuth, List.of());
+        return leaf(ca, name(commonName, organizations), KeyPurposeId.id_kp_clientAuth, List.of(), KeyKind.CLIENT);
     }
 
-    private static Issued leaf(Issued ca, X500Name subject, KeyPurposeId purpose, List<GeneralName> sans) {
-        KeyPair pair = newKeyPair();
+    private static Issued leaf(Issued ca, X500Name subject, KeyPurposeId purpose, List<GeneralName> sans,
+                               KeyKind kind) {
+        KeyPair pair = newKeyPair(kind);
         X500Name issuer = X500Name.getInstance(ca.certificate().getSubjectX500Principal().getEncoded());
         X509v3CertificateBuilder builder = builder(issuer, subject, pair.getPublic(), LEAF_VALIDITY);
         try {
@@ -122,12 +126,13 @@ final class CertificateIssuer {
         }
     }
 
-    private static KeyPair newKeyPair() {
+    /** Whose key: one only this server uses to sign (CA, serving), or a client's, which client libraries read. */
+    private enum KeyKind { SIGNING, CLIENT }
+
+    private static KeyPair newKeyPair(KeyKind kind) {
         try {
-            // RSA like kubeadm's certificates: the key type every client library reads (fabric8 cannot
-            // read EC keys in PKCS#8 form)
-            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-            generator.initialize(2048, RANDOM);
+            KeyPairGenerator generator = KeyPairGenerator.getInstance(kind == KeyKind.CLIENT ? "RSA" : "EC");
+            generator.initialize(kind == KeyKind.CLIENT ? 2048 : 256, RANDOM);
             return generator.generateKeyPair();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);

@@ -83,6 +83,11 @@ public final class ResourceCache implements AutoCloseable {
         }
     }
 
+    /** Whether the cache has started (listed its prefix and follows its writes). */
+    boolean started() {
+        return started;
+    }
+
     /** The revision the cache is current at: every write of the prefix up to it is reflected. */
     public long revision() {
         start();

@@ -46,6 +46,19 @@ public final class WatchCacheHub implements AutoCloseable {
         caches.values().forEach(ResourceCache::start);
     }
 
+    /**
+     * Waits until every started cache is current at {@code revision} (e.g. after a restore, so that
+     * reads at "any" version and new watches see it); false if one did not get there within its
+     * freshness wait.
+     */
+    public boolean awaitRevision(long revision) {
+        boolean all = true;
+        for (ResourceCache cache : caches.values()) {
+            all &= !cache.started() || cache.awaitRevision(revision);
+        }
+        return all;
+    }
+
     /** The prefixes cached. */
     public List<String> prefixes() {
         return List.copyOf(caches.keySet());

@@ -1,7 +1,9 @@
 package io.kapi.storage.memory;
 
+import io.kapi.storage.KeySpace;
 import io.kapi.storage.KeyValue;
 import io.kapi.storage.RangeResult;
+import io.kapi.storage.Snapshots;
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageException;
 import io.kapi.storage.StorageOptions;
@@ -10,9 +12,11 @@ import io.kapi.storage.WatchEvent;
 import io.kapi.storage.core.AutoCompactor;
 import io.kapi.storage.core.Events;
 import io.kapi.storage.core.History;
+import io.kapi.storage.core.KeySpaceDiff;
 import io.kapi.storage.core.Mutation;
 import io.kapi.storage.core.PageBuilder;
 import io.kapi.storage.core.WatchHub;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +31,11 @@ import java.util.function.Predicate;
 /**
  * The in-memory backend: an MVCC index (key → its kept versions) plus an event log by revision.
  * Writes are serialised by one lock (so compare-and-swap is exact and revisions gap-free); reads
- * take no lock: a read at revision R picks, per key, the last version at or before R.
+ * take no lock: a read at revision R picks, per key, the last version at or before R. A restore
+ * ({@link Snapshots}) is one critical section of that lock whose writes become visible to readers at
+ * once, when the revision moves past the last of them.
  */
-final class MemoryStorage implements Storage, History {
+final class MemoryStorage implements Storage, History, Snapshots {
 
     private final ConcurrentSkipListMap<String, KeyVersions> keys = new ConcurrentSkipListMap<>();
     private final ConcurrentSkipListMap<Long, WatchEvent> log = new ConcurrentSkipListMap<>();
@@ -150,23 +156,58 @@ final class MemoryStorage implements Storage, History {
     private KeyValue write(Mutation mutation) {
         writeLock.lock();
         try {
-            if (closed) {
-                throw new StorageException.Unavailable("storage closed", null);
-            }
-            KeyVersions versions = keys.get(mutation.key());
+            ensureOpen();
             long next = revision + 1;
-            WatchEvent event = mutation.apply(versions == null ? null : versions.latest(), next);
-            if (versions == null) {
-                versions = new KeyVersions();
-                keys.put(mutation.key(), versions);
-            }
-            versions.append(next, Events.current(event));
-            log.put(next, event);
+            WatchEvent event = apply(mutation, next);
             hub.publish(List.of(event));
             revision = next; // after publishing: a progress request that saw it is answered at it or later
             return Mutation.result(event);
         } finally {
             writeLock.unlock();
+        }
+    }
+
+    /** Writer only (under the lock): checks and records one write at {@code next}, not yet visible. */
+    private WatchEvent apply(Mutation mutation, long next) {
+        KeyVersions versions = keys.get(mutation.key());
+        WatchEvent event = mutation.apply(versions == null ? null : versions.latest(), next);
+        if (versions == null) {
+            versions = new KeyVersions();
+            keys.put(mutation.key(), versions);
+        }
+        versions.append(next, Events.current(event));
+        log.put(next, event);
+        return event;
+    }
+
+    @Override
+    public KeySpace snapshot() {
+        long at = revision;
+        return at == 0 ? new KeySpace(0, List.of()) : new KeySpace(at, range("", null, 0, at).items());
+    }
+
+    @Override
+    public Restored restore(KeySpace snapshot, Predicate<String> scope) {
+        writeLock.lock();
+        try {
+            ensureOpen();
+            List<Mutation> writes = KeySpaceDiff.between(range("", null, 0, revision).items(), snapshot, scope);
+            List<WatchEvent> events = new ArrayList<>(writes.size());
+            long next = revision;
+            for (Mutation write : writes) {
+                events.add(apply(write, ++next)); // preconditions hold: nobody else writes meanwhile
+            }
+            hub.publish(events);
+            revision = next;
+            return KeySpaceDiff.summary(writes, next);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new StorageException.Unavailable("storage closed", null);
         }
     }
 

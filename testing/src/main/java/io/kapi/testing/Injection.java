@@ -1,0 +1,82 @@
+package io.kapi.testing;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+
+/**
+ * Which fields and parameters the extension fills and with what: {@link KapiServer}, a client type of
+ * {@link Clients}, or a {@link KapiNamespace} String. Fields are filled only while still null, so a
+ * test may assign its own.
+ */
+final class Injection {
+
+    private Injection() {
+    }
+
+    /** Whether a field or parameter of {@code type}, annotated {@code namespace} or not, is the extension's. */
+    static boolean injectable(Class<?> type, boolean namespace) {
+        if (namespace) {
+            return type == String.class;
+        }
+        return type == KapiServer.class || Clients.supports(type);
+    }
+
+    /** The value for {@code type} in {@code scope}. */
+    static Object value(Class<?> type, boolean namespace, KapiServer server, String ns, Clients clients) {
+        if (namespace) {
+            return ns;
+        }
+        return type == KapiServer.class ? server : clients.get(type);
+    }
+
+    /** Fills the static fields of {@code testClass} (and its superclasses) from the class's server. */
+    static void staticFields(Class<?> testClass, ClassScope scope) {
+        for (Field field : fields(testClass, true)) {
+            if (scope == null) {
+                throw new ExtensionConfigurationException("static field " + field + " cannot be injected: with "
+                        + "@KapiTest(lifecycle = PER_METHOD) each test has its own server; make it an instance field");
+            }
+            set(field, null, value(field.getType(), isNamespace(field), scope.server(), "default", scope.clients()));
+        }
+    }
+
+    /** Fills the instance fields of {@code instance} from the test's scope. */
+    static void instanceFields(Object instance, TestScope test) {
+        for (Field field : fields(instance.getClass(), false)) {
+            set(field, instance, value(field.getType(), isNamespace(field), test.server(), test.namespace(),
+                    test.clients()));
+        }
+    }
+
+    private static boolean isNamespace(Field field) {
+        return field.isAnnotationPresent(KapiNamespace.class);
+    }
+
+    private static List<Field> fields(Class<?> type, boolean statics) {
+        List<Field> found = new ArrayList<>();
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                boolean isStatic = Modifier.isStatic(field.getModifiers());
+                if (isStatic == statics && !Modifier.isFinal(field.getModifiers())
+                        && injectable(field.getType(), isNamespace(field))) {
+                    found.add(field);
+                }
+            }
+        }
+        return found;
+    }
+
+    private static void set(Field field, Object target, Object value) {
+        try {
+            field.setAccessible(true);
+            if (field.get(target) == null) {
+                field.set(target, value);
+            }
+        } catch (IllegalAccessException | RuntimeException e) {
+            throw new ExtensionConfigurationException("cannot inject " + field, e);
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package io.kapi.testing;
+
+import io.kapi.admission.AdmissionPlugins;
+import io.kapi.apis.subresources.ServiceAccountKeys;
+import io.kapi.assembly.ApiAssembly;
+import io.kapi.assembly.ApiConfig;
+import io.kapi.authn.UserInfo;
+import io.kapi.authz.AuthorizationModes;
+import io.kapi.authz.Authorizer;
+import io.kapi.health.PostStartHook;
+import io.kapi.machinery.schema.Schemas;
+import io.kapi.server.ServerConfig;
+import io.kapi.server.authn.Authenticator;
+import io.kapi.server.authn.ClientCertificateAuthenticator;
+import io.kapi.server.certs.LocalPki;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Starts an in-process server the way {@code bin/kapi}'s {@code Main} does (certificates, then
+ * {@link ApiAssembly#create}, then {@link io.kapi.server.KapiServer#start}), with the library's settings
+ * turned into the same {@link ApiConfig} and {@link ServerConfig} the flags make.
+ */
+final class Launcher {
+
+    private static final String LOOPBACK = "127.0.0.1";
+    /** The OpenAPI warm-up: left out, the documents are built on their first request instead. */
+    private static final String OPENAPI_WARM_UP = "apiservice-openapiv3-controller";
+    private static final UserInfo ADMIN = new UserInfo(LocalPki.ADMIN_USER, "", List.of("system:masters"));
+    private static final int BIND_ATTEMPTS = 5;
+
+    /** The builder's values, checked. */
+    record Settings(StorageBackend storage, int port, boolean authentication, List<String> authorizationModes,
+                    List<String> enableAdmissionPlugins, List<String> disableAdmissionPlugins,
+                    boolean standaloneControllers, Duration startTimeout) {
+    }
+
+    /**
+     * Where a start's time went: certificates made or copied, waiting for the JVM-wide data (schemas,
+     * service-account key) read meanwhile, the API built and listening, the post-start hooks.
+     */
+    record StartTimes(Duration certificates, Duration preload, Duration listen, Duration hooks) {
+        Duration total() {
+            return certificates.plus(preload).plus(listen).plus(hooks);
+        }
+    }
+
+    /** A started server with what it owns; {@link #close()} stops it and removes its directory. */
+    record Running(Path directory, ApiAssembly api, io.kapi.server.KapiServer server) implements AutoCloseable {
+        @Override
+        public void close() {
+            try {
+                // End the open watches first: the listener's graceful stop waits for every request in
+                // flight, and a watch with nothing to send would hold it for its whole drain time.
+                api.registry().caches().close();
+                server.shutdown();
+            } finally {
+                try {
+                    api.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("cannot close the API of " + directory, e);
+                } finally {
+                    TempDirs.delete(directory);
+                }
+            }
+        }
+    }
+
+    private Launcher() {
+    }
+
+    static KapiServer start(Settings settings) {
+        Quiet.logs();
+        Authorizer authorizer = AuthorizationModes.chain(settings.authorizationModes());
+        List<String> problems = AdmissionPlugins.problems(settings.enableAdmissionPlugins(),
+                settings.disableAdmissionPlugins());
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+        long begin = System.nanoTime();
+        Thread preload = preload(settings.storage());
+        Path dir = TempDirs.create();
+        try {
+            LocalPki pki = TestPki.in(dir);
+            long certificates = System.nanoTime();
+            preload.join();
+            long preloaded = System.nanoTime();
+            Running running = listen(settings, dir, pki, authorizer);
+            long listening = System.nanoTime();
+            awaitReady(running, settings.startTimeout());
+            long ready = System.nanoTime();
+            String url = "https://" + LOOPBACK + ":" + running.server().port();
+            Path kubeconfig = pki.writeKubeconfig(url);
+            StartTimes times = new StartTimes(Duration.ofNanos(certificates - begin), Duration.ofNanos(preloaded - certificates),
+                    Duration.ofNanos(listening - preloaded), Duration.ofNanos(ready - listening));
+            return new KapiServer(running, pki, Files.readString(kubeconfig), kubeconfig, times);
+        } catch (IOException e) {
+            TempDirs.delete(dir);
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            TempDirs.delete(dir);
+            throw new IllegalStateException("interrupted while starting Kapi", e);
+        } catch (RuntimeException e) {
+            TempDirs.delete(dir);
+            throw e;
+        }
+    }
+
+    /**
+     * Reads the JVM-wide data (schemas, the ephemeral service-account key) on another thread while
+     * this one makes or copies the certificates; a no-op once they exist.
+     */
+    private static Thread preload(StorageBackend storage) {
+        return Thread.ofVirtual().name("kapi-preload").start(() -> {
+            Schemas.builtin();
+            if (storage == StorageBackend.MEMORY) {
+                ServiceAccountKeys.ephemeral();
+            }
+        });
+    }
+
+    /** Builds the API and listens; with port 0, on a free port, trying another if it was taken meanwhile. */
+    private static Running listen(Settings settings, Path dir, LocalPki pki, Authorizer authorizer) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            int port = settings.port() != 0 ? settings.port() : freePort();
+            ApiAssembly api = ApiAssembly.create(apiConfig(settings, dir, port));
+            try {
+                ServerConfig config = ServerConfig.of(LOOPBACK, port, pki.tls()).withAuthorizer(authorizer);
+                if (!settings.authentication()) {
+                    config = config.withAuthenticator(Authenticator.union(List.of(
+                            new ClientCertificateAuthenticator(pki.tls().clientCas()),
+                            (request, certificates) -> Optional.of(ADMIN))));
+                }
+                List<PostStartHook> hooks = api.hooks().stream().filter(h -> !h.name().equals(OPENAPI_WARM_UP)).toList();
+                return new Running(dir, api, io.kapi.server.KapiServer.start(config, api.handler(), api.checks(), hooks));
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(api);
+                if (!(e instanceof IOException) || settings.port() != 0 || attempt == BIND_ATTEMPTS) {
+                    throw new IllegalStateException("Kapi cannot start: " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    private static ApiConfig apiConfig(Settings settings, Path dir, int port) {
+        return ApiConfig.builder()
+                .dataDir(dir)
+                .storageBackend(settings.storage().flag())
+                .advertiseAddress(LOOPBACK)
+                .securePort(port)
+                .standalone(settings.standaloneControllers())
+                .admission(new ApiConfig.Admission(settings.enableAdmissionPlugins(), settings.disableAdmissionPlugins()))
+                .build();
+    }
+
+    private static void awaitReady(Running running, Duration timeout) throws InterruptedException {
+        if (!running.server().awaitReady(timeout)) {
+            running.close();
+            throw new IllegalStateException("Kapi was not ready within " + timeout);
+        }
+    }
+
+    /**
+     * A port free on the loopback address now. The API must know its port before it listens (the
+     * {@code kubernetes} endpoints carry it), hence a pick rather than binding port 0.
+     */
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void closeQuietly(ApiAssembly api) {
+        try {
+            api.close();
+        } catch (Exception ignored) {
+            // the start failed already; that failure is what the caller hears of
+        }
+    }
+}

@@ -1,0 +1,356 @@
+package io.kapi.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.platform.engine.discovery.ClassSelector;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+
+/**
+ * The extension, driven through the JUnit engine: sample test classes (nested here, so that they run
+ * only when these tests run them) record what they were given; the tests check it and what is left
+ * after them.
+ */
+@DisplayName("@KapiTest")
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class KapiExtensionTest {
+
+    /** What the samples saw, by "Sample.what". */
+    static final Map<String, Object> SEEN = new ConcurrentHashMap<>();
+
+    static EngineExecutionResults run(Map<String, String> configuration, Class<?>... classes) {
+        ClassSelector[] selectors = java.util.Arrays.stream(classes).map(c -> selectClass(c)).toArray(ClassSelector[]::new);
+        return EngineTestKit.engine("junit-jupiter").configurationParameters(configuration).selectors(selectors).execute();
+    }
+
+    static EngineExecutionResults run(Class<?>... classes) {
+        return run(Map.of(), classes);
+    }
+
+    /** Fails with every failure's stack when anything in the run failed. */
+    static void assertAllPassed(EngineExecutionResults results, int tests) {
+        List<Throwable> failures = results.allEvents().failed().stream()
+                .map(e -> e.getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow())
+                .flatMap(r -> r.getThrowable().stream()).toList();
+        if (!failures.isEmpty()) {
+            AssertionError error = new AssertionError(failures.size() + " failed: " + failures.getFirst());
+            failures.forEach(error::addSuppressed);
+            throw error;
+        }
+        assertEquals(tests, results.testEvents().succeeded().count(), "tests passed");
+    }
+
+    static ConfigMap configMap(String name, String value) {
+        return new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().addToData("v", value).build();
+    }
+
+    @KapiTest
+    @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+    static class PerClassSample {
+        static KapiServer staticServer;
+        KapiServer server;
+        KubernetesClient client;
+        ApiClient apiClient;
+
+        @BeforeAll
+        static void before(KapiServer fromParameter, KubernetesClient clientParameter) {
+            SEEN.put("PerClass.beforeAll.same", fromParameter == staticServer);
+            SEEN.put("PerClass.beforeAll.ns", clientParameter.namespaces().withName("kube-system").get() != null);
+        }
+
+        @Test
+        @Order(1)
+        void first(KubernetesClient parameter) throws Exception {
+            SEEN.put("PerClass.url1", server.url());
+            SEEN.put("PerClass.dir", server.directory());
+            SEEN.put("PerClass.client1", client);
+            SEEN.put("PerClass.parameterIsField", parameter == client);
+            client.configMaps().resource(configMap("shared", "1")).create();
+            SEEN.put("PerClass.javaClient", new CoreV1Api(apiClient).listNamespace().execute().getItems().size());
+        }
+
+        @Test
+        @Order(2)
+        void second() {
+            SEEN.put("PerClass.url2", server.url());
+            SEEN.put("PerClass.static", staticServer.url());
+            SEEN.put("PerClass.client2", client);
+            SEEN.put("PerClass.sharedVisible", client.configMaps().withName("shared").get() != null);
+        }
+    }
+
+    @Test
+    @DisplayName("one server per class: the same server and clients in every test, fields and parameters, "
+            + "fabric8 and the Java client both working; stopped and removed after the class")
+    void perClass() {
+        assertAllPassed(run(PerClassSample.class), 2);
+        assertEquals(SEEN.get("PerClass.url1"), SEEN.get("PerClass.url2"));
+        assertEquals(SEEN.get("PerClass.url1"), SEEN.get("PerClass.static"));
+        assertSame(SEEN.get("PerClass.client1"), SEEN.get("PerClass.client2"));
+        assertEquals(true, SEEN.get("PerClass.beforeAll.same"));
+        assertEquals(true, SEEN.get("PerClass.beforeAll.ns"));
+        assertEquals(true, SEEN.get("PerClass.parameterIsField"));
+        assertEquals(true, SEEN.get("PerClass.sharedVisible"));
+        assertTrue((Integer) SEEN.get("PerClass.javaClient") >= 4, "the Java client lists the system namespaces");
+        Cleanup.assertStopped((String) SEEN.get("PerClass.url1"), (Path) SEEN.get("PerClass.dir"));
+    }
+
+    @KapiTest(lifecycle = KapiTest.Lifecycle.PER_METHOD)
+    @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+    static class PerMethodSample {
+        KapiServer server;
+        KubernetesClient client;
+
+        @Test
+        @Order(1)
+        void first() {
+            SEEN.put("PerMethod.url1", server.url());
+            SEEN.put("PerMethod.dir1", server.directory());
+            client.configMaps().resource(configMap("mine", "1")).create();
+        }
+
+        @Test
+        @Order(2)
+        void second() {
+            SEEN.put("PerMethod.url2", server.url());
+            SEEN.put("PerMethod.fresh", client.configMaps().withName("mine").get() == null);
+            SEEN.put("PerMethod.firstGone", !Files.exists((Path) SEEN.get("PerMethod.dir1")));
+        }
+    }
+
+    @Test
+    @DisplayName("one server per method: a fresh server for each test, the previous one already stopped")
+    void perMethod() {
+        assertAllPassed(run(PerMethodSample.class), 2);
+        assertNotEquals(SEEN.get("PerMethod.url1"), SEEN.get("PerMethod.url2"));
+        assertEquals(true, SEEN.get("PerMethod.fresh"));
+        assertEquals(true, SEEN.get("PerMethod.firstGone"));
+        Cleanup.assertStopped((String) SEEN.get("PerMethod.url1"), (Path) SEEN.get("PerMethod.dir1"));
+    }
+
+    @KapiTest(namespacePerTest = true)
+    @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+    static class NamespaceSample {
+        KubernetesClient client;
+        @KapiNamespace
+        String namespace;
+
+        @Test
+        @Order(1)
+        void first() {
+            SEEN.put("Namespace.ns1", namespace);
+            SEEN.put("Namespace.client1", client.getNamespace());
+            ConfigMap created = client.configMaps().resource(configMap("here", "1")).create();
+            SEEN.put("Namespace.createdIn", created.getMetadata().getNamespace());
+        }
+
+        @Test
+        @Order(2)
+        void second(@KapiNamespace String parameter) {
+            SEEN.put("Namespace.ns2", namespace);
+            SEEN.put("Namespace.parameter", parameter);
+            Namespace previous = client.namespaces().withName((String) SEEN.get("Namespace.ns1")).get();
+            SEEN.put("Namespace.previousDeleted", previous == null || previous.getMetadata().getDeletionTimestamp() != null);
+            SEEN.put("Namespace.empty", client.configMaps().list().getItems().stream()
+                    .noneMatch(c -> c.getMetadata().getName().equals("here")));
+        }
+    }
+
+    @Test
+    @DisplayName("a namespace per test: created before, the clients' default namespace, deleted after")
+    void namespacePerTest() {
+        assertAllPassed(run(NamespaceSample.class), 2);
+        String ns1 = (String) SEEN.get("Namespace.ns1");
+        assertTrue(ns1.matches("first-[a-z0-9]{5}"), ns1);
+        assertEquals(ns1, SEEN.get("Namespace.client1"));
+        assertEquals(ns1, SEEN.get("Namespace.createdIn"));
+        assertNotEquals(ns1, SEEN.get("Namespace.ns2"));
+        assertEquals(SEEN.get("Namespace.ns2"), SEEN.get("Namespace.parameter"));
+        assertEquals(true, SEEN.get("Namespace.previousDeleted"));
+        assertEquals(true, SEEN.get("Namespace.empty"));
+    }
+
+    @KapiTest(restoreAfterEach = true)
+    @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+    static class RestoreSample {
+        static KubernetesClient client;
+
+        @BeforeAll
+        static void fixtures() {
+            client.configMaps().resource(configMap("fixture", "original")).create();
+        }
+
+        private static String fixture() {
+            ConfigMap c = client.configMaps().withName("fixture").get();
+            return c == null ? "absent" : c.getData().get("v");
+        }
+
+        @Test
+        @Order(1)
+        void change() {
+            SEEN.put("Restore.1", fixture());
+            client.configMaps().withName("fixture").edit(c -> {
+                c.getData().put("v", "changed");
+                return c;
+            });
+            client.configMaps().resource(configMap("extra", "x")).create();
+        }
+
+        @Test
+        @Order(2)
+        void delete() {
+            SEEN.put("Restore.2", fixture() + "," + (client.configMaps().withName("extra").get() == null));
+            client.configMaps().withName("fixture").delete();
+        }
+
+        @Test
+        @Order(3)
+        void again() {
+            SEEN.put("Restore.3", fixture());
+        }
+    }
+
+    @Test
+    @DisplayName("restore after each: every test sees the objects @BeforeAll made, as it made them")
+    void restoreAfterEach() {
+        assertAllPassed(run(RestoreSample.class), 3);
+        assertEquals("original", SEEN.get("Restore.1"));
+        assertEquals("original,true", SEEN.get("Restore.2"));
+        assertEquals("original", SEEN.get("Restore.3"));
+    }
+
+    /** Three classes that only pass if they all have their servers up at the same time. */
+    static final CountDownLatch ALL_UP = new CountDownLatch(3);
+
+    abstract static class ParallelSample {
+        KubernetesClient client;
+        KapiServer server;
+
+        @Test
+        void ownStore() throws InterruptedException {
+            String me = getClass().getSimpleName();
+            SEEN.put("Parallel." + me, server.url());
+            client.configMaps().resource(configMap("owner", me)).create();
+            ALL_UP.countDown();
+            assertTrue(ALL_UP.await(3, TimeUnit.MINUTES), "the three classes did not run at the same time");
+            assertEquals(me, client.configMaps().withName("owner").get().getData().get("v"));
+        }
+    }
+
+    @KapiTest
+    static class ParallelA extends ParallelSample {
+    }
+
+    @KapiTest
+    static class ParallelB extends ParallelSample {
+    }
+
+    @KapiTest
+    static class ParallelC extends ParallelSample {
+    }
+
+    @Test
+    @DisplayName("classes run in parallel: each its own server, port and store, all up at once")
+    void parallelClasses() {
+        EngineExecutionResults results = run(Map.of(
+                "junit.jupiter.execution.parallel.enabled", "true",
+                "junit.jupiter.execution.parallel.mode.classes.default", "concurrent",
+                "junit.jupiter.execution.parallel.config.strategy", "fixed",
+                "junit.jupiter.execution.parallel.config.fixed.parallelism", "3"),
+                ParallelA.class, ParallelB.class, ParallelC.class);
+        assertAllPassed(results, 3);
+        assertEquals(3, java.util.Set.of(SEEN.get("Parallel.ParallelA"), SEEN.get("Parallel.ParallelB"),
+                SEEN.get("Parallel.ParallelC")).size());
+    }
+
+    @KapiTest(namespacePerTest = true)
+    static class OuterSample {
+        static KapiServer outer;
+
+        @Nested
+        class Inner {
+            KapiServer server;
+            @KapiNamespace
+            String namespace;
+
+            @Test
+            void sharesTheOuterServer() {
+                SEEN.put("Nested.same", server == outer);
+                SEEN.put("Nested.ns", namespace);
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("a nested class shares its enclosing class's server and settings")
+    void nested() {
+        assertAllPassed(run(OuterSample.class), 1);
+        assertEquals(true, SEEN.get("Nested.same"));
+        assertNotEquals("default", SEEN.get("Nested.ns"));
+    }
+
+    @KapiTest(crds = "classpath:crds/widgets.yaml")
+    static class CrdSample {
+        @Test
+        void never() {
+        }
+    }
+
+    @KapiTest(authorizationModes = "Bogus")
+    static class BadModeSample {
+        @Test
+        void never() {
+        }
+    }
+
+    @Test
+    @DisplayName("CRDs say they are not available yet; a bad option fails the class with kube-apiserver's words")
+    void options() {
+        assertClassFails(run(CrdSample.class), "installing CRDs is not available yet");
+        assertClassFails(run(BadModeSample.class), "authorization-mode \"Bogus\" is not a valid mode");
+    }
+
+    private static void assertClassFails(EngineExecutionResults results, String message) {
+        Event failed = results.containerEvents().failed().stream().findFirst().orElse(null);
+        assertNotNull(failed, "the class should fail");
+        Throwable cause = failed.getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow()
+                .getThrowable().orElseThrow();
+        assertTrue(cause.getMessage().contains(message), cause.toString());
+        assertEquals(0, results.testEvents().started().count());
+    }
+
+    @Test
+    @DisplayName("nothing is left after a class: no thread, no listening port, no temporary directory")
+    void cleanup() {
+        Cleanup.Before before = Cleanup.before();
+        assertAllPassed(run(PerClassSample.class), 2);
+        before.assertNothingLeft((String) SEEN.get("PerClass.url1"));
+    }
+}

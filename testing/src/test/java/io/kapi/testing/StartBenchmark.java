@@ -1,0 +1,152 @@
+package io.kapi.testing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * Start-to-ready of in-process servers, run by {@code bench/testing-start.sh} (not a test):
+ * <pre>
+ *   warm N   one JVM: a first server, then N more one after the other (each closed before the next);
+ *            p50/p99 of the N, and where their time went
+ *   cold N   N fresh JVMs, each timing its first server (class loading, certificates, schemas included)
+ *            and measuring heap and RSS with that one server idle; p50/p99 of each
+ *   once     one fresh JVM's figures, one line (what "cold" runs N times)
+ * </pre>
+ * Start-to-ready is {@code KapiServer.builder().start()} until it returns: listening, every post-start
+ * hook done. Heap is the used heap after a full GC with the server idle and still open; RSS the JVM's
+ * resident set then (both include the JVM's and JUnit-less test harness' own share).
+ */
+public final class StartBenchmark {
+
+    private StartBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args.length > 0 ? args[0] : "warm";
+        int n = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        switch (mode) {
+            case "once" -> once();
+            case "warm" -> warm(n);
+            case "cold" -> cold(n);
+            default -> throw new IllegalArgumentException("mode: once, warm or cold");
+        }
+        System.exit(0);
+    }
+
+    /** One start in this fresh JVM: "start_ms heap_mb rss_mb cpu_ms details". */
+    private static void once() throws Exception {
+        long cpu = processCpuNanos();
+        long t = System.nanoTime();
+        try (KapiServer kapi = KapiServer.builder().start()) {
+            double ms = (System.nanoTime() - t) / 1e6;
+            double cpuMs = (processCpuNanos() - cpu) / 1e6;
+            System.out.printf(Locale.ROOT, "%.1f %.1f %.1f %.0f %s%n", ms, heapMb(), rssMb(), cpuMs, kapi.startTimes());
+        }
+    }
+
+    /** CPU time of every thread of this JVM so far (JIT and GC included). */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    private static void warm(int n) {
+        long t = System.nanoTime();
+        try (KapiServer first = KapiServer.builder().start()) {
+            System.out.printf(Locale.ROOT, "first server in this JVM: %.0f ms (%s)%n", (System.nanoTime() - t) / 1e6,
+                    first.startTimes());
+        }
+        List<Launcher.StartTimes> times = new ArrayList<>();
+        double[] total = new double[n];
+        double[] close = new double[n];
+        double[] cpu = new double[n];
+        for (int i = 0; i < n; i++) {
+            long c0 = processCpuNanos();
+            long s = System.nanoTime();
+            KapiServer kapi = KapiServer.builder().start();
+            total[i] = (System.nanoTime() - s) / 1e6;
+            cpu[i] = (processCpuNanos() - c0) / 1e6;
+            times.add(kapi.startTimes());
+            long c = System.nanoTime();
+            kapi.close();
+            close[i] = (System.nanoTime() - c) / 1e6;
+        }
+        System.out.printf(Locale.ROOT, "warm start-to-ready over %d starts: p50 %.0f ms, p99 %.0f ms (min %.0f, max %.0f)%n",
+                n, percentile(total, 50), percentile(total, 99), percentile(total, 0), percentile(total, 100));
+        System.out.printf(Locale.ROOT, "  p50 of its parts: certificates %.0f ms, preload %.0f ms, build+listen %.0f ms, "
+                        + "post-start hooks %.0f ms; close p50 %.0f ms%n",
+                part(times, Launcher.StartTimes::certificates), part(times, Launcher.StartTimes::preload),
+                part(times, Launcher.StartTimes::listen), part(times, Launcher.StartTimes::hooks), percentile(close, 50));
+        System.out.printf(Locale.ROOT, "  CPU time of the JVM per start (all threads, a load-independent figure): p50 %.0f ms, "
+                + "p99 %.0f ms%n", percentile(cpu, 50), percentile(cpu, 99));
+    }
+
+    private static void cold(int n) throws IOException, InterruptedException {
+        double[] start = new double[n];
+        double[] heap = new double[n];
+        double[] rss = new double[n];
+        double[] cpu = new double[n];
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (int i = 0; i < n; i++) {
+            Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                    System.getProperty("java.class.path"), StartBenchmark.class.getName(), "once")
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            String line;
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
+                line = out.readLine();
+            }
+            if (p.waitFor() != 0 || line == null) {
+                throw new IllegalStateException("a cold run failed");
+            }
+            String[] f = line.split(" ", 5);
+            cpu[i] = Double.parseDouble(f[3]);
+            start[i] = Double.parseDouble(f[0]);
+            heap[i] = Double.parseDouble(f[1]);
+            rss[i] = Double.parseDouble(f[2]);
+            System.out.println("  cold run " + (i + 1) + ": " + line);
+        }
+        System.out.printf(Locale.ROOT, "cold start-to-ready over %d JVMs: p50 %.0f ms, p99 %.0f ms (min %.0f, max %.0f)%n",
+                n, percentile(start, 50), percentile(start, 99), percentile(start, 0), percentile(start, 100));
+        System.out.printf(Locale.ROOT, "  CPU time of the JVM during that start (all threads): p50 %.0f ms, p99 %.0f ms%n",
+                percentile(cpu, 50), percentile(cpu, 99));
+        System.out.printf(Locale.ROOT, "one idle server: heap after start p50 %.1f MB (max %.1f), RSS p50 %.0f MB (max %.0f)%n",
+                percentile(heap, 50), percentile(heap, 100), percentile(rss, 50), percentile(rss, 100));
+    }
+
+    private static double part(List<Launcher.StartTimes> times, Function<Launcher.StartTimes, Duration> part) {
+        return percentile(times.stream().mapToDouble(t -> part.apply(t).toNanos() / 1e6).toArray(), 50);
+    }
+
+    /** The nearest-rank percentile (p99 of 20 samples is the largest). */
+    static double percentile(double[] values, double p) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int rank = (int) Math.ceil(p / 100 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    private static double heapMb() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0;
+    }
+
+    private static double rssMb() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) / 1024.0;
+            }
+        }
+        return Double.NaN;
+    }
+}
