@@ -37,6 +37,8 @@ final class ConnectionGuard implements Connection.Listener {
     private final long headerTimeoutNanos;
     private final int connectionsPerClient;
     private final Map<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
+    /** The client of each counted connection, as it was at open (a closed endpoint knows no remote address). */
+    private final Map<SslConnection, InetAddress> clients = new ConcurrentHashMap<>();
     private final Map<SslConnection, Handshake> handshakes = new ConcurrentHashMap<>();
     private final Map<HttpConnection, Headers> http1 = new ConcurrentHashMap<>();
     private volatile Scheduler.Task sweep;
@@ -74,7 +76,7 @@ final class ConnectionGuard implements Connection.Listener {
         switch (connection) {
             case SslConnection ssl -> {
                 handshakes.remove(ssl);
-                InetAddress client = client(ssl.getEndPoint().getRemoteSocketAddress());
+                InetAddress client = clients.remove(ssl);
                 if (client != null) {
                     perClient.computeIfPresent(client, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
                 }
@@ -88,6 +90,7 @@ final class ConnectionGuard implements Connection.Listener {
     private void opened(SslConnection ssl) {
         InetAddress client = client(ssl.getEndPoint().getRemoteSocketAddress());
         if (client != null) {
+            clients.put(ssl, client);
             int n = perClient.computeIfAbsent(client, k -> new AtomicInteger()).incrementAndGet();
             if (n > connectionsPerClient) {
                 LOG.log(Level.WARNING, "{0} holds {1} connections, more than {2}: closing the newest",

@@ -205,4 +205,17 @@ class SlowClientTest {
             }
         }
     }
+
+    @Test
+    @DisplayName("closed connections stop counting: a client that opened and closed more than its limit is still served")
+    void closedConnectionsAreUncounted() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            try (SSLSocket s = tls("127.0.0.4")) {
+                s.getOutputStream().write("GET /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                assertTrue(new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)
+                        .startsWith("HTTP/1.1 200"), "connection " + i + " served");
+            }
+        }
+    }
 }
