@@ -61,7 +61,9 @@ class WatchHttpTest {
         api = ApiAssembly.create(ApiConfig.builder().dataDir(dir).securePort(0).standalone(true).build());
         server = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls()), api.handler(), api.checks(), api.hooks());
         client = adminClient(pki);
-        for (int i = 0; i < 200 && get("/api/v1/namespaces/default").statusCode() != 200; i++) {
+        // the standalone controllers write kube-root-ca.crt into default: wait for it, so that the
+        // configmap events the tests watch for are their own
+        for (int i = 0; i < 600 && get("/api/v1/namespaces/default/configmaps/kube-root-ca.crt").statusCode() != 200; i++) {
             Thread.sleep(50);
         }
     }
