@@ -95,10 +95,22 @@ public final class RbacAuthorizer implements Authorizer, RuleResolver, AutoClose
         return new Rules(rules, false);
     }
 
-    /** The rules of role {@code kind} ({@code Role} or {@code ClusterRole}) {@code namespace/name}, or null when absent. */
+    /**
+     * The rules of role {@code kind} ({@code Role} or {@code ClusterRole}) {@code namespace/name} as stored
+     * now, or null when absent: read from storage, not the mirrors, as kube's binding storage does, so a
+     * role created just before the binding that refers to it is found.
+     */
     public List<PolicyRule> roleRules(String kind, String namespace, String name) {
-        return kind.equals("ClusterRole") ? clusterRoles.get("", name)
-                : kind.equals("Role") ? roles.get(namespace, name) : null;
+        ResourceMirror<List<PolicyRule>> mirror = kind.equals("ClusterRole") ? clusterRoles
+                : kind.equals("Role") ? roles : null;
+        if (mirror == null) {
+            return null;
+        }
+        ResourceStore store = mirror.store();
+        if (store == null) {
+            return mirror.get(kind.equals("Role") ? namespace : "", name);
+        }
+        return store.find(kind.equals("Role") ? namespace : "", name).map(RbacAuthorizer::rules).orElse(null);
     }
 
     private interface RuleVisitor {

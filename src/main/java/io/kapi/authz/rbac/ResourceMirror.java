@@ -54,6 +54,11 @@ final class ResourceMirror<T> implements AutoCloseable {
         thread.start();
     }
 
+    /** The store mirrored, or null while it is not served yet. */
+    ResourceStore store() {
+        return store.get();
+    }
+
     /** The objects of {@code namespace} ("" : cluster-scoped ones) by name; a live view. */
     Map<String, T> in(String namespace) {
         return objects.getOrDefault(namespace, Map.of());

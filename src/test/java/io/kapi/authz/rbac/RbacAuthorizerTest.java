@@ -189,6 +189,16 @@ final class RbacAuthorizerTest {
                 {"metadata":{"name":"dave-cm"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role",
                  "name":"cm-get"},"subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"dave"}]}""");
         assertEquals(201, bindOwn.code(), bindOwn.text());
+        for (int i = 0; i < 10; i++) {
+            assertEquals(201, api.call(carol, "POST", path, "application/json", """
+                    {"metadata":{"name":"fresh-%d"},"rules":[{"apiGroups":[""],"resources":["configmaps"],"verbs":["get"]}]}"""
+                    .formatted(i)).code());
+            ApiHarness.Reply bindFresh = api.call(carol, "POST", bindings, "application/json", """
+                    {"metadata":{"name":"dave-fresh-%d"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role",
+                     "name":"fresh-%d"},"subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"dave"}]}"""
+                    .formatted(i, i));
+            assertEquals(201, bindFresh.code(), "a binding to a role created just before: " + bindFresh.text());
+        }
     }
 
     private static JsonNode subjectReview(String user, String verb, String resource, String namespace) {
