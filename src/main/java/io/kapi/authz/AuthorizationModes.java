@@ -89,19 +89,9 @@ public final class AuthorizationModes {
         return build(modes, null, AuthorizationConfig.DEFAULT).authorizer();
     }
 
-    /**
-     * The chain of {@code modes}, RBAC reading {@code registry}, the others' files named by {@code config}.
-     *
-     * @throws IllegalArgumentException for an unknown or repeated mode, with kube-apiserver's wording
-     */
-    public static Chain build(List<String> modes, Registry registry, AuthorizationConfig config) {
-        Context context = new Context(registry, config);
-        List<Mode> built = new ArrayList<>();
-        built.add(new Mode(AuthorizationModes::privileged, (user, ns) -> user.groups().contains(MASTERS)
-                ? MODES.get("AlwaysAllow").apply(context).rules().rulesFor(user, ns)
-                : new RuleResolver.Rules(List.of(), false), () -> { }));
+    /** Every name known and none twice, checked before any mode starts (RBAC starts watches). */
+    private static void validate(List<String> modes) {
         List<String> seen = new ArrayList<>();
-        List<String> missing = new ArrayList<>();
         for (String mode : modes) {
             if (!MODES.containsKey(mode)) {
                 throw new IllegalArgumentException("authorization-mode \"%s\" is not a valid mode".formatted(mode));
@@ -111,6 +101,23 @@ public final class AuthorizationModes {
                         .formatted(String.join(",", modes)));
             }
             seen.add(mode);
+        }
+    }
+
+    /**
+     * The chain of {@code modes}, RBAC reading {@code registry}, the others' files named by {@code config}.
+     *
+     * @throws IllegalArgumentException for an unknown or repeated mode, with kube-apiserver's wording
+     */
+    public static Chain build(List<String> modes, Registry registry, AuthorizationConfig config) {
+        validate(modes);
+        Context context = new Context(registry, config);
+        List<Mode> built = new ArrayList<>();
+        built.add(new Mode(AuthorizationModes::privileged, (user, ns) -> user.groups().contains(MASTERS)
+                ? MODES.get("AlwaysAllow").apply(context).rules().rulesFor(user, ns)
+                : new RuleResolver.Rules(List.of(), false), () -> { }));
+        List<String> missing = new ArrayList<>();
+        for (String mode : modes) {
             Function<Context, Mode> factory = MODES.get(mode);
             if (factory == null) {
                 missing.add(mode);

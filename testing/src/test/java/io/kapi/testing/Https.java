@@ -50,6 +50,11 @@ final class Https implements AutoCloseable {
         return client.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A GET as {@code user} (no groups), impersonated: the admin may impersonate anyone. */
+    HttpResponse<String> getAs(String user, String path) throws Exception {
+        return client.send(request(path).header("Impersonate-User", user).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     HttpResponse<String> post(String path, String json) throws Exception {
         return client.send(request(path).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());

@@ -67,12 +67,14 @@ class KapiServerBuilderTest {
     }
 
     @Test
-    @DisplayName("authorization modes are passed through by name: AlwaysDeny forbids, an unknown name is refused")
+    @DisplayName("authorization modes are passed through by name: AlwaysDeny forbids (system:masters excepted, as in "
+            + "kube-apiserver), an unknown name is refused")
     void authorizationModes() throws Exception {
         try (KapiServer kapi = KapiServer.builder().authorizationModes("AlwaysDeny").start(); Https admin = Https.admin(kapi)) {
-            HttpResponse<String> denied = admin.get("/api/v1/namespaces");
+            HttpResponse<String> denied = admin.getAs("jane", "/api/v1/namespaces");
             assertEquals(403, denied.statusCode(), denied.body());
             assertEquals("Forbidden", Json.MAPPER.readTree(denied.body()).path("reason").asText());
+            assertEquals(200, admin.get("/api/v1/namespaces").statusCode(), "system:masters is allowed before every mode");
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> KapiServer.builder().authorizationModes("RBAC", "Nope").start());
