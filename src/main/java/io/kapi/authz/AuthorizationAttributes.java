@@ -13,10 +13,45 @@ import io.kapi.request.Verb;
  * @param verb the request's verb (or one only authorization asks about, such as {@code impersonate})
  * @param resourceRequest whether a resource is named; otherwise {@code path} is
  * @param name "" when the request names no object
+ * @param fieldSelector the request's raw {@code fieldSelector}, "" when none (kube's {@code GetFieldSelector})
  */
 public record AuthorizationAttributes(UserInfo user, Verb verb, boolean resourceRequest, String group,
                                       String version, String resource, String subresource, String namespace,
-                                      String name, String path) {
+                                      String name, String path, String fieldSelector) {
+
+    public AuthorizationAttributes {
+        fieldSelector = fieldSelector == null ? "" : fieldSelector;
+    }
+
+    /** Attributes without a field selector. */
+    public AuthorizationAttributes(UserInfo user, Verb verb, boolean resourceRequest, String group, String version,
+                                   String resource, String subresource, String namespace, String name, String path) {
+        this(user, verb, resourceRequest, group, version, resource, subresource, namespace, name, path, "");
+    }
+
+    /**
+     * These attributes with the request's field selector; a list or watch whose selector pins
+     * {@code metadata.name} to a valid path segment names that object, as kube's request info does (so
+     * RBAC's resourceNames and the Node authorizer see the name of a single-object watch).
+     */
+    public AuthorizationAttributes withFieldSelector(String selector) {
+        String raw = selector == null ? "" : selector;
+        String named = name;
+        if (named.isEmpty() && (verb == Verb.LIST || verb == Verb.WATCH) && !raw.isEmpty()) {
+            String pinned = FieldRequirements.of(raw).pinned("metadata.name");
+            if (pinned != null && !pinned.isEmpty() && !pinned.equals(".") && !pinned.equals("..")
+                    && pinned.indexOf('/') < 0 && pinned.indexOf('%') < 0) {
+                named = pinned;
+            }
+        }
+        return new AuthorizationAttributes(user, verb, resourceRequest, group, version, resource, subresource,
+                namespace, named, path, raw);
+    }
+
+    /** The field selector's requirements; none when it does not parse (the request itself fails later). */
+    public io.kapi.registry.FieldSelector fieldRequirements() {
+        return FieldRequirements.of(fieldSelector);
+    }
 
     /** The attributes of the request a context describes. */
     public static AuthorizationAttributes of(RequestContext context) {

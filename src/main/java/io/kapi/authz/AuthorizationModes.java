@@ -1,6 +1,7 @@
 package io.kapi.authz;
 
 import io.kapi.authn.UserInfo;
+import io.kapi.authz.node.NodeAuthorizer;
 import io.kapi.authz.rbac.RbacAuthorizer;
 import io.kapi.registry.Registry;
 import java.lang.System.Logger.Level;
@@ -80,7 +81,13 @@ public final class AuthorizationModes {
             RbacAuthorizer rbac = RbacAuthorizer.start(registry);
             return new Mode(rbac, rbac, rbac);
         });
-        m.put("Node", null);
+        m.put("Node", context -> {
+            if (context.registry() == null) {
+                throw new IllegalArgumentException("authorization-mode Node needs the API's registry");
+            }
+            NodeAuthorizer node = NodeAuthorizer.start(context.registry());
+            return new Mode(node, node, node);
+        });
         return m;
     }
 

@@ -6,6 +6,7 @@ import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
 import io.kapi.authz.PolicyRule;
+import io.kapi.authz.ResourceMirror;
 import io.kapi.authz.RuleResolver;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.registry.Registry;
@@ -31,12 +32,11 @@ public final class RbacAuthorizer implements Authorizer, RuleResolver, AutoClose
     private final ResourceMirror<Binding> roleBindings;
 
     private RbacAuthorizer(Registry registry) {
-        Runnable none = () -> { };
-        this.clusterRoles = new ResourceMirror<>("clusterroles", store(registry, "clusterroles"), RbacAuthorizer::rules, none);
-        this.roles = new ResourceMirror<>("roles", store(registry, "roles"), RbacAuthorizer::rules, none);
+        this.clusterRoles = new ResourceMirror<>("clusterroles", store(registry, "clusterroles"), RbacAuthorizer::rules);
+        this.roles = new ResourceMirror<>("roles", store(registry, "roles"), RbacAuthorizer::rules);
         this.clusterRoleBindings = new ResourceMirror<>("clusterrolebindings", store(registry, "clusterrolebindings"),
-                Binding::of, none);
-        this.roleBindings = new ResourceMirror<>("rolebindings", store(registry, "rolebindings"), Binding::of, none);
+                Binding::of);
+        this.roleBindings = new ResourceMirror<>("rolebindings", store(registry, "rolebindings"), Binding::of);
     }
 
     /** An authorizer over {@code registry}'s RBAC objects, its mirrors started. */

@@ -19,7 +19,8 @@ public record Authorization(Authorizer authorizer) implements Filter {
 
     @Override
     public RestResponse filter(FilterChain chain, ServerRequest request) {
-        AuthorizationAttributes attributes = AuthorizationAttributes.of(request.context());
+        AuthorizationAttributes attributes = AuthorizationAttributes.of(request.context())
+                .withFieldSelector(request.rest().param("fieldSelector"));
         Decision decision = authorizer.authorize(attributes);
         if (decision instanceof Decision.Allow) {
             return chain.proceed(request);

@@ -1,4 +1,4 @@
-package io.kapi.authz.rbac;
+package io.kapi.authz;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ObjectMeta;
@@ -20,11 +20,21 @@ import java.util.function.Supplier;
 /**
  * Every object of one resource, decoded, kept current by a list and then a watch from the list's
  * revision (an informer): relisted whenever the watch ends or fails. Reads never touch storage. One
- * virtual thread per mirror; {@link #close()} stops it.
+ * virtual thread per mirror; {@link #close()} stops it. Authorizers (RBAC, Node) answer from mirrors.
  *
  * @param <T> the decoded form
  */
-final class ResourceMirror<T> implements AutoCloseable {
+public final class ResourceMirror<T> implements AutoCloseable {
+
+    /**
+     * Told of every change a mirror applies, on the mirror's thread, in the order applied (an
+     * informer's event handler): {@code before} null is an addition, {@code after} null a removal.
+     * A relist reports what it changed as such changes too.
+     */
+    @FunctionalInterface
+    public interface Listener<T> {
+        void changed(String namespace, String name, T before, T after);
+    }
 
     private static final System.Logger LOG = System.getLogger(ResourceMirror.class.getName());
     private static final long POLL_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -32,7 +42,7 @@ final class ResourceMirror<T> implements AutoCloseable {
     private final String name;
     private final Supplier<ResourceStore> store;
     private final Function<ObjectNode, T> decode;
-    private final Runnable onChange;
+    private final Listener<T> listener;
     private final Map<String, Map<String, T>> objects = new ConcurrentHashMap<>();
     private final CountDownLatch synced = new CountDownLatch(1);
     private final Thread thread;
@@ -40,51 +50,61 @@ final class ResourceMirror<T> implements AutoCloseable {
 
     /**
      * @param store the store, or null while it is not served yet
-     * @param onChange called after every change applied (on the mirror's thread)
+     * @param listener told of every change applied
      */
-    ResourceMirror(String name, Supplier<ResourceStore> store, Function<ObjectNode, T> decode, Runnable onChange) {
+    public ResourceMirror(String name, Supplier<ResourceStore> store, Function<ObjectNode, T> decode,
+                          Listener<T> listener) {
         this.name = name;
         this.store = store;
         this.decode = decode;
-        this.onChange = onChange;
-        this.thread = Thread.ofVirtual().name("rbac-mirror-" + name).unstarted(this::run);
+        this.listener = listener;
+        this.thread = Thread.ofVirtual().name("authz-mirror-" + name).unstarted(this::run);
     }
 
-    void start() {
+    /** A mirror no one listens to. */
+    public ResourceMirror(String name, Supplier<ResourceStore> store, Function<ObjectNode, T> decode) {
+        this(name, store, decode, (ns, n, before, after) -> { });
+    }
+
+    public void start() {
         thread.start();
     }
 
     /** The store mirrored, or null while it is not served yet. */
-    ResourceStore store() {
+    public ResourceStore store() {
         return store.get();
     }
 
     /** The objects of {@code namespace} ("" : cluster-scoped ones) by name; a live view. */
-    Map<String, T> in(String namespace) {
+    public Map<String, T> in(String namespace) {
         return objects.getOrDefault(namespace, Map.of());
     }
 
     /** The object {@code namespace/name}, or null. */
-    T get(String namespace, String name) {
+    public T get(String namespace, String name) {
         return in(namespace).get(name);
     }
 
     private void put(ObjectNode o) {
         ObjectMeta meta = ObjectMeta.of(o);
-        objects.computeIfAbsent(meta.namespace(), ns -> new ConcurrentHashMap<>()).put(meta.name(), decode.apply(o));
+        T after = decode.apply(o);
+        T before = objects.computeIfAbsent(meta.namespace(), ns -> new ConcurrentHashMap<>()).put(meta.name(), after);
+        listener.changed(meta.namespace(), meta.name(), before, after);
     }
 
-    private void remove(ObjectNode o) {
-        ObjectMeta meta = ObjectMeta.of(o);
-        objects.getOrDefault(meta.namespace(), Map.of()).remove(meta.name());
+    private void remove(String namespace, String objectName) {
+        T before = objects.getOrDefault(namespace, Map.of()).remove(objectName);
+        if (before != null) {
+            listener.changed(namespace, objectName, before, null);
+        }
     }
 
     /** Waits until the first list was applied; false when {@code timeout} passed first. */
-    boolean awaitSynced(Duration timeout) throws InterruptedException {
+    public boolean awaitSynced(Duration timeout) throws InterruptedException {
         return synced.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    boolean synced() {
+    public boolean synced() {
         return synced.getCount() == 0;
     }
 
@@ -101,7 +121,7 @@ final class ResourceMirror<T> implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
-                LOG.log(Level.DEBUG, "RBAC mirror of {0}: {1}; listing again", name, e.getMessage());
+                LOG.log(Level.DEBUG, "Authorization mirror of {0}: {1}; listing again", name, e.getMessage());
             }
             try {
                 Thread.sleep(backoff);
@@ -120,9 +140,9 @@ final class ResourceMirror<T> implements AutoCloseable {
             put(o);
             listed.add(ObjectMeta.of(o).namespace() + "/" + ObjectMeta.of(o).name());
         }
-        objects.forEach((ns, byName) -> byName.keySet().removeIf(n -> !listed.contains(ns + "/" + n)));
+        objects.forEach((ns, byName) -> java.util.List.copyOf(byName.keySet()).stream()
+                .filter(n -> !listed.contains(ns + "/" + n)).forEach(n -> remove(ns, n)));
         synced.countDown();
-        onChange.run();
         return list.resourceVersion();
     }
 
@@ -135,11 +155,11 @@ final class ResourceMirror<T> implements AutoCloseable {
                     }
                     case Delivery.Change c -> {
                         if (c.type() == EventType.DELETED) {
-                            remove(c.object());
+                            ObjectMeta meta = ObjectMeta.of(c.object());
+                            remove(meta.namespace(), meta.name());
                         } else if (c.type() == EventType.ADDED || c.type() == EventType.MODIFIED) {
                             put(c.object());
                         }
-                        onChange.run();
                     }
                     case Delivery.InitialEventsEnd e -> {
                     }

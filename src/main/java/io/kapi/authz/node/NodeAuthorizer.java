@@ -1,0 +1,128 @@
+package io.kapi.authz.node;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.apis.bootstrap.RbacPolicy;
+import io.kapi.authn.UserInfo;
+import io.kapi.authz.AuthorizationAttributes;
+import io.kapi.authz.Authorizer;
+import io.kapi.authz.Decision;
+import io.kapi.authz.PolicyRule;
+import io.kapi.authz.ResourceMirror;
+import io.kapi.authz.RuleResolver;
+import io.kapi.authz.node.NodeGraph.Kind;
+import io.kapi.machinery.GroupVersionResource;
+import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * kube's Node authorizer ({@code --authorization-mode=Node}): decides for kubelets only
+ * ({@link NodeIdentity}) and has no opinion about everyone else. Secrets, configmaps, claims,
+ * volumes, resource claims, volume attachments and service account tokens are allowed only when the
+ * {@link NodeGraph} relates them to the node through the pods bound to it; pods and nodes are read
+ * by name or with a {@code spec.nodeName} selector; leases and CSINodes only under the node's own
+ * name; everything else by the static rules of the bootstrap {@code system:node} role. Refusals have
+ * no opinion with kube's reason, so RBAC can still allow, and the 403 shows the reason. The graph
+ * is kept current by watches of pods, persistent volumes, volume attachments and resource slices.
+ */
+public final class NodeAuthorizer implements Authorizer, RuleResolver, AutoCloseable {
+
+    private final NodeGraph graph;
+    private final List<PolicyRule> nodeRules;
+    private final List<ResourceMirror<?>> mirrors;
+
+    NodeAuthorizer(NodeGraph graph, List<PolicyRule> nodeRules, List<ResourceMirror<?>> mirrors) {
+        this.graph = graph;
+        this.nodeRules = List.copyOf(nodeRules);
+        this.mirrors = List.copyOf(mirrors);
+    }
+
+    /** An authorizer whose graph follows {@code registry}'s objects, its watches started. */
+    public static NodeAuthorizer start(Registry registry) {
+        NodeGraph graph = new NodeGraph();
+        List<ResourceMirror<?>> mirrors = List.of(
+                new ResourceMirror<>("pods", store(registry, "", "pods"), PodReferences::of, graph::pod),
+                new ResourceMirror<>("persistentvolumes", store(registry, "", "persistentvolumes"),
+                        VolumeReferences::of, (ns, name, before, after) -> graph.volume(name, after)),
+                new ResourceMirror<>("volumeattachments", store(registry, "storage.k8s.io", "volumeattachments"),
+                        o -> o.path("spec").path("nodeName").asText(""),
+                        (ns, name, before, after) -> graph.attachment(name, after)),
+                new ResourceMirror<>("resourceslices", store(registry, "resource.k8s.io", "resourceslices"),
+                        o -> o.path("spec").path("nodeName").asText(""),
+                        (ns, name, before, after) -> graph.slice(name, after)));
+        NodeAuthorizer authorizer = new NodeAuthorizer(graph, staticRules(), mirrors);
+        mirrors.forEach(ResourceMirror::start);
+        return authorizer;
+    }
+
+    private static Supplier<ResourceStore> store(Registry registry, String group, String resource) {
+        GroupVersionResource gvr = new GroupVersionResource(group, "v1", resource);
+        return () -> registry.store(gvr).orElse(null);
+    }
+
+    /** kube's {@code bootstrappolicy.NodeRules()}: the rules of the bootstrap {@code system:node} role. */
+    static List<PolicyRule> staticRules() {
+        List<PolicyRule> rules = new ArrayList<>();
+        for (JsonNode role : RbacPolicy.load().clusterRoles()) {
+            if (role.path("metadata").path("name").asText().equals("system:node")) {
+                role.path("rules").forEach(r -> rules.add(PolicyRule.of(r)));
+            }
+        }
+        if (rules.isEmpty()) {
+            throw new IllegalStateException("the bootstrap policy has no system:node role");
+        }
+        return rules;
+    }
+
+    /** Waits until every watch has listed once; false when {@code timeout} passed first. */
+    public boolean awaitSynced(Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        for (ResourceMirror<?> m : mirrors) {
+            if (!m.awaitSynced(Duration.ofNanos(Math.max(0, end - System.nanoTime())))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public Decision authorize(AuthorizationAttributes a) {
+        String node = NodeIdentity.nodeName(a.user());
+        if (node == null) {
+            return Decision.noOpinion();
+        }
+        if (node.isEmpty()) {
+            return new Decision.NoOpinion("unknown node for user \"%s\"".formatted(a.user().name()));
+        }
+        if (a.resourceRequest()) {
+            Decision special = NodeRules.decide(graph, node, a);
+            if (special != null) {
+                return special;
+            }
+        }
+        for (PolicyRule rule : nodeRules) {
+            if (rule.allows(a)) {
+                return Decision.allow();
+            }
+        }
+        return Decision.noOpinion();
+    }
+
+    /** Nodes' permissions are not enumerable (kube: "node authorizer does not support user rule resolution"). */
+    @Override
+    public Rules rulesFor(UserInfo user, String namespace) {
+        return new Rules(List.of(), NodeIdentity.nodeName(user) != null);
+    }
+
+    boolean reaches(String node, Kind kind, String namespace, String name) {
+        return graph.reaches(node, kind, namespace, name);
+    }
+
+    @Override
+    public void close() {
+        mirrors.forEach(ResourceMirror::close);
+    }
+}
