@@ -1,0 +1,115 @@
+package io.kapi.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Kubelets under {@code --authorization-mode=Node,RBAC} as kubectl meets them, with a client
+ * certificate for {@code system:node:n1} in {@code system:nodes} issued by the cluster CA, and by
+ * impersonation: a node reads what its pods refer to and nothing else, with kube's 403 wording.
+ */
+@DisplayName("Node authorization with kubectl")
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+final class NodeAuthorizationIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    static final KapiExtension KAPI = new KapiExtension("--authorization-mode=Node,RBAC");
+
+    private final Identities as = new Identities(KAPI);
+
+    @BeforeAll
+    static void objects() {
+        Kubectl admin = KAPI.kubectl();
+        admin.run("create", "namespace", "app").assertOk();
+        admin.run("create", "secret", "generic", "db", "-n", "app", "--from-literal=p=q").assertOk();
+        admin.run("create", "secret", "generic", "unrelated", "-n", "app", "--from-literal=p=q").assertOk();
+        admin.run("create", "configmap", "settings", "-n", "app", "--from-literal=a=b").assertOk();
+        admin.runWithInput("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: web, namespace: app}
+                spec:
+                  nodeName: n1
+                  containers:
+                  - name: c
+                    image: nginx
+                    envFrom: [{secretRef: {name: db}}]
+                  volumes: [{name: s, configMap: {name: settings}}]
+                """, "apply", "-f", "-").assertOk();
+    }
+
+    private static Kubectl.Result eventually(int expected, Supplier<Kubectl.Result> run) throws InterruptedException {
+        Instant deadline = Instant.now().plus(WAIT);
+        Kubectl.Result r = run.get();
+        while ((r.exitCode() == 0) != (expected == 0) && Instant.now().isBefore(deadline)) {
+            Thread.sleep(200);
+            r = run.get();
+        }
+        return r;
+    }
+
+    @Test
+    @DisplayName("a node's certificate reads its pods' secrets and configmaps, not others, nor another node's")
+    void certificate() throws InterruptedException {
+        Kubectl n1 = as.certificate("system:node:n1", List.of("system:nodes"));
+        eventually(0, () -> n1.run("get", "secret", "db", "-n", "app", "-o", "name")).assertOk();
+        n1.run("get", "configmap", "settings", "-n", "app", "-o", "name").assertOk();
+        n1.run("get", "pod", "web", "-n", "app", "-o", "name").assertOk();
+        Kubectl.Result other = n1.run("get", "secret", "unrelated", "-n", "app").assertFailed();
+        assertTrue(other.stderr().contains("Error from server (Forbidden): secrets \"unrelated\" is forbidden: User "
+                + "\"system:node:n1\" cannot get resource \"secrets\" in API group \"\" in the namespace \"app\": no "
+                + "relationship found between node 'n1' and this object"), other.toString());
+        Kubectl.Result list = n1.run("get", "secrets", "-n", "app").assertFailed();
+        assertTrue(list.stderr().contains("cannot list resource \"secrets\" in API group \"\" in the namespace \"app\": "
+                + "No Object name found"), list.toString());
+        Kubectl n2 = as.certificate("system:node:n2", List.of("system:nodes"));
+        Kubectl.Result foreign = n2.run("get", "secret", "db", "-n", "app").assertFailed();
+        assertTrue(foreign.stderr().contains("no relationship found between node 'n2' and this object"),
+                foreign.toString());
+        n1.run("get", "pods", "-A", "--field-selector=spec.nodeName=n1", "-o", "name").assertOk();
+        Kubectl.Result all = n1.run("get", "pods", "-A").assertFailed();
+        assertTrue(all.stderr().contains("can only list/watch pods with spec.nodeName field selector"), all.toString());
+    }
+
+    @Test
+    @DisplayName("kubectl auth can-i, impersonating a node, answers as the Node authorizer decides")
+    void canIImpersonated() throws InterruptedException {
+        Kubectl admin = KAPI.kubectl();
+        String[] node = {"--as=system:node:n1", "--as-group=system:nodes"};
+        eventually(0, () -> admin.run(concat(node, "auth", "can-i", "get", "secret/db", "-n", "app")));
+        assertEquals("yes", admin.run(concat(node, "auth", "can-i", "get", "secret/db", "-n", "app")).stdout().strip());
+        assertEquals("no - no relationship found between node 'n1' and this object", admin.run(concat(node, "auth",
+                "can-i", "get", "secret/unrelated", "-n", "app")).stdout().strip(), "kubectl shows the review's reason");
+        assertEquals("no - can only read resources of this type", admin.run(concat(node, "auth", "can-i", "delete",
+                "secret/db", "-n", "app")).stdout().strip());
+        assertEquals("yes", admin.run(concat(node, "auth", "can-i", "list", "services")).stdout().strip());
+        assertEquals("yes", admin.run(concat(node, "auth", "can-i", "get", "node/n1")).stdout().strip());
+        assertEquals("no - node 'n1' cannot read 'n2', only its own Node object", admin.run(concat(node, "auth",
+                "can-i", "get", "node/n2")).stdout().strip());
+        assertEquals("no", admin.run(concat(node, "auth", "can-i", "create", "deployments")).stdout().strip());
+        admin.run(concat(node, "get", "secret", "db", "-n", "app", "-o", "name")).assertOk();
+        Kubectl.Result lease = admin.run(concat(node, "get", "lease", "n2", "-n", "kube-node-lease")).assertFailed();
+        assertTrue(lease.stderr().contains("can only access node lease with the same name as the requesting node"),
+                lease.toString());
+    }
+
+    private static String[] concat(String[] first, String... rest) {
+        String[] all = new String[first.length + rest.length];
+        System.arraycopy(first, 0, all, 0, first.length);
+        System.arraycopy(rest, 0, all, first.length, rest.length);
+        return all;
+    }
+}
