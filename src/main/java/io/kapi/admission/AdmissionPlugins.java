@@ -6,6 +6,7 @@ import io.kapi.admission.plugin.LimitRanger;
 import io.kapi.admission.plugin.PodNodeSelector;
 import io.kapi.admission.plugin.ResourceQuotaAdmission;
 import io.kapi.admission.plugin.NamespaceLifecycle;
+import io.kapi.admission.plugin.NodeRestriction;
 import io.kapi.admission.plugin.PriorityAdmission;
 import io.kapi.admission.plugin.ServiceAccountAdmission;
 import io.kapi.admission.policy.ValidatingAdmissionPolicyPlugin;
@@ -58,6 +59,7 @@ public final class AdmissionPlugins {
     private static final Map<String, Function<PluginContext, AdmissionPlugin>> FACTORIES = Map.ofEntries(
             Map.entry("NamespaceLifecycle", c -> new NamespaceLifecycle(c.lookup())),
             Map.entry("ServiceAccount", c -> new ServiceAccountAdmission(c.lookup())),
+            Map.entry("NodeRestriction", c -> new NodeRestriction(c.lookup())),
             Map.entry("Priority", c -> new PriorityAdmission(c.lookup())),
             Map.entry("DefaultTolerationSeconds", c -> new DefaultTolerationSeconds(300, 300)),
             Map.entry("AlwaysPullImages", c -> new AlwaysPullImages()),

@@ -47,6 +47,9 @@ public final class ServiceAccountAdmission implements MutatingPlugin {
         if (!a.isMain("", "pods") || a.object() == null) {
             return;
         }
+        if (a.object().path("metadata").path("annotations").has("kubernetes.io/config.mirror")) {
+            return; // kube leaves mirror pods' spec alone: the kubelet deletes a mirror pod whose spec changed
+        }
         ObjectNode spec = a.object().with("spec");
         String name = spec.path("serviceAccountName").asText("");
         if (name.isEmpty()) {

@@ -15,21 +15,28 @@ import java.util.Set;
  *
  * @param nodeName "" for a pod not bound yet
  */
-record PodReferences(String nodeName, boolean mirror, String serviceAccount, Set<String> secrets,
+public record PodReferences(String nodeName, boolean mirror, String serviceAccount, Set<String> secrets,
                      Set<String> configMaps, Set<String> claims, Set<String> resourceClaims) {
 
-    static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
+    public static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
     /** Volume plugins whose {@code secretRef.name} names a secret. */
     private static final List<String> SECRET_REF_VOLUMES = List.of("cephfs", "cinder", "flexVolume", "rbd",
             "scaleIO", "iscsi", "storageos");
 
+    /** What {@code pod} gives its node: nothing when it is not bound, only itself when it is a mirror pod. */
     static PodReferences of(JsonNode pod) {
+        PodReferences all = named(pod);
+        if (all.nodeName().isEmpty() || all.mirror()) {
+            return new PodReferences(all.nodeName(), all.mirror(), "", Set.of(), Set.of(), Set.of(), Set.of());
+        }
+        return all;
+    }
+
+    /** Every object {@code pod}'s spec names, whether it is bound or a mirror pod or not. */
+    public static PodReferences named(JsonNode pod) {
         JsonNode spec = pod.path("spec");
         String node = spec.path("nodeName").asText("");
         boolean mirror = pod.path("metadata").path("annotations").has(MIRROR_ANNOTATION);
-        if (node.isEmpty() || mirror) {
-            return new PodReferences(node, mirror, "", Set.of(), Set.of(), Set.of(), Set.of());
-        }
         Set<String> secrets = new LinkedHashSet<>();
         Set<String> configMaps = new LinkedHashSet<>();
         spec.path("imagePullSecrets").forEach(s -> add(secrets, s.path("name")));
@@ -54,7 +61,7 @@ record PodReferences(String nodeName, boolean mirror, String serviceAccount, Set
                 claims.add(podName + "-" + v.path("name").asText(""));
             }
         }
-        return new PodReferences(node, false, spec.path("serviceAccountName").asText(""), Set.copyOf(secrets),
+        return new PodReferences(node, mirror, spec.path("serviceAccountName").asText(""), Set.copyOf(secrets),
                 Set.copyOf(configMaps), Set.copyOf(claims), resourceClaims(pod));
     }
 
