@@ -17,7 +17,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Kubelets under {@code --authorization-mode=Node,RBAC} as kubectl meets them, with a client
  * certificate for {@code system:node:n1} in {@code system:nodes} issued by the cluster CA, and by
- * impersonation: a node reads what its pods refer to and nothing else, with kube's 403 wording.
+ * impersonation: a node reads what its pods refer to and nothing else, and (NodeRestriction) modifies
+ * only its own Node and pods, with kube's 403 wording.
  */
 @DisplayName("Node authorization with kubectl")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -26,7 +27,8 @@ final class NodeAuthorizationIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @RegisterExtension
-    static final KapiExtension KAPI = new KapiExtension("--authorization-mode=Node,RBAC");
+    static final KapiExtension KAPI = new KapiExtension("--authorization-mode=Node,RBAC",
+            "--enable-admission-plugins=NodeRestriction");
 
     private final Identities as = new Identities(KAPI);
 
@@ -34,6 +36,10 @@ final class NodeAuthorizationIT {
     static void objects() {
         Kubectl admin = KAPI.kubectl();
         admin.run("create", "namespace", "app").assertOk();
+        for (String node : List.of("n1", "n2")) {
+            admin.runWithInput("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"" + node + "\"}}",
+                    "create", "-f", "-").assertOk();
+        }
         admin.run("create", "secret", "generic", "db", "-n", "app", "--from-literal=p=q").assertOk();
         admin.run("create", "secret", "generic", "unrelated", "-n", "app", "--from-literal=p=q").assertOk();
         admin.run("create", "configmap", "settings", "-n", "app", "--from-literal=a=b").assertOk();
@@ -48,6 +54,14 @@ final class NodeAuthorizationIT {
                     image: nginx
                     envFrom: [{secretRef: {name: db}}]
                   volumes: [{name: s, configMap: {name: settings}}]
+                """, "apply", "-f", "-").assertOk();
+        admin.runWithInput("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: far, namespace: app}
+                spec:
+                  nodeName: n2
+                  containers: [{name: c, image: nginx}]
                 """, "apply", "-f", "-").assertOk();
     }
 
@@ -104,6 +118,29 @@ final class NodeAuthorizationIT {
         Kubectl.Result lease = admin.run(concat(node, "get", "lease", "n2", "-n", "kube-node-lease")).assertFailed();
         assertTrue(lease.stderr().contains("can only access node lease with the same name as the requesting node"),
                 lease.toString());
+    }
+
+    @Test
+    @DisplayName("NodeRestriction: a node labels its own Node, not another's, nor with restricted labels")
+    void nodeRestriction() throws InterruptedException {
+        Kubectl n1 = as.certificate("system:node:n1", List.of("system:nodes"));
+        eventually(0, () -> n1.run("label", "node", "n1", "rack=r1")).assertOk();
+        Kubectl.Result read = n1.run("label", "node", "n2", "rack=r1").assertFailed();
+        assertTrue(read.stderr().contains("nodes \"n2\" is forbidden: User \"system:node:n1\" cannot get resource "
+                + "\"nodes\" in API group \"\" at the cluster scope: node 'n1' cannot read 'n2', only its own Node object"),
+                read.toString());
+        Kubectl.Result other = n1.runWithInput("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":"
+                + "\"n2\",\"labels\":{\"rack\":\"r1\"}}}", "replace", "--raw", "/api/v1/nodes/n2", "-f", "-")
+                .assertFailed();
+        assertTrue(other.stderr().contains("nodes \"n2\" is forbidden: node \"n1\" is not allowed to modify node \"n2\""),
+                other.toString());
+        Kubectl.Result restricted = n1.run("label", "node", "n1", "node-restriction.kubernetes.io/trusted=yes")
+                .assertFailed();
+        assertTrue(restricted.stderr().contains("nodes \"n1\" is forbidden: is not allowed to modify labels: "
+                + "node-restriction.kubernetes.io/trusted"), restricted.toString());
+        Kubectl.Result delete = n1.run("delete", "pod", "far", "-n", "app").assertFailed();
+        assertTrue(delete.stderr().contains("pods \"Unknown\" is forbidden: node \"n1\" can only delete pods with "
+                + "spec.nodeName set to itself"), delete.toString());
     }
 
     private static String[] concat(String[] first, String... rest) {
