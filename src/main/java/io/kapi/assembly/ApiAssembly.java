@@ -134,8 +134,9 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         verifying.add(keys.publicKey());
         List<String> issuers = config.authentication().serviceAccounts().issuers().isEmpty() ? List.of(issuer)
                 : config.authentication().serviceAccounts().issuers();
-        Authentications authentications = Authentications.build(config.authentication(), config.authorizationModes(),
-                verifying, issuers, registry, clock);
+        Authentications authentications = Authentications.build(config.authentication(),
+                AuthorizationModes.effective(config.authorizationModes(), config.authorization()), verifying, issuers,
+                registry, clock);
         AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(), registry,
                 config.authorization());
         authorizationRef.set(authorization);

@@ -68,10 +68,8 @@ public final class AuthorizationModes {
             if (c.webhookConfigFile() == null) {
                 throw new IllegalArgumentException("authorization-mode Webhook's authorization config file not passed");
             }
-            WebhookAuthorizer webhook = new WebhookAuthorizer(io.kapi.server.webhook.WebhookClient.fromKubeconfig(
-                    c.webhookConfigFile(), java.time.Duration.ofSeconds(30)), c.webhookVersion(),
-                    c.webhookAuthorizedTtl(), c.webhookUnauthorizedTtl(), java.time.Clock.systemUTC());
-            return new Mode(webhook, (user, ns) -> new RuleResolver.Rules(List.of(), true), () -> { });
+            return webhook(WebhookOptions.legacy(c.webhookConfigFile(), c.webhookAuthorizedTtl(),
+                    c.webhookUnauthorizedTtl(), c.webhookVersion()));
         });
         m.put("RBAC", context -> {
             Registry registry = context.registry();
@@ -89,6 +87,25 @@ public final class AuthorizationModes {
             return new Mode(node, node, node);
         });
         return m;
+    }
+
+    private static Mode webhook(WebhookOptions options) {
+        if (options.kubeConfigFile() == null) {
+            throw new IllegalArgumentException("unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and "
+                    + "KUBERNETES_SERVICE_PORT must be defined");
+        }
+        WebhookAuthorizer webhook = new WebhookAuthorizer(io.kapi.server.webhook.WebhookClient.fromKubeconfig(
+                options.kubeConfigFile(), options.timeout()), options, java.time.Clock.systemUTC());
+        return new Mode(webhook, (user, ns) -> new RuleResolver.Rules(List.of(), true), () -> { });
+    }
+
+    /** The modes in force: those of {@code --authorization-config}'s authorizers when it is given. */
+    public static List<String> effective(List<String> modes, AuthorizationConfig config) {
+        if (config.configFile() == null) {
+            return modes;
+        }
+        return AuthorizationConfiguration.read(config.configFile()).authorizers().stream()
+                .map(AuthorizationConfiguration.Entry::type).toList();
     }
 
     /** The chain of {@code modes} that need no stored objects (tests of the filters). */
@@ -117,12 +134,13 @@ public final class AuthorizationModes {
      * @throws IllegalArgumentException for an unknown or repeated mode, with kube-apiserver's wording
      */
     public static Chain build(List<String> modes, Registry registry, AuthorizationConfig config) {
-        validate(modes);
         Context context = new Context(registry, config);
+        if (config.configFile() != null) {
+            return structured(AuthorizationConfiguration.read(config.configFile()), context);
+        }
+        validate(modes);
         List<Mode> built = new ArrayList<>();
-        built.add(new Mode(AuthorizationModes::privileged, (user, ns) -> user.groups().contains(MASTERS)
-                ? MODES.get("AlwaysAllow").apply(context).rules().rulesFor(user, ns)
-                : new RuleResolver.Rules(List.of(), false), () -> { }));
+        built.add(privileged(context));
         List<String> missing = new ArrayList<>();
         for (String mode : modes) {
             Function<Context, Mode> factory = MODES.get(mode);
@@ -140,9 +158,39 @@ public final class AuthorizationModes {
                 built.add(MODES.get("AlwaysAllow").apply(context));
             }
         }
+        return assemble(built, !missing.isEmpty());
+    }
+
+    /**
+     * The chain {@code --authorization-config} describes: its authorizers in order, each webhook with its
+     * own options (privileged users first, as always).
+     */
+    private static Chain structured(AuthorizationConfiguration configuration, Context context) {
+        List<Mode> built = new ArrayList<>();
+        built.add(privileged(context));
+        for (AuthorizationConfiguration.Entry e : configuration.authorizers()) {
+            if (e.webhook() != null) {
+                built.add(webhook(e.webhook()));
+            } else {
+                Function<Context, Mode> factory = MODES.get(e.type());
+                if (factory == null) {
+                    throw new IllegalArgumentException("authorizer type %s is not implemented".formatted(e.type()));
+                }
+                built.add(factory.apply(context));
+            }
+        }
+        return assemble(built, false);
+    }
+
+    private static Mode privileged(Context context) {
+        return new Mode(AuthorizationModes::privileged, (user, ns) -> user.groups().contains(MASTERS)
+                ? MODES.get("AlwaysAllow").apply(context).rules().rulesFor(user, ns)
+                : new RuleResolver.Rules(List.of(), false), () -> { });
+    }
+
+    private static Chain assemble(List<Mode> built, boolean incomplete) {
         List<Authorizer> authorizers = built.stream().map(Mode::authorizer).toList();
         List<RuleResolver> resolvers = built.stream().map(Mode::rules).toList();
-        boolean incomplete = !missing.isEmpty();
         RuleResolver rules = (user, ns) -> {
             List<PolicyRule> all = new ArrayList<>();
             boolean partial = incomplete;

@@ -1,5 +1,9 @@
 package io.kapi.authz;
 
+import io.kapi.machinery.cel.CelBudget;
+import io.kapi.machinery.cel.CelError;
+import io.kapi.machinery.cel.CelExpression;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -20,6 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@code authorization.k8s.io/v1} or {@code v1beta1}); {@code status.allowed} allows,
  * {@code status.denied} denies, anything else (or a webhook that fails) has no opinion. Answers are
  * cached by the review sent, allowed ones for {@code authorizedTtl}, the others for {@code unauthorizedTtl}.
+ * A structured configuration's webhook ({@link WebhookOptions}) may also skip the webhook unless its CEL
+ * {@code matchConditions} hold, turn caching off, and deny when the webhook fails
+ * ({@code failurePolicy: Deny}).
  */
 public final class WebhookAuthorizer implements Authorizer {
 
@@ -30,24 +37,36 @@ public final class WebhookAuthorizer implements Authorizer {
     }
 
     private final WebhookClient client;
+    private final WebhookOptions options;
     private final String version;
-    private final Duration authorizedTtl;
-    private final Duration unauthorizedTtl;
     private final Clock clock;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
+    /** A webhook of the legacy flags. */
     public WebhookAuthorizer(WebhookClient client, String version, Duration authorizedTtl, Duration unauthorizedTtl,
                              Clock clock) {
+        this(client, WebhookOptions.legacy(null, authorizedTtl, unauthorizedTtl, version), clock);
+    }
+
+    public WebhookAuthorizer(WebhookClient client, WebhookOptions options, Clock clock) {
         this.client = client;
-        this.version = version;
-        this.authorizedTtl = authorizedTtl;
-        this.unauthorizedTtl = unauthorizedTtl;
+        this.options = options;
+        this.version = options.version();
         this.clock = clock;
     }
 
     @Override
     public Decision authorize(AuthorizationAttributes a) {
-        ObjectNode review = review(a);
+        if (!options.matchConditions().isEmpty()) {
+            Boolean matches = matches(a);
+            if (matches == null) {
+                return failed();
+            }
+            if (!matches) {
+                return Decision.noOpinion();
+            }
+        }
+        ObjectNode review = review(a, version);
         String key = review.toString();
         Instant now = clock.instant();
         Cached hit = cache.get(key);
@@ -59,13 +78,44 @@ public final class WebhookAuthorizer implements Authorizer {
             d = decision(client.post(review).path("status"));
         } catch (IOException e) {
             LOG.log(Level.WARNING, "authorization webhook failed: {0}", e.getMessage());
-            return new Decision.NoOpinion("webhook authorizer failed");
+            return failed();
         }
-        if (cache.size() >= MAX_CACHED) {
-            cache.clear();
+        boolean allowed = d instanceof Decision.Allow;
+        if (allowed ? options.cacheAuthorized() : options.cacheUnauthorized()) {
+            if (cache.size() >= MAX_CACHED) {
+                cache.clear();
+            }
+            cache.put(key, new Cached(d, now.plus(allowed ? options.authorizedTtl() : options.unauthorizedTtl())));
         }
-        cache.put(key, new Cached(d, now.plus(d instanceof Decision.Allow ? authorizedTtl : unauthorizedTtl)));
         return d;
+    }
+
+    /** The failure policy's answer when the webhook, or a match condition, fails. */
+    private Decision failed() {
+        return options.denyOnFailure() ? new Decision.Deny("webhook authorizer failed")
+                : new Decision.NoOpinion("webhook authorizer failed");
+    }
+
+    /**
+     * Whether every match condition holds for the v1 SubjectAccessReview spec of {@code a}; null when one
+     * fails to evaluate (kube's {@code CELMatcher}: the first false one decides no match).
+     */
+    private Boolean matches(AuthorizationAttributes a) {
+        Map<String, Object> activation = Map.of("request", review(a, "v1").path("spec"));
+        CelBudget budget = new CelBudget(WebhookOptions.CONDITIONS.limits().perCallLimit());
+        Boolean result = Boolean.TRUE;
+        for (CelExpression condition : options.matchConditions()) {
+            try {
+                if (!condition.test(activation, budget)) {
+                    return Boolean.FALSE;
+                }
+            } catch (CelError e) {
+                LOG.log(Level.WARNING, "authorization webhook match condition {0} failed: {1}", condition.source(),
+                        e.getMessage());
+                result = null;
+            }
+        }
+        return result;
     }
 
     private static Decision decision(JsonNode status) {
@@ -76,7 +126,7 @@ public final class WebhookAuthorizer implements Authorizer {
         return status.path("denied").asBoolean(false) ? new Decision.Deny(reason) : new Decision.NoOpinion(reason);
     }
 
-    private ObjectNode review(AuthorizationAttributes a) {
+    private static ObjectNode review(AuthorizationAttributes a, String version) {
         ObjectNode review = Json.object();
         review.put("apiVersion", "authorization.k8s.io/" + version);
         review.put("kind", "SubjectAccessReview");

@@ -44,8 +44,18 @@ final class AuthValidation {
             }
         }
         List<String> modes = o.authorizationModes();
-        if (o.authorization().configFile() != null && !modes.equals(List.of("AlwaysAllow"))) {
-            errors.add("--authorization-config can not be used with --authorization-mode or --authorization-webhook-* flags");
+        if (o.authorization().configFile() != null) {
+            if (!modes.equals(List.of("AlwaysAllow")) || o.authorization().webhookConfigFile() != null) {
+                errors.add("--authorization-config can not be specified when --authorization-mode or "
+                        + "--authorization-webhook-* flags are defined");
+            } else if (Files.isReadable(o.authorization().configFile())) {
+                try {
+                    io.kapi.authz.AuthorizationConfiguration.read(o.authorization().configFile());
+                } catch (IllegalArgumentException e) {
+                    errors.add(e.getMessage());
+                }
+            }
+            return errors;
         }
         if (modes.contains("ABAC") && o.authorization().policyFile() == null) {
             errors.add("authorization-mode ABAC's authorization policy file not passed");

@@ -3,6 +3,10 @@ package io.kapi.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -15,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Kubelets under {@code --authorization-mode=Node,RBAC} as kubectl meets them, with a client
+ * Kubelets under the Node and RBAC authorizers (given by {@code --authorization-config}) as kubectl meets them, with a client
  * certificate for {@code system:node:n1} in {@code system:nodes} issued by the cluster CA, and by
  * impersonation: a node reads what its pods refer to and nothing else, and (NodeRestriction) modifies
  * only its own Node and pods, with kube's 403 wording.
@@ -27,8 +31,26 @@ final class NodeAuthorizationIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @RegisterExtension
-    static final KapiExtension KAPI = new KapiExtension("--authorization-mode=Node,RBAC",
+    static final KapiExtension KAPI = new KapiExtension("--authorization-config=" + authorizationConfig(),
             "--enable-admission-plugins=NodeRestriction");
+
+    /** {@code --authorization-config} with the chain {@code --authorization-mode=Node,RBAC} would build. */
+    private static Path authorizationConfig() {
+        try {
+            Path file = Files.createTempFile("kapi-authz-", ".yaml");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, """
+                    apiVersion: apiserver.config.k8s.io/v1
+                    kind: AuthorizationConfiguration
+                    authorizers:
+                    - {type: Node, name: node}
+                    - {type: RBAC, name: rbac}
+                    """);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     private final Identities as = new Identities(KAPI);
 
