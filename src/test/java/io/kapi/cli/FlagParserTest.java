@@ -99,6 +99,20 @@ class FlagParserTest {
     }
 
     @Test
+    @DisplayName("--authorization-config excludes --authorization-mode and is validated at start")
+    void authorizationConfig(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path file = dir.resolve("authz.yaml");
+        java.nio.file.Files.writeString(file, "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\n"
+                + "authorizers: [{type: Node, name: node}, {type: RBAC, name: rbac}]\n");
+        assertEquals(file, parse("--authorization-config=" + file).authorization().configFile());
+        assertEquals("--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* "
+                + "flags are defined", error("--authorization-config=" + file, "--authorization-mode=RBAC"));
+        java.nio.file.Files.writeString(file, "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\n"
+                + "authorizers: [{type: RBAC}]\n");
+        assertEquals("authorizers[0].name: Required value", error("--authorization-config=" + file));
+    }
+
+    @Test
     @DisplayName("several problems are reported together")
     void aggregated() {
         String message = error("--secure-port=0", "--service-node-port-range=1-x");
