@@ -137,4 +137,56 @@ final class AuthorizationIT {
                 + "(groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n"
                 + "{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"get\"]}"), more.toString());
     }
+
+    @Test
+    @DisplayName("the authorization matrix: kubectl auth can-i answers as kube-apiserver for each identity, verb "
+            + "and resource")
+    void matrix() throws Exception {
+        Kubectl admin = KAPI.kubectl();
+        admin.run("create", "namespace", "matrix").assertOk();
+        admin.run("create", "serviceaccount", "robot", "-n", "matrix").assertOk();
+        admin.run("create", "rolebinding", "robot-edit", "-n", "matrix", "--clusterrole=edit",
+                "--serviceaccount=matrix:robot").assertOk();
+        admin.run("create", "role", "cm-reader", "-n", "matrix", "--verb=get,list", "--resource=configmaps").assertOk();
+        admin.run("create", "rolebinding", "rita-cm", "-n", "matrix", "--role=cm-reader", "--user=rita").assertOk();
+        admin.run("create", "clusterrole", "node-reader", "--verb=get,list", "--resource=nodes").assertOk();
+        admin.run("create", "clusterrolebinding", "rita-nodes", "--clusterrole=node-reader", "--user=rita").assertOk();
+        java.util.Map<String, String[]> identities = java.util.Map.of("admin", new String[0],
+                "node", new String[] {"--as=system:node:n1", "--as-group=system:nodes"},
+                "robot", new String[] {"--as=system:serviceaccount:matrix:robot"},
+                "rita", new String[] {"--as=rita"});
+        eventually(0, () -> admin.run("auth", "can-i", "list", "nodes", "--as=rita"));
+        eventually(0, () -> admin.run("auth", "can-i", "delete", "secrets", "-n", "matrix",
+                "--as=system:serviceaccount:matrix:robot"));
+        java.util.List<String> wrong = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(3)) {
+            for (var identity : identities.entrySet()) {
+                for (String verb : AccessMatrix.VERBS) {
+                    for (String resource : AccessMatrix.RESOURCES) {
+                        pool.submit(() -> check(admin, identity.getKey(), identity.getValue(), verb, resource, wrong));
+                    }
+                }
+            }
+        }
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+        Kubectl.Result anonymous = admin.run("--as=system:anonymous", "auth", "can-i", "get", "pods", "-n", "matrix")
+                .assertFailed();
+        assertTrue(anonymous.stderr().contains("selfsubjectaccessreviews.authorization.k8s.io is forbidden: User "
+                + "\"system:anonymous\" cannot create resource \"selfsubjectaccessreviews\" in API group "
+                + "\"authorization.k8s.io\" at the cluster scope"), anonymous.toString());
+    }
+
+    private static void check(Kubectl admin, String identity, String[] as, String verb, String resource,
+                              java.util.List<String> wrong) {
+        String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(as),
+                java.util.stream.Stream.of("auth", "can-i", verb, resource, "-n", "matrix")).toArray(String[]::new);
+        Kubectl.Result r = admin.run(args);
+        String answer = r.stdout().strip();
+        boolean expected = AccessMatrix.allowed(identity, verb, resource);
+        boolean got = answer.equals("yes");
+        if (got != expected || (!got && !answer.startsWith("no"))) {
+            wrong.add("%s %s %s: kube says %s, Kapi said %s %s".formatted(identity, verb, resource,
+                    expected ? "yes" : "no", answer, r.stderr().strip()));
+        }
+    }
 }
