@@ -107,6 +107,14 @@ public final class ResourceStore {
         return reads.find(namespace, name);
     }
 
+    /**
+     * The object as the watch cache holds it now, as kube's listers read: it may lag the latest write
+     * (read storage with {@link #find} when that matters); without a cache, as stored. Empty when absent.
+     */
+    public Optional<ObjectNode> findCached(String namespace, String name) {
+        return reads.findCached(namespace, name);
+    }
+
     /** @throws ApiException NotFound */
     public ObjectNode get(String namespace, String name) {
         return reads.get(namespace, name);
