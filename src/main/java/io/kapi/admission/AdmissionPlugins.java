@@ -4,6 +4,7 @@ import io.kapi.admission.plugin.AlwaysPullImages;
 import io.kapi.admission.plugin.DefaultTolerationSeconds;
 import io.kapi.admission.plugin.LimitRanger;
 import io.kapi.admission.plugin.PodNodeSelector;
+import io.kapi.admission.plugin.PodSecurity;
 import io.kapi.admission.plugin.ResourceQuotaAdmission;
 import io.kapi.admission.plugin.NamespaceLifecycle;
 import io.kapi.admission.plugin.PriorityAdmission;
@@ -65,6 +66,7 @@ public final class AdmissionPlugins {
             Map.entry("ResourceQuota", c -> new ResourceQuotaAdmission(c.lookup(),
                     c.live().watch(ResourceQuotaAdmission.QUOTAS), c.writer())),
             Map.entry("PodNodeSelector", c -> new PodNodeSelector(c.lookup(), c.configuration())),
+            Map.entry("PodSecurity", c -> new PodSecurity(c.lookup(), c.configuration())),
             Map.entry("MutatingAdmissionWebhook", MutatingAdmissionWebhook::new),
             Map.entry("ValidatingAdmissionWebhook", ValidatingAdmissionWebhook::new),
             Map.entry("ValidatingAdmissionPolicy", ValidatingAdmissionPolicyPlugin::new));
