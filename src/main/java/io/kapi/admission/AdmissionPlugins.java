@@ -1,6 +1,10 @@
 package io.kapi.admission;
 
 import io.kapi.admission.plugin.AlwaysPullImages;
+import io.kapi.admission.plugin.CertificateApproval;
+import io.kapi.admission.plugin.CertificateSigning;
+import io.kapi.admission.plugin.CertificateSubjectRestriction;
+import io.kapi.admission.plugin.SignerAuthorization;
 import io.kapi.admission.plugin.DefaultIngressClass;
 import io.kapi.admission.plugin.DefaultStorageClass;
 import io.kapi.admission.plugin.PersistentVolumeClaimResize;
@@ -79,6 +83,9 @@ public final class AdmissionPlugins {
             Map.entry("PersistentVolumeClaimResize", c -> new PersistentVolumeClaimResize(c.lookup())),
             Map.entry("RuntimeClass", c -> new RuntimeClassAdmission(c.lookup())),
             Map.entry("DefaultIngressClass", c -> new DefaultIngressClass(c.lookup())),
+            Map.entry("CertificateApproval", c -> new CertificateApproval(new SignerAuthorization(c.authorizer()))),
+            Map.entry("CertificateSigning", c -> new CertificateSigning(new SignerAuthorization(c.authorizer()))),
+            Map.entry("CertificateSubjectRestriction", c -> new CertificateSubjectRestriction()),
             Map.entry("MutatingAdmissionWebhook", MutatingAdmissionWebhook::new),
             Map.entry("ValidatingAdmissionWebhook", ValidatingAdmissionWebhook::new),
             Map.entry("ValidatingAdmissionPolicy", ValidatingAdmissionPolicyPlugin::new));
