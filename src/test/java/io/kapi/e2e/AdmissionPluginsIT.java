@@ -79,6 +79,29 @@ final class AdmissionPluginsIT {
         assertTrue(got.matches("default kube-api-access-[a-z0-9]{5} Always prod 256Mi 128Mi"), got);
     }
 
+    @Test
+    @DisplayName("a claim gets the default StorageClass; deleting it waits for the pod that uses it (pvc-protection)")
+    void storageProtection() throws Exception {
+        kubectl().runWithInput("apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: standard\n"
+                + "  annotations:\n    storageclass.kubernetes.io/is-default-class: \"true\"\nprovisioner: example.com/p\n",
+                "create", "-f", "-").assertOk();
+        kubectl().runWithInput("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n"
+                + "  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\n", "create", "-f", "-")
+                .assertOk();
+        assertEquals("standard kubernetes.io/pvc-protection", kubectl().run("get", "pvc", "data",
+                "-o=jsonpath={.spec.storageClassName} {.metadata.finalizers[0]}").assertOk().stdout());
+        kubectl().runWithInput("apiVersion: v1\nkind: Pod\nmetadata:\n  name: user\nspec:\n  containers:\n"
+                + "  - name: c\n    image: nginx\n    volumeMounts: [{name: d, mountPath: /d}]\n  volumes:\n"
+                + "  - name: d\n    persistentVolumeClaim: {claimName: data}\n", "create", "-f", "-").assertOk();
+        kubectl().run("delete", "pvc", "data", "--wait=false").assertOk();
+        await("the claim marked for deletion", () -> !kubectl().run("get", "pvc", "data",
+                "-o=jsonpath={.metadata.deletionTimestamp}").stdout().isEmpty());
+        assertEquals("kubernetes.io/pvc-protection", kubectl().run("get", "pvc", "data",
+                "-o=jsonpath={.metadata.finalizers[0]}").assertOk().stdout(), "kept while the pod uses it");
+        kubectl().run("delete", "pod", "user", "--grace-period=0", "--force").exitCode();
+        await("the claim gone once no pod uses it", () -> kubectl().run("get", "pvc", "data").exitCode() != 0);
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);
