@@ -78,6 +78,32 @@ public final class QuotaUsage {
         return usage;
     }
 
+    /**
+     * The group and resource whose objects a quota resource name counts ({@code count/deployments.apps} →
+     * apps, deployments; {@code requests.cpu} → core pods), or null for a name nothing counts.
+     */
+    public static String[] countedResource(String name) {
+        if (name.startsWith("count/")) {
+            String rest = name.substring("count/".length());
+            int dot = rest.indexOf('.');
+            return dot < 0 ? new String[] {"", rest} : new String[] {rest.substring(dot + 1), rest.substring(0, dot)};
+        }
+        if (name.equals("requests.storage") || name.equals("persistentvolumeclaims") || name.contains(CLASS_SUFFIX)) {
+            return new String[] {"", "persistentvolumeclaims"};
+        }
+        if (name.equals("services") || name.startsWith("services.")) {
+            return new String[] {"", "services"};
+        }
+        if (LEGACY.contains(name)) {
+            return new String[] {"", name};
+        }
+        if (name.equals("pods") || name.equals("cpu") || name.equals("memory") || name.equals("ephemeral-storage")
+                || name.startsWith("requests.") || name.startsWith("limits.") || name.startsWith("hugepages-")) {
+            return new String[] {"", "pods"};
+        }
+        return null;
+    }
+
     /** kube's pod {@code Constraints} for the resources a quota limits; empty when the pod names them all. */
     public static String missing(GroupVersionResource gvr, JsonNode object, Set<String> limited) {
         return gvr.group().isEmpty() && gvr.resource().equals("pods") ? PodUsage.missing(object, limited) : "";
