@@ -102,6 +102,29 @@ final class AdmissionPluginsIT {
         await("the claim gone once no pod uses it", () -> kubectl().run("get", "pvc", "data").exitCode() != 0);
     }
 
+    @Test
+    @DisplayName("a compute quota: status.used kept by the controller, exceeded in kube's words, released on delete")
+    void computeQuota() throws Exception {
+        kubectl().run("create", "namespace", "compute").assertOk();
+        await("the default service account", () -> kubectl().run("get", "serviceaccount", "default", "-n", "compute")
+                .exitCode() == 0);
+        kubectl().run("create", "quota", "compute", "--hard=requests.cpu=1,pods=2", "-n", "compute").assertOk();
+        await("the controller's status", () -> "0 0".equals(kubectl().run("get", "quota", "compute", "-n", "compute",
+                "-o=jsonpath={.status.used.pods} {.status.used.requests\\.cpu}").stdout()));
+        String pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\nspec:\n  containers:\n  - name: c\n"
+                + "    image: nginx\n    resources:\n      requests: {cpu: %s}\n";
+        kubectl().runWithInput(pod.formatted("a", "600m"), "create", "-f", "-", "-n", "compute").assertOk();
+        Kubectl.Result over = kubectl().runWithInput(pod.formatted("b", "500m"), "create", "-f", "-", "-n", "compute")
+                .assertFailed();
+        assertEquals("Error from server (Forbidden): error when creating \"STDIN\": pods \"b\" is forbidden: exceeded "
+                + "quota: compute, requested: requests.cpu=500m, used: requests.cpu=600m, limited: requests.cpu=1",
+                over.stderr().strip(), over.toString());
+        kubectl().run("delete", "pod", "a", "-n", "compute", "--grace-period=0", "--force").exitCode();
+        await("the release of the deleted pod's charge", () -> "0 0".equals(kubectl().run("get", "quota", "compute",
+                "-n", "compute", "-o=jsonpath={.status.used.pods} {.status.used.requests\\.cpu}").stdout()));
+        kubectl().runWithInput(pod.formatted("b", "500m"), "create", "-f", "-", "-n", "compute").assertOk();
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);
