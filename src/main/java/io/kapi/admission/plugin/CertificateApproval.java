@@ -3,9 +3,7 @@ package io.kapi.admission.plugin;
 import io.kapi.admission.Attributes;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
-import io.kapi.machinery.ApiException;
 import io.kapi.request.Verb;
-import java.util.List;
 
 /**
  * kube-apiserver's default-on {@code CertificateApproval}: approving or denying a CertificateSigningRequest
@@ -30,8 +28,7 @@ public record CertificateApproval(SignerAuthorization signers) implements Valida
         }
         String signer = a.object().path("spec").path("signerName").asText("");
         if (!signers.allows(a.user(), Verb.APPROVE, signer)) {
-            throw ApiException.forbidden(a.target().resource(), a.target().name(),
-                    "user not permitted to approve requests with signerName \"%s\"".formatted(signer), List.of());
+            throw a.forbidden("user not permitted to approve requests with signerName \"%s\"".formatted(signer));
         }
     }
 

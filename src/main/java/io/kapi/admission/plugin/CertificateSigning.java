@@ -3,9 +3,7 @@ package io.kapi.admission.plugin;
 import io.kapi.admission.Attributes;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
-import io.kapi.machinery.ApiException;
 import io.kapi.request.Verb;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -37,8 +35,7 @@ public record CertificateSigning(SignerAuthorization signers) implements Validat
         }
         String signer = a.oldObject().path("spec").path("signerName").asText("");
         if (!signers.allows(a.user(), Verb.SIGN, signer)) {
-            throw ApiException.forbidden(a.target().resource(), a.target().name(),
-                    "user not permitted to sign requests with signerName \"%s\"".formatted(signer), List.of());
+            throw a.forbidden("user not permitted to sign requests with signerName \"%s\"".formatted(signer));
         }
     }
 }

@@ -3,12 +3,10 @@ package io.kapi.admission.plugin;
 import io.kapi.admission.Attributes;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
-import io.kapi.machinery.ApiException;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.List;
 import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x500.style.IETFUtils;
@@ -44,7 +42,7 @@ public record CertificateSubjectRestriction() implements ValidatingPlugin {
         }
         for (RDN rdn : request(a).getSubject().getRDNs(BCStyle.O)) {
             if ("system:masters".equals(IETFUtils.valueToString(rdn.getFirst().getValue()))) {
-                throw refuse(a, "use of %s signer with system:masters group is not allowed".formatted(signer));
+                throw a.forbidden("use of %s signer with system:masters group is not allowed".formatted(signer));
             }
         }
     }
@@ -55,19 +53,16 @@ public record CertificateSubjectRestriction() implements ValidatingPlugin {
             pem = new String(Base64.getDecoder().decode(a.object().path("spec").path("request").asText("")),
                     StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            throw refuse(a, "failed to parse CSR: " + e.getMessage());
+            throw a.forbidden("failed to parse CSR: " + e.getMessage());
         }
         try (PEMParser parser = new PEMParser(new StringReader(pem))) {
             if (parser.readObject() instanceof PKCS10CertificationRequest csr) {
                 return csr;
             }
         } catch (IOException | RuntimeException e) {
-            throw refuse(a, "failed to parse CSR: " + e.getMessage());
+            throw a.forbidden("failed to parse CSR: " + e.getMessage());
         }
-        throw refuse(a, "failed to parse CSR: PEM block type must be CERTIFICATE REQUEST");
+        throw a.forbidden("failed to parse CSR: PEM block type must be CERTIFICATE REQUEST");
     }
 
-    private static ApiException refuse(Attributes a, String why) {
-        return ApiException.forbidden(a.target().resource(), a.target().name(), why, List.of());
-    }
 }

@@ -5,9 +5,7 @@ import io.kapi.admission.Attributes;
 import io.kapi.admission.ObjectLookup;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
-import io.kapi.machinery.ApiException;
 import io.kapi.machinery.quantity.Quantity;
-import java.util.List;
 
 /**
  * kube-apiserver's default-on {@code PersistentVolumeClaimResize}: a claim's storage request may grow only
@@ -35,10 +33,10 @@ public record PersistentVolumeClaimResize(ObjectLookup lookup) implements Valida
             return;
         }
         if (!"Bound".equals(a.oldObject().path("status").path("phase").asText(""))) {
-            throw refuse(a, "Only bound persistent volume claims can be expanded");
+            throw a.forbidden("Only bound persistent volume claims can be expanded");
         }
         if (!allowResize(storageClass(a.object()), storageClass(a.oldObject()))) {
-            throw refuse(a, "only dynamically provisioned pvc can be resized and "
+            throw a.forbidden("only dynamically provisioned pvc can be resized and "
                     + "the storageclass that provisions the pvc must support resize");
         }
     }
@@ -51,9 +49,6 @@ public record PersistentVolumeClaimResize(ObjectLookup lookup) implements Valida
                 .map(sc -> sc.path("allowVolumeExpansion").asBoolean(false)).orElse(false);
     }
 
-    private static ApiException refuse(Attributes a, String why) {
-        return ApiException.forbidden(a.target().resource(), a.target().name(), why, List.of());
-    }
 
     private static Quantity storage(JsonNode pvc) {
         Quantity q = Quantity.parseOrNull(pvc.path("spec").path("resources").path("requests").path("storage").asText(""));

@@ -176,8 +176,8 @@ public final class PodSecurity implements ValidatingPlugin {
                     .formatted(policy.audit(), Violation.describe(audited)));
         }
         if (!enforced.isEmpty()) {
-            throw ApiException.forbidden(a.target().resource(), a.target().name(), "violates PodSecurity \"%s\": %s"
-                    .formatted(policy.enforce(), Violation.describe(enforced)), List.of());
+            throw a.forbidden("violates PodSecurity \"%s\": %s"
+                    .formatted(policy.enforce(), Violation.describe(enforced)));
         }
         List<Violation> warned = results.computeIfAbsent(policy.warn(), lv -> evaluator.evaluate(lv, pod));
         if (!warned.isEmpty()) {

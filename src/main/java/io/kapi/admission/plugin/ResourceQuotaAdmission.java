@@ -75,7 +75,7 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
         for (ObjectNode quota : covering) {
             String missing = QuotaUsage.missing(t.resource(), a.object(), hard(quota).names());
             if (!missing.isEmpty()) {
-                throw refuse(a, "failed quota: " + ObjectMeta.of(quota).name() + ": " + missing);
+                throw a.forbidden("failed quota: " + ObjectMeta.of(quota).name() + ": " + missing);
             }
         }
         for (ObjectNode quota : covering) {
@@ -113,7 +113,7 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
             ResourceList used = used(a, current, requested.names());
             Set<String> exceeded = used.add(requested).exceeding(hard);
             if (!exceeded.isEmpty()) {
-                throw refuse(a, "exceeded quota: " + ObjectMeta.of(current).name() + ", requested: "
+                throw a.forbidden("exceeded quota: " + ObjectMeta.of(current).name() + ", requested: "
                         + requested.mask(exceeded).pretty() + ", used: " + used.mask(exceeded).pretty() + ", limited: "
                         + hard.mask(exceeded).pretty());
             }
@@ -164,7 +164,4 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
         return result;
     }
 
-    private static ApiException refuse(Attributes a, String why) {
-        return ApiException.forbidden(a.target().resource(), a.target().name(), why, List.of());
-    }
 }

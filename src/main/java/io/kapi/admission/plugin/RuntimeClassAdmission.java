@@ -8,11 +8,9 @@ import io.kapi.admission.MutatingPlugin;
 import io.kapi.admission.ObjectLookup;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
-import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.quantity.Quantity;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -50,7 +48,7 @@ public record RuntimeClassAdmission(ObjectLookup lookup) implements MutatingPlug
         JsonNode fixed = rc.get().path("overhead").get("podFixed");
         if (rc.get().path("overhead").isObject() && fixed != null) {
             if (!spec.path("overhead").isEmpty() && !sameResources(fixed, spec.path("overhead"))) {
-                throw refuse(a, MISMATCH);
+                throw a.forbidden(MISMATCH);
             }
             spec.set("overhead", fixed.deepCopy());
         }
@@ -73,10 +71,10 @@ public record RuntimeClassAdmission(ObjectLookup lookup) implements MutatingPlug
         }
         JsonNode fixed = rc.map(r -> r.path("overhead").get("podFixed")).orElse(null);
         if (fixed == null) {
-            throw refuse(a, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead");
+            throw a.forbidden("pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead");
         }
         if (!sameResources(fixed, overhead)) {
-            throw refuse(a, MISMATCH);
+            throw a.forbidden(MISMATCH);
         }
     }
 
@@ -88,7 +86,7 @@ public record RuntimeClassAdmission(ObjectLookup lookup) implements MutatingPlug
         Optional<ObjectNode> rc = lookup.get(RUNTIME_CLASSES, "", name.asText())
                 .filter(r -> !r.path("metadata").hasNonNull("deletionTimestamp"));
         if (rc.isEmpty()) {
-            throw refuse(a, "pod rejected: RuntimeClass \"%s\" not found".formatted(name.asText()));
+            throw a.forbidden("pod rejected: RuntimeClass \"%s\" not found".formatted(name.asText()));
         }
         return rc;
     }
@@ -101,7 +99,7 @@ public record RuntimeClassAdmission(ObjectLookup lookup) implements MutatingPlug
         for (Map.Entry<String, JsonNode> e : classSelector.properties()) {
             JsonNode pod = selector.get(e.getKey());
             if (pod != null && !pod.asText().equals(e.getValue().asText())) {
-                throw refuse(a, "conflict: runtimeClass.scheduling.nodeSelector[%1$s] = %2$s; pod.spec.nodeSelector[%1$s] = %3$s"
+                throw a.forbidden("conflict: runtimeClass.scheduling.nodeSelector[%1$s] = %2$s; pod.spec.nodeSelector[%1$s] = %3$s"
                         .formatted(e.getKey(), e.getValue().asText(), pod.asText()));
             }
             selector.put(e.getKey(), e.getValue().asText());
@@ -142,7 +140,4 @@ public record RuntimeClassAdmission(ObjectLookup lookup) implements MutatingPlug
         return map;
     }
 
-    private static ApiException refuse(Attributes a, String why) {
-        return ApiException.forbidden(a.target().resource(), a.target().name(), why, List.of());
-    }
 }
