@@ -1,9 +1,20 @@
 package io.kapi.admission;
 
 import io.kapi.admission.plugin.AlwaysPullImages;
+import io.kapi.admission.plugin.CertificateApproval;
+import io.kapi.admission.plugin.CertificateSigning;
+import io.kapi.admission.plugin.CertificateSubjectRestriction;
+import io.kapi.admission.plugin.SignerAuthorization;
+import io.kapi.admission.plugin.DefaultIngressClass;
+import io.kapi.admission.plugin.DefaultStorageClass;
+import io.kapi.admission.plugin.PersistentVolumeClaimResize;
+import io.kapi.admission.plugin.RuntimeClassAdmission;
+import io.kapi.admission.plugin.StorageObjectInUseProtection;
+import io.kapi.admission.plugin.TaintNodesByCondition;
 import io.kapi.admission.plugin.DefaultTolerationSeconds;
 import io.kapi.admission.plugin.LimitRanger;
 import io.kapi.admission.plugin.PodNodeSelector;
+import io.kapi.admission.plugin.PodSecurity;
 import io.kapi.admission.plugin.ResourceQuotaAdmission;
 import io.kapi.admission.plugin.NamespaceLifecycle;
 import io.kapi.admission.plugin.NodeRestriction;
@@ -67,6 +78,16 @@ public final class AdmissionPlugins {
             Map.entry("ResourceQuota", c -> new ResourceQuotaAdmission(c.lookup(),
                     c.live().watch(ResourceQuotaAdmission.QUOTAS), c.writer())),
             Map.entry("PodNodeSelector", c -> new PodNodeSelector(c.lookup(), c.configuration())),
+            Map.entry("PodSecurity", c -> new PodSecurity(c.lookup(), c.configuration())),
+            Map.entry("TaintNodesByCondition", c -> new TaintNodesByCondition()),
+            Map.entry("DefaultStorageClass", c -> new DefaultStorageClass(c.lookup())),
+            Map.entry("StorageObjectInUseProtection", c -> new StorageObjectInUseProtection()),
+            Map.entry("PersistentVolumeClaimResize", c -> new PersistentVolumeClaimResize(c.lookup())),
+            Map.entry("RuntimeClass", c -> new RuntimeClassAdmission(c.lookup())),
+            Map.entry("DefaultIngressClass", c -> new DefaultIngressClass(c.lookup())),
+            Map.entry("CertificateApproval", c -> new CertificateApproval(new SignerAuthorization(c.authorizer()))),
+            Map.entry("CertificateSigning", c -> new CertificateSigning(new SignerAuthorization(c.authorizer()))),
+            Map.entry("CertificateSubjectRestriction", c -> new CertificateSubjectRestriction()),
             Map.entry("MutatingAdmissionWebhook", MutatingAdmissionWebhook::new),
             Map.entry("ValidatingAdmissionWebhook", ValidatingAdmissionWebhook::new),
             Map.entry("ValidatingAdmissionPolicy", ValidatingAdmissionPolicyPlugin::new));

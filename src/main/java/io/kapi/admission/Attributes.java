@@ -56,6 +56,13 @@ public record Attributes(Operation operation, Target target, ObjectNode object, 
                          String name) {
     }
 
+    /**
+     * kube's {@code admission.NewForbidden}: {@code <resource> "<name>" is forbidden: <why>}, to throw.
+     */
+    public io.kapi.machinery.ApiException forbidden(String why) {
+        return io.kapi.machinery.ApiException.forbidden(target.resource(), target.name(), why, java.util.List.of());
+    }
+
     /** Whether this is about {@code group/resource} itself (not one of its subresources). */
     public boolean isMain(String group, String resource) {
         return target.subresource().isEmpty() && target.resource().group().equals(group)

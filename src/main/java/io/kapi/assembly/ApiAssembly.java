@@ -23,6 +23,8 @@ import io.kapi.admission.AdmissionChain;
 import io.kapi.controllers.GarbageCollector;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.ServiceAccountController;
+import io.kapi.standalone.QuotaStatusController;
+import io.kapi.standalone.StorageProtectionController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.KubeBodyDecoder;
@@ -174,6 +176,15 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                     Duration.ofSeconds(1));
             hooks.addAll(List.of(namespaces, accounts, collector));
             resources.addAll(List.of(namespaces, accounts, collector));
+            StorageProtectionController protection = new StorageProtectionController(
+                    loopback.as(SystemUsers.controller("pvc-protection-controller"), CONTROLLER_AGENT),
+                    loopback.as(SystemUsers.controller("pv-protection-controller"), CONTROLLER_AGENT), registry,
+                    Duration.ofSeconds(1));
+            QuotaStatusController quotas = new QuotaStatusController(
+                    loopback.as(SystemUsers.controller("resourcequota-controller"), CONTROLLER_AGENT), registry,
+                    Duration.ofSeconds(1));
+            hooks.addAll(List.of(protection, quotas));
+            resources.addAll(List.of(protection, quotas));
         }
         resources.add(registry);
         resources.add(storage);

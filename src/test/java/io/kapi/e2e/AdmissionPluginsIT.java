@@ -79,6 +79,52 @@ final class AdmissionPluginsIT {
         assertTrue(got.matches("default kube-api-access-[a-z0-9]{5} Always prod 256Mi 128Mi"), got);
     }
 
+    @Test
+    @DisplayName("a claim gets the default StorageClass; deleting it waits for the pod that uses it (pvc-protection)")
+    void storageProtection() throws Exception {
+        kubectl().runWithInput("apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: standard\n"
+                + "  annotations:\n    storageclass.kubernetes.io/is-default-class: \"true\"\nprovisioner: example.com/p\n",
+                "create", "-f", "-").assertOk();
+        kubectl().runWithInput("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n"
+                + "  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\n", "create", "-f", "-")
+                .assertOk();
+        assertEquals("standard kubernetes.io/pvc-protection", kubectl().run("get", "pvc", "data",
+                "-o=jsonpath={.spec.storageClassName} {.metadata.finalizers[0]}").assertOk().stdout());
+        kubectl().runWithInput("apiVersion: v1\nkind: Pod\nmetadata:\n  name: user\nspec:\n  containers:\n"
+                + "  - name: c\n    image: nginx\n    volumeMounts: [{name: d, mountPath: /d}]\n  volumes:\n"
+                + "  - name: d\n    persistentVolumeClaim: {claimName: data}\n", "create", "-f", "-").assertOk();
+        kubectl().run("delete", "pvc", "data", "--wait=false").assertOk();
+        await("the claim marked for deletion", () -> !kubectl().run("get", "pvc", "data",
+                "-o=jsonpath={.metadata.deletionTimestamp}").stdout().isEmpty());
+        assertEquals("kubernetes.io/pvc-protection", kubectl().run("get", "pvc", "data",
+                "-o=jsonpath={.metadata.finalizers[0]}").assertOk().stdout(), "kept while the pod uses it");
+        kubectl().run("delete", "pod", "user", "--grace-period=0", "--force").exitCode();
+        await("the claim gone once no pod uses it", () -> kubectl().run("get", "pvc", "data").exitCode() != 0);
+    }
+
+    @Test
+    @DisplayName("a compute quota: status.used kept by the controller, exceeded in kube's words, released on delete")
+    void computeQuota() throws Exception {
+        kubectl().run("create", "namespace", "compute").assertOk();
+        await("the default service account", () -> kubectl().run("get", "serviceaccount", "default", "-n", "compute")
+                .exitCode() == 0);
+        kubectl().run("create", "quota", "compute", "--hard=requests.cpu=1,pods=2", "-n", "compute").assertOk();
+        await("the controller's status", () -> "0 0".equals(kubectl().run("get", "quota", "compute", "-n", "compute",
+                "-o=jsonpath={.status.used.pods} {.status.used.requests\\.cpu}").stdout()));
+        String pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\nspec:\n  containers:\n  - name: c\n"
+                + "    image: nginx\n    resources:\n      requests: {cpu: %s}\n";
+        kubectl().runWithInput(pod.formatted("a", "600m"), "create", "-f", "-", "-n", "compute").assertOk();
+        Kubectl.Result over = kubectl().runWithInput(pod.formatted("b", "500m"), "create", "-f", "-", "-n", "compute")
+                .assertFailed();
+        assertEquals("Error from server (Forbidden): error when creating \"STDIN\": pods \"b\" is forbidden: exceeded "
+                + "quota: compute, requested: requests.cpu=500m, used: requests.cpu=600m, limited: requests.cpu=1",
+                over.stderr().strip(), over.toString());
+        kubectl().run("delete", "pod", "a", "-n", "compute", "--grace-period=0", "--force").exitCode();
+        await("the release of the deleted pod's charge", () -> "0 0".equals(kubectl().run("get", "quota", "compute",
+                "-n", "compute", "-o=jsonpath={.status.used.pods} {.status.used.requests\\.cpu}").stdout()));
+        kubectl().runWithInput(pod.formatted("b", "500m"), "create", "-f", "-", "-n", "compute").assertOk();
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);

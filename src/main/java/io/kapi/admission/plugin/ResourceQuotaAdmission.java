@@ -1,6 +1,5 @@
 package io.kapi.admission.plugin;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
 import io.kapi.admission.LiveObjects;
@@ -8,29 +7,31 @@ import io.kapi.admission.ObjectLookup;
 import io.kapi.admission.ObjectWriter;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
+import io.kapi.admission.plugin.quota.QuotaScopes;
+import io.kapi.admission.plugin.quota.QuotaUsage;
+import io.kapi.admission.plugin.quota.ResourceList;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
- * kube-apiserver's default-on {@code ResourceQuota}, for object counts: a create in a namespace whose
- * quotas limit its resource ({@code count/<resource>[.<group>]}, or the legacy names {@code pods},
- * {@code configmaps}, {@code secrets}, ...) is charged to each such quota by a compare-and-swap of the
- * quota's {@code status.used} (retried on conflict, so concurrent creates never exceed it), or refused
- * as kube words it ({@code exceeded quota: q, requested: configmaps=1, used: configmaps=12, limited:
- * configmaps=12}). A quota whose status has no usage yet gets {@code hard} copied from the spec and the
- * usage counted. Dry runs are checked, not charged.
+ * kube-apiserver's default-on {@code ResourceQuota}: what a create (or a claim or service update) adds to the
+ * quotas of its namespace that cover it ({@link QuotaUsage}: object counts, pods' compute requests and limits,
+ * claims' storage, services' load balancers and node ports; {@link QuotaScopes}) is charged to each by a
+ * compare-and-swap of the quota's {@code status.used} (retried on conflict, so concurrent creates never exceed
+ * it), or refused as kube words it ({@code exceeded quota: q, requested: limits.cpu=2, used: limits.cpu=1,
+ * limited: limits.cpu=2}). A pod must name every cpu/memory resource a covering quota limits
+ * ({@code failed quota: q: must specify limits.cpu for: c}). A quota whose status lacks a usage gets it counted.
+ * Dry runs are checked, not charged. Releases on delete are the quota status controller's.
  */
 public final class ResourceQuotaAdmission implements ValidatingPlugin {
 
     public static final GroupVersionResource QUOTAS = new GroupVersionResource("", "v1", "resourcequotas");
-    private static final Set<String> LEGACY = Set.of("pods", "services", "replicationcontrollers", "resourcequotas",
-            "secrets", "configmaps", "persistentvolumeclaims");
+    private static final Set<String> UPDATED = Set.of("persistentvolumeclaims", "services");
     private static final int ATTEMPTS = 20;
 
     private final ObjectLookup lookup;
@@ -51,47 +52,70 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
 
     @Override
     public boolean handles(Operation operation) {
-        return operation == Operation.CREATE;
+        return operation == Operation.CREATE || operation == Operation.UPDATE;
     }
 
     @Override
     public void validate(Attributes a) {
         Attributes.Target t = a.target();
-        if (!t.subresource().isEmpty() || t.namespace().isEmpty()) {
+        if (!t.subresource().isEmpty() || t.namespace().isEmpty() || a.object() == null) {
             return;
         }
-        List<String> names = names(t.resource());
+        ResourceList delta = delta(a);
+        if (delta.isEmpty()) {
+            return;
+        }
+        List<ObjectNode> covering = new ArrayList<>();
         for (ObjectNode quota : quotas.items()) {
-            if (!ObjectMeta.of(quota).namespace().equals(t.namespace())) {
-                continue;
+            if (ObjectMeta.of(quota).namespace().equals(t.namespace())
+                    && QuotaScopes.covers(quota, t.resource(), a.object())) {
+                covering.add(quota);
             }
-            Optional<String> limited = names.stream().filter(n -> quota.path("spec").path("hard").has(n)).findFirst();
-            if (limited.isPresent()) {
-                charge(a, quota, limited.get());
+        }
+        for (ObjectNode quota : covering) {
+            String missing = QuotaUsage.missing(t.resource(), a.object(), hard(quota).names());
+            if (!missing.isEmpty()) {
+                throw a.forbidden("failed quota: " + ObjectMeta.of(quota).name() + ": " + missing);
+            }
+        }
+        for (ObjectNode quota : covering) {
+            if (!delta.mask(hard(quota).names()).isEmpty()) {
+                charge(a, quota, delta);
             }
         }
     }
 
-    /** The quota resource names that count objects of {@code gvr}. */
-    private static List<String> names(GroupVersionResource gvr) {
-        List<String> names = new ArrayList<>();
-        names.add("count/" + gvr.resource() + (gvr.group().isEmpty() ? "" : "." + gvr.group()));
-        if (gvr.group().isEmpty() && LEGACY.contains(gvr.resource())) {
-            names.add(gvr.resource());
+    /** What the request adds: the new object's usage, or for an update its growth (shrinking is not charged). */
+    private static ResourceList delta(Attributes a) {
+        GroupVersionResource r = a.target().resource();
+        ResourceList now = QuotaUsage.of(r, a.object());
+        if (a.operation() == Operation.CREATE) {
+            return now;
         }
-        return names;
+        if (!r.group().isEmpty() || !UPDATED.contains(r.resource()) || a.oldObject() == null) {
+            return ResourceList.EMPTY;
+        }
+        ResourceList growth = now.subtract(QuotaUsage.of(r, a.oldObject()));
+        List<String> positive = growth.entries().stream().filter(e -> e.getValue().signum() > 0)
+                .map(java.util.Map.Entry::getKey).toList();
+        return growth.mask(positive);
     }
 
-    private void charge(Attributes a, ObjectNode quota, String name) {
+    private static ResourceList hard(ObjectNode quota) {
+        return ResourceList.of(quota.path("spec").path("hard"));
+    }
+
+    private void charge(Attributes a, ObjectNode quota, ResourceList delta) {
         ObjectNode current = quota;
         for (int attempt = 1; ; attempt++) {
-            long hard = count(current.path("spec").path("hard").path(name));
-            JsonNode usedNode = current.path("status").path("used").path(name);
-            long used = usedNode.isMissingNode() ? counted(a) : count(usedNode);
-            if (used + 1 > hard) {
-                throw ApiException.forbidden(a.target().resource(), a.target().name(), "exceeded quota: "
-                        + ObjectMeta.of(current).name() + ", requested: " + name + "=1, used: " + name + "=" + used
-                        + ", limited: " + name + "=" + hard, List.of());
+            ResourceList hard = hard(current);
+            ResourceList requested = delta.mask(hard.names());
+            ResourceList used = used(a, current, requested.names());
+            Set<String> exceeded = used.add(requested).exceeding(hard);
+            if (!exceeded.isEmpty()) {
+                throw a.forbidden("exceeded quota: " + ObjectMeta.of(current).name() + ", requested: "
+                        + requested.mask(exceeded).pretty() + ", used: " + used.mask(exceeded).pretty() + ", limited: "
+                        + hard.mask(exceeded).pretty());
             }
             if (a.dryRun()) {
                 return;
@@ -99,7 +123,11 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
             ObjectNode updated = current.deepCopy();
             ObjectNode status = updated.with("status");
             status.set("hard", updated.path("spec").path("hard").deepCopy());
-            status.with("used").put(name, Long.toString(used + 1));
+            ResourceList charged = ResourceList.of(status.path("used"));
+            for (String n : requested.names()) {
+                charged = charged.with(n, used.get(n).add(requested.get(n)));
+            }
+            status.set("used", charged.toJson());
             try {
                 writer.updateStatus(QUOTAS, updated);
                 return;
@@ -114,14 +142,26 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
         }
     }
 
-    /** The objects of the request's resource in its namespace, as the quota controller counts them. */
-    private long counted(Attributes a) {
-        return lookup.list(a.target().resource(), a.target().namespace()).size();
+    /** The quota's recorded usage of {@code names}; one it has not recorded yet is counted from storage. */
+    private ResourceList used(Attributes a, ObjectNode quota, Set<String> names) {
+        ResourceList recorded = ResourceList.of(quota.path("status").path("used")).mask(names);
+        if (recorded.names().containsAll(names)) {
+            return recorded;
+        }
+        ResourceList counted = ResourceList.EMPTY;
+        GroupVersionResource r = a.target().resource();
+        for (ObjectNode o : lookup.list(r, a.target().namespace())) {
+            if (QuotaScopes.covers(quota, r, o)) {
+                counted = counted.add(QuotaUsage.of(r, o));
+            }
+        }
+        ResourceList result = recorded;
+        for (String n : names) {
+            if (!recorded.has(n)) {
+                result = result.with(n, counted.get(n));
+            }
+        }
+        return result;
     }
 
-    /** A count quantity ({@code 12}, {@code 1k}) as a whole number; what does not parse counts as 0. */
-    private static long count(JsonNode value) {
-        io.kapi.machinery.quantity.Quantity q = io.kapi.machinery.quantity.Quantity.parseOrNull(value.asText(null));
-        return q == null ? 0 : q.value().setScale(0, java.math.RoundingMode.UP).longValue();
-    }
 }

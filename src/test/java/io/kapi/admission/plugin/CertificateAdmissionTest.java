@@ -1,0 +1,130 @@
+package io.kapi.admission.plugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.assembly.ApiConfig;
+import io.kapi.authn.UserInfo;
+import io.kapi.harness.ApiHarness;
+import io.kapi.machinery.Json;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.KeyPairGenerator;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** CertificateApproval, CertificateSigning and CertificateSubjectRestriction under RBAC. */
+class CertificateAdmissionTest {
+
+    private static final UserInfo CAROL = new UserInfo("carol", "", List.of("system:authenticated"), Map.of());
+    private static final String CSRS = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
+    private static ApiHarness api;
+
+    @BeforeAll
+    static void start() {
+        api = new ApiHarness(ApiConfig.builder().dataDir(Path.of("target/unused")).authorizationModes(List.of("RBAC"))
+                .build());
+        api.post("/apis/rbac.authorization.k8s.io/v1/clusterroles", """
+                {"metadata":{"name":"csr-writer"},"rules":[{"apiGroups":["certificates.k8s.io"],
+                 "resources":["certificatesigningrequests","certificatesigningrequests/approval",
+                 "certificatesigningrequests/status"],"verbs":["get","list","create","update","patch"]}]}""");
+        api.post("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", """
+                {"metadata":{"name":"carol-csr-writer"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io",
+                 "kind":"ClusterRole","name":"csr-writer"},"subjects":[{"kind":"User","name":"carol"}]}""");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        api.close();
+    }
+
+    static String csrPem(String subject) throws Exception {
+        KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
+        g.initialize(new ECGenParameterSpec("secp256r1"));
+        var keys = g.generateKeyPair();
+        var csr = new JcaPKCS10CertificationRequestBuilder(new X500Name(subject), keys.getPublic())
+                .build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate()));
+        StringWriter out = new StringWriter();
+        try (JcaPEMWriter w = new JcaPEMWriter(out)) {
+            w.writeObject(csr);
+        }
+        return out.toString();
+    }
+
+    private static ObjectNode csr(String name, String signer, String subject) throws Exception {
+        ObjectNode o = Json.object().put("apiVersion", "certificates.k8s.io/v1").put("kind", "CertificateSigningRequest");
+        o.putObject("metadata").put("name", name);
+        ObjectNode spec = o.putObject("spec").put("signerName", signer)
+                .put("request", Base64.getEncoder().encodeToString(csrPem(subject).getBytes(StandardCharsets.UTF_8)));
+        spec.putArray("usages").add("client auth");
+        return o;
+    }
+
+    /** Polls a request until the RBAC mirror has caught up with the roles written before it. */
+    private static ApiHarness.Reply until(int code, java.util.function.Supplier<ApiHarness.Reply> call)
+            throws InterruptedException {
+        Instant end = Instant.now().plus(Duration.ofSeconds(20));
+        ApiHarness.Reply r = call.get();
+        while (r.code() != code && Instant.now().isBefore(end)) {
+            Thread.sleep(100);
+            r = call.get();
+        }
+        return r;
+    }
+
+    @Test
+    @DisplayName("a kube-apiserver-client CSR for system:masters is refused at create")
+    void subjectRestriction() throws Exception {
+        ApiHarness.Reply r = api.post(CSRS, csr("masters", CertificateSubjectRestriction.CLIENT_SIGNER,
+                "CN=eve,O=system:masters").toString());
+        assertEquals(403, r.code(), r.text());
+        assertEquals("certificatesigningrequests.certificates.k8s.io \"masters\" is forbidden: use of "
+                + "kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed",
+                r.body().path("message").asText());
+        assertEquals(201, api.post(CSRS, csr("dev", CertificateSubjectRestriction.CLIENT_SIGNER,
+                "CN=eve,O=developers").toString()).code());
+    }
+
+    @Test
+    @DisplayName("approving needs approve on the signer (or its domain wildcard); setting the certificate needs sign")
+    void approvalAndSigning() throws Exception {
+        assertEquals(201, api.post(CSRS, csr("req", "example.com/issuer", "CN=app").toString()).code());
+        ObjectNode stored = (ObjectNode) api.get(CSRS + "/req").body();
+        stored.putObject("status").putArray("conditions").addObject().put("type", "Approved").put("status", "True")
+                .put("reason", "ok").put("message", "ok");
+        String approve = stored.toString();
+        ApiHarness.Reply denied = until(403, () -> api.call(CAROL, "PUT", CSRS + "/req/approval",
+                "application/json", approve));
+        assertEquals(403, denied.code(), denied.text());
+        assertEquals("certificatesigningrequests.certificates.k8s.io \"req\" is forbidden: user not permitted to approve "
+                + "requests with signerName \"example.com/issuer\"", denied.body().path("message").asText());
+        api.post("/apis/rbac.authorization.k8s.io/v1/clusterroles", """
+                {"metadata":{"name":"example-signer"},"rules":[{"apiGroups":["certificates.k8s.io"],
+                 "resources":["signers"],"resourceNames":["example.com/*"],"verbs":["approve"]}]}""");
+        api.post("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", """
+                {"metadata":{"name":"carol-example-signer"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io",
+                 "kind":"ClusterRole","name":"example-signer"},"subjects":[{"kind":"User","name":"carol"}]}""");
+        ApiHarness.Reply approved = until(200, () -> api.call(CAROL, "PUT", CSRS + "/req/approval",
+                "application/json", approve));
+        assertEquals(200, approved.code(), approved.text());
+        String certificate = Base64.getEncoder().encodeToString("not checked here".getBytes(StandardCharsets.UTF_8));
+        ApiHarness.Reply unsigned = api.call(CAROL, "PATCH", CSRS + "/req/status", "application/merge-patch+json",
+                "{\"status\":{\"certificate\":\"" + certificate + "\"}}");
+        assertEquals(403, unsigned.code(), unsigned.text());
+        assertEquals("certificatesigningrequests.certificates.k8s.io \"req\" is forbidden: user not permitted to sign "
+                + "requests with signerName \"example.com/issuer\"", unsigned.body().path("message").asText());
+    }
+}
