@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -204,5 +207,89 @@ final class CustomResourcesIT {
         KAPI.kubectl().runWithInput(CRD, "apply", "-f", "-").assertOk();
         kubectl("wait", "--for=condition=Established", "crd/crontabs.stable.example.com", "--timeout=60s").assertOk();
         assertTrue(kubectl("get", "ct").assertOk().stderr().contains("No resources found"));
+    }
+
+    private static final String GADGETS = """
+            apiVersion: apiextensions.k8s.io/v1
+            kind: CustomResourceDefinition
+            metadata:
+              name: gadgets.single.example.com
+            spec:
+              group: single.example.com
+              scope: Namespaced
+              names: {plural: gadgets, singular: gadget, kind: Gadget}
+              versions:
+              - name: v1
+                served: true
+                storage: true
+                schema:
+                  openAPIV3Schema:
+                    type: object
+                    properties:
+                      spec:
+                        type: object
+                        properties:
+                          size: {type: integer}
+            """;
+
+    @Test
+    @Order(7)
+    @DisplayName("list items carry apiVersion and kind (kubectl -o json, fabric8 generic resources), and a default added "
+            + "to the schema later applies to stored objects when they are read, in single- and multi-version CRDs")
+    void listItemsAndReadDefaults() throws Exception {
+        KAPI.kubectl().runWithInput(GADGETS, "apply", "-f", "-").assertOk();
+        kubectl("wait", "--for=condition=Established", "crd/gadgets.single.example.com", "--timeout=60s").assertOk();
+        KAPI.kubectl().runWithInput("apiVersion: single.example.com/v1\nkind: Gadget\nmetadata: {name: g1}\n"
+                + "spec: {size: 3}\n", "create", "-f", "-").assertOk();
+        KAPI.kubectl().runWithInput(CRONTAB.replace("my-cron", "later").replace("  unknownField: 3\n", ""),
+                "create", "-f", "-").assertOk();
+        JsonNode items = json(kubectl("get", "gadgets", "-o", "json")).path("items");
+        assertEquals("single.example.com/v1", items.get(0).path("apiVersion").asText(), items.toString());
+        assertEquals("Gadget", items.get(0).path("kind").asText(), items.toString());
+        JsonNode crons = json(kubectl("get", "crontabs.v1.stable.example.com", "-o", "json")).path("items");
+        assertEquals("stable.example.com/v1", crons.get(0).path("apiVersion").asText(), crons.toString());
+        assertEquals("CronTab", crons.get(0).path("kind").asText(), crons.toString());
+        try (KubernetesClient fabric8 = fabric8()) {
+            var list = fabric8.genericKubernetesResources("single.example.com/v1", "Gadget").inNamespace("default").list();
+            assertEquals("single.example.com/v1", list.getItems().getFirst().getApiVersion());
+            assertEquals("Gadget", list.getItems().getFirst().getKind());
+            var v2 = fabric8.genericKubernetesResources("stable.example.com/v2", "CronTab").inNamespace("default").list();
+            assertEquals("stable.example.com/v2", v2.getItems().getFirst().getApiVersion());
+        }
+
+        String tier = "{\"type\":\"string\",\"default\":\"gold\"}";
+        kubectl("patch", "crd", "gadgets.single.example.com", "--type=json", "-p", "[{\"op\":\"add\",\"path\":"
+                + "\"/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/tier\",\"value\":" + tier + "}]")
+                .assertOk();
+        kubectl("patch", "crd", "crontabs.stable.example.com", "--type=json", "-p", "[{\"op\":\"add\",\"path\":"
+                + "\"/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/tier\",\"value\":" + tier + "},"
+                + "{\"op\":\"add\",\"path\":\"/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/tier\","
+                + "\"value\":" + tier + "}]").assertOk();
+        assertEquals("gold", eventually(() -> json(kubectl("get", "gadget", "g1", "-o", "json"))
+                .path("spec").path("tier").asText()), "defaulted on read, single version");
+        assertEquals("gold", eventually(() -> json(kubectl("get", "crontabs.v2.stable.example.com", "later", "-o", "json"))
+                .path("spec").path("tier").asText()), "defaulted on read from the v1 storage, served as v2");
+        JsonNode listed = json(kubectl("get", "gadgets", "-o", "json")).path("items").get(0);
+        assertEquals("gold", listed.path("spec").path("tier").asText(), "lists too: " + listed);
+        String watched = kubectl("get", "--raw", "/apis/single.example.com/v1/namespaces/default/gadgets?watch=1"
+                + "&timeoutSeconds=1").assertOk().stdout();
+        assertTrue(watched.contains("\"tier\":\"gold\""), "watches too: " + watched);
+    }
+
+    /** What {@code read} gives once it gives "gold" (the CRD's update reaches the served definitions), or its last. */
+    private static String eventually(java.util.function.Supplier<String> read) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String last = read.get();
+        while (!last.equals("gold") && System.nanoTime() < end) {
+            Thread.sleep(200);
+            last = read.get();
+        }
+        return last;
+    }
+
+    private static KubernetesClient fabric8() throws IOException {
+        Config config = Config.fromKubeconfig(java.nio.file.Files.readString(KAPI.kapi().kubeconfigPath()));
+        config.setClientKeyAlgo(KAPI.kapi().kubeconfig().clientKeyAlgorithm());
+        return new KubernetesClientBuilder().withConfig(config).build();
     }
 }

@@ -18,6 +18,7 @@ import io.kapi.registry.CustomKind;
 import io.kapi.registry.ResourceDefinition;
 import io.kapi.webhook.WebhookClient;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -62,7 +63,7 @@ public final class CustomResourceVersions {
         ResourceFacts facts = new ResourceFacts(stored, crd.group() + "/" + api.name(), true, false,
                 selectable(v));
         CustomResourceStrategy strategy = new CustomResourceStrategy(v.hasStatus(), schema, terminating);
-        Converter converter = converter(crd, v, schema, stored);
+        Converter converter = converter(crd, v, stored);
         CustomKind custom = new CustomKind(
                 new CustomSchema(api.gvk(), crd.preserveUnknownFields() ? null : schema, metadata,
                         fields.forSchema(api.gvk(), v.schema())),
@@ -72,20 +73,28 @@ public final class CustomResourceVersions {
     }
 
     /**
-     * The version's converter: none when it is the storage version and that has no defaults (objects are
-     * kept and read as they are), else defaults on read and the CRD's conversion strategy.
+     * The version's converter: none when objects are only ever stored in this version (it is the only
+     * one in {@code status.storedVersions}) and its schema has no defaults, so they are read as they
+     * are; else defaults on read and the CRD's conversion strategy.
      */
-    private Converter converter(Crd crd, Crd.Version v, StructuralSchema schema, GroupVersionKind stored) {
-        StructuralSchema storedSchema = crd.version(stored.version()).map(Crd.Version::schema)
-                .map(StructuralSchema::of).orElse(null);
-        boolean same = v.name().equals(stored.version());
-        if (same && !hasDefaults(storedSchema)) {
+    private Converter converter(Crd crd, Crd.Version v, GroupVersionKind stored) {
+        Map<String, StructuralSchema> schemas = new HashMap<>();
+        for (Crd.Version each : crd.versions()) {
+            if (each.schema() != null) {
+                schemas.put(crd.group() + "/" + each.name(), StructuralSchema.of(each.schema()));
+            }
+        }
+        String served = crd.group() + "/" + v.name();
+        List<String> storedVersions = crd.storedVersions();
+        boolean onlyThis = v.name().equals(stored.version())
+                && (storedVersions.isEmpty() || storedVersions.equals(List.of(v.name())));
+        if (onlyThis && !hasDefaults(schemas.get(served))) {
             return Converter.NONE;
         }
         ObjectConversion conversion = crd.conversionStrategy().equals("Webhook")
                 ? WebhookConversion.of(crd.webhook(), webhooks) : new NoneConversion();
-        return new CustomResourceConverter(crd.group() + "/" + v.name(), stored.apiVersion(), schema, storedSchema,
-                !crd.preserveUnknownFields(), conversion);
+        return new CustomResourceConverter(served, stored.apiVersion(), schemas, !crd.preserveUnknownFields(),
+                conversion);
     }
 
     private static boolean hasDefaults(StructuralSchema s) {
