@@ -276,6 +276,39 @@ final class CustomResourcesIT {
         assertTrue(watched.contains("\"tier\":\"gold\""), "watches too: " + watched);
     }
 
+    @Test
+    @Order(8)
+    @DisplayName("a CRD of a group the Kubernetes project owns needs api-approved.kubernetes.io, and gets "
+            + "KubernetesAPIApprovalPolicyConformant from it")
+    void apiApproval() throws Exception {
+        String crd = GADGETS.replace("single.example.com", "experimental.k8s.io");
+        Kubectl.Result missing = KAPI.kubectl().runWithInput(crd, "create", "-f", "-").assertFailed();
+        assertTrue(missing.stderr().contains("metadata.annotations[api-approved.kubernetes.io]: Required value: protected "
+                + "groups must have approval annotation \"api-approved.kubernetes.io\", see "
+                + "https://github.com/kubernetes/enhancements/pull/1111"), missing.toString());
+        KAPI.kubectl().runWithInput(crd.replace("  name: gadgets.experimental.k8s.io\n", "  name: gadgets.experimental.k8s.io\n"
+                + "  annotations: {api-approved.kubernetes.io: 'unapproved, testing only'}\n"), "create", "-f", "-").assertOk();
+        String name = "crd/gadgets.experimental.k8s.io";
+        kubectl("wait", "--for=condition=KubernetesAPIApprovalPolicyConformant=false", name, "--timeout=60s").assertOk();
+        JsonNode c = condition(json(kubectl("get", name, "-o", "json")), "KubernetesAPIApprovalPolicyConformant");
+        assertEquals("UnapprovedAnnotation", c.path("reason").asText(), c.toString());
+        assertEquals("not approved: \"unapproved, testing only\"", c.path("message").asText(), c.toString());
+        kubectl("annotate", "--overwrite", name, "api-approved.kubernetes.io=https://github.com/kubernetes/kubernetes/pull/1")
+                .assertOk();
+        kubectl("wait", "--for=condition=KubernetesAPIApprovalPolicyConformant=true", name, "--timeout=60s").assertOk();
+        assertEquals(null, condition(json(kubectl("get", "crd/gadgets.single.example.com", "-o", "json")),
+                "KubernetesAPIApprovalPolicyConformant"), "only the project's groups have it");
+    }
+
+    private static JsonNode condition(JsonNode crd, String type) {
+        for (JsonNode c : crd.path("status").path("conditions")) {
+            if (c.path("type").asText().equals(type)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
     /** What {@code read} gives once it gives "gold" (the CRD's update reaches the served definitions), or its last. */
     private static String eventually(java.util.function.Supplier<String> read) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
