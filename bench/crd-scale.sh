@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CustomResourceDefinitions at scale; see src/test/java/io/kapi/bench/CrdScaleBench.java. Usage:
-#   bench/crd-scale.sh [--count=500] [--clients=4] [--rounds=15] [--limit-seconds=90]
+#   bench/crd-scale.sh [--count=500] [--clients=4] [--rounds=5] [--limit-seconds=90]
 # One bin/kapi (memory storage) on loopback: memory and discovery/OpenAPI latencies empty (the baseline)
 # and with --count CRDs, the time from each create to Established and until all are, the create latency
 # of a custom resource with a CEL rule. The server is stopped and its data deleted at the end.

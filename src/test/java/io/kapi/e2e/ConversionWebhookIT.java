@@ -8,13 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kapi.machinery.Json;
-import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -147,13 +143,6 @@ final class ConversionWebhookIT {
         return KAPI.kubectl().run(args);
     }
 
-    private static JsonNode json(Kubectl.Result r) {
-        try {
-            return Json.MAPPER.readTree(r.assertOk().stdout());
-        } catch (IOException e) {
-            throw new AssertionError("not JSON: " + r, e);
-        }
-    }
 
     @Test
     @Order(1)
@@ -169,12 +158,12 @@ final class ConversionWebhookIT {
         assertEquals("conv.example.com/v1", toStorage.path("desiredAPIVersion").asText(), toStorage.toString());
         assertEquals("conv.example.com/v2", toStorage.path("objects").get(0).path("apiVersion").asText());
 
-        JsonNode v1 = json(kubectl("get", "backends.v1.conv.example.com", "db", "-o", "json"));
+        JsonNode v1 = kubectl("get", "backends.v1.conv.example.com", "db", "-o", "json").json();
         assertEquals("db.local", v1.path("spec").path("host").asText(), v1.toString());
         assertEquals(5432, v1.path("spec").path("port").asInt(), v1.toString());
         assertEquals("tcp", v1.path("spec").path("protocol").asText(), "the storage version's default: " + v1);
         assertFalse(v1.path("spec").has("junk"), "pruned: " + v1);
-        JsonNode v2 = json(kubectl("get", V2, "cache", "-o", "json"));
+        JsonNode v2 = kubectl("get", V2, "cache", "-o", "json").json();
         assertEquals("conv.example.com/v2", v2.path("apiVersion").asText(), v2.toString());
         assertEquals("cache.local:6379", v2.path("spec").path("address").asText(), v2.toString());
         assertEquals("tcp", v2.path("spec").path("protocol").asText(), "defaulted in storage, then converted: " + v2);
@@ -187,7 +176,7 @@ final class ConversionWebhookIT {
     @DisplayName("a list is converted in one ConversionReview; its items carry the served apiVersion and kind")
     void list() throws Exception {
         int before = webhook.received("/convert").size();
-        JsonNode items = json(kubectl("get", V2, "-o", "json")).path("items");
+        JsonNode items = kubectl("get", V2, "-o", "json").json().path("items");
         assertEquals(2, items.size(), items.toString());
         for (JsonNode item : items) {
             assertEquals("conv.example.com/v2", item.path("apiVersion").asText(), item.toString());
@@ -197,7 +186,7 @@ final class ConversionWebhookIT {
         List<JsonNode> reviews = webhook.received("/convert");
         assertEquals(before + 1, reviews.size(), "one review for the list");
         assertEquals(2, reviews.getLast().path("request").path("objects").size());
-        try (KubernetesClient fabric8 = fabric8()) {
+        try (KubernetesClient fabric8 = KAPI.fabric8()) {
             var list = fabric8.genericKubernetesResources("conv.example.com/v2", "Backend").inNamespace("default").list();
             assertEquals(2, list.getItems().size());
             for (GenericKubernetesResource r : list.getItems()) {
@@ -214,7 +203,7 @@ final class ConversionWebhookIT {
     @Order(3)
     @DisplayName("a watch of v2 gets its events converted, initial and live")
     void watch() {
-        String rv = json(kubectl("get", "--raw", "/apis/conv.example.com/v2/namespaces/default/backends"))
+        String rv = kubectl("get", "--raw", "/apis/conv.example.com/v2/namespaces/default/backends").json()
                 .path("metadata").path("resourceVersion").asText();
         kubectl("patch", "backends.v1.conv.example.com", "cache", "--type=merge", "-p", "{\"spec\":{\"port\":6380}}")
                 .assertOk();
@@ -256,7 +245,7 @@ final class ConversionWebhookIT {
                 create.toString());
 
         useWebhook(webhook.url("/convert"), r -> r.exitCode() == 0);
-        assertEquals("db.local:5432", json(kubectl("get", V2, "db", "-o", "json")).path("spec").path("address").asText());
+        assertEquals("db.local:5432", kubectl("get", V2, "db", "-o", "json").json().path("spec").path("address").asText());
         assertTrue(kubectl("get", V2, "lost").assertFailed().stderr().contains("NotFound"), "nothing stored on failure");
     }
 
@@ -268,7 +257,7 @@ final class ConversionWebhookIT {
         kubectl("patch", "crd", "backends.conv.example.com", "--type=json", "-p", "[{\"op\":\"replace\",\"path\":"
                 + "\"/spec/versions/0/storage\",\"value\":false},{\"op\":\"replace\",\"path\":"
                 + "\"/spec/versions/1/storage\",\"value\":true}]").assertOk();
-        JsonNode stored = json(kubectl("get", "crd", "backends.conv.example.com", "-o", "json")).path("status")
+        JsonNode stored = kubectl("get", "crd", "backends.conv.example.com", "-o", "json").json().path("status")
                 .path("storedVersions");
         assertEquals("[\"v1\",\"v2\"]", stored.toString());
         awaitStorage("v2");
@@ -284,10 +273,10 @@ final class ConversionWebhookIT {
             KAPI.kubectl().runWithInput(object, "replace", "-f", "-").assertOk();
         }
         before = webhook.received("/convert").size();
-        JsonNode items = json(kubectl("get", V2, "-o", "json")).path("items");
+        JsonNode items = kubectl("get", V2, "-o", "json").json().path("items");
         assertTrue(items.size() >= 2, items.toString());
         assertEquals(before, webhook.received("/convert").size(), "stored as v2 now, nothing to convert");
-        assertEquals("db.local:5432", json(kubectl("get", V2, "db", "-o", "json")).path("spec").path("address").asText());
+        assertEquals("db.local:5432", kubectl("get", V2, "db", "-o", "json").json().path("spec").path("address").asText());
 
         Kubectl.Result early = kubectl("patch", "crd", "backends.conv.example.com", "--type=json", "-p",
                 "[{\"op\":\"remove\",\"path\":\"/spec/versions/0\"}]").assertFailed();
@@ -298,7 +287,7 @@ final class ConversionWebhookIT {
                 "{\"status\":{\"storedVersions\":[\"v2\"]}}").assertOk();
         kubectl("patch", "crd", "backends.conv.example.com", "--type=json", "-p",
                 "[{\"op\":\"remove\",\"path\":\"/spec/versions/0\"}]").assertOk();
-        assertEquals("[\"v2\"]", json(kubectl("get", "crd", "backends.conv.example.com", "-o", "json")).path("status")
+        assertEquals("[\"v2\"]", kubectl("get", "crd", "backends.conv.example.com", "-o", "json").json().path("status")
                 .path("storedVersions").toString());
     }
 
@@ -340,9 +329,4 @@ final class ConversionWebhookIT {
         return kubectl(args).assertFailed().stderr().strip();
     }
 
-    private static KubernetesClient fabric8() throws IOException {
-        Config config = Config.fromKubeconfig(Files.readString(KAPI.kapi().kubeconfigPath()));
-        config.setClientKeyAlgo(KAPI.kapi().kubeconfig().clientKeyAlgorithm());
-        return new KubernetesClientBuilder().withConfig(config).build();
-    }
 }

@@ -5,11 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.kapi.machinery.Json;
-import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
@@ -95,13 +91,6 @@ final class CustomResourcesIT {
         return KAPI.kubectl().run(args);
     }
 
-    private static JsonNode json(Kubectl.Result r) {
-        try {
-            return Json.MAPPER.readTree(r.assertOk().stdout());
-        } catch (IOException e) {
-            throw new AssertionError("not JSON: " + r, e);
-        }
-    }
 
     @Test
     @Order(1)
@@ -116,7 +105,7 @@ final class CustomResourcesIT {
         String table = kubectl("get", "ct").assertOk().stdout();
         assertTrue(table.startsWith("NAME      SPEC          REPLICAS   AGE"), table);
         assertTrue(table.contains("my-cron   * * * * */5   1"), table);
-        JsonNode cron = json(kubectl("get", "crontab", "my-cron", "-o", "json"));
+        JsonNode cron = kubectl("get", "crontab", "my-cron", "-o", "json").json();
         assertFalse(cron.path("spec").has("unknownField"), "pruned: " + cron);
         assertEquals("red", cron.path("spec").path("color").asText(), "defaulted: " + cron);
         assertTrue(kubectl("get", "all").assertOk().stdout().contains("crontab.stable.example.com/my-cron"));
@@ -147,7 +136,7 @@ final class CustomResourcesIT {
         kubectl("scale", "ct", "my-cron", "--replicas=3").assertOk();
         kubectl("patch", "ct", "my-cron", "--subresource=status", "--type=merge", "-p",
                 "{\"status\":{\"replicas\":3}}").assertOk();
-        JsonNode scale = json(kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs/my-cron/scale"));
+        JsonNode scale = kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs/my-cron/scale").json();
         assertEquals(3, scale.path("spec").path("replicas").asInt());
         assertEquals(3, scale.path("status").path("replicas").asInt());
         kubectl("patch", "ct", "my-cron", "--type=merge", "-p", "{\"spec\":{\"image\":\"v2\"}}").assertOk();
@@ -156,7 +145,7 @@ final class CustomResourcesIT {
         Kubectl.Result strategic = kubectl("patch", "ct", "my-cron", "-p", "{\"spec\":{\"image\":\"v4\"}}").assertFailed();
         assertTrue(strategic.stderr().contains("application/strategic-merge-patch+json is not supported by "
                 + "stable.example.com/v2, Kind=CronTab: the body of the request was in an unknown format"), strategic.toString());
-        JsonNode cron = json(kubectl("get", "ct", "my-cron", "-o", "json"));
+        JsonNode cron = kubectl("get", "ct", "my-cron", "-o", "json").json();
         assertEquals("v3", cron.path("spec").path("image").asText());
         assertEquals(3, cron.path("status").path("replicas").asInt());
 
@@ -168,7 +157,7 @@ final class CustomResourcesIT {
         Kubectl.Result conflict = KAPI.kubectl().runWithInput(applied.replace("my-image", "fourth"), "apply",
                 "--server-side", "--field-manager=other", "-f", "-").assertFailed();
         assertTrue(conflict.stderr().contains("conflict with \"kubectl\""), conflict.toString());
-        assertEquals("third", json(kubectl("get", "ct", "applied", "-o", "json")).path("spec").path("image").asText());
+        assertEquals("third", kubectl("get", "ct", "applied", "-o", "json").json().path("spec").path("image").asText());
     }
 
     @Test
@@ -176,7 +165,7 @@ final class CustomResourcesIT {
     @DisplayName("the second served version reads and writes the same objects, with the deprecation warning on v1")
     void versions() {
         Kubectl.Result v2 = kubectl("get", "crontabs.v2.stable.example.com", "my-cron", "-o", "json");
-        assertEquals("stable.example.com/v2", json(v2).path("apiVersion").asText());
+        assertEquals("stable.example.com/v2", v2.json().path("apiVersion").asText());
         Kubectl.Result v1 = kubectl("get", "crontabs.v1.stable.example.com", "my-cron", "-o", "json");
         assertTrue(v1.stderr().contains("stable.example.com/v1 CronTab is deprecated"), v1.toString());
     }
@@ -185,7 +174,7 @@ final class CustomResourcesIT {
     @Order(5)
     @DisplayName("a watch from a list's resourceVersion sees the deletion of a custom resource")
     void watch() {
-        String rv = json(kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs"))
+        String rv = kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs").json()
                 .path("metadata").path("resourceVersion").asText();
         assertFalse(rv.isEmpty());
         kubectl("delete", "ct", "applied").assertOk();
@@ -243,13 +232,13 @@ final class CustomResourcesIT {
                 + "spec: {size: 3}\n", "create", "-f", "-").assertOk();
         KAPI.kubectl().runWithInput(CRONTAB.replace("my-cron", "later").replace("  unknownField: 3\n", ""),
                 "create", "-f", "-").assertOk();
-        JsonNode items = json(kubectl("get", "gadgets", "-o", "json")).path("items");
+        JsonNode items = kubectl("get", "gadgets", "-o", "json").json().path("items");
         assertEquals("single.example.com/v1", items.get(0).path("apiVersion").asText(), items.toString());
         assertEquals("Gadget", items.get(0).path("kind").asText(), items.toString());
-        JsonNode crons = json(kubectl("get", "crontabs.v1.stable.example.com", "-o", "json")).path("items");
+        JsonNode crons = kubectl("get", "crontabs.v1.stable.example.com", "-o", "json").json().path("items");
         assertEquals("stable.example.com/v1", crons.get(0).path("apiVersion").asText(), crons.toString());
         assertEquals("CronTab", crons.get(0).path("kind").asText(), crons.toString());
-        try (KubernetesClient fabric8 = fabric8()) {
+        try (KubernetesClient fabric8 = KAPI.fabric8()) {
             var list = fabric8.genericKubernetesResources("single.example.com/v1", "Gadget").inNamespace("default").list();
             assertEquals("single.example.com/v1", list.getItems().getFirst().getApiVersion());
             assertEquals("Gadget", list.getItems().getFirst().getKind());
@@ -265,11 +254,11 @@ final class CustomResourcesIT {
                 + "\"/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/tier\",\"value\":" + tier + "},"
                 + "{\"op\":\"add\",\"path\":\"/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/tier\","
                 + "\"value\":" + tier + "}]").assertOk();
-        assertEquals("gold", eventually(() -> json(kubectl("get", "gadget", "g1", "-o", "json"))
+        assertEquals("gold", eventually(() -> kubectl("get", "gadget", "g1", "-o", "json").json()
                 .path("spec").path("tier").asText()), "defaulted on read, single version");
-        assertEquals("gold", eventually(() -> json(kubectl("get", "crontabs.v2.stable.example.com", "later", "-o", "json"))
+        assertEquals("gold", eventually(() -> kubectl("get", "crontabs.v2.stable.example.com", "later", "-o", "json").json()
                 .path("spec").path("tier").asText()), "defaulted on read from the v1 storage, served as v2");
-        JsonNode listed = json(kubectl("get", "gadgets", "-o", "json")).path("items").get(0);
+        JsonNode listed = kubectl("get", "gadgets", "-o", "json").json().path("items").get(0);
         assertEquals("gold", listed.path("spec").path("tier").asText(), "lists too: " + listed);
         String watched = kubectl("get", "--raw", "/apis/single.example.com/v1/namespaces/default/gadgets?watch=1"
                 + "&timeoutSeconds=1").assertOk().stdout();
@@ -290,13 +279,13 @@ final class CustomResourcesIT {
                 + "  annotations: {api-approved.kubernetes.io: 'unapproved, testing only'}\n"), "create", "-f", "-").assertOk();
         String name = "crd/gadgets.experimental.k8s.io";
         kubectl("wait", "--for=condition=KubernetesAPIApprovalPolicyConformant=false", name, "--timeout=60s").assertOk();
-        JsonNode c = condition(json(kubectl("get", name, "-o", "json")), "KubernetesAPIApprovalPolicyConformant");
+        JsonNode c = condition(kubectl("get", name, "-o", "json").json(), "KubernetesAPIApprovalPolicyConformant");
         assertEquals("UnapprovedAnnotation", c.path("reason").asText(), c.toString());
         assertEquals("not approved: \"unapproved, testing only\"", c.path("message").asText(), c.toString());
         kubectl("annotate", "--overwrite", name, "api-approved.kubernetes.io=https://github.com/kubernetes/kubernetes/pull/1")
                 .assertOk();
         kubectl("wait", "--for=condition=KubernetesAPIApprovalPolicyConformant=true", name, "--timeout=60s").assertOk();
-        assertEquals(null, condition(json(kubectl("get", "crd/gadgets.single.example.com", "-o", "json")),
+        assertEquals(null, condition(kubectl("get", "crd/gadgets.single.example.com", "-o", "json").json(),
                 "KubernetesAPIApprovalPolicyConformant"), "only the project's groups have it");
     }
 
@@ -320,9 +309,4 @@ final class CustomResourcesIT {
         return last;
     }
 
-    private static KubernetesClient fabric8() throws IOException {
-        Config config = Config.fromKubeconfig(java.nio.file.Files.readString(KAPI.kapi().kubeconfigPath()));
-        config.setClientKeyAlgo(KAPI.kapi().kubeconfig().clientKeyAlgorithm());
-        return new KubernetesClientBuilder().withConfig(config).build();
-    }
 }
