@@ -77,6 +77,7 @@ import io.kapi.server.ServerConfig;
 import io.kapi.server.filter.BodyLimit;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
+import io.kapi.webhook.WebhookClient;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -158,7 +159,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         CacheStart cacheStart = CacheStart.after(registry.caches(), bootstrapHooks);
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
         CrdController crds = new CrdController(registry, apiserver,
-                new CustomResourceVersions(schemaValidator, fieldManagers), clock);
+                new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry)), clock);
         hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart, admission.informers(), crds));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);

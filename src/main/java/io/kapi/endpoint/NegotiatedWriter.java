@@ -53,7 +53,7 @@ public final class NegotiatedWriter implements ResponseWriter {
     }
 
     @Override
-    public RestResponse list(RestRequest request, ApiResource resource, ListResult page) {
+    public RestResponse list(RestRequest request, ApiResource resource, ListResult page, boolean typedItems) {
         ResponseTarget target = Negotiation.forResource(request.header("Accept"));
         ListMeta meta = new ListMeta(page.resourceVersion(), page.continueToken(), page.remainingItemCount());
         JsonNode body;
@@ -64,9 +64,9 @@ public final class NegotiatedWriter implements ResponseWriter {
         } else if (target.converts()) {
             throw notAcceptable(target);
         } else if (target.format() == Format.JSON && !target.pretty()) {
-            return streamed(resource, page, target);
+            return streamed(resource, page, target, typedItems);
         } else {
-            body = Lists.of(resource, page);
+            body = Lists.of(resource, page, typedItems);
         }
         return encode(200, body, target);
     }
@@ -75,12 +75,15 @@ public final class NegotiatedWriter implements ResponseWriter {
      * A JSON list written item by item as the client takes it: a LIST of 10,000 objects pins the items it
      * already had, not a second tree and two copies of its encoding.
      */
-    private static RestResponse streamed(ApiResource resource, ListResult page, ResponseTarget target) {
+    private static RestResponse streamed(ApiResource resource, ListResult page, ResponseTarget target,
+                                         boolean typedItems) {
         ObjectNode envelope = Lists.of(resource,
-                new ListResult(List.of(), page.resourceVersion(), page.continueToken(), page.remainingItemCount()));
+                new ListResult(List.of(), page.resourceVersion(), page.continueToken(), page.remainingItemCount()),
+                typedItems);
+        Set<String> omit = typedItems ? Set.of() : TYPE_FIELDS;
         List<ObjectNode> items = page.items();
         return new RestResponse(200, new ArrayList<>(), new RestResponse.Encoded(ResponseEncoder.contentType(target),
-                out -> ResponseEncoder.writeList(envelope, items, TYPE_FIELDS, target, out)));
+                out -> ResponseEncoder.writeList(envelope, items, omit, target, out)));
     }
 
     @Override

@@ -146,6 +146,14 @@ public final class ApiException extends RuntimeException {
                 new Details(null, null, null, List.of(new StatusCause(null, detail, null)), null));
     }
 
+    /**
+     * 500 without a reason, the message as it is: kube-apiserver's answer to an error that is not an API
+     * status (a failed conversion webhook), which kubectl prints as {@code Error from server: <message>}.
+     */
+    public static ApiException unknown(String message) {
+        return new ApiException(StatusReason.UNKNOWN, 500, message, Details.NONE);
+    }
+
     /** 504 Timeout, as kube-apiserver's timeout filter words it: {@code Timeout: request did not complete ...}. */
     public static ApiException timeout(String message) {
         return new ApiException(StatusReason.TIMEOUT, "Timeout: " + message);

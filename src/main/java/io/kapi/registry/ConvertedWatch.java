@@ -1,5 +1,6 @@
 package io.kapi.registry;
 
+import io.kapi.machinery.ApiException;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.Delivery;
 import io.kapi.storage.cache.EventType;
@@ -12,6 +13,8 @@ import io.kapi.storage.cache.SharedFrames;
  * watcher sends, are converted for this watcher alone.
  */
 final class ConvertedWatch implements CacheWatch {
+
+    private static final System.Logger LOG = System.getLogger(ConvertedWatch.class.getName());
 
     private final CacheWatch watch;
     private final String currentView;
@@ -31,6 +34,17 @@ final class ConvertedWatch implements CacheWatch {
         if (!(d instanceof Delivery.Change c)) {
             return d;
         }
+        try {
+            return converted(c);
+        } catch (ApiException e) {
+            // kube-apiserver logs an event it cannot encode and ends the watch; the client lists again
+            LOG.log(System.Logger.Level.WARNING, "watch ended: cannot convert an event to {0}: {1}", currentView,
+                    e.getMessage());
+            return new Delivery.End(e.getMessage());
+        }
+    }
+
+    private Delivery converted(Delivery.Change c) {
         if (c.frames() == null) {
             return new Delivery.Change(c.type(), served.servedCopy(c.object()), c.revision(), null);
         }

@@ -108,7 +108,7 @@ final class ResourceReads {
         if (!served.converts()) {
             return page;
         }
-        return new ListResult(page.items().stream().map(served::served).toList(), page.resourceVersion(),
+        return new ListResult(served.served(page.items()), page.resourceVersion(),
                 page.continueToken(), page.remainingItemCount());
     }
 

@@ -2,6 +2,7 @@ package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.conversion.Converter;
+import java.util.List;
 
 /**
  * A store's way between the version it serves and the one it stores: its definition's
@@ -29,6 +30,11 @@ final class ServedVersion {
 
     /** A private {@code stored} object in the served version: a new object, or {@code stored} itself. */
     ObjectNode served(ObjectNode stored) {
+        return converts ? converter.fromStorage(stored) : stored;
+    }
+
+    /** Private stored objects in the served version, in one conversion (see {@link Converter#fromStorage(List)}). */
+    List<ObjectNode> served(List<ObjectNode> stored) {
         return converts ? converter.fromStorage(stored) : stored;
     }
 

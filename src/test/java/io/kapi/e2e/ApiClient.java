@@ -65,9 +65,14 @@ public final class ApiClient implements AutoCloseable {
 
     /** Sends one request; a transport failure (connection refused, reset) is thrown as unchecked. */
     public Response send(String method, String path, String body, String contentType) {
+        return send(method, path, body, contentType, "application/json");
+    }
+
+    /** {@link #send(String, String, String, String)} with an Accept header of its own. */
+    public Response send(String method, String path, String body, String contentType, String accept) {
         HttpRequest.Builder request = HttpRequest.newBuilder(server.resolve(path))
                 .timeout(TIMEOUT)
-                .header("Accept", "application/json")
+                .header("Accept", accept)
                 .method(method, body == null
                         ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kapi.machinery.Json;
-import java.io.IOException;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
@@ -92,13 +91,6 @@ final class CustomResourcesIT {
         return KAPI.kubectl().run(args);
     }
 
-    private static JsonNode json(Kubectl.Result r) {
-        try {
-            return Json.MAPPER.readTree(r.assertOk().stdout());
-        } catch (IOException e) {
-            throw new AssertionError("not JSON: " + r, e);
-        }
-    }
 
     @Test
     @Order(1)
@@ -113,7 +105,7 @@ final class CustomResourcesIT {
         String table = kubectl("get", "ct").assertOk().stdout();
         assertTrue(table.startsWith("NAME      SPEC          REPLICAS   AGE"), table);
         assertTrue(table.contains("my-cron   * * * * */5   1"), table);
-        JsonNode cron = json(kubectl("get", "crontab", "my-cron", "-o", "json"));
+        JsonNode cron = kubectl("get", "crontab", "my-cron", "-o", "json").json();
         assertFalse(cron.path("spec").has("unknownField"), "pruned: " + cron);
         assertEquals("red", cron.path("spec").path("color").asText(), "defaulted: " + cron);
         assertTrue(kubectl("get", "all").assertOk().stdout().contains("crontab.stable.example.com/my-cron"));
@@ -144,7 +136,7 @@ final class CustomResourcesIT {
         kubectl("scale", "ct", "my-cron", "--replicas=3").assertOk();
         kubectl("patch", "ct", "my-cron", "--subresource=status", "--type=merge", "-p",
                 "{\"status\":{\"replicas\":3}}").assertOk();
-        JsonNode scale = json(kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs/my-cron/scale"));
+        JsonNode scale = kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs/my-cron/scale").json();
         assertEquals(3, scale.path("spec").path("replicas").asInt());
         assertEquals(3, scale.path("status").path("replicas").asInt());
         kubectl("patch", "ct", "my-cron", "--type=merge", "-p", "{\"spec\":{\"image\":\"v2\"}}").assertOk();
@@ -153,7 +145,7 @@ final class CustomResourcesIT {
         Kubectl.Result strategic = kubectl("patch", "ct", "my-cron", "-p", "{\"spec\":{\"image\":\"v4\"}}").assertFailed();
         assertTrue(strategic.stderr().contains("application/strategic-merge-patch+json is not supported by "
                 + "stable.example.com/v2, Kind=CronTab: the body of the request was in an unknown format"), strategic.toString());
-        JsonNode cron = json(kubectl("get", "ct", "my-cron", "-o", "json"));
+        JsonNode cron = kubectl("get", "ct", "my-cron", "-o", "json").json();
         assertEquals("v3", cron.path("spec").path("image").asText());
         assertEquals(3, cron.path("status").path("replicas").asInt());
 
@@ -165,7 +157,7 @@ final class CustomResourcesIT {
         Kubectl.Result conflict = KAPI.kubectl().runWithInput(applied.replace("my-image", "fourth"), "apply",
                 "--server-side", "--field-manager=other", "-f", "-").assertFailed();
         assertTrue(conflict.stderr().contains("conflict with \"kubectl\""), conflict.toString());
-        assertEquals("third", json(kubectl("get", "ct", "applied", "-o", "json")).path("spec").path("image").asText());
+        assertEquals("third", kubectl("get", "ct", "applied", "-o", "json").json().path("spec").path("image").asText());
     }
 
     @Test
@@ -173,7 +165,7 @@ final class CustomResourcesIT {
     @DisplayName("the second served version reads and writes the same objects, with the deprecation warning on v1")
     void versions() {
         Kubectl.Result v2 = kubectl("get", "crontabs.v2.stable.example.com", "my-cron", "-o", "json");
-        assertEquals("stable.example.com/v2", json(v2).path("apiVersion").asText());
+        assertEquals("stable.example.com/v2", v2.json().path("apiVersion").asText());
         Kubectl.Result v1 = kubectl("get", "crontabs.v1.stable.example.com", "my-cron", "-o", "json");
         assertTrue(v1.stderr().contains("stable.example.com/v1 CronTab is deprecated"), v1.toString());
     }
@@ -182,7 +174,7 @@ final class CustomResourcesIT {
     @Order(5)
     @DisplayName("a watch from a list's resourceVersion sees the deletion of a custom resource")
     void watch() {
-        String rv = json(kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs"))
+        String rv = kubectl("get", "--raw", "/apis/stable.example.com/v1/namespaces/default/crontabs").json()
                 .path("metadata").path("resourceVersion").asText();
         assertFalse(rv.isEmpty());
         kubectl("delete", "ct", "applied").assertOk();
@@ -205,4 +197,116 @@ final class CustomResourcesIT {
         kubectl("wait", "--for=condition=Established", "crd/crontabs.stable.example.com", "--timeout=60s").assertOk();
         assertTrue(kubectl("get", "ct").assertOk().stderr().contains("No resources found"));
     }
+
+    private static final String GADGETS = """
+            apiVersion: apiextensions.k8s.io/v1
+            kind: CustomResourceDefinition
+            metadata:
+              name: gadgets.single.example.com
+            spec:
+              group: single.example.com
+              scope: Namespaced
+              names: {plural: gadgets, singular: gadget, kind: Gadget}
+              versions:
+              - name: v1
+                served: true
+                storage: true
+                schema:
+                  openAPIV3Schema:
+                    type: object
+                    properties:
+                      spec:
+                        type: object
+                        properties:
+                          size: {type: integer}
+            """;
+
+    @Test
+    @Order(7)
+    @DisplayName("list items carry apiVersion and kind (kubectl -o json, fabric8 generic resources), and a default added "
+            + "to the schema later applies to stored objects when they are read, in single- and multi-version CRDs")
+    void listItemsAndReadDefaults() throws Exception {
+        KAPI.kubectl().runWithInput(GADGETS, "apply", "-f", "-").assertOk();
+        kubectl("wait", "--for=condition=Established", "crd/gadgets.single.example.com", "--timeout=60s").assertOk();
+        KAPI.kubectl().runWithInput("apiVersion: single.example.com/v1\nkind: Gadget\nmetadata: {name: g1}\n"
+                + "spec: {size: 3}\n", "create", "-f", "-").assertOk();
+        KAPI.kubectl().runWithInput(CRONTAB.replace("my-cron", "later").replace("  unknownField: 3\n", ""),
+                "create", "-f", "-").assertOk();
+        JsonNode items = kubectl("get", "gadgets", "-o", "json").json().path("items");
+        assertEquals("single.example.com/v1", items.get(0).path("apiVersion").asText(), items.toString());
+        assertEquals("Gadget", items.get(0).path("kind").asText(), items.toString());
+        JsonNode crons = kubectl("get", "crontabs.v1.stable.example.com", "-o", "json").json().path("items");
+        assertEquals("stable.example.com/v1", crons.get(0).path("apiVersion").asText(), crons.toString());
+        assertEquals("CronTab", crons.get(0).path("kind").asText(), crons.toString());
+        try (KubernetesClient fabric8 = KAPI.fabric8()) {
+            var list = fabric8.genericKubernetesResources("single.example.com/v1", "Gadget").inNamespace("default").list();
+            assertEquals("single.example.com/v1", list.getItems().getFirst().getApiVersion());
+            assertEquals("Gadget", list.getItems().getFirst().getKind());
+            var v2 = fabric8.genericKubernetesResources("stable.example.com/v2", "CronTab").inNamespace("default").list();
+            assertEquals("stable.example.com/v2", v2.getItems().getFirst().getApiVersion());
+        }
+
+        String tier = "{\"type\":\"string\",\"default\":\"gold\"}";
+        kubectl("patch", "crd", "gadgets.single.example.com", "--type=json", "-p", "[{\"op\":\"add\",\"path\":"
+                + "\"/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/tier\",\"value\":" + tier + "}]")
+                .assertOk();
+        kubectl("patch", "crd", "crontabs.stable.example.com", "--type=json", "-p", "[{\"op\":\"add\",\"path\":"
+                + "\"/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/tier\",\"value\":" + tier + "},"
+                + "{\"op\":\"add\",\"path\":\"/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/tier\","
+                + "\"value\":" + tier + "}]").assertOk();
+        assertEquals("gold", eventually(() -> kubectl("get", "gadget", "g1", "-o", "json").json()
+                .path("spec").path("tier").asText()), "defaulted on read, single version");
+        assertEquals("gold", eventually(() -> kubectl("get", "crontabs.v2.stable.example.com", "later", "-o", "json").json()
+                .path("spec").path("tier").asText()), "defaulted on read from the v1 storage, served as v2");
+        JsonNode listed = kubectl("get", "gadgets", "-o", "json").json().path("items").get(0);
+        assertEquals("gold", listed.path("spec").path("tier").asText(), "lists too: " + listed);
+        String watched = kubectl("get", "--raw", "/apis/single.example.com/v1/namespaces/default/gadgets?watch=1"
+                + "&timeoutSeconds=1").assertOk().stdout();
+        assertTrue(watched.contains("\"tier\":\"gold\""), "watches too: " + watched);
+    }
+
+    @Test
+    @Order(8)
+    @DisplayName("a CRD of a group the Kubernetes project owns needs api-approved.kubernetes.io, and gets "
+            + "KubernetesAPIApprovalPolicyConformant from it")
+    void apiApproval() throws Exception {
+        String crd = GADGETS.replace("single.example.com", "experimental.k8s.io");
+        Kubectl.Result missing = KAPI.kubectl().runWithInput(crd, "create", "-f", "-").assertFailed();
+        assertTrue(missing.stderr().contains("metadata.annotations[api-approved.kubernetes.io]: Required value: protected "
+                + "groups must have approval annotation \"api-approved.kubernetes.io\", see "
+                + "https://github.com/kubernetes/enhancements/pull/1111"), missing.toString());
+        KAPI.kubectl().runWithInput(crd.replace("  name: gadgets.experimental.k8s.io\n", "  name: gadgets.experimental.k8s.io\n"
+                + "  annotations: {api-approved.kubernetes.io: 'unapproved, testing only'}\n"), "create", "-f", "-").assertOk();
+        String name = "crd/gadgets.experimental.k8s.io";
+        kubectl("wait", "--for=condition=KubernetesAPIApprovalPolicyConformant=false", name, "--timeout=60s").assertOk();
+        JsonNode c = condition(kubectl("get", name, "-o", "json").json(), "KubernetesAPIApprovalPolicyConformant");
+        assertEquals("UnapprovedAnnotation", c.path("reason").asText(), c.toString());
+        assertEquals("not approved: \"unapproved, testing only\"", c.path("message").asText(), c.toString());
+        kubectl("annotate", "--overwrite", name, "api-approved.kubernetes.io=https://github.com/kubernetes/kubernetes/pull/1")
+                .assertOk();
+        kubectl("wait", "--for=condition=KubernetesAPIApprovalPolicyConformant=true", name, "--timeout=60s").assertOk();
+        assertEquals(null, condition(kubectl("get", "crd/gadgets.single.example.com", "-o", "json").json(),
+                "KubernetesAPIApprovalPolicyConformant"), "only the project's groups have it");
+    }
+
+    private static JsonNode condition(JsonNode crd, String type) {
+        for (JsonNode c : crd.path("status").path("conditions")) {
+            if (c.path("type").asText().equals(type)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** What {@code read} gives once it gives "gold" (the CRD's update reaches the served definitions), or its last. */
+    private static String eventually(java.util.function.Supplier<String> read) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String last = read.get();
+        while (!last.equals("gold") && System.nanoTime() < end) {
+            Thread.sleep(200);
+            last = read.get();
+        }
+        return last;
+    }
+
 }

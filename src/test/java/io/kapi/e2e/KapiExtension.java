@@ -104,4 +104,15 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
     public ApiClient client() {
         return ApiClient.of(kapi.kubeconfig());
     }
+
+    /** fabric8's client with the admin kubeconfig (its key algorithm told, as fabric8 needs); the caller closes it. */
+    public io.fabric8.kubernetes.client.KubernetesClient fabric8() {
+        try {
+            var config = io.fabric8.kubernetes.client.Config.fromKubeconfig(Files.readString(kapi.kubeconfigPath()));
+            config.setClientKeyAlgo(kapi.kubeconfig().clientKeyAlgorithm());
+            return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

@@ -97,6 +97,16 @@ public record Kubectl(Path binary, Path kubeconfig, Path cacheDir) {
             return this;
         }
 
+        /** The standard output as JSON, once kubectl exited 0 ({@code -o json}). */
+        public com.fasterxml.jackson.databind.JsonNode json() {
+            assertOk();
+            try {
+                return io.kapi.machinery.Json.MAPPER.readTree(stdout);
+            } catch (java.io.IOException e) {
+                throw new AssertionError("not JSON: kubectl " + this, e);
+            }
+        }
+
         @Override
         public String toString() {
             return args + "\n  exit: " + exitCode + "\n  stdout: " + stdout.strip() + "\n  stderr: " + stderr.strip();

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
@@ -27,8 +28,9 @@ import javax.net.ssl.SSLContext;
  * An admission webhook server on 127.0.0.1 (a free port) over HTTPS with a CA of its own, answering
  * AdmissionReview v1 by path: {@code /label} adds the label {@code mutated=yes} with a JSONPatch,
  * {@code /deny} refuses with a message naming the object, {@code /warn} allows with a warning and an audit
- * annotation, {@code /slow} answers after 5 seconds. Its certificate names 127.0.0.1 and
- * {@link #SERVICE_NAME}. Every review received is kept.
+ * annotation, {@code /slow} answers after 5 seconds; other paths answer as a test {@linkplain #answer tells
+ * them} (a conversion webhook, say). Its certificate names 127.0.0.1 and {@link #SERVICE_NAME}. Every
+ * review received is kept.
  */
 public final class TestWebhookServer implements AutoCloseable {
 
@@ -39,6 +41,7 @@ public final class TestWebhookServer implements AutoCloseable {
     private final HttpsServer server;
     private final String caPem;
     private final Map<String, List<JsonNode>> received = new ConcurrentHashMap<>();
+    private final Map<String, UnaryOperator<JsonNode>> answers = new ConcurrentHashMap<>();
 
     public TestWebhookServer() throws Exception {
         TestCertificates.Cert ca = TestCertificates.ca("webhook-test-ca");
@@ -73,7 +76,12 @@ public final class TestWebhookServer implements AutoCloseable {
         return Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.US_ASCII));
     }
 
-    /** The AdmissionReviews {@code path} got, in order. */
+    /** From now on {@code path} answers each review with what {@code answer} makes of it (the whole body). */
+    public void answer(String path, UnaryOperator<JsonNode> answer) {
+        answers.put(path, answer);
+    }
+
+    /** The reviews {@code path} got, in order. */
     public List<JsonNode> received(String path) {
         return received.getOrDefault(path, List.of());
     }
@@ -83,6 +91,11 @@ public final class TestWebhookServer implements AutoCloseable {
             JsonNode review = JSON.readTree(exchange.getRequestBody());
             String path = exchange.getRequestURI().getPath();
             received.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>()).add(review);
+            UnaryOperator<JsonNode> custom = answers.get(path);
+            if (custom != null) {
+                send(exchange, custom.apply(review));
+                return;
+            }
             JsonNode request = review.path("request");
             ObjectNode response = JSON.createObjectNode();
             response.put("uid", request.path("uid").asText());
@@ -105,11 +118,15 @@ public final class TestWebhookServer implements AutoCloseable {
             answer.put("apiVersion", review.path("apiVersion").asText("admission.k8s.io/v1"));
             answer.put("kind", "AdmissionReview");
             answer.set("response", response);
-            byte[] body = JSON.writeValueAsBytes(answer);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
+            send(exchange, answer);
         }
+    }
+
+    private static void send(HttpExchange exchange, JsonNode answer) throws IOException {
+        byte[] body = JSON.writeValueAsBytes(answer);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, body.length);
+        exchange.getResponseBody().write(body);
     }
 
     private static void label(JsonNode request, ObjectNode response) {

@@ -6,9 +6,9 @@ import io.kapi.admission.cel.AdmissionCel;
 import io.kapi.admission.cel.MatchConditions;
 import io.kapi.admission.match.MatchCriteria;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.webhook.WebhookEndpoint;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -19,17 +19,9 @@ import java.util.List;
  * @param configuration the configuration's name
  * @param index the webhook's position among all webhooks called, for audit annotation keys
  */
-record Webhook(String name, String configuration, int index, Endpoint endpoint, MatchCriteria match,
+record Webhook(String name, String configuration, int index, WebhookEndpoint endpoint, MatchCriteria match,
                MatchConditions conditions, boolean failOpen, String sideEffects, Duration timeout,
                List<String> reviewVersions, boolean reinvokeIfNeeded) {
-
-    /** Where the webhook listens: a URL, or a Service (namespace, name, path, port); caBundle PEM or empty. */
-    record Endpoint(String url, String serviceNamespace, String serviceName, String path, int port, byte[] caBundle) {
-
-        String describe() {
-            return url != null ? url : "https://" + serviceName + "." + serviceNamespace + ".svc:" + port + path;
-        }
-    }
 
     /** The webhooks of one configuration object, numbered on from {@code firstIndex}. */
     static List<Webhook> of(ObjectNode config, int firstIndex) {
@@ -48,29 +40,11 @@ record Webhook(String name, String configuration, int index, Endpoint endpoint, 
         if (versions.isEmpty()) {
             versions.add("v1beta1");
         }
-        return new Webhook(w.path("name").asText(), configName, index, endpoint(w.path("clientConfig")),
+        return new Webhook(w.path("name").asText(), configName, index, WebhookEndpoint.of(w.path("clientConfig")),
                 MatchCriteria.ofWebhook(w), MatchConditions.compile(w.path("matchConditions"), AdmissionCel.conditions()),
                 w.path("failurePolicy").asText("Fail").equals("Ignore"), w.path("sideEffects").asText("Unknown"),
                 Duration.ofSeconds(w.path("timeoutSeconds").asLong(10)), List.copyOf(versions),
                 w.path("reinvocationPolicy").asText("Never").equals("IfNeeded"));
-    }
-
-    private static Endpoint endpoint(JsonNode client) {
-        byte[] ca = client.hasNonNull("caBundle") ? decode(client.get("caBundle").asText()) : new byte[0];
-        if (client.hasNonNull("url")) {
-            return new Endpoint(client.get("url").asText(), null, null, null, 0, ca);
-        }
-        JsonNode s = client.path("service");
-        return new Endpoint(null, s.path("namespace").asText(), s.path("name").asText(), s.path("path").asText("/"),
-                s.path("port").asInt(443), ca);
-    }
-
-    private static byte[] decode(String base64) {
-        try {
-            return Base64.getDecoder().decode(base64);
-        } catch (IllegalArgumentException e) {
-            return new byte[0];
-        }
     }
 
     /** Whether the webhook may be called for a dry run. */

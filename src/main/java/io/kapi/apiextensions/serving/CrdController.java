@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The apiextensions-apiserver's controllers in one loop: naming (accepted names, {@code NamesAccepted}),
  * establishing ({@code Established}), serving (the custom resource versions added to and removed from the
- * {@link Registry} as CRDs come, change and go) and finalizing (a terminating CRD's custom resources
+ * {@link Registry} as CRDs come, change and go), nonStructuralSchema and apiApproval ({@link SpecConditions}),
+ * storage-version tracking ({@code status.storedVersions}) and finalizing (a terminating CRD's custom resources
  * deleted, then its API removed and its finalizer dropped).
  *
  * <p>The API is served before {@code Established=True} is written, so a client that waited for the
@@ -190,6 +191,7 @@ public final class CrdController implements PostStartHook, AutoCloseable {
         } else {
             Conditions.set(desired, "Established", "False", "NotAccepted", "not all names are accepted", now);
         }
+        SpecConditions.apply(desired, crd, now);
         if (next.isTrue("Established") && CrdNames.present(next.acceptedNames())) {
             serve(next, false);
         }
@@ -200,7 +202,7 @@ public final class CrdController implements PostStartHook, AutoCloseable {
 
     /** Serves the CRD's versions as they are now (again, when anything they are made of changed). */
     private void serve(Crd crd, boolean terminating) {
-        String key = crd.spec().toString() + crd.acceptedNames() + terminating;
+        String key = crd.spec().toString() + crd.acceptedNames() + crd.storedVersions() + terminating;
         Installed current = installed.get(crd.name());
         if (current != null && current.key().equals(key)) {
             return;
@@ -230,7 +232,10 @@ public final class CrdController implements PostStartHook, AutoCloseable {
         Installed current = installed.get(crd.name());
         if (current != null && !current.resources().isEmpty()) {
             serve(crd, true);
-            GroupVersionResource gvr = installed.get(crd.name()).resources().getFirst();
+            // the storage version when it is served: its reads convert nothing (no webhook call)
+            List<GroupVersionResource> served = installed.get(crd.name()).resources();
+            GroupVersionResource gvr = served.stream().filter(r -> r.version().equals(crd.storageVersion()))
+                    .findFirst().orElse(served.getFirst());
             if (!deleteInstances(crd, gvr)) {
                 return;
             }

@@ -2,8 +2,11 @@ package io.kapi.apiextensions.serving;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apiextensions.Crd;
+import io.kapi.apiextensions.conversion.CustomResourceConverter;
+import io.kapi.apiextensions.conversion.NoneConversion;
+import io.kapi.apiextensions.conversion.ObjectConversion;
+import io.kapi.apiextensions.conversion.WebhookConversion;
 import io.kapi.apiextensions.schema.StructuralSchema;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.apply.FieldManagers;
@@ -13,7 +16,9 @@ import io.kapi.machinery.resource.ResourceFacts;
 import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.registry.CustomKind;
 import io.kapi.registry.ResourceDefinition;
+import io.kapi.webhook.WebhookClient;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -31,40 +36,76 @@ public final class CustomResourceVersions {
 
     private final SchemaValidator metadata;
     private final FieldManagers fields;
+    private final WebhookClient webhooks;
 
-    public CustomResourceVersions(SchemaValidator metadata, FieldManagers fields) {
+    /** @param webhooks how conversion webhooks are called */
+    public CustomResourceVersions(SchemaValidator metadata, FieldManagers fields, WebhookClient webhooks) {
         this.metadata = metadata;
         this.fields = fields;
+        this.webhooks = webhooks;
     }
 
     /** The definitions of every served version of {@code crd} (which must have accepted names). */
     public List<ResourceDefinition> of(Crd crd, boolean terminating) {
         List<ResourceDefinition> out = new ArrayList<>();
         GroupVersionKind stored = crd.storageKind();
-        boolean converts = crd.versions().stream().anyMatch(v -> v.served() && !v.name().equals(stored.version()));
         for (Crd.Version v : crd.versions()) {
             if (v.served()) {
-                out.add(definition(crd, v, stored, converts, terminating));
+                out.add(definition(crd, v, stored, terminating));
             }
         }
         return out;
     }
 
-    private ResourceDefinition definition(Crd crd, Crd.Version v, GroupVersionKind stored, boolean converts,
-                                          boolean terminating) {
+    private ResourceDefinition definition(Crd crd, Crd.Version v, GroupVersionKind stored, boolean terminating) {
         ApiResource api = resource(crd, v);
         StructuralSchema schema = v.schema() == null ? null : StructuralSchema.of(v.schema());
         ResourceFacts facts = new ResourceFacts(stored, crd.group() + "/" + api.name(), true, false,
                 selectable(v));
         CustomResourceStrategy strategy = new CustomResourceStrategy(v.hasStatus(), schema, terminating);
-        Converter converter = converts ? new ApiVersionConverter(api.gvk().apiVersion(), stored.apiVersion(), schema)
-                : Converter.NONE;
+        Converter converter = converter(crd, v, stored);
         CustomKind custom = new CustomKind(
                 new CustomSchema(api.gvk(), crd.preserveUnknownFields() ? null : schema, metadata,
                         fields.forSchema(api.gvk(), v.schema())),
                 v.printerColumns().isArray() ? v.printerColumns() : crd.object().arrayNode(), scale(v), warning(crd, v));
         return ResourceDefinition.custom(api, facts, strategy, converter,
                 Map.of(OpenApiDefinition.name(api.gvk()), OpenApiDefinition.of(api.gvk(), v.schema())), custom);
+    }
+
+    /**
+     * The version's converter: none when objects are only ever stored in this version (it is the only
+     * one in {@code status.storedVersions}) and its schema has no defaults, so they are read as they
+     * are; else defaults on read and the CRD's conversion strategy.
+     */
+    private Converter converter(Crd crd, Crd.Version v, GroupVersionKind stored) {
+        Map<String, StructuralSchema> schemas = new HashMap<>();
+        for (Crd.Version each : crd.versions()) {
+            if (each.schema() != null) {
+                schemas.put(crd.group() + "/" + each.name(), StructuralSchema.of(each.schema()));
+            }
+        }
+        String served = crd.group() + "/" + v.name();
+        List<String> storedVersions = crd.storedVersions();
+        boolean onlyThis = v.name().equals(stored.version())
+                && (storedVersions.isEmpty() || storedVersions.equals(List.of(v.name())));
+        if (onlyThis && !hasDefaults(schemas.get(served))) {
+            return Converter.NONE;
+        }
+        ObjectConversion conversion = crd.conversionStrategy().equals("Webhook")
+                ? WebhookConversion.of(crd.webhook(), webhooks) : new NoneConversion();
+        return new CustomResourceConverter(served, stored.apiVersion(), schemas, !crd.preserveUnknownFields(),
+                conversion);
+    }
+
+    private static boolean hasDefaults(StructuralSchema s) {
+        if (s == null) {
+            return false;
+        }
+        if (s.defaultValue() != null) {
+            return true;
+        }
+        return s.properties().values().stream().anyMatch(CustomResourceVersions::hasDefaults)
+                || hasDefaults(s.items()) || hasDefaults(s.additionalProperties());
     }
 
     private static ApiResource resource(Crd crd, Crd.Version v) {
@@ -115,26 +156,5 @@ public final class CustomResourceVersions {
             a.forEach(n -> out.add(n.asText()));
         }
         return out;
-    }
-
-    /** Conversion strategy {@code None}: only apiVersion changes; reads get the served version's defaults. */
-    private record ApiVersionConverter(String served, String stored, StructuralSchema schema) implements Converter {
-
-        @Override
-        public ObjectNode toStorage(ObjectNode object) {
-            ObjectNode copy = object.deepCopy();
-            copy.put("apiVersion", stored);
-            return copy;
-        }
-
-        @Override
-        public ObjectNode fromStorage(ObjectNode object) {
-            ObjectNode copy = object.deepCopy();
-            copy.put("apiVersion", served);
-            if (schema != null) {
-                io.kapi.apiextensions.schema.Defaulting.apply(copy, schema);
-            }
-            return copy;
-        }
     }
 }

@@ -68,7 +68,8 @@ public final class ApiApproval {
                 + " with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111");
     }
 
-    static String annotation(Crd crd) {
+    /** The CRD's {@code api-approved.kubernetes.io} annotation, "" when absent. */
+    public static String annotation(Crd crd) {
         return crd.object().path("metadata").path("annotations").path(ANNOTATION).asText("");
     }
 

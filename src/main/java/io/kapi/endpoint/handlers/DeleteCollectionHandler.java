@@ -9,6 +9,6 @@ public record DeleteCollectionHandler(Codecs codecs) implements VerbHandler {
     public RestResponse handle(ResourceRequest r) {
         var options = DeleteOptionsReader.read(r.http(), r.dryRun());
         var deleted = r.store().deleteCollection(r.context(), r.info().namespace(), ListParams.read(r.http()), options);
-        return codecs.writer().plain(r.http(), 200, Lists.of(r.resource(), deleted));
+        return codecs.writer().plain(r.http(), 200, Lists.of(r.resource(), deleted, Lists.typedItems(r.store())));
     }
 }

@@ -8,6 +8,6 @@ public record ListHandler(Codecs codecs) implements VerbHandler {
     @Override
     public RestResponse handle(ResourceRequest r) {
         var page = r.store().list(r.info().namespace(), ListParams.read(r.http()));
-        return codecs.writer().list(r.http(), r.resource(), page);
+        return codecs.writer().list(r.http(), r.resource(), page, Lists.typedItems(r.store()));
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.ListResult;
+import io.kapi.registry.ResourceStore;
 import java.util.List;
 
 /** Builds the {@code {Kind}List} objects list and deletecollection answer with. */
@@ -13,8 +14,14 @@ public final class Lists {
     private Lists() {
     }
 
-    public static ObjectNode of(ApiResource resource, ListResult page) {
-        ObjectNode list = of(resource, page.items());
+    /**
+     * The list of a page.
+     *
+     * @param typedItems whether items keep their {@code apiVersion} and {@code kind}: kube-apiserver
+     *        encodes custom resources (unstructured objects) with them, built-ins without
+     */
+    public static ObjectNode of(ApiResource resource, ListResult page, boolean typedItems) {
+        ObjectNode list = of(resource, page.items(), typedItems);
         ObjectNode meta = (ObjectNode) list.get("metadata");
         meta.put("resourceVersion", page.resourceVersion());
         if (page.continueToken() != null) {
@@ -26,18 +33,25 @@ public final class Lists {
         return list;
     }
 
-    /** A list of built-in objects; items carry no apiVersion/kind, as kube-apiserver encodes them. */
-    public static ObjectNode of(ApiResource resource, List<ObjectNode> items) {
+    /** A list of {@code items}; see {@link #of(ApiResource, ListResult, boolean)} for {@code typedItems}. */
+    public static ObjectNode of(ApiResource resource, List<ObjectNode> items, boolean typedItems) {
         ObjectNode list = Json.object();
         list.put("kind", resource.kind() + "List");
         list.put("apiVersion", resource.gvk().apiVersion());
         list.putObject("metadata");
         ArrayNode array = list.putArray("items");
         for (ObjectNode item : items) {
-            item.remove("apiVersion");
-            item.remove("kind");
+            if (!typedItems) {
+                item.remove("apiVersion");
+                item.remove("kind");
+            }
             array.add(item);
         }
         return list;
+    }
+
+    /** Whether the lists of the resource {@code store} serves keep their items' types (custom resources). */
+    public static boolean typedItems(ResourceStore store) {
+        return store != null && store.definition().custom() != null;
     }
 }

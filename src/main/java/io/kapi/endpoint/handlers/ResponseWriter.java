@@ -15,8 +15,8 @@ public interface ResponseWriter {
     /** One object (get, create, update, delete). */
     RestResponse object(RestRequest request, ApiResource resource, int status, ObjectNode object);
 
-    /** A page of a list. */
-    RestResponse list(RestRequest request, ApiResource resource, ListResult page);
+    /** A page of a list; {@code typedItems}: items keep apiVersion and kind (see {@link Lists#of}). */
+    RestResponse list(RestRequest request, ApiResource resource, ListResult page, boolean typedItems);
 
     /** A body that is neither an object of the resource nor a list, such as a Success Status. */
     RestResponse plain(RestRequest request, int status, ObjectNode body);

@@ -1,6 +1,7 @@
 package io.kapi.machinery.conversion;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 
 /**
  * How the objects of one served version of a resource become those of its storage version and back,
@@ -28,6 +29,15 @@ public interface Converter {
 
     /** The stored object as this version serves it. */
     ObjectNode fromStorage(ObjectNode stored);
+
+    /**
+     * The items of a list as this version serves them, in order: each as {@link #fromStorage(ObjectNode)}
+     * makes it, by default one at a time; a converter that calls out (a conversion webhook) converts them
+     * in one call, as kube converts a list.
+     */
+    default List<ObjectNode> fromStorage(List<ObjectNode> stored) {
+        return stored.stream().map(this::fromStorage).toList();
+    }
 
     /** Objects are stored as they are served: the store never calls it, and it only copies. */
     Converter NONE = new Converter() {

@@ -1,4 +1,4 @@
-package io.kapi.admission.webhook;
+package io.kapi.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package io.kapi.admission.webhook;
+package io.kapi.webhook;
 
 import java.io.ByteArrayInputStream;
 import java.net.InetAddress;

@@ -1,0 +1,143 @@
+package io.kapi.webhook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.admission.ObjectLookup;
+import io.kapi.machinery.Json;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Posts a JSON review to a webhook over HTTPS, as kube-apiserver's webhook client: a URL, or a Service
+ * resolved to a ready endpoint; the server's certificate checked against the endpoint's caBundle for
+ * the host asked for ({@code <name>.<namespace>.svc} for a Service); {@code ?timeout=<n>s} added to the
+ * URL; no redirects. HTTP clients are kept per CA bundle and server name. Failures are
+ * {@link CallFailure}s in Go's words.
+ */
+public final class WebhookClient {
+
+    /**
+     * The call did not produce a JSON answer.
+     *
+     * @see #answered()
+     */
+    public static final class CallFailure extends Exception {
+
+        private final boolean answered;
+
+        CallFailure(String message, boolean answered) {
+            super(message, null, false, false);
+            this.answered = answered;
+        }
+
+        /** Whether the webhook answered (with an error status or a body that is not JSON), or was not reached. */
+        public boolean answered() {
+            return answered;
+        }
+    }
+
+    private record ClientKey(String ca, String serverName) {
+    }
+
+    private final ServiceResolver services;
+    private final Map<ClientKey, HttpClient> clients = new ConcurrentHashMap<>();
+
+    /** @param lookup where Services and their endpoints are read */
+    public WebhookClient(ObjectLookup lookup) {
+        this.services = new ServiceResolver(lookup);
+    }
+
+    /**
+     * Posts {@code review} and returns the answer's JSON.
+     *
+     * @throws CallFailure not reached ({@code Post "<url>": dial tcp ...: connect: connection refused}, a
+     *         TLS failure, the timeout, a Service without endpoints), or answered with a non-2xx status
+     *         ({@code an error on the server ("...") has prevented the request from succeeding}) or not JSON
+     */
+    public JsonNode post(WebhookEndpoint e, ObjectNode review, Duration timeout) throws CallFailure {
+        URI uri;
+        String serverName;
+        try {
+            if (e.url() != null) {
+                uri = URI.create(e.url());
+                serverName = uri.getHost();
+            } else {
+                uri = services.resolve(e.serviceNamespace(), e.serviceName(), e.port(), e.path());
+                serverName = e.serviceName() + "." + e.serviceNamespace() + ".svc";
+            }
+        } catch (IllegalStateException | IllegalArgumentException ex) {
+            throw new CallFailure(ex.getMessage(), false);
+        }
+        HttpResponse<byte[]> response = send(client(e.caBundle(), serverName), withTimeout(uri, timeout), review, timeout);
+        if (response.statusCode() < 200 || response.statusCode() >= 300) {
+            throw new CallFailure("an error on the server (\"" + new String(response.body(), StandardCharsets.UTF_8).strip()
+                    + "\") has prevented the request from succeeding", true);
+        }
+        try {
+            return Json.MAPPER.readTree(response.body());
+        } catch (IOException ex) {
+            throw new CallFailure(ex.getMessage(), true);
+        }
+    }
+
+    private HttpResponse<byte[]> send(HttpClient client, URI target, ObjectNode review, Duration timeout)
+            throws CallFailure {
+        try {
+            HttpRequest req = HttpRequest.newBuilder(target).timeout(timeout)
+                    .header("Content-Type", "application/json").header("Accept", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(review))).build();
+            return client.send(req, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (HttpTimeoutException ex) {
+            throw new CallFailure("Post \"" + target
+                    + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)", false);
+        } catch (IOException ex) {
+            throw new CallFailure("Post \"" + target + "\": " + describe(ex, target), false);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new CallFailure("Post \"" + target + "\": context canceled", false);
+        }
+    }
+
+    private HttpClient client(byte[] ca, String serverName) {
+        ClientKey key = new ClientKey(Arrays.toString(ca), serverName);
+        return clients.computeIfAbsent(key, k -> HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .sslContext(WebhookTrust.context(ca, serverName)).connectTimeout(Duration.ofSeconds(10))
+                .followRedirects(HttpClient.Redirect.NEVER).build());
+    }
+
+    /** kube adds the timeout to the URL ({@code ?timeout=10s}) so the webhook knows it. */
+    private static URI withTimeout(URI uri, Duration timeout) {
+        String query = uri.getRawQuery();
+        String t = "timeout=" + Math.max(1, timeout.toSeconds()) + "s";
+        String s = uri.toString();
+        return URI.create(query == null ? s + "?" + t : s.replace("?" + query, "?" + query + "&" + t));
+    }
+
+    /** Go's words for a failed call: {@code dial tcp <host:port>: connect: connection refused}, TLS failures. */
+    private static String describe(IOException ex, URI target) {
+        Throwable root = ex;
+        boolean connect = ex instanceof java.net.ConnectException;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+            connect |= root instanceof java.net.ConnectException;
+        }
+        String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        if (connect) {
+            int port = target.getPort() > 0 ? target.getPort() : 443;
+            return "dial tcp " + target.getHost() + ":" + port + ": connect: connection refused";
+        }
+        if (root instanceof java.security.cert.CertificateException || ex instanceof javax.net.ssl.SSLException) {
+            return "tls: failed to verify certificate: " + m;
+        }
+        return m;
+    }
+}
