@@ -22,6 +22,8 @@ import java.util.function.Function;
  *            and measuring heap and RSS with that one server idle; p50/p99 of each
  *   once     one fresh JVM's figures, one line (what "cold" runs N times)
  * </pre>
+ * The fresh JVMs of {@code cold} get this JVM's {@code -XX:AOTCache} and {@code -XX:TieredStopAtLevel}
+ * options ({@code bench/testing-start.sh cold-aot} uses the first).
  * Start-to-ready is {@code KapiServer.builder().start()} until it returns: listening, every post-start
  * hook done. Heap is the used heap after a full GC with the server idle and still open; RSS the JVM's
  * resident set then (both include the JVM's and JUnit-less test harness' own share).
@@ -97,9 +99,10 @@ public final class StartBenchmark {
         double[] cpu = new double[n];
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         for (int i = 0; i < n; i++) {
-            Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                    System.getProperty("java.class.path"), StartBenchmark.class.getName(), "once")
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+            command.addAll(passedOn());
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), StartBenchmark.class.getName(), "once"));
+            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String line;
             try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
                 line = out.readLine();
@@ -120,6 +123,12 @@ public final class StartBenchmark {
                 percentile(cpu, 50), percentile(cpu, 99));
         System.out.printf(Locale.ROOT, "one idle server: heap after start p50 %.1f MB (max %.1f), RSS p50 %.0f MB (max %.0f)%n",
                 percentile(heap, 50), percentile(heap, 100), percentile(rss, 50), percentile(rss, 100));
+    }
+
+    /** This JVM's options that the fresh JVMs get too: an AOT cache to start with, a JIT limit. */
+    private static List<String> passedOn() {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("-XX:AOTCache=") || a.startsWith("-XX:TieredStopAtLevel=")).toList();
     }
 
     private static double part(List<Launcher.StartTimes> times, Function<Launcher.StartTimes, Duration> part) {
