@@ -3,9 +3,10 @@
 # testing/src/test/java/io/kapi/testing/StartBenchmark.java. Usage:
 #   bench/testing-start.sh warm [N=20]      one JVM: a first server, then N more; p50/p99 of the N
 #   bench/testing-start.sh cold [N=20]      N fresh JVMs, each timing its first server; heap and RSS of it idle
-#   bench/testing-start.sh cold-aot [N=20]  the same with a JDK 25 AOT cache: one training JVM (-XX:AOTCacheOutput)
-#                                           makes testing/target/start-bench.aot, then N fresh JVMs start with it,
-#                                           as a project's test JVMs can (README, "Test with Kapi inside JUnit")
+#   bench/testing-start.sh restore [N=20]   restores of a snapshot of 300 configmaps after 300 changes each; p50/p99
+#   bench/testing-start.sh cold-aot [N=20]  cold with a JDK 25 AOT cache: one training JVM (-XX:AOTCacheOutput)
+#                                           makes testing/target/start-bench.aot, then N fresh JVMs start with it
+#                                           (how much of a first start is class loading, linking and profiling)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
