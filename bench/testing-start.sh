@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Start-to-ready, heap and RSS of in-process servers (io.kapi:kapi-testing's KapiServer); see
 # testing/src/test/java/io/kapi/testing/StartBenchmark.java. Usage:
-#   bench/testing-start.sh warm [N=20]   one JVM: a first server, then N more; p50/p99 of the N
-#   bench/testing-start.sh cold [N=20]   N fresh JVMs, each timing its first server; heap and RSS of it idle
+#   bench/testing-start.sh warm [N=20]      one JVM: a first server, then N more; p50/p99 of the N
+#   bench/testing-start.sh cold [N=20]      N fresh JVMs, each timing its first server; heap and RSS of it idle
+#   bench/testing-start.sh restore [N=20]   restores of a snapshot of 300 configmaps after 300 changes each; p50/p99
+#   bench/testing-start.sh cold-aot [N=20]  cold with a JDK 25 AOT cache: one training JVM (-XX:AOTCacheOutput)
+#                                           makes testing/target/start-bench.aot, then N fresh JVMs start with it
+#                                           (how much of a first start is class loading, linking and profiling)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
@@ -10,8 +14,24 @@ if ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "25'; then
   echo "bench/testing-start.sh: needs JDK 25 (set JAVA_HOME; tried $JAVA_HOME)" >&2
   exit 1
 fi
-mvn -q -B -f reactor.xml test-compile dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt \
+mode="${1:-warm}"
+java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED)
+if [[ "$mode" != "cold-aot" ]]; then
+  mvn -q -B -f reactor.xml test-compile dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt \
+    -Dmdep.includeScope=test -DexcludeArtifactIds=kapi
+  # the server's classes from this checkout, then the library's dependencies (the server's without the etcd client)
+  cp="testing/target/test-classes:testing/target/classes:target/classes:$(cat testing/target/bench-classpath.txt)"
+  exec "${java[@]}" -cp "$cp" io.kapi.testing.StartBenchmark "$@"
+fi
+# An AOT cache takes jars only (no directories): the two artifacts, the benchmark class in a jar of its own.
+mvn -q -B -f reactor.xml package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt \
   -Dmdep.includeScope=test -DexcludeArtifactIds=kapi
-# the server's classes from this checkout, then the library's dependencies (the server's without the etcd client)
-cp="testing/target/test-classes:testing/target/classes:target/classes:$(cat testing/target/bench-classpath.txt)"
-exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" io.kapi.testing.StartBenchmark "$@"
+"$JAVA_HOME/bin/jar" cf testing/target/start-bench.jar -C testing/target/test-classes io/kapi/testing/StartBenchmark.class
+cp="testing/target/start-bench.jar:$(ls testing/target/kapi-testing-*.jar | grep -v -e sources -e tests | head -n 1)"
+cp="$cp:$(ls target/kapi-*.jar | grep -v -e sources -e tests | head -n 1):$(cat testing/target/bench-classpath.txt)"
+aot=testing/target/start-bench.aot
+rm -f "$aot"
+echo "training run (makes $aot):"
+"${java[@]}" -XX:AOTCacheOutput="$aot" -Xlog:aot=warning -Xlog:cds=warning -cp "$cp" io.kapi.testing.StartBenchmark once
+shift || true
+exec "${java[@]}" -XX:AOTCache="$aot" -Xlog:aot=warning -Xlog:cds=warning -cp "$cp" io.kapi.testing.StartBenchmark cold "$@"

@@ -110,7 +110,7 @@ public final class Main {
             // the certificates load (or are made) while the API is assembled; on a first start the API
             // waits for them, as it reads the new cluster CA
             ServingNames names = servingNames(options, advertise);
-            certificates = Background.start("kapi-certificates", () -> LocalPki.ensure(options.dataDir(), names));
+            certificates = Background.start("kapi-certificates", () -> LocalPki.prepare(options.dataDir(), names));
             if (!Files.exists(options.dataDir().resolve("ca.crt"))) {
                 Background.join(certificates);
             }

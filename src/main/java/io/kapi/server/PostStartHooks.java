@@ -64,11 +64,13 @@ final class PostStartHooks {
     /** Runs the hook until it returns (true) or the server stops (false). */
     private static boolean run(Entry e) {
         Duration wait = FIRST_RETRY;
+        long begin = System.nanoTime();
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 e.hook().run();
                 e.done().set(true);
-                LOG.log(Level.DEBUG, "post-start hook {0} finished", e.hook().name());
+                LOG.log(Level.DEBUG, "post-start hook {0} finished in {1} ms", e.hook().name(),
+                        (System.nanoTime() - begin) / 1_000_000);
                 return true;
             } catch (InterruptedException x) {
                 return false;

@@ -7,7 +7,9 @@ import io.kapi.registry.DeleteOptions;
 import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;
 import java.lang.System.Logger.Level;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -43,18 +45,41 @@ final class BootstrapRoles implements PostStartHook {
         return "rbac/bootstrap-roles";
     }
 
+    /**
+     * Reads what exists with one list per kind (not a read per object: a fresh store would answer
+     * each with NotFound), then creates or reconciles each object. A listed object may be stale by the
+     * time it is written: a create that finds it exists reconciles instead, and every update reads the
+     * object again.
+     */
     @Override
     public void run() {
-        policy.clusterRoles().forEach(r -> ensureRole(clusterRoles, r));
-        policy.clusterRoleBindings().forEach(b -> ensureBinding(clusterRoleBindings, b));
-        policy.roles().forEach(r -> ensureRole(roles, r));
-        policy.roleBindings().forEach(b -> ensureBinding(roleBindings, b));
+        Map<String, ObjectNode> listed = existing(clusterRoles);
+        policy.clusterRoles().forEach(r -> ensureRole(clusterRoles, r, listed));
+        Map<String, ObjectNode> listedBindings = existing(clusterRoleBindings);
+        policy.clusterRoleBindings().forEach(b -> ensureBinding(clusterRoleBindings, b, listedBindings));
+        Map<String, ObjectNode> listedRoles = existing(roles);
+        policy.roles().forEach(r -> ensureRole(roles, r, listedRoles));
+        Map<String, ObjectNode> listedRoleBindings = existing(roleBindings);
+        policy.roleBindings().forEach(b -> ensureBinding(roleBindings, b, listedRoleBindings));
         aggregation.ifPresent(ClusterRoleAggregation::reconcileAll);
     }
 
-    private static void ensureRole(ResourceClient store, ObjectNode expected) {
+    /** Every object of {@code store} by namespace and name. */
+    private static Map<String, ObjectNode> existing(ResourceClient store) {
+        Map<String, ObjectNode> byKey = new HashMap<>();
+        for (ObjectNode o : store.list("")) {
+            byKey.put(key(ObjectMeta.of(o)), o);
+        }
+        return byKey;
+    }
+
+    private static String key(ObjectMeta meta) {
+        return meta.namespace() + "/" + meta.name();
+    }
+
+    private static void ensureRole(ResourceClient store, ObjectNode expected, Map<String, ObjectNode> listed) {
         ObjectMeta meta = ObjectMeta.of(expected);
-        Optional<ObjectNode> existing = store.find(meta.namespace(), meta.name());
+        Optional<ObjectNode> existing = Optional.ofNullable(listed.get(key(meta)));
         if (existing.isEmpty()) {
             if (Stores.createIfMissing(store, expected)) {
                 LOG.log(Level.DEBUG, "created {0} {1}", expected.path("kind").asText(), meta.name());
@@ -66,9 +91,9 @@ final class BootstrapRoles implements PostStartHook {
         }
     }
 
-    private static void ensureBinding(ResourceClient store, ObjectNode expected) {
+    private static void ensureBinding(ResourceClient store, ObjectNode expected, Map<String, ObjectNode> listed) {
         ObjectMeta meta = ObjectMeta.of(expected);
-        Optional<ObjectNode> existing = store.find(meta.namespace(), meta.name());
+        Optional<ObjectNode> existing = Optional.ofNullable(listed.get(key(meta)));
         if (existing.isEmpty()) {
             if (Stores.createIfMissing(store, expected)) {
                 return;

@@ -124,23 +124,29 @@ final class LocalApiServices implements PostStartHook {
 
     private void ensure(ObjectNode wanted) {
         String name = ObjectMeta.of(wanted).name();
+        // one just created has the wanted spec already (its status, which a create drops, is written next)
         if (Stores.createIfMissing(apiServices, wanted)) {
             LOG.log(System.Logger.Level.DEBUG, "created APIService {0}", name);
+        } else {
+            updateSpec(name, wanted);
         }
-        Stores.update(apiServices, "", name, current -> {
-            if (!"onstart".equals(current.path("metadata").path("labels").path(AUTOMANAGED).asText())
-                    || current.path("spec").equals(wanted.path("spec"))) {
-                return null;
-            }
-            current.set("spec", wanted.path("spec").deepCopy());
-            return current;
-        });
         // the store retries on a newer object when another replica wrote meanwhile
         Stores.updateStatus(apiServices, "", name, current -> {
             if (!isAutomanaged(current) || isAvailableLocal(current.path("status"))) {
                 return null;
             }
             current.set("status", localStatus());
+            return current;
+        });
+    }
+
+    private void updateSpec(String name, ObjectNode wanted) {
+        Stores.update(apiServices, "", name, current -> {
+            if (!"onstart".equals(current.path("metadata").path("labels").path(AUTOMANAGED).asText())
+                    || current.path("spec").equals(wanted.path("spec"))) {
+                return null;
+            }
+            current.set("spec", wanted.path("spec").deepCopy());
             return current;
         });
     }

@@ -142,7 +142,17 @@ public record RbacPolicy(List<ObjectNode> clusterRoles, List<ObjectNode> cluster
         return object;
     }
 
+    /**
+     * The data file {@code file}, parsed once per JVM (in-process test servers start many times in one):
+     * each call gets its own copy, free to change.
+     */
     static JsonNode read(String file) {
+        return PARSED.computeIfAbsent(file, RbacPolicy::parse).deepCopy();
+    }
+
+    private static final java.util.Map<String, JsonNode> PARSED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static JsonNode parse(String file) {
         String path = "/apis/bootstrap/" + file;
         try (InputStream in = RbacPolicy.class.getResourceAsStream(path)) {
             if (in == null) {

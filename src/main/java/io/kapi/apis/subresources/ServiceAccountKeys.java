@@ -66,17 +66,31 @@ public final class ServiceAccountKeys {
     }
 
     /**
-     * A key for this process only (memory storage, tests): made once per JVM on first use and shared by
-     * every server in it that keeps no key on disk, since an RSA key takes longer to make than the
-     * rest of an in-process server's start. The key is immutable; servers sharing it are still
-     * separate (each has its own issuer check and its own service accounts).
+     * A key for this process only (memory storage, tests): an ECDSA P-256 key (ES256 tokens, which
+     * kube-apiserver accepts from {@code --service-account-signing-key-file} too), made once per JVM on
+     * first use and shared by every server in it that keeps no key on disk. Nothing outlives the process,
+     * so no reader of an RSA file is served; an RSA key took a second or more of a fresh JVM's CPU, most
+     * of an in-process server's first start, where a P-256 key takes milliseconds. The key is
+     * immutable; servers sharing it are still separate (each has its own issuer check and its own
+     * service accounts).
      */
     public static ServiceAccountKeys ephemeral() {
         return Ephemeral.KEYS;
     }
 
     private static final class Ephemeral {
-        static final ServiceAccountKeys KEYS = fresh();
+        static final ServiceAccountKeys KEYS = ephemeralEc();
+    }
+
+    private static ServiceAccountKeys ephemeralEc() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+            generator.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
+            KeyPair pair = generator.generateKeyPair();
+            return new ServiceAccountKeys(pair.getPublic(), pair.getPrivate());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static ServiceAccountKeys fresh() {

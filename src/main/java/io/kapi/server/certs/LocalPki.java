@@ -18,6 +18,7 @@ import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The certificates Kapi makes for itself on first start, kept in the data directory and reused on
@@ -32,20 +33,45 @@ import java.util.Set;
  * serving certificate) lacks one of the names asked for. Every file is mode 0600, as etcd keeps its
  * files: the directory is Kapi's private data, not a place to publish certificates from.
  *
- * @param dataDir the directory the files live in
- * @param tls the serving key and chain, with the CA as the only client CA
- * @param adminCertificate the admin client certificate
- * @param adminKeyPem its private key, as PEM
+ * <p>
+ * The admin certificate is the only one with an RSA key (client libraries read it), and an RSA key
+ * takes a second or more of CPU in a fresh JVM: {@link #prepare} issues it on its own thread while the
+ * caller goes on with the CA and the serving certificate, which the listener needs first; the admin
+ * accessors wait for it.
  */
-public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCertificate, String adminKeyPem) {
+public final class LocalPki {
 
     private static final System.Logger LOG = System.getLogger(LocalPki.class.getName());
     private static final Duration RENEW_BEFORE = Duration.ofDays(30);
     public static final String ADMIN_USER = "kubernetes-admin";
     public static final String KUBECONFIG = "admin.kubeconfig";
 
-    /** Loads the certificates in {@code dataDir}, creating or renewing what is missing or unfit. */
+    private final Path dataDir;
+    private final TlsMaterial tls;
+    private final CompletableFuture<Issued> admin;
+
+    private LocalPki(Path dataDir, TlsMaterial tls, CompletableFuture<Issued> admin) {
+        this.dataDir = dataDir;
+        this.tls = tls;
+        this.admin = admin;
+    }
+
+    /**
+     * Loads the certificates in {@code dataDir}, creating or renewing what is missing or unfit; every
+     * file exists when it returns.
+     */
     public static LocalPki ensure(Path dataDir, ServingNames names) {
+        LocalPki pki = prepare(dataDir, names);
+        pki.adminCertificate();
+        return pki;
+    }
+
+    /**
+     * As {@link #ensure}, except that a missing or unfit admin certificate is still being issued (on a
+     * virtual thread) when this returns: the CA and serving files exist, the admin files once
+     * {@link #adminCertificate()}, {@link #adminKeyPem()} or {@link #writeKubeconfig} has returned.
+     */
+    public static LocalPki prepare(Path dataDir, ServingNames names) {
         try {
             if (Files.notExists(dataDir)) {
                 Files.createDirectories(dataDir,
@@ -56,15 +82,59 @@ public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCerti
             if (serving == null || !covers(serving.certificate(), names)) {
                 serving = store(dataDir, "apiserver", CertificateIssuer.serving(ca, "kube-apiserver", names));
             }
-            Issued admin = load(dataDir, "admin", ca);
-            if (admin == null) {
-                admin = store(dataDir, "admin", CertificateIssuer.client(ca, ADMIN_USER, List.of("system:masters")));
-            }
+            Issued loaded = load(dataDir, "admin", ca);
+            CompletableFuture<Issued> admin = loaded != null ? CompletableFuture.completedFuture(loaded)
+                    : issueAdmin(dataDir, ca);
             TlsMaterial tls = new TlsMaterial(serving.key(), List.of(serving.certificate(), ca.certificate()),
                     List.of(ca.certificate()));
-            return new LocalPki(dataDir, tls, admin.certificate(), Pem.encode(admin.key()));
+            return new LocalPki(dataDir, tls, admin);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up certificates in " + dataDir, e);
+        }
+    }
+
+    private static CompletableFuture<Issued> issueAdmin(Path dir, Issued ca) {
+        CompletableFuture<Issued> issued = new CompletableFuture<>();
+        Thread.ofVirtual().name("kapi-admin-certificate").start(() -> {
+            try {
+                issued.complete(store(dir, "admin", CertificateIssuer.client(ca, ADMIN_USER, List.of("system:masters"))));
+            } catch (IOException e) {
+                issued.completeExceptionally(new UncheckedIOException("cannot set up certificates in " + dir, e));
+            } catch (RuntimeException | Error e) {
+                issued.completeExceptionally(e);
+            }
+        });
+        return issued;
+    }
+
+    /** The directory the files live in. */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** The serving key and chain, with the CA as the only client CA. */
+    public TlsMaterial tls() {
+        return tls;
+    }
+
+    /** The admin client certificate (waits for it while it is being issued). */
+    public X509Certificate adminCertificate() {
+        return admin().certificate();
+    }
+
+    /** The admin certificate's private key, as PEM (waits for it while it is being issued). */
+    public String adminKeyPem() {
+        return Pem.encode(admin().key());
+    }
+
+    private Issued admin() {
+        try {
+            return admin.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("cannot issue the admin certificate in " + dataDir, e.getCause());
         }
     }
 
@@ -101,8 +171,8 @@ public record LocalPki(Path dataDir, TlsMaterial tls, X509Certificate adminCerti
                     client-key-data: %s
                 """.formatted(b64.encodeToString(Pem.encode(ca()).getBytes(StandardCharsets.US_ASCII)), serverUrl,
                 ADMIN_USER, ADMIN_USER, ADMIN_USER, ADMIN_USER,
-                b64.encodeToString(Pem.encode(adminCertificate).getBytes(StandardCharsets.US_ASCII)),
-                b64.encodeToString(adminKeyPem.getBytes(StandardCharsets.US_ASCII)));
+                b64.encodeToString(Pem.encode(adminCertificate()).getBytes(StandardCharsets.US_ASCII)),
+                b64.encodeToString(adminKeyPem().getBytes(StandardCharsets.US_ASCII)));
         Path file = dataDir.resolve(KUBECONFIG).toAbsolutePath();
         try {
             if (!Files.exists(file) || !Files.readString(file).equals(text)) {

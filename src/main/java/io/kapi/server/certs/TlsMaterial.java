@@ -50,7 +50,10 @@ public record TlsMaterial(PrivateKey servingKey, List<X509Certificate> servingCh
      */
     public SSLContext serverContext() {
         try {
-            KeyStore keys = KeyStore.getInstance("PKCS12");
+            // An in-memory store only hands the key to the key manager: JKS's key protection is a hash,
+            // where PKCS#12 derives a key with PBKDF2 (ten thousand rounds) on entry and again on
+            // reading, a noticeable part of every server's start.
+            KeyStore keys = KeyStore.getInstance("JKS");
             keys.load(null, null);
             keys.setKeyEntry("serving", servingKey, NO_PASSWORD, servingChain.toArray(X509Certificate[]::new));
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());

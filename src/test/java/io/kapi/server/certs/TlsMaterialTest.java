@@ -78,6 +78,42 @@ class TlsMaterialTest {
         tls.serverContext();
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"RSA TLSv1.3", "RSA TLSv1.2", "EC TLSv1.3", "EC TLSv1.2"})
+    @DisplayName("the server context presents the serving certificate in a real handshake, for either key type")
+    void handshake(String keyAndProtocol) throws Exception {
+        String[] parts = keyAndProtocol.split(" ");
+        Path[] files = write(parts[0]);
+        TlsMaterial tls = TlsMaterial.fromFiles(files[0], files[1], null);
+        javax.net.ssl.SSLContext client = javax.net.ssl.SSLContext.getInstance("TLS");
+        client.init(null, trusting(tls.servingChain().getFirst()), null);
+        try (var server = (javax.net.ssl.SSLServerSocket) tls.serverContext().getServerSocketFactory()
+                .createServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            server.setEnabledProtocols(new String[] {parts[1]});
+            var accepted = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try (var socket = (javax.net.ssl.SSLSocket) server.accept()) {
+                    socket.startHandshake();
+                    return socket.getSession().getProtocol();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            try (var socket = (javax.net.ssl.SSLSocket) client.getSocketFactory()
+                    .createSocket(server.getInetAddress(), server.getLocalPort())) {
+                socket.startHandshake();
+                assertEquals(tls.servingChain().getFirst(), socket.getSession().getPeerCertificates()[0]);
+                assertEquals(parts[1], socket.getSession().getProtocol());
+            }
+            assertEquals(parts[1], accepted.get(30, java.util.concurrent.TimeUnit.SECONDS));
+        }
+    }
+
+    private static javax.net.ssl.TrustManager[] trusting(X509Certificate cert) throws Exception {
+        javax.net.ssl.TrustManagerFactory factory = javax.net.ssl.TrustManagerFactory.getInstance("PKIX");
+        factory.init(TlsMaterial.trustStore(java.util.List.of(cert)));
+        return factory.getTrustManagers();
+    }
+
     @Test
     @DisplayName("a PKCS#8 key, as Kapi writes them, reads back")
     void pkcs8() throws Exception {

@@ -96,6 +96,7 @@ final class Launcher {
             long listening = System.nanoTime();
             awaitReady(running, settings.startTimeout());
             long ready = System.nanoTime();
+            TestPki.remember(pki);
             String url = "https://" + LOOPBACK + ":" + running.server().port();
             Path kubeconfig = pki.writeKubeconfig(url);
             StartTimes times = new StartTimes(Duration.ofNanos(certificates - begin), Duration.ofNanos(preloaded - certificates),

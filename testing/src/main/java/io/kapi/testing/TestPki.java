@@ -26,39 +26,45 @@ final class TestPki {
     private static final List<String> FILES =
             List.of("ca.crt", "ca.key", "apiserver.crt", "apiserver.key", "admin.crt", "admin.key");
 
-    private static Map<String, String> template;
+    private static volatile Map<String, String> template;
 
     private TestPki() {
     }
 
-    /** The certificates in {@code dir}: this JVM's, written there. */
+    /**
+     * The certificates in {@code dir}: this JVM's, written there; for the first server of the JVM made
+     * there by {@link LocalPki#prepare} (its admin certificate still being issued while the server
+     * starts), to be {@linkplain #remember remembered} once that server listens.
+     */
     static LocalPki in(Path dir) {
-        Map<String, String> files = templateFrom(dir);
-        if (files != null) {
-            files.forEach((name, text) -> write(dir.resolve(name), text));
+        Map<String, String> files = template;
+        if (files == null) {
+            return LocalPki.prepare(dir, NAMES);
         }
+        files.forEach((name, text) -> write(dir.resolve(name), text));
         return LocalPki.ensure(dir, NAMES);
     }
 
     /**
-     * The files to copy, or null when {@code dir} is the first directory of this JVM (then LocalPki
-     * makes them there, and they become the template).
+     * Keeps {@code pki}'s files as the ones later servers copy, unless another server's were kept
+     * first; waits for its admin certificate.
      */
-    private static synchronized Map<String, String> templateFrom(Path dir) {
-        if (template != null) {
-            return template;
-        }
-        LocalPki.ensure(dir, NAMES);
-        Map<String, String> files = new LinkedHashMap<>();
-        for (String name : FILES) {
-            try {
-                files.put(name, Files.readString(dir.resolve(name)));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the certificate file " + name, e);
+    static void remember(LocalPki pki) {
+        pki.adminCertificate();
+        synchronized (TestPki.class) {
+            if (template != null) {
+                return;
             }
+            Map<String, String> files = new LinkedHashMap<>();
+            for (String name : FILES) {
+                try {
+                    files.put(name, Files.readString(pki.dataDir().resolve(name)));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read the certificate file " + name, e);
+                }
+            }
+            template = Map.copyOf(files);
         }
-        template = Map.copyOf(files);
-        return null;
     }
 
     private static void write(Path file, String text) {

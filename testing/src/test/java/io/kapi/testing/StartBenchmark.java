@@ -21,7 +21,10 @@ import java.util.function.Function;
  *   cold N   N fresh JVMs, each timing its first server (class loading, certificates, schemas included)
  *            and measuring heap and RSS with that one server idle; p50/p99 of each
  *   once     one fresh JVM's figures, one line (what "cold" runs N times)
+ *   restore N  N restores of a snapshot of 300 configmaps, each after 300 changes
  * </pre>
+ * The fresh JVMs of {@code cold} get this JVM's {@code -XX:AOTCache} and {@code -XX:TieredStopAtLevel}
+ * options ({@code bench/testing-start.sh cold-aot} uses the first).
  * Start-to-ready is {@code KapiServer.builder().start()} until it returns: listening, every post-start
  * hook done. Heap is the used heap after a full GC with the server idle and still open; RSS the JVM's
  * resident set then (both include the JVM's and JUnit-less test harness' own share).
@@ -38,7 +41,8 @@ public final class StartBenchmark {
             case "once" -> once();
             case "warm" -> warm(n);
             case "cold" -> cold(n);
-            default -> throw new IllegalArgumentException("mode: once, warm or cold");
+            case "restore" -> restore(n);
+            default -> throw new IllegalArgumentException("mode: once, warm, cold or restore");
         }
         System.exit(0);
     }
@@ -52,6 +56,40 @@ public final class StartBenchmark {
             double cpuMs = (processCpuNanos() - cpu) / 1e6;
             System.out.printf(Locale.ROOT, "%.1f %.1f %.1f %.0f %s%n", ms, heapMb(), rssMb(), cpuMs, kapi.startTimes());
         }
+    }
+
+    /**
+     * Restores of a snapshot of 300 configmaps (besides the server's own objects) after each of N rounds
+     * that changed 100 of them, deleted 100 and created 100 others, as a test between its methods would:
+     * p50/p99 of the restores, each until the watch caches have the restored state.
+     */
+    private static void restore(int n) {
+        try (KapiServer kapi = KapiServer.builder().start();
+             var client = Fabric8Clients.client(kapi, "bench")) {
+            kapi.createNamespace("bench");
+            for (int i = 0; i < 300; i++) {
+                client.configMaps().resource(configMap("c" + i, "original")).create();
+            }
+            KapiSnapshot snapshot = kapi.snapshot();
+            double[] ms = new double[n];
+            for (int round = 0; round < n; round++) {
+                for (int i = 0; i < 100; i++) {
+                    client.configMaps().resource(configMap("c" + i, "changed")).update();
+                    client.configMaps().withName("c" + (100 + i)).delete();
+                    client.configMaps().resource(configMap("new" + i, "new")).create();
+                }
+                long t = System.nanoTime();
+                kapi.restore(snapshot);
+                ms[round] = (System.nanoTime() - t) / 1e6;
+            }
+            System.out.printf(Locale.ROOT, "restore of 300 configmaps (100 changed, 100 deleted, 100 created) over %d rounds: "
+                    + "p50 %.1f ms, p99 %.1f ms (min %.1f)%n", n, percentile(ms, 50), percentile(ms, 99), percentile(ms, 0));
+        }
+    }
+
+    private static io.fabric8.kubernetes.api.model.ConfigMap configMap(String name, String value) {
+        return new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName(name).endMetadata()
+                .addToData("v", value).build();
     }
 
     /** CPU time of every thread of this JVM so far (JIT and GC included). */
@@ -97,9 +135,10 @@ public final class StartBenchmark {
         double[] cpu = new double[n];
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         for (int i = 0; i < n; i++) {
-            Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                    System.getProperty("java.class.path"), StartBenchmark.class.getName(), "once")
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+            command.addAll(passedOn());
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), StartBenchmark.class.getName(), "once"));
+            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String line;
             try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
                 line = out.readLine();
@@ -120,6 +159,12 @@ public final class StartBenchmark {
                 percentile(cpu, 50), percentile(cpu, 99));
         System.out.printf(Locale.ROOT, "one idle server: heap after start p50 %.1f MB (max %.1f), RSS p50 %.0f MB (max %.0f)%n",
                 percentile(heap, 50), percentile(heap, 100), percentile(rss, 50), percentile(rss, 100));
+    }
+
+    /** This JVM's options that the fresh JVMs get too: an AOT cache to start with, a JIT limit. */
+    private static List<String> passedOn() {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("-XX:AOTCache=") || a.startsWith("-XX:TieredStopAtLevel=")).toList();
     }
 
     private static double part(List<Launcher.StartTimes> times, Function<Launcher.StartTimes, Duration> part) {
