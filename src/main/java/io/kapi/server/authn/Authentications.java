@@ -33,11 +33,12 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
      * @param serviceAccountKeys the public keys that verify service-account tokens (given files and the signing key)
      * @param issuers the service-account issuers (never empty)
      * @param objects where accounts, secrets, pods and nodes are looked up
+     * @param legacyUse told of each use of a legacy service-account token
      * @throws IllegalArgumentException for an unreadable or invalid file
      */
     public static Authentications build(AuthenticationConfig config, List<String> authorizationModes,
                                         List<PublicKey> serviceAccountKeys, List<String> issuers,
-                                        ObjectLookup objects, Clock clock) {
+                                        ObjectLookup objects, LegacyTokenUse legacyUse, Clock clock) {
         List<Authenticator> chain = new ArrayList<>();
         AuthenticationConfig.RequestHeader rh = config.requestHeader();
         if (rh != null && rh.clientCaFile() != null) {
@@ -50,7 +51,7 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
             chain.add(BasicAuthFile.read(config.basicAuthFile()));
         }
         TokenAuthenticator tokens = new TokenCache(TokenAuthenticator.union(tokenAuthenticators(config,
-                serviceAccountKeys, issuers, objects, clock)), config.tokenCacheTtl(), Duration.ZERO, clock);
+                serviceAccountKeys, issuers, objects, legacyUse, clock)), config.tokenCacheTtl(), Duration.ZERO, clock);
         chain.add(new BearerTokens(tokens));
         AuthenticationConfigFile.Anonymous anonymous = config.authenticationConfigFile() == null ? null
                 : AuthenticationConfigFile.read(config.authenticationConfigFile()).anonymous();
@@ -66,13 +67,13 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
 
     private static List<TokenAuthenticator> tokenAuthenticators(AuthenticationConfig config, List<PublicKey> keys,
                                                                 List<String> issuers, ObjectLookup objects,
-                                                                Clock clock) {
+                                                                LegacyTokenUse legacyUse, Clock clock) {
         List<TokenAuthenticator> tokens = new ArrayList<>();
         if (config.tokenAuthFile() != null) {
             tokens.add(TokenFile.read(config.tokenAuthFile()));
         }
         AuthenticationConfig.ServiceAccounts sa = config.serviceAccounts();
-        tokens.add(new ServiceAccountTokens(keys, issuers, sa.apiAudiences(), objects, sa.lookup(), clock));
+        tokens.add(new ServiceAccountTokens(keys, issuers, sa.apiAudiences(), objects, sa.lookup(), legacyUse, clock));
         if (config.bootstrapTokens()) {
             tokens.add(new BootstrapTokens(objects, clock));
         }
