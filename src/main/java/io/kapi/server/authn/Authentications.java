@@ -1,6 +1,7 @@
 package io.kapi.server.authn;
 
 import io.kapi.admission.ObjectLookup;
+import io.kapi.machinery.GoDuration;
 import io.kapi.server.certs.Pem;
 import io.kapi.server.webhook.WebhookClient;
 import java.io.IOException;
@@ -50,14 +51,15 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
                     + "plain file) and was removed from kube-apiserver in 1.19; prefer client certificates or tokens");
             chain.add(BasicAuthFile.read(config.basicAuthFile()));
         }
-        TokenAuthenticator tokens = new TokenCache(TokenAuthenticator.union(tokenAuthenticators(config,
+        AuthenticationConfigFile file = config.authenticationConfigFile() == null ? null
+                : AuthenticationConfigFile.read(config.authenticationConfigFile(), issuers);
+        TokenAuthenticator tokens = new TokenCache(TokenAuthenticator.union(tokenAuthenticators(config, file,
                 serviceAccountKeys, issuers, objects, legacyUse, clock)), config.tokenCacheTtl(), Duration.ZERO, clock);
         chain.add(new BearerTokens(tokens));
-        AuthenticationConfigFile.Anonymous anonymous = config.authenticationConfigFile() == null ? null
-                : AuthenticationConfigFile.read(config.authenticationConfigFile()).anonymous();
+        AuthenticationConfigFile.Anonymous anonymous = file == null ? null : file.anonymous();
         if (anonymous != null) {
             chain.add(new AnonymousAuthenticator(anonymous.enabled(), anonymous.paths()));
-        } else if (!config.anonymous()) {
+        } else if (Boolean.FALSE.equals(config.anonymous())) {
             chain.add(new AnonymousAuthenticator(false, List.of()));
         } else if (!authorizationModes.contains("AlwaysAllow")) {
             chain.add(new AnonymousAuthenticator(true, List.of()));
@@ -65,7 +67,8 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
         return new Authentications(Authenticator.union(chain), tokens);
     }
 
-    private static List<TokenAuthenticator> tokenAuthenticators(AuthenticationConfig config, List<PublicKey> keys,
+    private static List<TokenAuthenticator> tokenAuthenticators(AuthenticationConfig config,
+                                                                AuthenticationConfigFile file, List<PublicKey> keys,
                                                                 List<String> issuers, ObjectLookup objects,
                                                                 LegacyTokenUse legacyUse, Clock clock) {
         List<TokenAuthenticator> tokens = new ArrayList<>();
@@ -80,13 +83,19 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
         if (config.oidc() != null) {
             tokens.add(new JwtAuthenticator(AuthenticationConfigFile.fromFlags(config.oidc()), clock));
         }
-        if (config.authenticationConfigFile() != null) {
-            for (JwtIssuer issuer : AuthenticationConfigFile.read(config.authenticationConfigFile()).jwt()) {
+        if (file != null) {
+            for (JwtIssuer issuer : file.jwt()) {
                 tokens.add(new JwtAuthenticator(issuer, clock));
             }
         }
         if (config.webhookConfigFile() != null) {
             WebhookClient client = WebhookClient.fromKubeconfig(config.webhookConfigFile(), Duration.ofSeconds(30));
+            Duration ttl = config.webhookCacheTtl();
+            if (ttl.isPositive() && config.tokenCacheTtl().isPositive() && ttl.compareTo(config.tokenCacheTtl()) < 0) {
+                LOG.log(Level.WARNING, "the webhook cache ttl of {0} is shorter than the overall cache ttl of {1} for "
+                        + "successful token authentication attempts.", GoDuration.format(ttl),
+                        GoDuration.format(config.tokenCacheTtl()));
+            }
             tokens.add(new TokenCache(new WebhookTokenAuthenticator(client, config.webhookVersion()),
                     config.webhookCacheTtl(), config.webhookCacheTtl(), clock));
         }
