@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * as kube's {@code validateJWTAuthenticator}: the issuer (https URL without user, query or fragment, not a
  * service-account issuer; a distinct discovery URL; audiences with {@code MatchAny} for several; a
  * parsable CA), the claim validation rules, the claim mappings (claim with a prefix, or a CEL expression
- * over {@code claims} of the right type; extra keys domain-prefixed, lower case, not kube's) and the user
+ * over {@code claims}; extra keys domain-prefixed, lower case, not kube's) and the user
  * validation rules (CEL over {@code user}). Problems are collected as kube's field errors.
  */
 final class JwtIssuerParser {
@@ -65,9 +65,8 @@ final class JwtIssuerParser {
         }
         List<JwtIssuer.ClaimRule> claimRules = claimRules(j.path("claimValidationRules"), at + ".claimValidationRules");
         JsonNode maps = j.path("claimMappings");
-        JwtIssuer.Mapping username = prefixedMapping(maps.path("username"), at + ".claimMappings.username", true, "string");
-        JwtIssuer.Mapping groups = prefixedMapping(maps.path("groups"), at + ".claimMappings.groups", false,
-                "string", "list(string)");
+        JwtIssuer.Mapping username = prefixedMapping(maps.path("username"), at + ".claimMappings.username", true);
+        JwtIssuer.Mapping groups = prefixedMapping(maps.path("groups"), at + ".claimMappings.groups", false);
         JwtIssuer.Mapping uid = uidMapping(maps.path("uid"), at + ".claimMappings.uid");
         List<JwtIssuer.Extra> extra = extra(maps.path("extra"), at + ".claimMappings.extra");
         emailVerified(j, at);
@@ -172,7 +171,7 @@ final class JwtIssuerParser {
                     errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".expression", GoStrings.quote(expression), ""));
                     continue;
                 }
-                CelExpression compiled = compile(CLAIMS, expression, path + ".expression", "bool");
+                CelExpression compiled = compile(CLAIMS, expression, path + ".expression", true);
                 if (compiled != null) {
                     out.add(new JwtIssuer.ClaimExpression(compiled, r.path("message").asText("")));
                 }
@@ -181,7 +180,7 @@ final class JwtIssuerParser {
         return out;
     }
 
-    private JwtIssuer.Mapping prefixedMapping(JsonNode m, String at, boolean required, String... types) {
+    private JwtIssuer.Mapping prefixedMapping(JsonNode m, String at, boolean required) {
         String claim = m.path("claim").asText("");
         String expression = m.path("expression").asText("");
         if (!claim.isEmpty() && !expression.isEmpty()) {
@@ -195,7 +194,7 @@ final class JwtIssuerParser {
                 errors.add(FieldError.invalid(at + ".prefix", GoStrings.quote(m.path("prefix").asText()),
                         "may not be specified when expression is set"));
             }
-            CelExpression compiled = compile(CLAIMS, expression, at + ".expression", types);
+            CelExpression compiled = compile(CLAIMS, expression, at + ".expression", false);
             return compiled == null ? new JwtIssuer.None() : new JwtIssuer.Expression(compiled);
         } else {
             if (!m.has("prefix") || m.path("prefix").isNull()) {
@@ -213,7 +212,7 @@ final class JwtIssuerParser {
         if (!claim.isEmpty() && !expression.isEmpty()) {
             errors.add(FieldError.invalid(at, "\"\"", "claim and expression can't both be set"));
         } else if (!expression.isEmpty()) {
-            CelExpression compiled = compile(CLAIMS, expression, at + ".expression", "string");
+            CelExpression compiled = compile(CLAIMS, expression, at + ".expression", false);
             return compiled == null ? new JwtIssuer.None() : new JwtIssuer.Expression(compiled);
         } else if (!claim.isEmpty()) {
             return new JwtIssuer.Claim(claim, "");
@@ -252,7 +251,7 @@ final class JwtIssuerParser {
                 errors.add(FieldError.required(path + ".valueExpression", ""));
                 continue;
             }
-            CelExpression compiled = compile(CLAIMS, value, path + ".valueExpression", "string", "list(string)");
+            CelExpression compiled = compile(CLAIMS, value, path + ".valueExpression", false);
             if (compiled != null) {
                 out.add(new JwtIssuer.Extra(key, compiled));
             }
@@ -289,7 +288,7 @@ final class JwtIssuerParser {
             } else if (!seen.add(expression)) {
                 errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".expression", GoStrings.quote(expression), ""));
             } else {
-                CelExpression compiled = compile(USER, expression, path + ".expression", "bool");
+                CelExpression compiled = compile(USER, expression, path + ".expression", true);
                 if (compiled != null) {
                     out.add(new JwtIssuer.UserRule(compiled, r.path("message").asText("")));
                 }
@@ -298,14 +297,15 @@ final class JwtIssuerParser {
         return out;
     }
 
-    /** The compiled expression, or null with an error when it does not compile or has another type. */
-    private CelExpression compile(CelEnvironment env, String source, String at, String... types) {
+    /**
+     * The compiled expression, or null with an error when it does not compile or, for a rule, is not of type
+     * {@code bool} (kube's compiler: mappings may be of any type, checked when evaluated).
+     */
+    private CelExpression compile(CelEnvironment env, String source, String at, boolean rule) {
         try {
             CelExpression e = env.compile(source);
-            String type = e.resultType();
-            if (!type.equals("dyn") && !List.of(types).contains(type)) {
-                errors.add(FieldError.invalid(at, GoStrings.quote(source), "must evaluate to one of ["
-                        + String.join(" ", types) + "]"));
+            if (rule && !e.resultType().equals("bool")) {
+                errors.add(FieldError.invalid(at, GoStrings.quote(source), "must evaluate to bool"));
                 return null;
             }
             return e;
