@@ -72,20 +72,22 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
                                                                 List<String> issuers, ObjectLookup objects,
                                                                 LegacyTokenUse legacyUse, Clock clock) {
         List<TokenAuthenticator> tokens = new ArrayList<>();
-        if (config.tokenAuthFile() != null) {
-            tokens.add(TokenFile.read(config.tokenAuthFile()));
-        }
         AuthenticationConfig.ServiceAccounts sa = config.serviceAccounts();
-        tokens.add(new ServiceAccountTokens(keys, issuers, sa.apiAudiences(), objects, sa.lookup(), legacyUse, clock));
+        List<String> apiAudiences = sa.apiAudiences().isEmpty() ? issuers : sa.apiAudiences();
+        if (config.tokenAuthFile() != null) {
+            tokens.add(new AudienceAgnostic(apiAudiences, TokenFile.read(config.tokenAuthFile())));
+        }
+        tokens.add(new ServiceAccountTokens(keys, issuers, apiAudiences, objects, sa.lookup(), legacyUse, clock));
         if (config.bootstrapTokens()) {
-            tokens.add(new BootstrapTokens(objects, clock));
+            tokens.add(new AudienceAgnostic(apiAudiences, new BootstrapTokens(objects, clock)));
         }
         if (config.oidc() != null) {
-            tokens.add(new JwtAuthenticator(AuthenticationConfigFile.fromFlags(config.oidc()), clock));
+            tokens.add(new AudienceAgnostic(apiAudiences,
+                    new JwtAuthenticator(AuthenticationConfigFile.fromFlags(config.oidc()), clock)));
         }
         if (file != null) {
             for (JwtIssuer issuer : file.jwt()) {
-                tokens.add(new JwtAuthenticator(issuer, clock));
+                tokens.add(new AudienceAgnostic(apiAudiences, new JwtAuthenticator(issuer, clock)));
             }
         }
         if (config.webhookConfigFile() != null) {
@@ -96,7 +98,7 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
                         + "successful token authentication attempts.", GoDuration.format(ttl),
                         GoDuration.format(config.tokenCacheTtl()));
             }
-            tokens.add(new TokenCache(new WebhookTokenAuthenticator(client, config.webhookVersion()),
+            tokens.add(new TokenCache(new WebhookTokenAuthenticator(client, config.webhookVersion(), apiAudiences),
                     config.webhookCacheTtl(), config.webhookCacheTtl(), clock));
         }
         return tokens;

@@ -104,9 +104,13 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
             return Optional.empty();
         }
         try {
-            return claims.path("iss").asText().equals(LEGACY_ISSUER)
-                    ? legacy(token, claims)
-                    : bound(claims, audiences.isEmpty() ? apiAudiences : audiences);
+            if (claims.path("iss").asText().equals(LEGACY_ISSUER)) {
+                // legacy tokens name no audience: kube takes them to be for the API's own
+                List<String> shared = AudienceAgnostic.shared(apiAudiences, audiences);
+                return shared.isEmpty() ? Optional.empty()
+                        : legacy(token, claims).map(a -> new Accepted(a.user(), shared));
+            }
+            return bound(claims, audiences.isEmpty() ? apiAudiences : audiences);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "service account token refused: {0}", e.getMessage());
             return Optional.empty();
