@@ -15,5 +15,5 @@ out=target/authn-bench.csv
 "$JAVA_HOME/bin/java" -cp "target/test-classes:target/classes:$(cat target/test-cp.txt)" \
   org.openjdk.jmh.Main AuthenticatorBenchmark -rf csv -rff "$out" "$@" >&2
 # the p0.50 rows: benchmark, median µs
-awk -F, 'NR > 1 { gsub(/"/, ""); if ($1 ~ /p0\.50$/) { n = split($1, p, "."); name = p[n - 1]; printf "%-26s %10.2f\n", name, $5 } }' "$out" \
+awk -F, 'NR > 1 { gsub(/"/, ""); if ($1 ~ /:p0\.50$/) { name = $1; sub(/^.*AuthenticatorBenchmark\./, "", name); sub(/:.*$/, "", name); printf "%-26s %10.2f\n", name, $5 } }' "$out" \
   | sort | awk 'BEGIN { printf "%-26s %10s\n", "authenticator", "median µs" } { print }'

@@ -45,7 +45,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What each authenticator adds to a request, per authentication (JMH sample time: the p0.50 line is the
- * median in µs): a client certificate chain verified against the client CA; a static token file; a bound
+ * median in µs): a client certificate chain verified against the client CA (and remembered, as the server
+ * does: {@code x509}); a static token file; a bound
  * service-account JWT (RSA verification, claims, the account's lookup); an OIDC ID token of a loopback
  * issuer (keys fetched once); a webhook token over loopback HTTPS; and the same tokens through kube's 10 s
  * token cache ({@code cached*}: what every request after the first pays). The lookups are an in-memory map,
@@ -64,6 +65,7 @@ public class AuthenticatorBenchmark {
     private static final String API = "https://kubernetes.default.svc.cluster.local";
 
     private ClientCertificateAuthenticator x509;
+    private List<X509Certificate> cas;
     private RestRequest request;
     private List<X509Certificate> chain;
     private TokenAuthenticator tokenFile;
@@ -81,7 +83,8 @@ public class AuthenticatorBenchmark {
     @Setup
     public void setUp() throws Exception {
         TestCertificates.Cert ca = TestCertificates.ca("bench-ca");
-        x509 = new ClientCertificateAuthenticator(List.of(ca.certificate()));
+        cas = List.of(ca.certificate());
+        x509 = new ClientCertificateAuthenticator(cas);
         chain = List.of(TestCertificates.client(ca, "jane", List.of("dev")).certificate());
         request = new RestRequest("GET", "/api", Map.of(), Map.of(), new ByteArrayInputStream(new byte[0]), null);
         Path dir = Files.createTempDirectory("authn-bench-");
@@ -161,6 +164,12 @@ public class AuthenticatorBenchmark {
     @Benchmark
     public Optional<UserInfo> x509() {
         return x509.authenticate(request, chain);
+    }
+
+    /** Without the verified-chain cache: a fresh authenticator verifies the chain (PKIX, signature). */
+    @Benchmark
+    public Optional<UserInfo> x509Uncached() {
+        return new ClientCertificateAuthenticator(cas).authenticate(request, chain);
     }
 
     @Benchmark
