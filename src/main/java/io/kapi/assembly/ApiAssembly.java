@@ -25,6 +25,8 @@ import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.ServiceAccountController;
 import io.kapi.standalone.QuotaStatusController;
 import io.kapi.standalone.StorageProtectionController;
+import io.kapi.serviceaccount.LegacyTokenTracking;
+import io.kapi.serviceaccount.TokensController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.KubeBodyDecoder;
@@ -137,9 +139,10 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         verifying.add(keys.publicKey());
         List<String> issuers = config.authentication().serviceAccounts().issuers().isEmpty() ? List.of(issuer)
                 : config.authentication().serviceAccounts().issuers();
+        LegacyTokenTracking legacyTokens = new LegacyTokenTracking(clock);
         Authentications authentications = Authentications.build(config.authentication(),
                 AuthorizationModes.effective(config.authorizationModes(), config.authorization()), verifying, issuers,
-                registry, clock);
+                registry, legacyTokens, clock);
         AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(), registry,
                 config.authorization());
         authorizationRef.set(authorization);
@@ -149,6 +152,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         admission.bind(registry, apiserver, authorizer);
+        legacyTokens.bind(apiserver);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
@@ -175,8 +179,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
             GarbageCollector collector = new GarbageCollector(
                     loopback.as(SystemUsers.controller("generic-garbage-collector"), CONTROLLER_AGENT), registry,
                     Duration.ofSeconds(1));
-            hooks.addAll(List.of(namespaces, accounts, collector));
-            resources.addAll(List.of(namespaces, accounts, collector));
+            TokensController tokens = new TokensController(
+                    loopback.as(SystemUsers.CONTROLLER_MANAGER, CONTROLLER_AGENT), registry, keys,
+                    ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
+            hooks.addAll(List.of(namespaces, accounts, collector, tokens));
+            resources.addAll(List.of(namespaces, accounts, collector, tokens));
             StorageProtectionController protection = new StorageProtectionController(
                     loopback.as(SystemUsers.controller("pvc-protection-controller"), CONTROLLER_AGENT),
                     loopback.as(SystemUsers.controller("pv-protection-controller"), CONTROLLER_AGENT), registry,

@@ -13,6 +13,10 @@ public final class SystemUsers {
     public static final UserInfo APISERVER = new UserInfo("system:apiserver", "",
             List.of("system:masters", "system:authenticated"));
 
+    /** kube-controller-manager's own (root) identity, bound to {@code system:kube-controller-manager}. */
+    public static final UserInfo CONTROLLER_MANAGER = new UserInfo("system:kube-controller-manager", "",
+            List.of("system:authenticated"));
+
     private SystemUsers() {
     }
 

@@ -1,6 +1,8 @@
 package io.kapi.cli;
 
+import io.kapi.machinery.GoStrings;
 import io.kapi.server.authn.AuthenticationConfig;
+import io.kapi.server.authn.AuthenticationConfigFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,18 +32,18 @@ final class AuthValidation {
                 errors.add("cannot read file " + file);
             }
         }
-        if (a.oidc() != null) {
-            if (a.oidc().issuerUrl() == null || a.oidc().issuerUrl().isEmpty()) {
-                errors.add("oidc-issuer-url must be specified when other --oidc-* flags are set");
+        if (a.oidc() != null && a.authenticationConfigFile() != null) {
+            errors.add("authentication-config file and oidc-* flags are mutually exclusive");
+        } else if (a.oidc() != null) {
+            if (empty(a.oidc().issuerUrl()) || empty(a.oidc().clientId())) {
+                errors.add("oidc-issuer-url and oidc-client-id must be specified together when any oidc-* flags are set");
             } else if (!a.oidc().issuerUrl().startsWith("https://")) {
-                errors.add("oidc-issuer-url: URL scheme must be https");
+                errors.add("invalid authentication configuration: jwt[0].issuer.url: Invalid value: "
+                        + GoStrings.quote(a.oidc().issuerUrl()) + ": URL scheme must be https");
             }
-            if (a.oidc().clientId() == null || a.oidc().clientId().isEmpty()) {
-                errors.add("oidc-client-id must be specified when oidc-issuer-url is set");
-            }
-            if (a.authenticationConfigFile() != null) {
-                errors.add("authentication-config file and oidc-* flags are mutually exclusive");
-            }
+        }
+        if (a.authenticationConfigFile() != null && Files.isReadable(a.authenticationConfigFile())) {
+            errors.addAll(configFileProblems(o));
         }
         List<String> modes = o.authorizationModes();
         if (o.authorization().configFile() != null) {
@@ -70,5 +72,27 @@ final class AuthValidation {
             errors.add("cannot specify --authorization-webhook-config-file without mode Webhook");
         }
         return errors;
+    }
+
+    /** The {@code --authentication-config} file's own problems, and its clash with {@code --anonymous-auth}. */
+    private static List<String> configFileProblems(Options o) {
+        AuthenticationConfig a = o.authentication();
+        List<String> issuers = !a.serviceAccounts().issuers().isEmpty() ? a.serviceAccounts().issuers()
+                : !o.serviceAccountIssuers().isEmpty() ? o.serviceAccountIssuers()
+                : List.of(io.kapi.apis.subresources.ServiceAccountToken.DEFAULT_ISSUER);
+        try {
+            AuthenticationConfigFile file = AuthenticationConfigFile.read(a.authenticationConfigFile(), issuers);
+            if (file.anonymous() != null && a.anonymous() != null) {
+                return List.of("anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field is "
+                        + "configured in authentication configuration file");
+            }
+            return List.of();
+        } catch (IllegalArgumentException e) {
+            return List.of(e.getMessage());
+        }
+    }
+
+    private static boolean empty(String s) {
+        return s == null || s.isEmpty();
     }
 }

@@ -153,7 +153,8 @@ public final class Main {
         }
         KapiServer server;
         try {
-            ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(), tls)
+            ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(),
+                    tls.acceptingAlso(requestHeaderCas(options)))
                     .withShutdownDelay(options.shutdownDelayDuration())
                     .withAuthenticator(api.authenticator())
                     .withAuthorizer(api.authorizer())
@@ -197,6 +198,13 @@ public final class Main {
     }
 
     /** The authentication flags with the client CAs read and the service-account issuers in place. */
+    /** The front-proxy CAs ({@code --requestheader-client-ca-file}), asked for in the TLS handshake too. */
+    private static List<X509Certificate> requestHeaderCas(Options options) throws IOException {
+        var rh = options.authentication().requestHeader();
+        return rh == null || rh.clientCaFile() == null ? List.of()
+                : io.kapi.server.certs.Pem.certificates(Files.readString(rh.clientCaFile()));
+    }
+
     private static AuthenticationConfig authentication(Options options, List<X509Certificate> clientCas) {
         AuthenticationConfig a = options.authentication().withClientCas(clientCas);
         AuthenticationConfig.ServiceAccounts sa = a.serviceAccounts();

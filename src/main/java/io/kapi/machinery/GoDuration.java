@@ -39,4 +39,27 @@ public final class GoDuration {
         Duration d = Duration.ofNanos(nanos.longValue());
         return negative ? d.negated() : d;
     }
+
+    /**
+     * The duration as Go's {@code time.Duration.String} writes it for whole and fractional seconds:
+     * {@code 0s}, {@code 10s}, {@code 2m0s}, {@code 1h0m0s}, {@code 1.5s} (sub-second ones in {@code ms}).
+     */
+    public static String format(Duration d) {
+        if (d.isZero()) {
+            return "0s";
+        }
+        if (d.isNegative()) {
+            return "-" + format(d.negated());
+        }
+        if (d.compareTo(Duration.ofSeconds(1)) < 0) {
+            return BigDecimal.valueOf(d.toNanos(), 6).stripTrailingZeros().toPlainString() + "ms";
+        }
+        String seconds = BigDecimal.valueOf(d.toSecondsPart() * 1_000_000_000L + d.toNanosPart(), 9)
+                .stripTrailingZeros().toPlainString() + "s";
+        long hours = d.toHours();
+        if (hours > 0) {
+            return hours + "h" + d.toMinutesPart() + "m" + seconds;
+        }
+        return d.toMinutes() > 0 ? d.toMinutes() + "m" + seconds : seconds;
+    }
 }

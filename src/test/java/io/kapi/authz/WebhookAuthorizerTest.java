@@ -126,7 +126,7 @@ final class WebhookAuthorizerTest {
     @DisplayName("the token webhook authenticates what the remote's TokenReview accepts, and nothing else")
     void tokenWebhook() {
         TokenAuthenticator tokens = new WebhookTokenAuthenticator(WebhookClient.fromKubeconfig(kubeconfig,
-                Duration.ofSeconds(10)), "v1");
+                Duration.ofSeconds(10)), "v1", List.of("https://kubernetes.default.svc.cluster.local"));
         Optional<TokenAuthenticator.Accepted> ok = tokens.authenticate("good-token", List.of());
         assertTrue(ok.isPresent());
         assertEquals("remote-user", ok.get().user().name());

@@ -181,6 +181,10 @@ final class AuthenticationIT {
         JsonNode status = tokenReview("alice-secret-token", List.of());
         assertTrue(status.path("authenticated").asBoolean(), status.toString());
         assertEquals("alice", status.path("user").path("username").asText());
+        assertEquals("[\"https://kubernetes.default.svc.cluster.local\"]", status.path("audiences").toString(),
+                "an audience-agnostic token is valid for the API's audiences, as kube reports");
+        assertFalse(tokenReview("alice-secret-token", List.of("vault")).path("authenticated").asBoolean(),
+                "nor for another audience");
         assertFalse(tokenReview("nobody-token", List.of()).path("authenticated").asBoolean());
     }
 

@@ -183,6 +183,24 @@ public final class ServiceAccountKeys {
         return publicKey;
     }
 
+    /**
+     * The claims as they are, signed into a compact JWS with this key's algorithm and key id (what both
+     * TokenRequest and the legacy token controller issue).
+     *
+     * @throws IllegalStateException when the key cannot sign
+     */
+    public String sign(com.fasterxml.jackson.databind.node.ObjectNode claims) {
+        com.nimbusds.jose.JWSObject jwt = new com.nimbusds.jose.JWSObject(
+                new com.nimbusds.jose.JWSHeader.Builder(algorithm()).keyID(keyId).build(),
+                new com.nimbusds.jose.Payload(claims.toString()));
+        try {
+            jwt.sign(signer());
+        } catch (com.nimbusds.jose.JOSEException e) {
+            throw new IllegalStateException("failed to sign the service account token", e);
+        }
+        return jwt.serialize();
+    }
+
     /** The public key as {@code /openid/v1/jwks} serves it: {@code {"keys":[{kty, use, kid, alg, ...}]}}. */
     public String publicJwks() {
         com.nimbusds.jose.jwk.JWK jwk = publicKey instanceof RSAPublicKey rsa

@@ -2,10 +2,6 @@ package io.kapi.apis.subresources;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.JWSObject;
-import com.nimbusds.jose.Payload;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
@@ -100,7 +96,7 @@ public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccou
         Map<String, Object> kubernetes = new LinkedHashMap<>();
         kubernetes.put("namespace", namespace);
         kubernetes.put("serviceaccount", ref(account));
-        bindTo(namespace, spec.path("boundObjectRef"), kubernetes);
+        bindTo(namespace, name, spec.path("boundObjectRef"), kubernetes);
         Instant expiry = now.plusSeconds(seconds);
         ObjectNode claims = Json.object();
         claims.put("iss", issuer);
@@ -118,7 +114,7 @@ public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccou
     }
 
     /** The {@code kubernetes.io} entries of the object the token is bound to, checked to exist. */
-    private void bindTo(String namespace, JsonNode ref, Map<String, Object> kubernetes) {
+    private void bindTo(String namespace, String account, JsonNode ref, Map<String, Object> kubernetes) {
         if (ref.isMissingNode() || ref.isNull()) {
             return;
         }
@@ -133,6 +129,10 @@ public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccou
             default -> throw ApiException.badRequest("cannot bind token to object of type %s, Kind=%s"
                     .formatted(apiVersion.contains("/") ? apiVersion : "/" + apiVersion, kind));
         };
+        if (kind.equals("Pod") && !account.equals(bound.path("spec").path("serviceAccountName").asText("default"))) {
+            throw ApiException.badRequest(("cannot bind token for serviceaccount %s to pod running with different "
+                    + "serviceaccount name.").formatted(GoStrings.quote(account)));
+        }
         if (!uid.isEmpty() && !uid.equals(ObjectMeta.of(bound).uid())) {
             throw ApiException.conflict(new GroupVersionResource("", "v1", kind), name,
                     "the UID in the bound object reference (%s) does not match the UID in record. The object might "
@@ -163,14 +163,11 @@ public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccou
 
     /** Signs the claims as they are: {@code aud} stays an array even with one audience, as kube-apiserver writes it. */
     private String sign(ObjectNode claims) {
-        JWSHeader header = new JWSHeader.Builder(keys.algorithm()).keyID(keys.keyId()).build();
-        JWSObject jwt = new JWSObject(header, new Payload(claims.toString()));
         try {
-            jwt.sign(keys.signer());
-        } catch (JOSEException e) {
+            return keys.sign(claims);
+        } catch (IllegalStateException e) {
             throw ApiException.internal("failed to sign the service account token");
         }
-        return jwt.serialize();
     }
 
     private ResourceStore store(String group, String version, String plural) {

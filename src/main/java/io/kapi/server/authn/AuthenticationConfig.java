@@ -13,7 +13,8 @@ import java.util.Map;
  * methods.
  *
  * @param clientCas {@code --client-ca-file}, read
- * @param anonymous {@code --anonymous-auth}
+ * @param anonymous {@code --anonymous-auth}, or null when not given (then allowed, unless the
+ *                  {@code --authentication-config} file says)
  * @param tokenAuthFile {@code --token-auth-file}, or null
  * @param basicAuthFile {@code --basic-auth-file}, or null (insecure; removed from kube in 1.19)
  * @param bootstrapTokens {@code --enable-bootstrap-token-auth}
@@ -26,13 +27,13 @@ import java.util.Map;
  * @param requestHeader the {@code --requestheader-*} flags, or null without a CA file
  * @param tokenCacheTtl how long a token's successful authentication is remembered (kube: 10 s)
  */
-public record AuthenticationConfig(List<X509Certificate> clientCas, boolean anonymous, Path tokenAuthFile,
+public record AuthenticationConfig(List<X509Certificate> clientCas, Boolean anonymous, Path tokenAuthFile,
                                    Path basicAuthFile, boolean bootstrapTokens, ServiceAccounts serviceAccounts,
                                    Oidc oidc, Path authenticationConfigFile, Path webhookConfigFile,
                                    Duration webhookCacheTtl, String webhookVersion, RequestHeader requestHeader,
                                    Duration tokenCacheTtl) {
 
-    public static final AuthenticationConfig DEFAULT = new AuthenticationConfig(List.of(), true, null, null, false,
+    public static final AuthenticationConfig DEFAULT = new AuthenticationConfig(List.of(), null, null, null, false,
             ServiceAccounts.DEFAULT, null, null, null, Duration.ofMinutes(2), "v1beta1", null, Duration.ofSeconds(10));
 
     public AuthenticationConfig {

@@ -1,22 +1,26 @@
 package io.kapi.server.authn;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.FieldError;
+import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.Json;
-import io.kapi.machinery.cel.CelEnvironment;
-import io.kapi.machinery.cel.CelError;
-import io.kapi.machinery.cel.CelExpression;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
  * {@code --authentication-config}: kube's {@code AuthenticationConfiguration} (apiserver.config.k8s.io
  * v1, v1beta1 or v1alpha1), YAML or JSON: its {@code jwt} authenticators and its {@code anonymous}
- * settings. Problems stop the start with kube's field paths ({@code jwt[0].claimMappings.username}).
+ * settings. A file that cannot be read or decoded stops the start with kube's
+ * {@code failed to load authentication configuration from file "..."}; one that does not validate with
+ * {@code invalid authentication configuration: } and kube's field errors ({@code jwt[0].issuer.url:
+ * Invalid value: ...}), several in brackets as kube aggregates them.
  *
  * @param anonymous null when the file does not say (the {@code --anonymous-auth} flag decides)
  */
@@ -24,114 +28,105 @@ public record AuthenticationConfigFile(List<JwtIssuer> jwt, Anonymous anonymous)
 
     private static final Set<String> VERSIONS = Set.of("apiserver.config.k8s.io/v1", "apiserver.config.k8s.io/v1beta1",
             "apiserver.config.k8s.io/v1alpha1");
+    private static final int MAX_AUTHENTICATORS = 64;
 
     /** {@code anonymous}: enabled, and the paths it is limited to (empty: every path). */
     public record Anonymous(boolean enabled, List<String> paths) {
     }
 
-    public static AuthenticationConfigFile read(Path file) {
-        JsonNode root;
-        try {
-            root = Json.YAML.readTree(Files.readString(file));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read --authentication-config " + file, e);
-        }
-        if (!VERSIONS.contains(root.path("apiVersion").asText()) || !root.path("kind").asText()
-                .equals("AuthenticationConfiguration")) {
-            throw new IllegalArgumentException("--authentication-config %s: expected kind AuthenticationConfiguration of "
-                    .formatted(file) + "apiserver.config.k8s.io/v1, got " + root.path("apiVersion").asText() + " "
-                    + root.path("kind").asText());
-        }
-        List<JwtIssuer> jwt = new ArrayList<>();
+    /**
+     * Reads and validates the file.
+     *
+     * @param disallowedIssuers the service-account issuers, which no JWT issuer may claim to be
+     * @throws IllegalArgumentException worded as kube-apiserver's start-up error
+     */
+    public static AuthenticationConfigFile read(Path file, Collection<String> disallowedIssuers) {
+        JsonNode root = decode(file);
+        List<FieldError> errors = new ArrayList<>();
         JsonNode list = root.path("jwt");
-        for (int i = 0; i < list.size(); i++) {
-            jwt.add(issuer(list.get(i), "jwt[" + i + "]"));
+        List<JwtIssuer> jwt = new ArrayList<>();
+        if (list.size() > MAX_AUTHENTICATORS) {
+            errors.add(new FieldError(FieldError.Type.TOO_MANY, "jwt", Integer.toString(list.size()),
+                    "must have at most " + MAX_AUTHENTICATORS + " items"));
+        } else {
+            JwtIssuerParser parser = new JwtIssuerParser(Set.copyOf(disallowedIssuers), errors);
+            Set<String> urls = new HashSet<>();
+            Set<String> discoveries = new HashSet<>();
+            for (int i = 0; i < list.size(); i++) {
+                JwtIssuer issuer = parser.parse(list.get(i), "jwt[" + i + "]");
+                String url = list.get(i).path("issuer").path("url").asText("");
+                String discovery = list.get(i).path("issuer").path("discoveryURL").asText("");
+                if (!urls.add(url)) {
+                    errors.add(new FieldError(FieldError.Type.DUPLICATE, "jwt[" + i + "].issuer.url",
+                            GoStrings.quote(url), ""));
+                }
+                if (!discovery.isEmpty() && !discoveries.add(discovery)) {
+                    errors.add(new FieldError(FieldError.Type.DUPLICATE, "jwt[" + i + "].issuer.discoveryURL",
+                            GoStrings.quote(discovery), ""));
+                }
+                if (issuer != null) {
+                    jwt.add(issuer);
+                }
+            }
         }
-        Anonymous anonymous = null;
-        if (root.has("anonymous")) {
-            List<String> paths = new ArrayList<>();
-            root.path("anonymous").path("conditions").forEach(c -> paths.add(c.path("path").asText()));
-            anonymous = new Anonymous(root.path("anonymous").path("enabled").asBoolean(false), paths);
+        Anonymous anonymous = root.has("anonymous") ? anonymous(root.path("anonymous"), errors) : null;
+        if (!errors.isEmpty()) {
+            throw new IllegalArgumentException("invalid authentication configuration: " + aggregate(errors));
         }
         return new AuthenticationConfigFile(jwt, anonymous);
     }
 
-    private static JwtIssuer issuer(JsonNode j, String at) {
-        JsonNode iss = j.path("issuer");
-        String url = require(iss.path("url").asText(""), at + ".issuer.url");
-        if (!url.startsWith("https://")) {
-            throw invalid(at + ".issuer.url", "URL scheme must be https");
-        }
-        List<String> audiences = new ArrayList<>();
-        iss.path("audiences").forEach(a -> audiences.add(a.asText()));
-        if (audiences.isEmpty()) {
-            throw invalid(at + ".issuer.audiences", "Required value: at least one issuer.audiences is required");
-        }
-        JsonNode maps = j.path("claimMappings");
-        JwtIssuer.Mapping username = mapping(maps.path("username"), at + ".claimMappings.username", true);
-        if (username instanceof JwtIssuer.None) {
-            throw invalid(at + ".claimMappings.username", "Required value: claim or expression is required");
-        }
-        List<JwtIssuer.Extra> extra = new ArrayList<>();
-        maps.path("extra").forEach(e -> extra.add(new JwtIssuer.Extra(e.path("key").asText(),
-                cel(e.path("valueExpression").asText(), "claims"))));
-        List<JwtIssuer.ClaimRule> claimRules = new ArrayList<>();
-        j.path("claimValidationRules").forEach(r -> claimRules.add(r.has("expression")
-                ? new JwtIssuer.ClaimExpression(cel(r.path("expression").asText(), "claims"), r.path("message").asText())
-                : new JwtIssuer.RequiredClaim(r.path("claim").asText(), r.path("requiredValue").asText())));
-        List<JwtIssuer.UserRule> userRules = new ArrayList<>();
-        j.path("userValidationRules").forEach(r -> userRules.add(new JwtIssuer.UserRule(
-                cel(r.path("expression").asText(), "user"), r.path("message").asText())));
-        String ca = iss.path("certificateAuthority").asText("");
-        String discovery = iss.path("discoveryURL").asText("");
-        return new JwtIssuer(url, discovery.isEmpty() ? null : discovery, ca.isEmpty() ? null : ca, audiences,
-                List.of("RS256", "RS384", "RS512", "ES256", "ES384", "ES512", "PS256", "PS384", "PS512"),
-                username, mapping(maps.path("groups"), at + ".claimMappings.groups", false),
-                mapping(maps.path("uid"), at + ".claimMappings.uid", false), extra, claimRules, userRules);
+    /** Whether the file configures the anonymous authenticator (without validating the rest). */
+    public static boolean configuresAnonymous(Path file) {
+        return decode(file).has("anonymous");
     }
 
-    private static JwtIssuer.Mapping mapping(JsonNode m, String at, boolean prefixRequired) {
-        boolean claim = !m.path("claim").asText("").isEmpty();
-        boolean expression = !m.path("expression").asText("").isEmpty();
-        if (claim && expression) {
-            throw invalid(at, "Invalid value: claim and expression cannot both be set");
-        }
-        if (expression) {
-            if (m.has("prefix")) {
-                throw invalid(at + ".prefix", "Invalid value: may not be specified when expression is set");
-            }
-            return new JwtIssuer.Expression(cel(m.path("expression").asText(), "claims"));
-        }
-        if (claim) {
-            if (prefixRequired && !m.has("prefix")) {
-                throw invalid(at + ".prefix", "Required value: prefix is required when claim is set. It can be set "
-                        + "to an empty string to disable prefixing");
-            }
-            return new JwtIssuer.Claim(m.path("claim").asText(), m.path("prefix").asText(""));
-        }
-        return new JwtIssuer.None();
-    }
-
-    private static final CelEnvironment CLAIMS = CelEnvironment.builder().map("claims").build();
-    private static final CelEnvironment USER = CelEnvironment.builder().map("user").build();
-
-    private static CelExpression cel(String source, String variable) {
+    private static JsonNode decode(Path file) {
+        String failed = "failed to load authentication configuration from file " + GoStrings.quote(file.toString()) + ": ";
+        JsonNode root;
         try {
-            return ("user".equals(variable) ? USER : CLAIMS).compile(source);
-        } catch (CelError e) {
-            throw invalid("expression", e.getMessage());
+            String text = Files.readString(file);
+            if (text.isBlank()) {
+                throw new IllegalArgumentException(failed + "empty config data");
+            }
+            root = Json.YAML.readTree(text);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(failed + e.getMessage(), e);
         }
+        String apiVersion = root.path("apiVersion").asText("");
+        String kind = root.path("kind").asText("");
+        if (!root.isObject() || !VERSIONS.contains(apiVersion) || !kind.equals("AuthenticationConfiguration")) {
+            throw new IllegalArgumentException(failed + "no kind " + GoStrings.quote(kind) + " is registered for version "
+                    + GoStrings.quote(apiVersion) + " in scheme \"pkg/runtime/scheme.go:100\"");
+        }
+        return root;
     }
 
-    private static String require(String value, String at) {
-        if (value.isEmpty()) {
-            throw invalid(at, "Required value");
+    private static Anonymous anonymous(JsonNode node, List<FieldError> errors) {
+        boolean enabled = node.path("enabled").asBoolean(false);
+        JsonNode conditions = node.path("conditions");
+        if (!enabled && !conditions.isEmpty()) {
+            errors.add(FieldError.invalid("anonymous.conditions", conditions.toString(),
+                    "enabled should be set to true when conditions are defined"));
         }
-        return value;
+        List<String> paths = new ArrayList<>();
+        for (int i = 0; i < conditions.size(); i++) {
+            String path = conditions.get(i).path("path").asText("");
+            if (path.isEmpty()) {
+                errors.add(FieldError.required("anonymous.conditions[" + i + "].path", ""));
+            } else if (paths.contains(path)) {
+                errors.add(new FieldError(FieldError.Type.DUPLICATE, "anonymous.conditions[" + i + "].path",
+                        GoStrings.quote(path), ""));
+            }
+            paths.add(path);
+        }
+        return new Anonymous(enabled, paths);
     }
 
-    private static IllegalArgumentException invalid(String at, String message) {
-        return new IllegalArgumentException("--authentication-config: " + at + ": " + message);
+    /** kube's {@code ToAggregate}: one error alone, several as {@code [a, b]}. */
+    private static String aggregate(List<FieldError> errors) {
+        List<String> messages = errors.stream().map(FieldError::toString).distinct().toList();
+        return messages.size() == 1 ? messages.getFirst() : "[" + String.join(", ", messages) + "]";
     }
 
     /** The JWT authenticator of the {@code --oidc-*} flags, with kube's defaults for the prefixes. */

@@ -1,6 +1,7 @@
 package io.kapi.server.authn;
 
 import io.kapi.admission.ObjectLookup;
+import io.kapi.machinery.GoDuration;
 import io.kapi.server.certs.Pem;
 import io.kapi.server.webhook.WebhookClient;
 import java.io.IOException;
@@ -33,11 +34,12 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
      * @param serviceAccountKeys the public keys that verify service-account tokens (given files and the signing key)
      * @param issuers the service-account issuers (never empty)
      * @param objects where accounts, secrets, pods and nodes are looked up
+     * @param legacyUse told of each use of a legacy service-account token
      * @throws IllegalArgumentException for an unreadable or invalid file
      */
     public static Authentications build(AuthenticationConfig config, List<String> authorizationModes,
                                         List<PublicKey> serviceAccountKeys, List<String> issuers,
-                                        ObjectLookup objects, Clock clock) {
+                                        ObjectLookup objects, LegacyTokenUse legacyUse, Clock clock) {
         List<Authenticator> chain = new ArrayList<>();
         AuthenticationConfig.RequestHeader rh = config.requestHeader();
         if (rh != null && rh.clientCaFile() != null) {
@@ -49,14 +51,15 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
                     + "plain file) and was removed from kube-apiserver in 1.19; prefer client certificates or tokens");
             chain.add(BasicAuthFile.read(config.basicAuthFile()));
         }
-        TokenAuthenticator tokens = new TokenCache(TokenAuthenticator.union(tokenAuthenticators(config,
-                serviceAccountKeys, issuers, objects, clock)), config.tokenCacheTtl(), Duration.ZERO, clock);
+        AuthenticationConfigFile file = config.authenticationConfigFile() == null ? null
+                : AuthenticationConfigFile.read(config.authenticationConfigFile(), issuers);
+        TokenAuthenticator tokens = new TokenCache(TokenAuthenticator.union(tokenAuthenticators(config, file,
+                serviceAccountKeys, issuers, objects, legacyUse, clock)), config.tokenCacheTtl(), Duration.ZERO, clock);
         chain.add(new BearerTokens(tokens));
-        AuthenticationConfigFile.Anonymous anonymous = config.authenticationConfigFile() == null ? null
-                : AuthenticationConfigFile.read(config.authenticationConfigFile()).anonymous();
+        AuthenticationConfigFile.Anonymous anonymous = file == null ? null : file.anonymous();
         if (anonymous != null) {
             chain.add(new AnonymousAuthenticator(anonymous.enabled(), anonymous.paths()));
-        } else if (!config.anonymous()) {
+        } else if (Boolean.FALSE.equals(config.anonymous())) {
             chain.add(new AnonymousAuthenticator(false, List.of()));
         } else if (!authorizationModes.contains("AlwaysAllow")) {
             chain.add(new AnonymousAuthenticator(true, List.of()));
@@ -64,29 +67,38 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
         return new Authentications(Authenticator.union(chain), tokens);
     }
 
-    private static List<TokenAuthenticator> tokenAuthenticators(AuthenticationConfig config, List<PublicKey> keys,
+    private static List<TokenAuthenticator> tokenAuthenticators(AuthenticationConfig config,
+                                                                AuthenticationConfigFile file, List<PublicKey> keys,
                                                                 List<String> issuers, ObjectLookup objects,
-                                                                Clock clock) {
+                                                                LegacyTokenUse legacyUse, Clock clock) {
         List<TokenAuthenticator> tokens = new ArrayList<>();
-        if (config.tokenAuthFile() != null) {
-            tokens.add(TokenFile.read(config.tokenAuthFile()));
-        }
         AuthenticationConfig.ServiceAccounts sa = config.serviceAccounts();
-        tokens.add(new ServiceAccountTokens(keys, issuers, sa.apiAudiences(), objects, sa.lookup(), clock));
+        List<String> apiAudiences = sa.apiAudiences().isEmpty() ? issuers : sa.apiAudiences();
+        if (config.tokenAuthFile() != null) {
+            tokens.add(new AudienceAgnostic(apiAudiences, TokenFile.read(config.tokenAuthFile())));
+        }
+        tokens.add(new ServiceAccountTokens(keys, issuers, apiAudiences, objects, sa.lookup(), legacyUse, clock));
         if (config.bootstrapTokens()) {
-            tokens.add(new BootstrapTokens(objects, clock));
+            tokens.add(new AudienceAgnostic(apiAudiences, new BootstrapTokens(objects, clock)));
         }
         if (config.oidc() != null) {
-            tokens.add(new JwtAuthenticator(AuthenticationConfigFile.fromFlags(config.oidc()), clock));
+            tokens.add(new AudienceAgnostic(apiAudiences,
+                    new JwtAuthenticator(AuthenticationConfigFile.fromFlags(config.oidc()), clock)));
         }
-        if (config.authenticationConfigFile() != null) {
-            for (JwtIssuer issuer : AuthenticationConfigFile.read(config.authenticationConfigFile()).jwt()) {
-                tokens.add(new JwtAuthenticator(issuer, clock));
+        if (file != null) {
+            for (JwtIssuer issuer : file.jwt()) {
+                tokens.add(new AudienceAgnostic(apiAudiences, new JwtAuthenticator(issuer, clock)));
             }
         }
         if (config.webhookConfigFile() != null) {
             WebhookClient client = WebhookClient.fromKubeconfig(config.webhookConfigFile(), Duration.ofSeconds(30));
-            tokens.add(new TokenCache(new WebhookTokenAuthenticator(client, config.webhookVersion()),
+            Duration ttl = config.webhookCacheTtl();
+            if (ttl.isPositive() && config.tokenCacheTtl().isPositive() && ttl.compareTo(config.tokenCacheTtl()) < 0) {
+                LOG.log(Level.WARNING, "the webhook cache ttl of {0} is shorter than the overall cache ttl of {1} for "
+                        + "successful token authentication attempts.", GoDuration.format(ttl),
+                        GoDuration.format(config.tokenCacheTtl()));
+            }
+            tokens.add(new TokenCache(new WebhookTokenAuthenticator(client, config.webhookVersion(), apiAudiences),
                     config.webhookCacheTtl(), config.webhookCacheTtl(), clock));
         }
         return tokens;

@@ -101,7 +101,7 @@ public final class JwtAuthenticator implements TokenAuthenticator {
         }
         List<String> aud = strings(claims.path("aud"));
         List<String> matched = aud.stream().filter(issuer.audiences()::contains).toList();
-        if (matched.isEmpty() || !requested.isEmpty() && requested.stream().noneMatch(aud::contains)) {
+        if (matched.isEmpty()) {
             return Optional.empty();
         }
         for (JwtIssuer.ClaimRule rule : issuer.claimRules()) {
@@ -120,7 +120,7 @@ public final class JwtAuthenticator implements TokenAuthenticator {
                 return Optional.empty();
             }
         }
-        return Optional.of(new Accepted(user, requested.isEmpty() ? List.of() : matched));
+        return Optional.of(new Accepted(user, List.of())); // audience-agnostic: see AudienceAgnostic
     }
 
     private static boolean holds(JwtIssuer.ClaimRule rule, ObjectNode claims) {

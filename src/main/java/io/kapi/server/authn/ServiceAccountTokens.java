@@ -45,6 +45,7 @@ import java.util.Optional;
 public final class ServiceAccountTokens implements TokenAuthenticator {
 
     static final String LEGACY_ISSUER = "kubernetes/serviceaccount";
+    private static final String INVALID_SINCE = "kubernetes.io/legacy-token-invalid-since";
     private static final Duration LEEWAY = Duration.ofSeconds(60);
     private static final String EXTRA = "authentication.kubernetes.io/";
     private static final System.Logger LOG = System.getLogger(ServiceAccountTokens.class.getName());
@@ -54,20 +55,23 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
     private final List<String> apiAudiences;
     private final ObjectLookup objects;
     private final boolean lookup;
+    private final LegacyTokenUse legacyUse;
     private final Clock clock;
 
     /**
      * @param apiAudiences the audiences accepted when the caller names none (kube: {@code --api-audiences},
      *                     defaulting to the issuers)
      * @param objects where accounts, secrets, pods and nodes are looked up
+     * @param legacyUse told of each use of a legacy token (with lookup)
      */
     public ServiceAccountTokens(List<PublicKey> keys, List<String> issuers, List<String> apiAudiences,
-                                ObjectLookup objects, boolean lookup, Clock clock) {
+                                ObjectLookup objects, boolean lookup, LegacyTokenUse legacyUse, Clock clock) {
         this.verifiers = keys.stream().map(ServiceAccountTokens::verifier).toList();
         this.issuers = List.copyOf(issuers);
         this.apiAudiences = apiAudiences.isEmpty() ? List.copyOf(issuers) : List.copyOf(apiAudiences);
         this.objects = objects;
         this.lookup = lookup;
+        this.legacyUse = legacyUse;
         this.clock = clock;
     }
 
@@ -100,9 +104,13 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
             return Optional.empty();
         }
         try {
-            return claims.path("iss").asText().equals(LEGACY_ISSUER)
-                    ? legacy(token, claims)
-                    : bound(claims, audiences.isEmpty() ? apiAudiences : audiences);
+            if (claims.path("iss").asText().equals(LEGACY_ISSUER)) {
+                // legacy tokens name no audience: kube takes them to be for the API's own
+                List<String> shared = AudienceAgnostic.shared(apiAudiences, audiences);
+                return shared.isEmpty() ? Optional.empty()
+                        : legacy(token, claims).map(a -> new Accepted(a.user(), shared));
+            }
+            return bound(claims, audiences.isEmpty() ? apiAudiences : audiences);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "service account token refused: {0}", e.getMessage());
             return Optional.empty();
@@ -191,37 +199,66 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
                 extra), matched));
     }
 
+    /**
+     * kube's legacy validator: the claims name the account (with its uid) and the Secret; with lookup the
+     * Secret must still hold this token, not be deleted nor labelled {@code legacy-token-invalid-since},
+     * and the account must exist with that uid. Each use is reported to the {@link LegacyTokenUse}.
+     */
     private Optional<Accepted> legacy(String token, ObjectNode claims) {
         String namespace = claims.path("kubernetes.io/serviceaccount/namespace").asText("");
         String secretName = claims.path("kubernetes.io/serviceaccount/secret.name").asText("");
         String name = claims.path("kubernetes.io/serviceaccount/service-account.name").asText("");
         String uid = claims.path("kubernetes.io/serviceaccount/service-account.uid").asText("");
-        if (namespace.isEmpty() || secretName.isEmpty() || name.isEmpty()) {
+        if (namespace.isEmpty() || secretName.isEmpty() || name.isEmpty() || uid.isEmpty()
+                || !claims.path("sub").asText().equals("system:serviceaccount:" + namespace + ":" + name)) {
             return Optional.empty();
         }
         if (lookup) {
             Optional<ObjectNode> secret = objects.get(new GroupVersionResource("", "v1", "secrets"), namespace, secretName);
-            String stored = secret.map(s -> s.path("data").path("token").asText("")).orElse("");
-            String decoded = new String(Base64.getDecoder().decode(stored), StandardCharsets.UTF_8);
-            if (secret.isEmpty() || deleting(secret.get()) || !TokenFile.sameSecret(decoded, token)
+            if (secret.isEmpty() || deleting(secret.get()) || !TokenFile.sameSecret(storedToken(secret.get()), token)
                     || !exists("serviceaccounts", namespace, Json.object().put("name", name).put("uid", uid))) {
                 return Optional.empty();
             }
+            legacyUse.used(secret.get());
+            if (!secret.get().path("metadata").path("labels").path(INVALID_SINCE).asText("").isEmpty()) {
+                LOG.log(System.Logger.Level.DEBUG, "the token in secret {0}/{1} for service account {0}/{2} has been "
+                        + "marked invalid", namespace, secretName, name);
+                return Optional.empty();
+            }
         }
-        Map<String, List<String>> extra = Map.of(EXTRA + "credential-id",
-                List.of("Secret=" + secretName));
-        return Optional.of(new Accepted(user(namespace, name, uid, extra), List.of()));
+        return Optional.of(new Accepted(user(namespace, name, uid, Map.of()), List.of()));
     }
 
-    /** Whether the object a claim names ({@code name}, optional {@code uid}) still exists and is not deleted. */
+    private static String storedToken(ObjectNode secret) {
+        try {
+            return new String(Base64.getDecoder().decode(secret.path("data").path("token").asText("")),
+                    StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return "";
+        }
+    }
+
+    /**
+     * Whether the object a bound token's claim names ({@code name}, optional {@code uid}) still exists and
+     * its deletion time (a pod's grace period) has not passed, as kube's bound-token validator.
+     */
     private boolean exists(String resource, String namespace, JsonNode ref) {
         Optional<ObjectNode> found = objects.get(new GroupVersionResource("", "v1", resource), namespace,
                 ref.path("name").asText());
-        if (found.isEmpty() || deleting(found.get())) {
+        if (found.isEmpty() || deletedBefore(found.get(), clock.instant())) {
             return false;
         }
         String uid = ref.path("uid").asText("");
         return uid.isEmpty() || uid.equals(found.get().path("metadata").path("uid").asText());
+    }
+
+    private static boolean deletedBefore(ObjectNode object, Instant now) {
+        String ts = object.path("metadata").path("deletionTimestamp").asText("");
+        try {
+            return !ts.isEmpty() && !Instant.parse(ts).isAfter(now);
+        } catch (java.time.format.DateTimeParseException e) {
+            return true;
+        }
     }
 
     private static boolean deleting(ObjectNode object) {

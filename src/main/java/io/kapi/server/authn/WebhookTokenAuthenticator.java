@@ -18,9 +18,12 @@ import java.util.Optional;
  * {@code v1} or {@code v1beta1}, {@code --authentication-token-webhook-version}) POSTed to the remote
  * service, whose {@code status.authenticated} and {@code status.user} decide. A webhook that cannot be
  * reached or answers badly accepts nothing (logged without the token). Cached by the caller
- * ({@code --authentication-token-webhook-cache-ttl}).
+ * ({@code --authentication-token-webhook-cache-ttl}). As kube's: the audiences wanted (none: the API's,
+ * {@code implicitAudiences}) are sent; an answer without {@code status.audiences} is taken to be for the
+ * API's, and the token is accepted for the audiences wanted among those answered.
  */
-public record WebhookTokenAuthenticator(WebhookClient client, String version) implements TokenAuthenticator {
+public record WebhookTokenAuthenticator(WebhookClient client, String version, List<String> implicitAudiences)
+        implements TokenAuthenticator {
 
     private static final System.Logger LOG = System.getLogger(WebhookTokenAuthenticator.class.getName());
 
@@ -57,9 +60,10 @@ public record WebhookTokenAuthenticator(WebhookClient client, String version) im
             e.getValue().forEach(v -> values.add(v.asText()));
             extra.put(e.getKey(), values);
         });
-        List<String> aud = new ArrayList<>();
-        status.path("audiences").forEach(a -> aud.add(a.asText()));
-        if (!audiences.isEmpty() && aud.stream().noneMatch(audiences::contains)) {
+        List<String> answered = new ArrayList<>();
+        status.path("audiences").forEach(a -> answered.add(a.asText()));
+        List<String> aud = AudienceAgnostic.shared(answered.isEmpty() ? implicitAudiences : answered, audiences);
+        if (aud.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new Accepted(new UserInfo(user.path("username").asText(""), user.path("uid").asText(""),

@@ -44,6 +44,20 @@ public record TlsMaterial(PrivateKey servingKey, List<X509Certificate> servingCh
     }
 
     /**
+     * This material also asking for client certificates of {@code more} CAs in the handshake, as
+     * kube-apiserver adds {@code --requestheader-client-ca-file} to {@code --client-ca-file} there: a front
+     * proxy's client (which picks its certificate by the accepted issuers) then presents its own.
+     */
+    public TlsMaterial acceptingAlso(List<X509Certificate> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<X509Certificate> all = new java.util.ArrayList<>(clientCas);
+        more.stream().filter(c -> !all.contains(c)).forEach(all::add);
+        return new TlsMaterial(servingKey, servingChain, all);
+    }
+
+    /**
      * A server SSLContext presenting the serving chain and asking for client certificates from
      * {@link #clientCas()}, without verifying them: that is the authenticator's job (see
      * {@link RequestedClientCertificates}).

@@ -65,7 +65,7 @@ class ServiceAccountTokenTest {
     @Test
     @DisplayName("audiences, expiration and a bound pod are honoured")
     void boundToPod() throws Exception {
-        api.create("/api/v1/namespaces/default/pods", PodBindingTest.pod("tokpod"));
+        api.create("/api/v1/namespaces/default/pods", podOf("tokpod", "robot"));
         Api.Reply reply = request("robot", """
                 {"audiences":["vault"],"expirationSeconds":7200,
                  "boundObjectRef":{"apiVersion":"v1","kind":"Pod","name":"tokpod"}}""");
@@ -74,6 +74,34 @@ class ServiceAccountTokenTest {
         assertEquals(List.of("vault"), claims.getAudience());
         assertEquals(7200, (claims.getExpirationTime().getTime() - claims.getIssueTime().getTime()) / 1000);
         assertEquals("tokpod", ((Map<?, ?>) claims.getJSONObjectClaim("kubernetes.io").get("pod")).get("name"));
+    }
+
+    private static String podOf(String name, String account) {
+        return """
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s"},
+                 "spec":{"serviceAccountName":"%s","containers":[{"name":"c","image":"nginx"}]}}"""
+                .formatted(name, account);
+    }
+
+    @Test
+    @DisplayName("a pod of another account is 400, a wrong uid 409 and an unknown kind 400, worded as kube-apiserver")
+    void boundRefused() {
+        api.create("/api/v1/namespaces/default/pods", podOf("other-pod", "default"));
+        Api.Reply other = request("robot", """
+                {"boundObjectRef":{"apiVersion":"v1","kind":"Pod","name":"other-pod"}}""");
+        assertEquals(400, other.code(), other.text());
+        assertEquals("cannot bind token for serviceaccount \"robot\" to pod running with different serviceaccount "
+                + "name.", other.body().path("message").asText());
+        api.create("/api/v1/namespaces/default/pods", podOf("uid-pod", "robot"));
+        Api.Reply uid = request("robot", """
+                {"boundObjectRef":{"apiVersion":"v1","kind":"Pod","name":"uid-pod","uid":"not-its-uid"}}""");
+        assertEquals(409, uid.code(), uid.text());
+        assertTrue(uid.body().path("message").asText().contains("the UID in the bound object reference (not-its-uid) "
+                + "does not match the UID in record"), uid.text());
+        Api.Reply kind = request("robot", """
+                {"boundObjectRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"d"}}""");
+        assertEquals(400, kind.code(), kind.text());
+        assertEquals("cannot bind token to object of type apps/v1, Kind=Deployment", kind.body().path("message").asText());
     }
 
     @Test

@@ -3,33 +3,15 @@ package io.kapi.server.authn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
-import io.kapi.server.certs.Pem;
-import io.kapi.server.certs.TestCertificates;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -43,47 +25,23 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class JwtAuthenticatorTest {
 
-    private static HttpsServer server;
+    private static TestOidcIssuer issuer;
     private static RSAKey key;
     private static String issuerUrl;
     private static Path caFile;
 
     @BeforeAll
     static void issuer(@TempDir Path dir) throws Exception {
-        List<TestCertificates.Cert> tls = TestCertificates.loopbackServing();
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        store.setKeyEntry("k", tls.get(1).key(), new char[0],
-                new Certificate[] {tls.get(1).certificate(), tls.get(0).certificate()});
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(store, new char[0]);
-        SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(kmf.getKeyManagers(), null, null);
-        server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(ssl));
-        issuerUrl = "https://127.0.0.1:" + server.getAddress().getPort();
-        key = new RSAKeyGenerator(2048).keyID("k1").generate();
-        serve("/.well-known/openid-configuration", "{\"issuer\":\"" + issuerUrl + "\",\"jwks_uri\":\"" + issuerUrl
-                + "/keys\"}");
-        serve("/keys", new JWKSet(key.toPublicJWK()).toString());
-        server.start();
+        issuer = new TestOidcIssuer();
+        issuerUrl = issuer.url();
+        key = issuer.key();
         caFile = dir.resolve("ca.crt");
-        Files.writeString(caFile, Pem.encode(tls.get(0).certificate()));
-    }
-
-    private static void serve(String path, String json) {
-        server.createContext(path, exchange -> {
-            byte[] body = json.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
+        Files.writeString(caFile, issuer.caPem());
     }
 
     @AfterAll
     static void stop() {
-        server.stop(0);
+        issuer.close();
     }
 
     private static JwtAuthenticator oidc(String usernameClaim, String prefix, Map<String, String> required) {
@@ -91,14 +49,8 @@ final class JwtAuthenticatorTest {
                 usernameClaim, prefix, "groups", "oidc:", caFile, required, List.of())), Clock.systemUTC());
     }
 
-    private static String token(RSAKey signer, String audience, Instant expiry, Map<String, Object> claims)
-            throws Exception {
-        JWTClaimsSet.Builder b = new JWTClaimsSet.Builder().issuer(issuerUrl).subject("u-123").audience(audience)
-                .issueTime(new Date()).expirationTime(Date.from(expiry));
-        claims.forEach(b::claim);
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signer.getKeyID()).build(), b.build());
-        jwt.sign(new RSASSASigner(signer));
-        return jwt.serialize();
+    private static String token(RSAKey signer, String audience, Instant expiry, Map<String, Object> claims) {
+        return issuer.token(signer, "u-123", audience, expiry, claims);
     }
 
     @Test

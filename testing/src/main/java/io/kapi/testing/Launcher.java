@@ -6,10 +6,10 @@ import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
 import io.kapi.authn.UserInfo;
 import io.kapi.authz.AuthorizationModes;
-import io.kapi.authz.Authorizer;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.server.ServerConfig;
+import io.kapi.server.authn.AuthenticationConfig;
 import io.kapi.server.authn.Authenticator;
 import io.kapi.server.authn.ClientCertificateAuthenticator;
 import io.kapi.server.certs.LocalPki;
@@ -78,7 +78,7 @@ final class Launcher {
 
     static KapiServer start(Settings settings) {
         Quiet.logs();
-        Authorizer authorizer = AuthorizationModes.chain(settings.authorizationModes());
+        AuthorizationModes.chain(settings.authorizationModes()); // refuses an unknown mode before anything starts
         List<String> problems = AdmissionPlugins.problems(settings.enableAdmissionPlugins(),
                 settings.disableAdmissionPlugins());
         if (!problems.isEmpty()) {
@@ -92,7 +92,7 @@ final class Launcher {
             long certificates = System.nanoTime();
             preload.join();
             long preloaded = System.nanoTime();
-            Running running = listen(settings, dir, pki, authorizer);
+            Running running = listen(settings, dir, pki);
             long listening = System.nanoTime();
             awaitReady(running, settings.startTimeout());
             long ready = System.nanoTime();
@@ -129,12 +129,15 @@ final class Launcher {
     }
 
     /** Builds the API and listens; with port 0, on a free port, trying another if it was taken meanwhile. */
-    private static Running listen(Settings settings, Path dir, LocalPki pki, Authorizer authorizer) throws IOException {
+    private static Running listen(Settings settings, Path dir, LocalPki pki) throws IOException {
         for (int attempt = 1; ; attempt++) {
             int port = settings.port() != 0 ? settings.port() : freePort();
-            ApiAssembly api = ApiAssembly.create(apiConfig(settings, dir, port));
+            ApiAssembly api = ApiAssembly.create(apiConfig(settings, dir, port, pki));
             try {
-                ServerConfig config = ServerConfig.of(LOOPBACK, port, pki.tls()).withAuthorizer(authorizer);
+                // as bin/kapi: the server's own authentication chain (certificates, tokens, anonymous as kube
+                // decides it for the modes) and authorizer
+                ServerConfig config = ServerConfig.of(LOOPBACK, port, pki.tls()).withAuthenticator(api.authenticator())
+                        .withAuthorizer(api.authorizer());
                 if (!settings.authentication()) {
                     config = config.withAuthenticator(Authenticator.union(List.of(
                             new ClientCertificateAuthenticator(pki.tls().clientCas()),
@@ -151,8 +154,10 @@ final class Launcher {
         }
     }
 
-    private static ApiConfig apiConfig(Settings settings, Path dir, int port) {
+    private static ApiConfig apiConfig(Settings settings, Path dir, int port, LocalPki pki) {
         return ApiConfig.builder()
+                .authorizationModes(settings.authorizationModes())
+                .authentication(AuthenticationConfig.DEFAULT.withClientCas(pki.tls().clientCas()))
                 .dataDir(dir)
                 .storageBackend(settings.storage().flag())
                 .advertiseAddress(LOOPBACK)

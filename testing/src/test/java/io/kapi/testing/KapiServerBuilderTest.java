@@ -75,6 +75,13 @@ class KapiServerBuilderTest {
             assertEquals(403, denied.statusCode(), denied.body());
             assertEquals("Forbidden", Json.MAPPER.readTree(denied.body()).path("reason").asText());
             assertEquals(200, admin.get("/api/v1/namespaces").statusCode(), "system:masters is allowed before every mode");
+            try (Https anonymous = Https.anonymous(kapi)) {
+                HttpResponse<String> forbidden = anonymous.get("/api/v1/namespaces");
+                assertEquals(403, forbidden.statusCode(), "anonymous auth is on unless the mode is AlwaysAllow, as in "
+                        + "kube-apiserver: the anonymous user is authenticated, then denied: " + forbidden.body());
+                assertTrue(forbidden.body().contains("User \\\"system:anonymous\\\" cannot list resource "
+                        + "\\\"namespaces\\\""), forbidden.body());
+            }
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> KapiServer.builder().authorizationModes("RBAC", "Nope").start());
