@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # CustomResourceDefinitions at scale; see src/test/java/io/kapi/bench/CrdScaleBench.java. Usage:
-#   bench/crd-scale.sh [--count=500] [--clients=4] [--rounds=5] [--limit-seconds=90]
+#   bench/crd-scale.sh [--count=500] [--clients=4] [--rounds=5] [--limit-seconds=60]
 # One bin/kapi (memory storage) on loopback: memory and discovery/OpenAPI latencies empty (the baseline)
 # and with --count CRDs, the time from each create to Established and until all are, the create latency
-# of a custom resource with a CEL rule. The server is stopped and its data deleted at the end.
+# of a custom resource with a CEL rule. CRDs not Established within --limit-seconds are reported as such
+# (a loaded 2-core machine took 70-82 s for 500). The server is stopped and its data deleted at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"

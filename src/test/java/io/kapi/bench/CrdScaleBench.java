@@ -47,7 +47,7 @@ public final class CrdScaleBench {
         int count = Integer.parseInt(opts.getOrDefault("count", "500"));
         int clients = Integer.parseInt(opts.getOrDefault("clients", "4"));
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "5"));
-        Duration limit = Duration.ofSeconds(Long.parseLong(opts.getOrDefault("limit-seconds", "90")));
+        Duration limit = Duration.ofSeconds(Long.parseLong(opts.getOrDefault("limit-seconds", "60")));
         try (KapiProcess kapi = new KapiProcess("bench-crds", List.of("--storage-backend=memory"));
              ApiClient api = ApiClient.of(kapi.start().kubeconfig())) {
             System.err.printf("== ready in %d ms; baseline probes%n", kapi.lastStartToReady().toMillis());
