@@ -248,7 +248,10 @@ class Fabric8OperationsTest {
         for (int i = 0; i < 25; i++) {
             client.configMaps().resource(configMap(String.format("p%02d", i), Map.of("paged", "yes"), "")).create();
         }
-        int total = client.configMaps().list().getItems().size(); // the 25 and kube-root-ca.crt
+        // the 25 and kube-root-ca.crt, which the standalone controller writes into a new namespace soon after
+        client.configMaps().withName("kube-root-ca.crt").waitUntilCondition(java.util.Objects::nonNull, 60,
+                java.util.concurrent.TimeUnit.SECONDS);
+        int total = client.configMaps().list().getItems().size();
         Set<String> all = new TreeSet<>();
         String token = null;
         int pages = 0;
