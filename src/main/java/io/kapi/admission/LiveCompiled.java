@@ -27,12 +27,22 @@ public final class LiveCompiled<T> {
 
     /** The compiled form of the views as they are now. */
     public T get() {
-        List<Long> generations = views.stream().map(LiveObjects::generation).toList();
         Snapshot<T> s = snapshot;
-        if (s == null || !s.generations().equals(generations)) {
+        if (s == null || !current(s.generations())) {
+            List<Long> generations = views.stream().map(LiveObjects::generation).toList();
             s = new Snapshot<>(generations, compiler.apply(views.stream().map(LiveObjects::items).toList()));
             snapshot = s;
         }
         return s.value();
+    }
+
+    /** Whether every view is still at the generation compiled (checked on each request: no allocation). */
+    private boolean current(List<Long> generations) {
+        for (int i = 0; i < views.size(); i++) {
+            if (views.get(i).generation() != generations.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -14,6 +14,14 @@ public interface ObjectLookup {
     /** The object, or empty when it or its resource does not exist. */
     Optional<ObjectNode> get(GroupVersionResource resource, String namespace, String name);
 
+    /**
+     * The object as the server's watch cache holds it now (kube's listers): cheaper than {@link #get},
+     * but it may lag the latest write. Empty when it or its resource does not exist (or is not cached yet).
+     */
+    default Optional<ObjectNode> cached(GroupVersionResource resource, String namespace, String name) {
+        return get(resource, namespace, name);
+    }
+
     /** Every object of a resource in {@code namespace} ("" for all, or for cluster-scoped ones). */
     List<ObjectNode> list(GroupVersionResource resource, String namespace);
 }

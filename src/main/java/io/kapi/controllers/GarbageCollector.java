@@ -12,7 +12,6 @@ import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -34,14 +33,12 @@ import java.util.Set;
  */
 public final class GarbageCollector implements PostStartHook, AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(GarbageCollector.class.getName());
     static final String FOREGROUND = "foregroundDeletion";
     static final String ORPHAN = "orphan";
 
     private final LocalClient client;
     private final Registry registry;
-    private final Duration interval;
-    private volatile Thread worker;
+    private final PeriodicWorker worker;
 
     /**
      * @param client writes as the collector's identity
@@ -50,7 +47,7 @@ public final class GarbageCollector implements PostStartHook, AutoCloseable {
     public GarbageCollector(LocalClient client, Registry registry, Duration interval) {
         this.client = client;
         this.registry = registry;
-        this.interval = interval;
+        this.worker = new PeriodicWorker("garbage-collector", interval, false, this::collect);
     }
 
     @Override
@@ -60,23 +57,9 @@ public final class GarbageCollector implements PostStartHook, AutoCloseable {
 
     @Override
     public void run() {
-        if (worker == null) {
-            worker = Thread.ofVirtual().name("garbage-collector").start(this::loop);
-        }
+        worker.start();
     }
 
-    private void loop() {
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                Thread.sleep(interval);
-                collect();
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "garbage collector pass failed: {0}", e.toString());
-            }
-        }
-    }
 
     /** One object the collector looks at, with the store it came from. */
     private record Found(ResourceStore store, ObjectNode object) {
@@ -275,9 +258,6 @@ public final class GarbageCollector implements PostStartHook, AutoCloseable {
 
     @Override
     public void close() {
-        Thread t = worker;
-        if (t != null) {
-            t.interrupt();
-        }
+        worker.close();
     }
 }

@@ -26,13 +26,11 @@ import io.kapi.client.ResourceClient;
  */
 public final class NamespaceController implements PostStartHook, AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(NamespaceController.class.getName());
     private static final String FINALIZER = "kubernetes";
 
     private final LocalClient client;
     private final Registry registry;
-    private final Duration interval;
-    private volatile Thread worker;
+    private final PeriodicWorker worker;
 
     /**
      * @param client writes as the controller's identity
@@ -41,7 +39,7 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
     public NamespaceController(LocalClient client, Registry registry, Duration interval) {
         this.client = client;
         this.registry = registry;
-        this.interval = interval;
+        this.worker = new PeriodicWorker("namespace-controller", interval, true, this::syncAll);
     }
 
     @Override
@@ -51,23 +49,9 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
 
     @Override
     public void run() {
-        if (worker == null) {
-            worker = Thread.ofVirtual().name("namespace-controller").start(this::loop);
-        }
+        worker.start();
     }
 
-    private void loop() {
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                syncAll();
-                Thread.sleep(interval);
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "namespace controller pass failed: {0}", e.toString());
-            }
-        }
-    }
 
     /** One pass over every terminating namespace. */
     public void syncAll() {
@@ -133,9 +117,6 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
 
     @Override
     public void close() {
-        Thread t = worker;
-        if (t != null) {
-            t.interrupt();
-        }
+        worker.close();
     }
 }

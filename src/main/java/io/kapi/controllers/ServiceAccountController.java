@@ -19,7 +19,6 @@ import io.kapi.machinery.GroupVersionResource;
  */
 public final class ServiceAccountController implements PostStartHook, AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(ServiceAccountController.class.getName());
     static final String ROOT_CA = "kube-root-ca.crt";
     private static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
     private static final GroupVersionResource SERVICE_ACCOUNTS = new GroupVersionResource("", "v1", "serviceaccounts");
@@ -31,8 +30,7 @@ public final class ServiceAccountController implements PostStartHook, AutoClosea
     private final LocalClient client;
     private final ObjectLookup lookup;
     private final String caBundle;
-    private final Duration interval;
-    private volatile Thread worker;
+    private final PeriodicWorker worker;
 
     /**
      * @param client writes as the controller's identity
@@ -43,7 +41,7 @@ public final class ServiceAccountController implements PostStartHook, AutoClosea
         this.client = client;
         this.lookup = lookup;
         this.caBundle = caBundle;
-        this.interval = interval;
+        this.worker = new PeriodicWorker("serviceaccount-controller", interval, false, this::syncAll);
     }
 
     @Override
@@ -54,23 +52,9 @@ public final class ServiceAccountController implements PostStartHook, AutoClosea
     @Override
     public void run() {
         syncAll();
-        if (worker == null) {
-            worker = Thread.ofVirtual().name("serviceaccount-controller").start(this::loop);
-        }
+        worker.start();
     }
 
-    private void loop() {
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                Thread.sleep(interval);
-                syncAll();
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "service account controller pass failed: {0}", e.toString());
-            }
-        }
-    }
 
     /** One pass over every active namespace. */
     public void syncAll() {
@@ -112,9 +96,6 @@ public final class ServiceAccountController implements PostStartHook, AutoClosea
 
     @Override
     public void close() {
-        Thread t = worker;
-        if (t != null) {
-            t.interrupt();
-        }
+        worker.close();
     }
 }

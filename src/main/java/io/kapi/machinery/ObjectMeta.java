@@ -19,6 +19,12 @@ public final class ObjectMeta {
     public static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'")
             .withZone(ZoneOffset.UTC);
 
+    /** The last second formatted: most writes within a second share it. */
+    private record FormattedSecond(long epochSecond, String text) {
+    }
+
+    private static volatile FormattedSecond lastFormatted = new FormattedSecond(Long.MIN_VALUE, "");
+
     private final ObjectNode object;
     private final ObjectNode meta;
 
@@ -131,7 +137,12 @@ public final class ObjectMeta {
     }
 
     public static String format(Instant at) {
-        return TIME.format(at.truncatedTo(ChronoUnit.SECONDS));
+        FormattedSecond last = lastFormatted;
+        if (last.epochSecond() != at.getEpochSecond()) {
+            last = new FormattedSecond(at.getEpochSecond(), TIME.format(at.truncatedTo(ChronoUnit.SECONDS)));
+            lastFormatted = last;
+        }
+        return last.text();
     }
 
     private String text(String field) {

@@ -258,6 +258,11 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
     }
 
     @Override
+    public Optional<ObjectNode> cached(GroupVersionResource resource, String namespace, String name) {
+        return store(resource).flatMap(s -> s.findCached(namespace, name));
+    }
+
+    @Override
     public List<ObjectNode> list(GroupVersionResource resource, String namespace) {
         return store(resource).map(s -> s.list(namespace, ListOptions.ALL).items()).orElse(List.of());
     }

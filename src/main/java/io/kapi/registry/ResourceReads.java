@@ -53,6 +53,15 @@ final class ResourceReads {
         }
     }
 
+    /** The object as the watch cache holds it now (may lag the latest write), else as stored; or empty. */
+    Optional<ObjectNode> findCached(String namespace, String name) {
+        try {
+            return reads.get(namespace, name, "0").map(served::served);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
+        }
+    }
+
     /** @throws ApiException NotFound */
     ObjectNode get(String namespace, String name) {
         return find(namespace, name).orElseThrow(() -> ApiException.notFound(gvr(), name));

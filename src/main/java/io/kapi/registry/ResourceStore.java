@@ -65,6 +65,7 @@ public final class ResourceStore {
     private final StoreServices services;
     private final WriteStages stages;
     private final ResourceReads reads;
+    private final ResourceCache cache;
     private final Deletes deletes;
 
     private final ResourceDefinition definition;
@@ -83,6 +84,7 @@ public final class ResourceStore {
         this.services = services;
         this.stages = new WriteStages(definition, services);
         this.reads = new ResourceReads(definition, storage, codec, cache);
+        this.cache = cache;
         this.deletes = new Deletes(this, services.clock());
     }
 
@@ -105,6 +107,14 @@ public final class ResourceStore {
     /** The object, or empty when it does not exist. */
     public Optional<ObjectNode> find(String namespace, String name) {
         return reads.find(namespace, name);
+    }
+
+    /**
+     * The object as the watch cache holds it now, as kube's listers read: it may lag the latest write
+     * (read storage with {@link #find} when that matters); without a cache, as stored. Empty when absent.
+     */
+    public Optional<ObjectNode> findCached(String namespace, String name) {
+        return reads.findCached(namespace, name);
     }
 
     /** @throws ApiException NotFound */
@@ -236,24 +246,65 @@ public final class ResourceStore {
         Strategy using = write.strategy() != null ? write.strategy()
                 : write.subresource().equals("status") ? statusStrategy : strategy;
         String key = keys.key(resource.namespaced() ? namespace : "", name);
+        Start cached = ctx.dryRun() ? null : cachedStart(key);
         for (int attempt = 1; ; attempt++) {
-            KeyValue current = read(key, name);
-            if (current == null) {
-                Optional<UpdateResult> created = createOnUpdate(ctx, namespace, name, transform, write, using);
-                if (created.isPresent()) {
-                    return created.get();
+            Start start = cached;
+            cached = null;
+            if (start == null) {
+                KeyValue current = read(key, name);
+                if (current == null) {
+                    Optional<UpdateResult> created = createOnUpdate(ctx, namespace, name, transform, write, using);
+                    if (created.isPresent()) {
+                        return created.get();
+                    }
+                    continue;
+                }
+                start = new Start(codec.decode(current), current.modRevision(), true);
+            }
+            Optional<UpdateResult> result;
+            try {
+                ObjectNode oldServed = served.converts() ? served.servedCopy(start.old()) : start.old();
+                ObjectNode object = transform.apply(oldServed.deepCopy());
+                result = updateOnce(ctx, key, start, new Old(start.old(), oldServed), object, write, using);
+            } catch (ApiException e) {
+                if (start.current() || stillStored(key, name, start)) {
+                    throw e;
                 }
                 continue;
             }
-            ObjectNode old = codec.decode(current);
-            ObjectNode oldServed = served.converts() ? served.servedCopy(old) : old;
-            ObjectNode object = transform.apply(oldServed.deepCopy());
-            Optional<UpdateResult> result = updateOnce(ctx, key, current, new Old(old, oldServed), object, write, using);
             if (result.isPresent()) {
                 return result.get();
             }
-            checkDeadline(ctx, attempt);
+            if (start.current()) {
+                checkDeadline(ctx, attempt);
+            }
         }
+    }
+
+    /**
+     * The state an update starts from: the stored object and its revision, and whether it was read from
+     * storage ({@code current}) or taken from the watch cache, which may lag it.
+     */
+    private record Start(ObjectNode old, long revision, boolean current) {
+    }
+
+    /** Whether storage still holds the revision a cached start was taken at (then it was the current state). */
+    private boolean stillStored(String key, String name, Start start) {
+        KeyValue now = read(key, name);
+        return now != null && now.modRevision() == start.revision();
+    }
+
+    /**
+     * The watch cache's copy to start a first attempt from, as kube's GuaranteedUpdate takes the cacher's
+     * object: it saves a storage read and a decode; when it is stale, the compare-and-swap fails, and any
+     * other outcome (an error, a no-op) stands only once storage is seen to hold that same revision, and is
+     * decided again on storage's state otherwise. Null without a started cache or when it lacks the key.
+     */
+    private Start cachedStart(String key) {
+        if (cache == null) {
+            return null;
+        }
+        return cache.peek(key).map(o -> new Start(o.object().deepCopy(), o.revision(), false)).orElse(null);
     }
 
     /** The stored key-value, or null; storage failures as API errors. */
@@ -293,7 +344,7 @@ public final class ResourceStore {
     }
 
     /** One pass of an update; empty when the compare-and-swap lost to a concurrent write. */
-    private Optional<UpdateResult> updateOnce(RequestContext ctx, String key, KeyValue current, Old previous,
+    private Optional<UpdateResult> updateOnce(RequestContext ctx, String key, Start start, Old previous,
                                               ObjectNode object, Write write, Strategy using) {
         ObjectNode old = previous.stored();
         assignNamespace(ObjectMeta.of(object), ObjectMeta.of(old).namespace());
@@ -309,7 +360,7 @@ public final class ResourceStore {
         AdmissionChain admission = services.admission().get();
         ObjectNode options = WriteStages.options(ctx);
         admission.admit(stages.attributes(ctx, Operation.UPDATE, object, old, write.subresource(), options));
-        checkPrecondition(meta, current, using);
+        checkPrecondition(meta, start.revision(), using);
         WriteStages.prepareMetadataForUpdate(meta, ObjectMeta.of(old));
         using.prepareForUpdate(object, old);
         Strategy.Finish finish = using.beginUpdate(object, old, ctx.dryRun());
@@ -318,19 +369,22 @@ public final class ResourceStore {
             stages.validateUpdate(object, old, stillMissing(object, missing), using);
             admission.validate(stages.attributes(ctx, Operation.UPDATE, object, old, write.subresource(), options));
             using.canonicalize(object);
-            String currentVersion = Long.toString(current.modRevision());
+            String currentVersion = Long.toString(start.revision());
             boolean unchanged = unchanged(object, old);
+            if (unchanged && !start.current() && !stillStored(key, meta.name(), start)) {
+                return Optional.empty();
+            }
             if (unchanged || ctx.dryRun()) {
                 meta.resourceVersion(currentVersion);
                 return Optional.of(new UpdateResult(unchanged ? previous.served() : served.served(object), false));
             }
             if (deletionComplete(meta)) {
-                storage.delete(key, current.modRevision());
+                storage.delete(key, start.revision());
                 stored = true;
                 using.afterDelete(object);
                 return Optional.of(new UpdateResult(served.served(object), false));
             }
-            KeyValue kv = storage.update(key, codec.encode(object), current.modRevision());
+            KeyValue kv = storage.update(key, codec.encode(object), start.revision());
             stored = true;
             meta.resourceVersion(Long.toString(kv.modRevision()));
             return Optional.of(new UpdateResult(served.served(object), false));
@@ -382,7 +436,7 @@ public final class ResourceStore {
     }
 
     /** kube's resourceVersion precondition of an update. */
-    private void checkPrecondition(ObjectMeta meta, KeyValue current, Strategy using) {
+    private void checkPrecondition(ObjectMeta meta, long revision, Strategy using) {
         String wanted = meta.resourceVersion();
         if (wanted.isEmpty()) {
             if (!using.allowUnconditionalUpdate()) {
@@ -391,7 +445,7 @@ public final class ResourceStore {
             }
             return;
         }
-        if (!wanted.equals(Long.toString(current.modRevision()))) {
+        if (!wanted.equals(Long.toString(revision))) {
             throw ApiException.staleUpdate(gvr(), meta.name());
         }
     }

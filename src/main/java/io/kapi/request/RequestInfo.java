@@ -2,7 +2,6 @@ package io.kapi.request;
 
 import io.kapi.machinery.GoBool;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,12 +29,10 @@ public record RequestInfo(boolean resourceRequest, String path, Verb verb, Strin
                           String version, String namespace, String resource, String subresource, String name) {
 
     private static final Set<String> NAMESPACE_SUBRESOURCES = Set.of("status", "finalize");
-    private static final java.util.regex.Pattern EDGE_SLASHES = java.util.regex.Pattern.compile("^/+|/+$");
-    private static final java.util.regex.Pattern SLASHES = java.util.regex.Pattern.compile("/+");
 
     /** Parses a request; {@code query} holds decoded query parameters (only {@code watch} is read). */
     public static RequestInfo parse(String method, String path, Map<String, List<String>> query) {
-        List<String> parts = new ArrayList<>(Arrays.asList(SLASHES.split(EDGE_SLASHES.matcher(path).replaceAll(""))));
+        List<String> parts = segments(path);
         RequestInfo nonResource = new RequestInfo(false, path, nonResourceVerb(method), "", "", "", "", "", "", "");
         if (parts.size() < 3 || !(parts.getFirst().equals("api") || parts.getFirst().equals("apis"))) {
             return nonResource;
@@ -69,6 +66,28 @@ public record RequestInfo(boolean resourceRequest, String path, Verb verb, Strin
         Verb verb = legacyWatch ? (method.equals("GET") || method.equals("HEAD") ? Verb.WATCH : null)
                 : resourceVerb(method, name, watchParam(query));
         return new RequestInfo(true, path, verb, prefix, group, version, namespace, resource, subresource, name);
+    }
+
+    /** The path's segments, runs of slashes counting as one and those at either end ignored; [""] for "/". */
+    private static List<String> segments(String path) {
+        List<String> parts = new ArrayList<>(8);
+        int start = 0;
+        int n = path.length();
+        while (start < n) {
+            while (start < n && path.charAt(start) == '/') {
+                start++;
+            }
+            int end = path.indexOf('/', start);
+            end = end < 0 ? n : end;
+            if (end > start) {
+                parts.add(path.substring(start, end));
+            }
+            start = end;
+        }
+        if (parts.isEmpty()) {
+            parts.add("");
+        }
+        return parts;
     }
 
     private static Verb resourceVerb(String method, String name, boolean watch) {

@@ -9,14 +9,19 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.StatusCause;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * kube-apiserver's {@code NamespaceLifecycle}: the system namespaces cannot be deleted; anything
  * namespaced is written only into a namespace that exists (404 otherwise); nothing new is created in
  * a namespace being terminated (403 with cause {@code NamespaceTerminating}). Deletes of other
- * objects and access reviews always pass.
+ * objects and access reviews always pass. As kube's, it reads namespaces from the watch cache and asks
+ * storage only when the cache lacks the namespace, or for 30 s after this server admitted its delete
+ * (while the cache may still show it active).
  */
 public final class NamespaceLifecycle implements ValidatingPlugin {
 
@@ -25,7 +30,11 @@ public final class NamespaceLifecycle implements ValidatingPlugin {
     static final Set<String> IMMORTAL = Set.of("default", "kube-system", "kube-public");
     private static final Set<String> ACCESS_REVIEWS = Set.of("localsubjectaccessreviews");
 
+    /** How long after a namespace's delete its lookups skip the cache, as kube's forceLiveLookupTTL. */
+    private static final long LIVE_LOOKUP_NANOS = TimeUnit.SECONDS.toNanos(30);
+
     private final ObjectLookup lookup;
+    private final Map<String, Long> deleted = new ConcurrentHashMap<>();
 
     public NamespaceLifecycle(ObjectLookup lookup) {
         this.lookup = lookup;
@@ -45,26 +54,53 @@ public final class NamespaceLifecycle implements ValidatingPlugin {
     public void validate(Attributes a) {
         Attributes.Target t = a.target();
         if (t.namespace().isEmpty() || t.resource().equals(NAMESPACES)) {
-            if (a.operation() == Operation.DELETE && t.resource().equals(NAMESPACES) && IMMORTAL.contains(t.name())) {
-                throw ApiException.forbidden(NAMESPACES, t.name(), "this namespace may not be deleted", List.of());
+            if (a.operation() == Operation.DELETE && t.resource().equals(NAMESPACES)) {
+                if (IMMORTAL.contains(t.name())) {
+                    throw ApiException.forbidden(NAMESPACES, t.name(), "this namespace may not be deleted", List.of());
+                }
+                long now = System.nanoTime();
+                if (deleted.size() >= 1024) {
+                    deleted.values().removeIf(until -> now - until >= 0);
+                }
+                deleted.put(t.name(), now + LIVE_LOOKUP_NANOS);
             }
             return;
         }
         if (a.operation() == Operation.DELETE || ACCESS_REVIEWS.contains(t.resource().resource())) {
             return;
         }
-        Optional<ObjectNode> namespace = lookup.get(NAMESPACES, "", t.namespace());
+        Optional<ObjectNode> namespace = lookup.cached(NAMESPACES, "", t.namespace());
+        if (namespace.isEmpty() || (!terminating(namespace.get()) && recentlyDeleted(t.namespace()))) {
+            namespace = lookup.get(NAMESPACES, "", t.namespace());
+        }
         if (namespace.isEmpty()) {
             throw ApiException.notFound(NAMESPACES, t.namespace());
         }
-        boolean terminating = namespace.get().path("status").path("phase").asText("").equals("Terminating")
-                || namespace.get().path("metadata").hasNonNull("deletionTimestamp");
+        boolean terminating = terminating(namespace.get());
         if (a.operation() == Operation.CREATE && terminating) {
             String name = a.object() == null ? "Unknown" : nameOf(a.object());
             throw ApiException.forbidden(t.resource(), name, "unable to create new content in namespace "
                     + t.namespace() + " because it is being terminated", List.of(new StatusCause("NamespaceTerminating",
                     "namespace " + t.namespace() + " is being terminated", "metadata.namespace")));
         }
+    }
+
+    private static boolean terminating(ObjectNode namespace) {
+        return namespace.path("status").path("phase").asText("").equals("Terminating")
+                || namespace.path("metadata").hasNonNull("deletionTimestamp");
+    }
+
+    /** Whether a delete of {@code namespace} passed here lately (the cache may not show it terminating yet). */
+    private boolean recentlyDeleted(String namespace) {
+        Long until = deleted.get(namespace);
+        if (until == null) {
+            return false;
+        }
+        if (System.nanoTime() - until < 0) {
+            return true;
+        }
+        deleted.remove(namespace, until);
+        return false;
     }
 
     /** The name kube's admission errors use: the name, else the generate-name prefix. */

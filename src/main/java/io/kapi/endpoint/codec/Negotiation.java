@@ -58,7 +58,7 @@ public final class Negotiation {
      * @throws ApiException 406 NotAcceptable when no media range can be served
      */
     public static ResponseTarget negotiate(String accept, Set<GroupVersionKind> conversions) {
-        if (accept == null || accept.isBlank()) {
+        if (accept == null || accept.isBlank() || accept.equals("application/json")) {
             return ResponseTarget.JSON;
         }
         List<MediaType> ranges = MediaType.parseAccept(accept);

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -114,11 +115,22 @@ public final class RequestDecoder {
      */
     public static byte[] readLimited(InputStream in, long limit) {
         try {
-            byte[] data = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
-            if (data.length > limit) {
-                throw ApiException.tooLarge(limit);
+            int cap = (int) Math.min(Integer.MAX_VALUE - 8, limit + 1);
+            byte[] data = new byte[Math.min(cap, 1024)];
+            int n = 0;
+            while (true) {
+                if (n == data.length) {
+                    if (n >= cap) {
+                        throw ApiException.tooLarge(limit);
+                    }
+                    data = Arrays.copyOf(data, (int) Math.min(cap, data.length * 2L));
+                }
+                int read = in.read(data, n, data.length - n);
+                if (read < 0) {
+                    return n == data.length ? data : Arrays.copyOf(data, n);
+                }
+                n += read;
             }
-            return data;
         } catch (IOException | UncheckedIOException e) {
             throw ApiException.badRequest("error reading the request body: " + describe(e));
         }

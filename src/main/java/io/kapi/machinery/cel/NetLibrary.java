@@ -10,6 +10,8 @@ import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
+import io.kapi.machinery.net.IpAddress;
+import io.kapi.machinery.net.IpFamily;
 import java.math.BigInteger;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -208,39 +210,7 @@ final class NetLibrary implements CelLibrary {
 
     /** RFC 5952 text: IPv4 dotted, IPv6 lower case with the longest run of zero groups as {@code ::}. */
     static String canonical(InetAddress address) {
-        if (!(address instanceof Inet6Address)) {
-            return address.getHostAddress();
-        }
-        byte[] b = address.getAddress();
-        int[] groups = new int[8];
-        for (int i = 0; i < 8; i++) {
-            groups[i] = ((b[2 * i] & 0xff) << 8) | (b[2 * i + 1] & 0xff);
-        }
-        int bestStart = -1;
-        int bestLength = 1;
-        for (int i = 0; i < 8; ) {
-            int j = i;
-            while (j < 8 && groups[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLength) {
-                bestStart = i;
-                bestLength = j - i;
-            }
-            i = j == i ? i + 1 : j;
-        }
-        StringBuilder s = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                s.append("::");
-                i += bestLength - 1;
-                continue;
-            }
-            if (!s.isEmpty() && s.charAt(s.length() - 1) != ':') {
-                s.append(':');
-            }
-            s.append(Integer.toHexString(groups[i]));
-        }
-        return s.toString();
+        IpFamily family = address instanceof Inet6Address ? IpFamily.IPV6 : IpFamily.IPV4;
+        return new IpAddress(family, new BigInteger(1, address.getAddress())).toString();
     }
 }

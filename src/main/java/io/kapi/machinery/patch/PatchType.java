@@ -2,7 +2,6 @@ package io.kapi.machinery.patch;
 
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.StatusReason;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -19,6 +18,7 @@ public enum PatchType {
 
     /** The media types a built-in resource accepts for PATCH, in kube-apiserver's order. */
     public static final List<PatchType> BUILT_IN = List.of(JSON, MERGE, STRATEGIC_MERGE, APPLY);
+    private static final PatchType[] VALUES = values();
 
     /** The media types a custom resource accepts: no strategic merge, which needs Go struct tags. */
     public static final List<PatchType> CUSTOM = List.of(JSON, MERGE, APPLY);
@@ -46,10 +46,12 @@ public enum PatchType {
             media = media.substring(0, semicolon);
         }
         String wanted = media.trim();
-        return Arrays.stream(values())
-                .filter(t -> t.mediaType.equals(wanted))
-                .findFirst()
-                .orElseThrow(() -> unsupported(BUILT_IN));
+        for (PatchType t : VALUES) {
+            if (t.mediaType.equals(wanted)) {
+                return t;
+            }
+        }
+        throw unsupported(BUILT_IN);
     }
 
     /**

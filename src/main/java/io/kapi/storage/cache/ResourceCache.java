@@ -137,9 +137,18 @@ public final class ResourceCache implements AutoCloseable {
         return new StorageException.ResourceVersionTooLarge(requested, revision);
     }
 
+    /** The cached object at {@code key} if the cache has started; never starts it (unlike {@link #get}). */
+    public Optional<CachedObject> peek(String key) {
+        return started ? lookup(key) : Optional.empty();
+    }
+
     /** The current version of {@code key}. */
     public Optional<CachedObject> get(String key) {
         start();
+        return lookup(key);
+    }
+
+    private Optional<CachedObject> lookup(String key) {
         lock.readLock().lock();
         try {
             return Optional.ofNullable(store.get(key));

@@ -118,6 +118,11 @@ class CelEnvironmentTest {
         assertEquals("10.0.0.0/8", eval("string(cidr('10.1.2.3/8').masked())"));
         assertEquals(6L, eval("ip('2001:db8::1').family()"));
         assertEquals(false, eval("ip.isCanonical('2001:DB8::1')"));
+        assertEquals(true, eval("ip.isCanonical('2001:db8::1')"));
+        assertEquals("2001:db8::1", eval("string(ip('2001:DB8:0:0:0::1'))"));
+        assertEquals("2001:db8:0:1:1:1:1:1", eval("string(ip('2001:db8:0:1:1:1:1:1'))"));
+        assertEquals("2001:0:0:1::1", eval("string(ip('2001:0:0:1:0:0:0:1'))"));
+        assertEquals("2001:db8::", eval("string(cidr('2001:db8::1/32').masked().ip())"));
         assertEquals(true, eval("ip('127.0.0.1').isLoopback()"));
         assertEquals(false, eval("isIP('010.0.0.1')"));
         CelError bad = assertThrows(CelError.class, () -> eval("quantity('x') == quantity('1')"));
