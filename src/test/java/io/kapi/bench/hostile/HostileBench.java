@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What slow and greedy clients cost a real Kapi, measured on one or more builds side by side
- * ({@code bench/hostile.sh}, {@code --phases=probe,slow,idle,lists} to pick): a probe GET's latency alone, then during 200 slowloris connections and 50
+ * ({@code bench/hostile.sh}, {@code --phases=probe,bombs,slow,idle,lists} to pick): a probe GET's latency alone, then during 200 slowloris connections and 50
  * slow bodies (how many the server still holds after 35 s and at the end), then with 2,000 idle
  * connections from one client (how many it keeps), then during 16 concurrent LISTs of 10,000 objects
  * (peak RSS). Loopback only (the attackers from 127.0.0.2 and .3), bounded in count and time; each
@@ -56,7 +56,7 @@ public final class HostileBench {
         int objects = Integer.parseInt(opts.getOrDefault("objects", "10000"));
         int lists = Integer.parseInt(opts.getOrDefault("lists", "16"));
         int listSeconds = Integer.parseInt(opts.getOrDefault("list-seconds", "30"));
-        java.util.Set<String> phases = java.util.Set.of(opts.getOrDefault("phases", "probe,slow,idle,lists").split(","));
+        java.util.Set<String> phases = java.util.Set.of(opts.getOrDefault("phases", "probe,bombs,slow,idle,lists").split(","));
         Map<String, String> out = new LinkedHashMap<>();
         try (KapiProcess kapi = new KapiProcess("hostile-" + label, List.of()).start();
              ApiClient api = ApiClient.of(kapi.kubeconfig())) {
@@ -70,6 +70,9 @@ public final class HostileBench {
                     out.put("probe alone", probe.result().toString());
                 }
             }
+            if (phases.contains("bombs")) {
+                bombs(label, kapi, api, out);
+            }
             if (phases.contains("slow")) {
                 slowClients(label, kc, probePath, slowloris, slowBodies, slowSeconds, out);
             }
@@ -82,6 +85,34 @@ public final class HostileBench {
             }
         }
         return out;
+    }
+
+    /**
+     * Hostile bodies through the real server: a YAML alias bomb, JSON 900 levels deep and YAML 100,000 levels
+     * deep, each POSTed five times; reports the status codes, the slowest answer and the RSS before and after.
+     */
+    private static void bombs(String label, KapiProcess kapi, ApiClient api, Map<String, String> out) {
+        log(label, "hostile bodies");
+        String path = "/api/v1/namespaces/default/configmaps";
+        Map<String, String[]> bodies = new LinkedHashMap<>();
+        bodies.put("yaml alias bomb", new String[] {"application/yaml", io.kapi.endpoint.codec.DecodeBoundsTest.aliasBomb()});
+        bodies.put("json 900 levels", new String[] {"application/json",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"x\":" + "[".repeat(900) + "]".repeat(900) + "}"});
+        bodies.put("yaml 100,000 levels", new String[] {"application/yaml",
+                "apiVersion: v1\nkind: ConfigMap\nx: " + "[".repeat(100_000) + "]".repeat(100_000) + "\n"});
+        long rssBefore = kapi.rssKiB();
+        bodies.forEach((name, body) -> {
+            java.util.Set<Integer> codes = new java.util.TreeSet<>();
+            long slowest = 0;
+            for (int i = 0; i < 5; i++) {
+                long t0 = System.nanoTime();
+                ApiClient.Response r = api.send("POST", path, body[1], body[0]);
+                slowest = Math.max(slowest, System.nanoTime() - t0);
+                codes.add(r.status());
+            }
+            out.put(name + ": codes, slowest (ms)", codes + ", " + slowest / 1_000_000);
+        });
+        out.put("rss before / after hostile bodies (MiB)", rssBefore / 1024 + " / " + kapi.rssKiB() / 1024);
     }
 
     private static void slowClients(String label, Kubeconfig kc, String probePath, int slowloris, int slowBodies,
