@@ -1,7 +1,7 @@
 package io.kapi.standalone;
 
+import io.kapi.controllers.PeriodicWorker;
 import io.kapi.health.PostStartHook;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 
 /**
@@ -11,13 +11,10 @@ import java.time.Duration;
  */
 public abstract class Polling implements PostStartHook, AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(Polling.class.getName());
-
-    private final Duration interval;
-    private volatile Thread worker;
+    private final PeriodicWorker worker;
 
     protected Polling(Duration interval) {
-        this.interval = interval;
+        this.worker = new PeriodicWorker(name(), interval, false, this::syncAll);
     }
 
     /** One pass; must be safe to run again after a failure. */
@@ -26,29 +23,11 @@ public abstract class Polling implements PostStartHook, AutoCloseable {
     @Override
     public final void run() {
         syncAll();
-        if (worker == null) {
-            worker = Thread.ofVirtual().name(name()).start(this::loop);
-        }
-    }
-
-    private void loop() {
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                Thread.sleep(interval);
-                syncAll();
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "{0}: pass failed: {1}", name(), e.toString());
-            }
-        }
+        worker.start();
     }
 
     @Override
     public final void close() {
-        Thread t = worker;
-        if (t != null) {
-            t.interrupt();
-        }
+        worker.close();
     }
 }
