@@ -9,10 +9,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.io.ssl.SslHandshakeListener;
+import org.eclipse.jetty.server.NegotiatingServerConnection;
 import org.eclipse.jetty.server.internal.HttpConnection;
 import org.eclipse.jetty.util.thread.Scheduler;
 
@@ -28,6 +30,9 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * </ul>
  * One sweep a second checks every connection, so a deadline is kept to within a second. HTTP/2 needs no
  * sweep: its headers come in one frame block, and Jetty bounds a stream's idle time.
+ *
+ * <p>It also knows which connections have not yet carried a request ({@link #unused}), so that shutdown can
+ * serve a client whose connection was accepted just before the listener closed, as Go's server does.
  */
 final class ConnectionGuard implements Connection.Listener {
 
@@ -40,6 +45,8 @@ final class ConnectionGuard implements Connection.Listener {
     /** The client of each counted connection, as it was at open (a closed endpoint knows no remote address). */
     private final Map<SslConnection, InetAddress> clients = new ConcurrentHashMap<>();
     private final Map<SslConnection, Handshake> handshakes = new ConcurrentHashMap<>();
+    /** When each open connection was accepted ({@link System#nanoTime()}). */
+    private final Map<SslConnection, Long> openedAt = new ConcurrentHashMap<>();
     private final Map<HttpConnection, Headers> http1 = new ConcurrentHashMap<>();
     private volatile Scheduler.Task sweep;
 
@@ -76,6 +83,7 @@ final class ConnectionGuard implements Connection.Listener {
         switch (connection) {
             case SslConnection ssl -> {
                 handshakes.remove(ssl);
+                openedAt.remove(ssl);
                 InetAddress client = clients.remove(ssl);
                 if (client != null) {
                     perClient.computeIfPresent(client, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
@@ -88,6 +96,8 @@ final class ConnectionGuard implements Connection.Listener {
     }
 
     private void opened(SslConnection ssl) {
+        long now = System.nanoTime();
+        openedAt.put(ssl, now);
         InetAddress client = client(ssl.getEndPoint().getRemoteSocketAddress());
         if (client != null) {
             clients.put(ssl, client);
@@ -99,9 +109,35 @@ final class ConnectionGuard implements Connection.Listener {
                 return;
             }
         }
-        Handshake h = new Handshake(System.nanoTime());
+        Handshake h = new Handshake(now);
         handshakes.put(ssl, h);
         ssl.addHandshakeListener(h);
+    }
+
+    /**
+     * How many open connections accepted at or after {@code since} ({@link System#nanoTime()}) have not yet
+     * carried a request: still in their TLS handshake or protocol negotiation, or HTTP/1.1 or HTTP/2 with no
+     * request read so far.
+     */
+    int unused(long since) {
+        int n = 0;
+        for (Map.Entry<SslConnection, Long> e : openedAt.entrySet()) {
+            if (e.getValue() - since >= 0 && e.getKey().getEndPoint().isOpen() && !carriedRequest(e.getKey())) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static boolean carriedRequest(SslConnection ssl) {
+        Connection inner = ssl.getSslEndPoint().getConnection();
+        return switch (inner) {
+            case HttpConnection http -> http.getMessagesIn() > 0;
+            case HTTP2Connection h2 -> h2.getMessagesIn() > 0;
+            case NegotiatingServerConnection negotiating -> false;
+            case null -> false;
+            default -> true;
+        };
     }
 
     private void sweepThenReschedule(Scheduler scheduler) {

@@ -40,6 +40,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *              → NotAcceptingNewRequest: the listener closes, HTTP/2 connections get GOAWAY
  *              → InFlightRequestsDrained: short requests finish (at most 60 s)
  *              → watches end cleanly, each with its final chunk / END_STREAM (at most 10 s)
+ *              → connections accepted before the listener closed that have not sent a request yet get
+ *                5 s from their accept to send one, which is served (Go's grace for new connections)
  *              → connections closed → stopped (the caller then closes storage)
  * </pre>
  */
@@ -50,6 +52,8 @@ public final class KapiServer implements AutoCloseable {
     private static final Duration DRAIN_REQUESTS = Duration.ofSeconds(60);
     /** How long ended watch streams may take to write their last bytes. */
     private static final Duration DRAIN_STREAMS = Duration.ofSeconds(10);
+    /** How long after its accept a connection may take to send its first request once shutdown began (Go's). */
+    private static final Duration NEW_CONNECTION_GRACE = Duration.ofSeconds(5);
     private static final long STOP_MILLIS = 5_000;
     private static final int MAX_JETTY_THREADS = 48;
 
@@ -180,7 +184,19 @@ public final class KapiServer implements AutoCloseable {
     private void drain() throws InterruptedException {
         connector.shutdown();
         connector.close();
+        long closed = System.nanoTime();
         LOG.log(Level.INFO, "Not accepting new connections; waiting for in-flight requests");
+        finishRequestsAndStreams();
+        // a client whose connection was accepted just before the close is still handshaking or about to
+        // send its request: serve it rather than cut it off (a request it sends is answered, Connection: close)
+        long since = closed - NEW_CONNECTION_GRACE.toNanos();
+        while (guard.unused(since) > 0 && System.nanoTime() - closed < NEW_CONNECTION_GRACE.toNanos()) {
+            Thread.sleep(20);
+        }
+        finishRequestsAndStreams();
+    }
+
+    private void finishRequestsAndStreams() throws InterruptedException {
         int left = inFlight.awaitRequests(DRAIN_REQUESTS);
         if (left > 0) {
             LOG.log(Level.WARNING, "{0} requests still in flight after {1} s; stopping anyway", left,

@@ -265,6 +265,49 @@ class KapiServerTest {
     }
 
     @Test
+    @DisplayName("a connection opened before the listener closed is still served: its request gets an answer with Connection: close")
+    void connectionOpenedBeforeListenerClosed() throws Exception {
+        KapiServer other = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls()), r -> null, List.of(), List.of());
+        int port = other.port();
+        java.net.Socket tcp = new java.net.Socket("127.0.0.1", port);
+        Thread.sleep(200); // accepted by the server, not yet a byte sent: what a client is when its handshake is slow
+        Thread stopping = Thread.ofVirtual().start(other::shutdown);
+        long t0 = System.nanoTime();
+        while (listening(port)) {
+            assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(10), "the listener closes");
+            Thread.sleep(20);
+        }
+        Thread.sleep(300);
+        try (javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) TestClients.tls(pki, false).getSocketFactory()
+                .createSocket(tcp, "127.0.0.1", port, true)) {
+            javax.net.ssl.SSLParameters params = tls.getSSLParameters();
+            params.setApplicationProtocols(new String[] {"http/1.1"});
+            tls.setSSLParameters(params);
+            tls.setSoTimeout(10_000);
+            tls.startHandshake();
+            tls.getOutputStream().write("GET /livez HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            tls.getOutputStream().flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(tls.getInputStream(), StandardCharsets.US_ASCII));
+            assertEquals("HTTP/1.1 200 OK", in.readLine());
+            List<String> headers = new java.util.ArrayList<>();
+            for (String h = in.readLine(); h != null && !h.isEmpty(); h = in.readLine()) {
+                headers.add(h.toLowerCase(java.util.Locale.ROOT));
+            }
+            assertTrue(headers.contains("connection: close"), headers.toString());
+        }
+        stopping.join(Duration.ofSeconds(20));
+        assertTrue(!stopping.isAlive(), "shutdown returns");
+    }
+
+    private static boolean listening(int port) {
+        try (java.net.Socket probe = new java.net.Socket("127.0.0.1", port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Test
     @DisplayName("a streamed response over WebSocket: one message per frame; the client closing stops the writer")
     void webSocketStream() throws Exception {
         java.util.concurrent.BlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
