@@ -54,6 +54,16 @@ final class CachedReads implements ObjectReads {
 
     @Override
     public ListResult list(String namespace, ListOptions options) {
+        return list(namespace, options, true);
+    }
+
+    /** The cache's own objects, not copies: a LIST of 10,000 objects then costs references, not a second tree. */
+    @Override
+    public ListResult listShared(String namespace, ListOptions options) {
+        return list(namespace, options, false);
+    }
+
+    private ListResult list(String namespace, ListOptions options, boolean copy) {
         boolean hasToken = options.continueToken() != null && !options.continueToken().isEmpty();
         if (delegate(options, hasToken)) {
             return direct.list(namespace, options);
@@ -71,7 +81,7 @@ final class CachedReads implements ObjectReads {
         ResourceCache.Page page = cache.list(scope(namespace, options), null, limit, filter(options));
         List<ObjectNode> items = new ArrayList<>(page.items().size());
         for (CachedObject o : page.items()) {
-            items.add(o.object().deepCopy());
+            items.add(copy ? o.object().deepCopy() : o.object());
         }
         String revision = Long.toString(page.revision());
         if (page.lastKey() == null) {

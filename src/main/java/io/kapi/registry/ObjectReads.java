@@ -20,8 +20,16 @@ interface ObjectReads {
     /** The object as of {@code rv} ("" the latest, "0" any, a version not older than it). */
     Optional<ObjectNode> get(String namespace, String name, String rv);
 
-    /** One page of a list of {@code namespace} ("" for all). */
+    /** One page of a list of {@code namespace} ("" for all); its items are the caller's. */
     ListResult list(String namespace, ListOptions options);
+
+    /**
+     * {@link #list}, with items that may be shared with others (the watch cache's own objects): for a
+     * caller that only reads them, such as a response being encoded. Never change them.
+     */
+    default ListResult listShared(String namespace, ListOptions options) {
+        return list(namespace, options);
+    }
 
     /** A watch of {@code namespace} ("" for all). */
     CacheWatch watch(String namespace, ListOptions options);

@@ -97,19 +97,28 @@ final class ResourceReads {
      *         the server does not reach within 3 s
      */
     ListResult list(String namespace, ListOptions options) {
-        ResourceVersions.validateList(options);
-        selectable.check(options.fieldSelector());
-        ListResult page;
-        try {
-            page = reads.list(pinned(namespace, options), options);
-        } catch (StorageException e) {
-            throw StorageErrors.interpret(e, gvr(), "");
-        }
+        ListResult page = read(namespace, options, false);
         if (!served.converts()) {
             return page;
         }
         return new ListResult(served.served(page.items()), page.resourceVersion(),
                 page.continueToken(), page.remainingItemCount());
+    }
+
+    /** {@link #list} with items that may be the watch cache's own: read them, never change them. */
+    ListResult listShared(String namespace, ListOptions options) {
+        return served.converts() ? list(namespace, options) : read(namespace, options, true);
+    }
+
+    private ListResult read(String namespace, ListOptions options, boolean shared) {
+        ResourceVersions.validateList(options);
+        selectable.check(options.fieldSelector());
+        String scope = pinned(namespace, options);
+        try {
+            return shared ? reads.listShared(scope, options) : reads.list(scope, options);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), "");
+        }
     }
 
     /**

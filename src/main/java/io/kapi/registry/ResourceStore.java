@@ -142,6 +142,14 @@ public final class ResourceStore {
     }
 
     /**
+     * {@link #list}, for a caller that only reads the items (a response being encoded): they may be the
+     * watch cache's own objects, shared with every other reader, and must never be changed.
+     */
+    public ListResult listShared(String namespace, ListOptions options) {
+        return reads.listShared(namespace, options);
+    }
+
+    /**
      * Copies, in this store's version, of the objects of every namespace that {@code keep} selects, as the
      * watch cache holds them now (a controller's informer view: recent, not a consistent read); {@code keep}
      * sees the stored form (metadata is alike in every version), and objects it does not select are not

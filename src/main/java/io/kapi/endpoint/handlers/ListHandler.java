@@ -7,7 +7,7 @@ public record ListHandler(Codecs codecs) implements VerbHandler {
 
     @Override
     public RestResponse handle(ResourceRequest r) {
-        var page = r.store().list(r.info().namespace(), ListParams.read(r.http()));
+        var page = r.store().listShared(r.info().namespace(), ListParams.read(r.http()));
         return codecs.writer().list(r.http(), r.resource(), page, Lists.typedItems(r.store()));
     }
 }

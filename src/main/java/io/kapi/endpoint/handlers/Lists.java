@@ -33,7 +33,10 @@ public final class Lists {
         return list;
     }
 
-    /** A list of {@code items}; see {@link #of(ApiResource, ListResult, boolean)} for {@code typedItems}. */
+    /**
+     * A list of {@code items}, which it does not change (they may be the watch cache's); see
+     * {@link #of(ApiResource, ListResult, boolean)} for {@code typedItems}.
+     */
     public static ObjectNode of(ApiResource resource, List<ObjectNode> items, boolean typedItems) {
         ObjectNode list = Json.object();
         list.put("kind", resource.kind() + "List");
@@ -41,13 +44,23 @@ public final class Lists {
         list.putObject("metadata");
         ArrayNode array = list.putArray("items");
         for (ObjectNode item : items) {
-            if (!typedItems) {
-                item.remove("apiVersion");
-                item.remove("kind");
-            }
-            array.add(item);
+            array.add(typedItems ? item : untyped(item));
         }
         return list;
+    }
+
+    /** The item without {@code apiVersion} and {@code kind}: a shallow copy when it has them. */
+    private static ObjectNode untyped(ObjectNode item) {
+        if (!item.has("apiVersion") && !item.has("kind")) {
+            return item;
+        }
+        ObjectNode copy = Json.object();
+        item.properties().forEach(e -> {
+            if (!e.getKey().equals("apiVersion") && !e.getKey().equals("kind")) {
+                copy.set(e.getKey(), e.getValue());
+            }
+        });
+        return copy;
     }
 
     /** Whether the lists of the resource {@code store} serves keep their items' types (custom resources). */
