@@ -30,6 +30,7 @@ import io.kapi.serviceaccount.TokensController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.KubeBodyDecoder;
+import io.kapi.endpoint.ListSeats;
 import io.kapi.endpoint.NegotiatedWriter;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
@@ -128,7 +129,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         fieldManagers.convertThrough(registry);
         TableConvertor tables = TableConvertor.create(schemas, resource -> storedForm(registry, resource),
                 resource -> printerColumns(registry, resource));
-        Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock),
+        Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock, ListSeats.perCore()),
                 new FieldTracking(fieldManagers, clock));
         OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
         String issuer = config.serviceAccountIssuer() == null

@@ -32,10 +32,13 @@ public final class NegotiatedWriter implements ResponseWriter {
 
     private final TableConvertor tables;
     private final Clock clock;
+    private final ListSeats seats;
 
-    public NegotiatedWriter(TableConvertor tables, Clock clock) {
+    /** @param seats what a large list's encoding waits for (see {@link ListSeats}) */
+    public NegotiatedWriter(TableConvertor tables, Clock clock, ListSeats seats) {
         this.tables = tables;
         this.clock = clock;
+        this.seats = seats;
     }
 
     @Override
@@ -73,17 +76,23 @@ public final class NegotiatedWriter implements ResponseWriter {
 
     /**
      * A JSON list written item by item as the client takes it: a LIST of 10,000 objects pins the items it
-     * already had, not a second tree and two copies of its encoding.
+     * already had, not a second tree and two copies of its encoding. A large one first waits for a seat.
      */
-    private static RestResponse streamed(ApiResource resource, ListResult page, ResponseTarget target,
-                                         boolean typedItems) {
+    private RestResponse streamed(ApiResource resource, ListResult page, ResponseTarget target, boolean typedItems) {
         ObjectNode envelope = Lists.of(resource,
                 new ListResult(List.of(), page.resourceVersion(), page.continueToken(), page.remainingItemCount()),
                 typedItems);
         Set<String> omit = typedItems ? Set.of() : TYPE_FIELDS;
         List<ObjectNode> items = page.items();
         return new RestResponse(200, new ArrayList<>(), new RestResponse.Encoded(ResponseEncoder.contentType(target),
-                out -> ResponseEncoder.writeList(envelope, items, omit, target, out)));
+                out -> {
+                    try (ListSeats.Seat seat = seats.take(items.size())) {
+                        ResponseEncoder.writeList(envelope, items, omit, target, out);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new java.io.InterruptedIOException("interrupted while waiting to encode a list");
+                    }
+                }));
     }
 
     @Override
