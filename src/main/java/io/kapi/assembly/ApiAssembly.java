@@ -20,9 +20,12 @@ import io.kapi.apis.subresources.ServiceAccountToken;
 import io.kapi.apis.subresources.Subresources;
 import io.kapi.authn.OpenIdDiscovery;
 import io.kapi.admission.AdmissionChain;
+import io.kapi.admission.policy.PolicyTypeChecker;
+import io.kapi.admission.policy.ServedTypes;
 import io.kapi.controllers.GarbageCollector;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.ServiceAccountController;
+import io.kapi.standalone.PolicyStatusController;
 import io.kapi.standalone.QuotaStatusController;
 import io.kapi.standalone.StorageProtectionController;
 import io.kapi.serviceaccount.LegacyTokenTracking;
@@ -131,7 +134,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 resource -> printerColumns(registry, resource));
         Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock, ListSeats.perCore()),
                 new FieldTracking(fieldManagers, clock));
-        OpenApiHandler openApi = new OpenApiHandler(new OpenApiModels(registry, schemas), "v1.34.0");
+        OpenApiModels models = new OpenApiModels(registry, schemas);
+        OpenApiHandler openApi = new OpenApiHandler(models, "v1.34.0");
         String issuer = config.serviceAccountIssuer() == null
                 ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer();
         ServiceAccountKeys keys = signingKeys(config);
@@ -192,8 +196,12 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
             QuotaStatusController quotas = new QuotaStatusController(
                     loopback.as(SystemUsers.controller("resourcequota-controller"), CONTROLLER_AGENT), registry,
                     Duration.ofSeconds(1));
-            hooks.addAll(List.of(protection, quotas));
-            resources.addAll(List.of(protection, quotas));
+            PolicyStatusController policies = new PolicyStatusController(
+                    loopback.as(SystemUsers.controller("validatingadmissionpolicy-status-controller"), CONTROLLER_AGENT),
+                    registry, new PolicyTypeChecker(new ServedTypes(() -> models.get().table(), () -> models.get().schemas())),
+                    Duration.ofSeconds(1));
+            hooks.addAll(List.of(protection, quotas, policies));
+            resources.addAll(List.of(protection, quotas, policies));
         }
         resources.add(registry);
         resources.add(storage);

@@ -128,4 +128,33 @@ final class AdmissionPolicyIT {
         assertEquals("4", kubectl().run("get", "deployment", "web-" + NAMES.get(), "-n", "vap-warn", "-o",
                 "jsonpath={.spec.replicas}").assertOk().stdout());
     }
+
+    @Test
+    @DisplayName("type checking: status.observedGeneration and typeChecking, with a warning for an expression the kind's schema refutes")
+    void typeChecking() throws Exception {
+        kubectl().runWithInput(policy("typed", "  - expression: \"object.spec.replicas <= 5\"\n"
+                + "  - expression: \"object.spec.replicass <= 5\"\n", ""), "apply", "-f", "-").assertOk();
+        Instant end = Instant.now().plus(SEEN);
+        com.fasterxml.jackson.databind.JsonNode status;
+        do {
+            Thread.sleep(200);
+            status = kubectl().run("get", "validatingadmissionpolicy", "typed", "-o", "json").assertOk().json().path("status");
+        } while (status.path("observedGeneration").asLong() < 1 && Instant.now().isBefore(end));
+        assertEquals(1, status.path("observedGeneration").asLong(), status.toString());
+        com.fasterxml.jackson.databind.JsonNode warnings = status.path("typeChecking").path("expressionWarnings");
+        assertEquals(1, warnings.size(), status.toString());
+        assertEquals("spec.validations[1].expression", warnings.get(0).path("fieldRef").asText());
+        assertTrue(warnings.get(0).path("warning").asText().startsWith(
+                "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'"), status.toString());
+
+        kubectl().runWithInput(policy("typed", "  - expression: \"object.spec.replicas <= 5\"\n", ""),
+                "apply", "-f", "-").assertOk();
+        end = Instant.now().plus(SEEN);
+        do {
+            Thread.sleep(200);
+            status = kubectl().run("get", "validatingadmissionpolicy", "typed", "-o", "json").assertOk().json().path("status");
+        } while (status.path("observedGeneration").asLong() < 2 && Instant.now().isBefore(end));
+        assertEquals(2, status.path("observedGeneration").asLong(), status.toString());
+        assertEquals("{}", status.path("typeChecking").toString(), "no warnings once the expression checks");
+    }
 }

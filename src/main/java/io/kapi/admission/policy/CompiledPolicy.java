@@ -55,7 +55,7 @@ record CompiledPolicy(String name, GroupVersionKind paramKind, MatchCriteria mat
                 List.copyOf(validations), List.copyOf(audits));
     }
 
-    private static GroupVersionKind paramKind(JsonNode kind) {
+    static GroupVersionKind paramKind(JsonNode kind) {
         if (!kind.isObject() || kind.path("kind").asText("").isEmpty()) {
             return null;
         }
