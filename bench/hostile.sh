@@ -2,6 +2,7 @@
 # Slow and greedy clients against real Kapi servers, one build after another, side by side:
 #   bench/hostile.sh [--projects=after:.,before:/path/to/older/checkout] [--slowloris=200] [--slow-bodies=50]
 #                    [--slow-seconds=70] [--idle=2000] [--objects=10000] [--lists=16] [--list-seconds=30]
+#                    [--server-args=-v=2,--flag=value]   (extra bin/kapi flags, comma-separated)
 # Each project must be a built Kapi checkout (bin/kapi builds it when stale). Loopback only (attackers from
 # 127.0.0.2 and 127.0.0.3), bounded in count and time; servers are stopped and their data deleted.
 set -euo pipefail

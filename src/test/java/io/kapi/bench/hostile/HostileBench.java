@@ -58,7 +58,9 @@ public final class HostileBench {
         int listSeconds = Integer.parseInt(opts.getOrDefault("list-seconds", "30"));
         java.util.Set<String> phases = java.util.Set.of(opts.getOrDefault("phases", "probe,bombs,slow,idle,lists").split(","));
         Map<String, String> out = new LinkedHashMap<>();
-        try (KapiProcess kapi = new KapiProcess("hostile-" + label, List.of()).start();
+        List<String> serverArgs = opts.getOrDefault("server-args", "").isEmpty() ? List.of()
+                : List.of(opts.get("server-args").split(","));
+        try (KapiProcess kapi = new KapiProcess("hostile-" + label, serverArgs).start();
              ApiClient api = ApiClient.of(kapi.kubeconfig())) {
             Kubeconfig kc = kapi.kubeconfig();
             api.post("/api/v1/namespaces/default/configmaps", "{\"metadata\":{\"name\":\"probe\"},\"data\":{\"k\":\"v\"}}");
