@@ -10,7 +10,9 @@ import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.quantity.Quantity;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -106,21 +108,17 @@ public record RuntimeClassAdmission(ObjectLookup lookup) implements MutatingPlug
         }
     }
 
-    /** The class's tolerations the pod does not already have. */
+    /** The pod's tolerations merged with the class's, kube's way: one that another covers is dropped. */
     private static void mergeTolerations(ObjectNode spec, JsonNode classTolerations) {
         if (!classTolerations.isArray() || classTolerations.isEmpty()) {
             return;
         }
-        ArrayNode tolerations = spec.get("tolerations") instanceof ArrayNode t ? t : spec.putArray("tolerations");
-        for (JsonNode t : classTolerations) {
-            boolean present = false;
-            for (JsonNode existing : tolerations) {
-                present |= existing.equals(t);
-            }
-            if (!present) {
-                tolerations.add(t.deepCopy());
-            }
-        }
+        List<JsonNode> pod = new ArrayList<>();
+        spec.path("tolerations").forEach(pod::add);
+        List<JsonNode> added = new ArrayList<>();
+        classTolerations.forEach(t -> added.add(t.deepCopy()));
+        ArrayNode merged = spec.putArray("tolerations");
+        Tolerations.merge(pod, added).forEach(merged::add);
     }
 
     /** Semantic equality of two resource lists: the same names, each the same quantity. */

@@ -3,6 +3,7 @@ package io.kapi.apis.subresources;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
+import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
@@ -10,23 +11,28 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.patch.PatchSchema;
+import io.kapi.machinery.patch.PatchSchemas;
+import io.kapi.machinery.patch.PatchType;
+import io.kapi.machinery.patch.Patches;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyDecorator;
+import io.kapi.registry.Write;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import io.kapi.registry.Write;
+import java.util.function.UnaryOperator;
 
 /**
- * {@code .../certificatesigningrequests/{name}/approval} (GET, PUT): a PUT changes only
+ * {@code .../certificatesigningrequests/{name}/approval} (GET, PUT, PATCH): a write changes only
  * {@code status.conditions}, as kube-apiserver's {@code csrApprovalStrategy}, with its rules:
  * Approved, Denied and Failed must be {@code True}, Approved and Denied exclude each other, a type
  * appears once, and those three may be neither removed nor changed. {@code kubectl certificate
  * approve|deny} use it.
  */
-public record CsrApproval(Codecs codecs, Clock clock) implements VerbHandler {
+public record CsrApproval(Codecs codecs, PatchSchemas schemas, Clock clock) implements VerbHandler {
 
     private static final List<String> FINAL_TYPES = List.of("Approved", "Denied", "Failed");
 
@@ -36,16 +42,29 @@ public record CsrApproval(Codecs codecs, Clock clock) implements VerbHandler {
             case GET -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get("", r.info().name()));
             case UPDATE -> {
                 ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
-                var result = r.store().update(r.context(), "", r.info().name(), current -> {
-                    if (current == null) {
-                        throw ApiException.notFound(r.resource().gvr(), r.info().name());
-                    }
-                    return body.deepCopy();
-                }, Write.subresource("approval", new ConditionsOnly(r.store().strategy(), clock)));
-                yield codecs.writer().object(r.http(), r.resource(), 200, result.object());
+                yield write(r, current -> body.deepCopy());
+            }
+            case PATCH -> {
+                PatchType type = PatchType.fromContentType(r.http().header("Content-Type"));
+                if (type == PatchType.APPLY) {
+                    throw PatchType.unsupported(List.of(PatchType.JSON, PatchType.MERGE, PatchType.STRATEGIC_MERGE));
+                }
+                byte[] patch = RequestDecoder.readLimited(r.http().body(), RequestDecoder.MAX_BODY_BYTES);
+                PatchSchema schema = schemas.forKind(r.resource().gvk()).orElse(null);
+                yield write(r, current -> Patches.apply(type, current, patch, schema));
             }
             default -> throw ApiException.methodNotAllowed();
         };
+    }
+
+    private RestResponse write(ResourceRequest r, UnaryOperator<ObjectNode> change) {
+        var result = r.store().update(r.context(), "", r.info().name(), current -> {
+            if (current == null) {
+                throw ApiException.notFound(r.resource().gvr(), r.info().name());
+            }
+            return change.apply(current);
+        }, Write.subresource("approval", new ConditionsOnly(r.store().strategy(), clock)));
+        return codecs.writer().object(r.http(), r.resource(), 200, result.object());
     }
 
     /** Takes {@code status.conditions} from the body, the rest from the stored request. */

@@ -34,7 +34,7 @@ public record Subresources(Map<String, VerbHandler> handlers, Map<GroupVersionRe
                 "eviction", new PodEviction(codecs, pods, store(registry, "policy", "v1", "poddisruptionbudgets"), clock),
                 "ephemeralcontainers", new EphemeralContainers(codecs, schemas),
                 "token", new ServiceAccountToken(codecs, registry, keys, issuer, maxExpiration, clock),
-                "approval", new CsrApproval(codecs, clock),
+                "approval", new CsrApproval(codecs, schemas, clock),
                 "log", noBackend,
                 "exec", noBackend,
                 "attach", noBackend,

@@ -84,4 +84,27 @@ class CsrApprovalTest {
         Api.Reply status = api.put(CSRS + "/c/status", withCert.toString());
         assertEquals(200, status.code(), status.text());
     }
+
+    @Test
+    @DisplayName("a merge or JSON patch of approval takes only the conditions too; apply is refused with 415")
+    void patches() {
+        csr("p");
+        Api.Reply merge = api.call("PATCH", CSRS + "/p/approval", "application/merge-patch+json",
+                "{\"spec\":{\"signerName\":\"changed/ignored\"},\"status\":{\"conditions\":[{\"type\":\"Denied\","
+                        + "\"status\":\"True\",\"reason\":\"KubectlDeny\"}]}}");
+        assertEquals(200, merge.code(), merge.text());
+        JsonNode stored = api.get(CSRS + "/p").body();
+        assertEquals("example.com/signer", stored.path("spec").path("signerName").asText());
+        assertEquals("Denied", stored.path("status").path("conditions").path(0).path("type").asText());
+        assertEquals(false, stored.path("status").path("conditions").path(0).path("lastTransitionTime").asText().isEmpty());
+
+        Api.Reply json = api.call("PATCH", CSRS + "/p/approval", "application/json-patch+json",
+                "[{\"op\":\"add\",\"path\":\"/status/conditions/-\",\"value\":{\"type\":\"Approved\",\"status\":\"True\"}}]");
+        assertEquals(422, json.code(), json.text());
+        assertEquals(true, json.body().path("message").asText().endsWith("Approved and Denied conditions are mutually exclusive"),
+                json.text());
+
+        Api.Reply apply = api.call("PATCH", CSRS + "/p/approval?fieldManager=t", "application/apply-patch+yaml", "{}");
+        assertEquals(415, apply.code(), apply.text());
+    }
 }
