@@ -27,7 +27,10 @@ public final class ListSeats {
         this.seats = new Semaphore(seats, true);
     }
 
-    /** One seat per core, at least two. */
+    /**
+     * One seat per core, at least two: fewer than the carrier threads {@code bin/kapi} runs requests on (two
+     * per core, at least four), so that other requests always find a carrier free.
+     */
     public static ListSeats perCore() {
         return new ListSeats(Math.max(2, Runtime.getRuntime().availableProcessors()));
     }
