@@ -57,7 +57,7 @@ public final class AdmissionLatencyBench {
                 order = order.reversed();
             }
         }
-        System.out.printf("%nAdmission latency per configmap create, in memory, %d cores, %d rounds of %d creates; "
+        System.out.printf("%nAdmission latency per create (configmaps; pods for the pods setups), in memory, %d cores, %d rounds of %d creates; "
                 + "medians over rounds%n", Runtime.getRuntime().availableProcessors(), rounds, creates);
         System.out.printf("%-16s %10s %10s %10s %10s%n", "setup", "p50 (us)", "p99 (us)", "p50 ratio", "p99 ratio");
         for (String setup : SETUPS) {
