@@ -3,7 +3,6 @@ package io.kapi.apis.subresources;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
-import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
@@ -11,10 +10,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.ObjectMeta;
-import io.kapi.machinery.patch.PatchSchema;
 import io.kapi.machinery.patch.PatchSchemas;
-import io.kapi.machinery.patch.PatchType;
-import io.kapi.machinery.patch.Patches;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyDecorator;
 import io.kapi.registry.Write;
@@ -44,15 +40,7 @@ public record CsrApproval(Codecs codecs, PatchSchemas schemas, Clock clock) impl
                 ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
                 yield write(r, current -> body.deepCopy());
             }
-            case PATCH -> {
-                PatchType type = PatchType.fromContentType(r.http().header("Content-Type"));
-                if (type == PatchType.APPLY) {
-                    throw PatchType.unsupported(List.of(PatchType.JSON, PatchType.MERGE, PatchType.STRATEGIC_MERGE));
-                }
-                byte[] patch = RequestDecoder.readLimited(r.http().body(), RequestDecoder.MAX_BODY_BYTES);
-                PatchSchema schema = schemas.forKind(r.resource().gvk()).orElse(null);
-                yield write(r, current -> Patches.apply(type, current, patch, schema));
-            }
+            case PATCH -> write(r, SubresourcePatch.of(r, schemas));
             default -> throw ApiException.methodNotAllowed();
         };
     }

@@ -3,7 +3,6 @@ package io.kapi.apis.subresources;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
-import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
@@ -12,8 +11,6 @@ import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.patch.PatchSchemas;
-import io.kapi.machinery.patch.PatchType;
-import io.kapi.machinery.patch.Patches;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyDecorator;
 import java.util.ArrayList;
@@ -23,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import io.kapi.registry.Write;
-import io.kapi.machinery.patch.PatchSchema;
 
 /**
  * {@code .../pods/{name}/ephemeralcontainers} (GET, PUT, PATCH), as kube-apiserver's
@@ -47,19 +43,9 @@ public record EphemeralContainers(Codecs codecs, PatchSchemas schemas) implement
                 ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
                 yield write(r, current -> body.deepCopy());
             }
-            case PATCH -> patch(r);
+            case PATCH -> write(r, SubresourcePatch.of(r, schemas));
             default -> throw ApiException.methodNotAllowed();
         };
-    }
-
-    private RestResponse patch(ResourceRequest r) {
-        PatchType type = PatchType.fromContentType(r.http().header("Content-Type"));
-        if (type == PatchType.APPLY) {
-            throw PatchType.unsupported(List.of(PatchType.JSON, PatchType.MERGE, PatchType.STRATEGIC_MERGE));
-        }
-        byte[] patch = RequestDecoder.readLimited(r.http().body(), RequestDecoder.MAX_BODY_BYTES);
-        PatchSchema schema = schemas.forKind(r.resource().gvk()).orElse(null);
-        return write(r, current -> Patches.apply(type, current, patch, schema));
     }
 
     private RestResponse write(ResourceRequest r, java.util.function.UnaryOperator<ObjectNode> change) {
