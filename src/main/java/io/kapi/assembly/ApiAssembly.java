@@ -33,7 +33,7 @@ import io.kapi.serviceaccount.TokensController;
 import io.kapi.endpoint.ApiRouter;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.KubeBodyDecoder;
-import io.kapi.endpoint.ListSeats;
+import io.kapi.endpoint.ListEncoders;
 import io.kapi.endpoint.NegotiatedWriter;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
@@ -132,7 +132,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         fieldManagers.convertThrough(registry);
         TableConvertor tables = TableConvertor.create(schemas, resource -> storedForm(registry, resource),
                 resource -> printerColumns(registry, resource));
-        Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock, ListSeats.perCore()),
+        ListEncoders listEncoders = ListEncoders.perCore();
+        Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock, listEncoders),
                 new FieldTracking(fieldManagers, clock));
         OpenApiModels models = new OpenApiModels(registry, schemas);
         OpenApiHandler openApi = new OpenApiHandler(models, "v1.34.0");
@@ -172,7 +173,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart, admission.informers(), crds));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
-        List<AutoCloseable> resources = new ArrayList<>(List.of(crds, bootstrap, services, eventTtl,
+        List<AutoCloseable> resources = new ArrayList<>(List.of(listEncoders, crds, bootstrap, services, eventTtl,
                 authorization.resources(), admission.informers()));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(

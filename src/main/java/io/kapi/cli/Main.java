@@ -52,7 +52,6 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Carriers.configure();
         Logging.installManager();
         System.exit(run(Arrays.asList(args), System.out, System.err));
     }

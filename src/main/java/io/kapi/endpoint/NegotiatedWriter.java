@@ -32,13 +32,13 @@ public final class NegotiatedWriter implements ResponseWriter {
 
     private final TableConvertor tables;
     private final Clock clock;
-    private final ListSeats seats;
+    private final ListEncoders encoders;
 
-    /** @param seats what a large list's encoding waits for (see {@link ListSeats}) */
-    public NegotiatedWriter(TableConvertor tables, Clock clock, ListSeats seats) {
+    /** @param encoders where large JSON lists are written (see {@link ListEncoders}) */
+    public NegotiatedWriter(TableConvertor tables, Clock clock, ListEncoders encoders) {
         this.tables = tables;
         this.clock = clock;
-        this.seats = seats;
+        this.encoders = encoders;
     }
 
     @Override
@@ -76,7 +76,7 @@ public final class NegotiatedWriter implements ResponseWriter {
 
     /**
      * A JSON list written item by item as the client takes it: a LIST of 10,000 objects pins the items it
-     * already had, not a second tree and two copies of its encoding. A large one first waits for a seat.
+     * already had, not a second tree and two copies of its encoding. A large one is written by an encoder.
      */
     private RestResponse streamed(ApiResource resource, ListResult page, ResponseTarget target, boolean typedItems) {
         ObjectNode envelope = Lists.of(resource,
@@ -85,14 +85,7 @@ public final class NegotiatedWriter implements ResponseWriter {
         Set<String> omit = typedItems ? Set.of() : TYPE_FIELDS;
         List<ObjectNode> items = page.items();
         return new RestResponse(200, new ArrayList<>(), new RestResponse.Encoded(ResponseEncoder.contentType(target),
-                out -> {
-                    try (ListSeats.Seat seat = seats.take(items.size())) {
-                        ResponseEncoder.writeList(envelope, items, omit, target, out);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new java.io.InterruptedIOException("interrupted while waiting to encode a list");
-                    }
-                }));
+                out -> encoders.encode(items.size(), () -> ResponseEncoder.writeList(envelope, items, omit, target, out))));
     }
 
     @Override
