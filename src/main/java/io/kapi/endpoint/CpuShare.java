@@ -1,12 +1,13 @@
 package io.kapi.endpoint;
 
 /**
- * Cooperative time slicing for the long loops of a response (encoding the items of a large list, one
- * table row per object). Requests run on virtual threads, which the JDK does not preempt: sixteen
- * LISTs of 10,000 objects would hold both carriers of a two-core machine for as long as they encode,
- * and a one-object GET would wait behind them. A loop calls {@link #step} once per item; every
- * {@value #ITEMS_PER_SLICE} items the thread yields, so the requests queued meanwhile run before it
- * goes on. On a platform thread it does nothing (the OS scheduler already shares the CPU).
+ * Cooperative time slicing for the long loops of a response (encoding the items of a list, one table
+ * row per object). Requests run on virtual threads, which the JDK does not preempt: a loop calls
+ * {@link #step} once per item, and every {@value #ITEMS_PER_SLICE} items the thread yields, so that
+ * requests queued meanwhile get a turn. Yielding alone did not keep sixteen concurrent LISTs of 10,000
+ * objects from holding both carriers of a two-core machine for seconds, so large JSON lists are written
+ * on platform threads instead ({@link ListEncoders}); on a platform thread this does nothing (the OS
+ * scheduler already shares the CPU).
  */
 public final class CpuShare {
 
