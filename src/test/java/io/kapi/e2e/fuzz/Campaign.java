@@ -35,7 +35,10 @@ import javax.net.ssl.SSLSocket;
  * segment ({@code /a%00b}, {@code /namespaces/%2F}, {@code /namespaces//x}) before Kapi sees the request, answering 400 (a Status, through
  * {@code StatusErrorHandler}), but over HTTP/2 it may reset the stream right after, and the JDK client then
  * reports the reset instead of the 400 (with a body always: Jetty's error path has no request to consume
- * it from); over HTTP/1.1 the same requests always get their 400.
+ * it from); over HTTP/1.1 the same requests always get their 400. Any other request whose HTTP/2 stream
+ * is lost is sent once more over HTTP/1.1 and judged by that answer (a 5xx or a hang still fails): on a
+ * machine overloaded to the point of client timeouts, a stream was once reset with STREAM_CLOSED within
+ * milliseconds of being sent (a PUT and a GET with bodies, both valid), a transport fault, not an answer.
  *
  * <p>{@code FuzzIT} runs a short campaign in {@code bin/test}; {@code bench/fuzz.sh} runs a long one
  * ({@link #main}).
@@ -55,6 +58,8 @@ public final class Campaign {
 
     private final Kubeconfig kubeconfig;
     private final HttpClient http;
+    /** For the one retry of a request whose HTTP/2 stream was lost (see the class comment). */
+    private final HttpClient http1;
     private final int hangSeconds;
     private final Map<String, AtomicInteger> histogram = new ConcurrentHashMap<>();
     private final List<String> failures = new CopyOnWriteArrayList<>();
@@ -69,6 +74,8 @@ public final class Campaign {
         this.kubeconfig = kubeconfig;
         this.hangSeconds = hangSeconds;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(kubeconfig.sslContext())
+                .connectTimeout(Duration.ofSeconds(hangSeconds)).build();
+        this.http1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(kubeconfig.sslContext())
                 .connectTimeout(Duration.ofSeconds(hangSeconds)).build();
     }
 
@@ -125,12 +132,12 @@ public final class Campaign {
         long t0 = System.nanoTime();
         String outcome;
         try {
-            outcome = r.framing() == FuzzRequest.Framing.CLIENT ? viaClient(r) : viaSocket(r);
+            outcome = r.framing() == FuzzRequest.Framing.CLIENT ? viaClient(r, http) : viaSocket(r);
         } catch (HttpTimeoutException | java.net.SocketTimeoutException e) {
             outcome = serverResponsive() ? "hang" : "machine-overloaded";
         } catch (IOException e) {
             outcome = r.framing() != FuzzRequest.Framing.CLIENT ? "closed"
-                    : jettyRejectsUri(r.pathAndQuery()) ? "reset-invalid-uri" : "transport: " + e;
+                    : jettyRejectsUri(r.pathAndQuery()) ? "reset-invalid-uri" : retriedOverHttp1(r, e);
         } catch (RuntimeException e) {
             outcome = "unsendable"; // the HTTP client refuses such a header or method: nothing to learn
         } catch (InterruptedException e) {
@@ -138,13 +145,30 @@ public final class Campaign {
             return;
         }
         long millis = (System.nanoTime() - t0) / 1_000_000;
-        String bucket = outcome.startsWith("transport") ? "transport" : outcome;
+        String bucket = outcome.startsWith("transport") ? "transport"
+                : outcome.startsWith("stream-lost-then-") ? "stream-lost-then-answered" : outcome;
         histogram.computeIfAbsent(bucket, k -> new AtomicInteger()).incrementAndGet();
         if (millis > SLOW_SECONDS * 1000L && !outcome.equals("hang")) {
             histogram.computeIfAbsent("slower-than-" + SLOW_SECONDS + "s", k -> new AtomicInteger()).incrementAndGet();
         }
-        if (outcome.matches("5\\d\\d") || outcome.equals("hang") || outcome.startsWith("transport")) {
+        if (outcome.matches("5\\d\\d") || outcome.matches("stream-lost-then-5\\d\\d") || outcome.equals("hang")
+                || outcome.startsWith("transport")) {
             failures.add(outcome + " after " + millis + " ms: " + r.describe());
+        }
+    }
+
+    /**
+     * A request whose HTTP/2 stream was lost, sent once more over HTTP/1.1: answered there (with any status
+     * but a 5xx, which still fails) it is {@code stream-lost-then-<status>}; lost again, a transport failure.
+     */
+    private String retriedOverHttp1(FuzzRequest r, IOException lost) {
+        try {
+            return "stream-lost-then-" + viaClient(r, http1);
+        } catch (IOException again) {
+            return "transport: " + lost + " (over HTTP/1.1: " + again + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "transport: " + lost + " (not retried: interrupted)";
         }
     }
 
@@ -174,7 +198,7 @@ public final class Campaign {
         }
     }
 
-    private String viaClient(FuzzRequest r) throws IOException, InterruptedException {
+    private String viaClient(FuzzRequest r, HttpClient client) throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(kubeconfig.server().resolve(r.pathAndQuery()))
                 .timeout(Duration.ofSeconds(hangSeconds))
                 .method(r.method(), r.body().length == 0 ? HttpRequest.BodyPublishers.noBody()
@@ -186,15 +210,15 @@ public final class Campaign {
         });
         if (r.pathAndQuery().contains("watch")) {
             // a watch streams for as long as it was asked to: answered means its headers came
-            HttpResponse<InputStream> response = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> response = client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
             try (InputStream in = response.body()) {
                 return outcome(response.statusCode(), response.statusCode() == 504 ? in.readNBytes(4096) : new byte[0]);
             }
         }
-        HttpResponse<byte[]> response = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() == 504 && r.method().equals("HEAD")) {
             // a HEAD answer has no body to tell its cause: ask the same as GET
-            return viaClient(r.with("GET", r.pathAndQuery(), r.headers(), new byte[0], r.framing(), "as-GET"));
+            return viaClient(r.with("GET", r.pathAndQuery(), r.headers(), new byte[0], r.framing(), "as-GET"), client);
         }
         return outcome(response.statusCode(), response.body());
     }
