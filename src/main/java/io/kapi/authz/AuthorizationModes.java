@@ -173,8 +173,8 @@ public final class AuthorizationModes {
                 built.add(webhook(e.webhook()));
             } else {
                 Function<Context, Mode> factory = MODES.get(e.type());
-                if (factory == null) {
-                    throw new IllegalArgumentException("authorizer type %s is not implemented".formatted(e.type()));
+                if (factory == null) { // AuthorizationConfiguration admits only the types MODES builds
+                    throw new IllegalStateException("no authorizer is built for the validated type " + e.type());
                 }
                 built.add(factory.apply(context));
             }

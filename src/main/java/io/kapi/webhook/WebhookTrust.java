@@ -1,8 +1,8 @@
 package io.kapi.webhook;
 
+import io.kapi.server.certs.OneSidedTrustManager;
 import java.io.ByteArrayInputStream;
 import java.net.InetAddress;
-import java.net.Socket;
 import java.security.KeyStore;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -12,10 +12,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509ExtendedTrustManager;
 import javax.net.ssl.X509TrustManager;
 
 /**
@@ -55,17 +53,18 @@ final class WebhookTrust {
     }
 
     /** Chain checked by PKIX, then the leaf's names against the expected host. */
-    private static final class NameChecking extends X509ExtendedTrustManager {
+    private static final class NameChecking extends OneSidedTrustManager {
         private final X509TrustManager pkix;
         private final String host;
 
         NameChecking(X509TrustManager pkix, String host) {
+            super(Side.SERVERS);
             this.pkix = pkix;
             this.host = host;
         }
 
         @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+        protected void check(X509Certificate[] chain, String authType) throws CertificateException {
             try {
                 pkix.checkServerTrusted(chain, authType);
             } catch (CertificateException e) {
@@ -74,35 +73,6 @@ final class WebhookTrust {
             if (!names(chain[0], host)) {
                 throw new CertificateException("x509: certificate is valid for " + sans(chain[0]) + ", not " + host);
             }
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
-                throws CertificateException {
-            checkServerTrusted(chain, authType);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
-                throws CertificateException {
-            checkServerTrusted(chain, authType);
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-            throw new CertificateException("not a server");
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
-                throws CertificateException {
-            throw new CertificateException("not a server");
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
-                throws CertificateException {
-            throw new CertificateException("not a server");
         }
 
         @Override

@@ -1,11 +1,8 @@
 package io.kapi.server.certs;
 
-import java.net.Socket;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.List;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * The listener's trust manager: it asks clients for a certificate from the client CAs (they are the
@@ -16,56 +13,25 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * or proceeds as anonymous. The client still proves it holds the certificate's key (the handshake's
  * CertificateVerify). Servers are never verified with it.
  */
-final class RequestedClientCertificates extends X509ExtendedTrustManager {
+final class RequestedClientCertificates extends OneSidedTrustManager {
 
     private final X509Certificate[] clientCas;
 
     RequestedClientCertificates(List<X509Certificate> clientCas) {
+        super(Side.CLIENTS);
         this.clientCas = clientCas.toArray(X509Certificate[]::new);
     }
 
+    /** Any certificate with a leaf: the x509 authenticator decides what it is worth. */
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        requireLeaf(chain);
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
-            throws CertificateException {
-        requireLeaf(chain);
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
-            throws CertificateException {
-        requireLeaf(chain);
-    }
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        throw new CertificateException("this trust manager verifies no servers");
-    }
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
-            throws CertificateException {
-        throw new CertificateException("this trust manager verifies no servers");
-    }
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
-            throws CertificateException {
-        throw new CertificateException("this trust manager verifies no servers");
+    protected void check(X509Certificate[] chain, String authType) throws CertificateException {
+        if (chain == null || chain.length == 0) {
+            throw new CertificateException("empty client certificate chain");
+        }
     }
 
     @Override
     public X509Certificate[] getAcceptedIssuers() {
         return clientCas.clone();
-    }
-
-    private static void requireLeaf(X509Certificate[] chain) throws CertificateException {
-        if (chain == null || chain.length == 0) {
-            throw new CertificateException("empty client certificate chain");
-        }
     }
 }
