@@ -170,7 +170,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
         CrdController crds = new CrdController(registry, apiserver,
                 new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry)), clock);
-        hooks.addAll(List.of(new OpenApiWarmUp(openApi), cacheStart, admission.informers(), crds));
+        hooks.addAll(List.of(new OpenApiWarmUp(openApi, cacheStart), cacheStart, admission.informers(), crds));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
         List<AutoCloseable> resources = new ArrayList<>(List.of(listEncoders, crds, bootstrap, services, eventTtl,

@@ -2,6 +2,7 @@ package io.kapi.assembly;
 
 import io.kapi.health.PostStartHook;
 import io.kapi.storage.cache.WatchCacheHub;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,7 @@ final class CacheStart implements PostStartHook {
 
     private final WatchCacheHub caches;
     private final CountDownLatch bootstrapped;
+    private final CountDownLatch started = new CountDownLatch(1);
     private final List<PostStartHook> prerequisites;
 
     private CacheStart(WatchCacheHub caches, List<PostStartHook> prerequisites) {
@@ -46,5 +48,14 @@ final class CacheStart implements PostStartHook {
             throw new IllegalStateException("bootstrap objects not written yet");
         }
         caches.start();
+        started.countDown();
+    }
+
+    /**
+     * Waits until this hook has run: the bootstrap objects are written and the caches started, the
+     * bulk of a start's work; false when {@code timeout} passed first.
+     */
+    boolean awaitStarted(Duration timeout) throws InterruptedException {
+        return started.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 }

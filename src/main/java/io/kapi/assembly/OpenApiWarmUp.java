@@ -2,25 +2,32 @@ package io.kapi.assembly;
 
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.health.PostStartHook;
+import java.time.Duration;
 
 /**
- * Builds the OpenAPI documents in the background once the server listens, so that the first
- * {@code kubectl explain} or {@code kubectl apply} finds them ready. Readiness does not wait for
- * them (as kube-apiserver's {@code apiservice-openapiv3-controller} hook does not wait for the
- * documents it aggregates): they take about a second of CPU on a cold JVM, more than the rest of a
- * restart. A request that comes first builds them itself, or waits for the build under way.
+ * Builds the OpenAPI documents in the background once the server's own start-up work is done (the
+ * bootstrap objects written and the caches started: {@code after}), so that the first
+ * {@code kubectl explain} or {@code kubectl apply} finds them ready. Readiness does not wait for them
+ * (as kube-apiserver's {@code apiservice-openapiv3-controller} hook does not wait for the documents it
+ * aggregates): they take about a second of CPU on a cold JVM, more than the rest of a restart, so
+ * building them beside the bootstrap hooks only delays readiness on a machine with few cores (thread
+ * priorities do not order threads on Linux). A request that comes first builds them itself, or waits
+ * for the build under way.
  */
-record OpenApiWarmUp(OpenApiHandler openApi) implements PostStartHook {
+record OpenApiWarmUp(OpenApiHandler openApi, CacheStart after) implements PostStartHook {
+
+    /** How long the build waits for the start-up work before it goes ahead anyway. */
+    private static final Duration AT_MOST = Duration.ofSeconds(30);
 
     @Override
     public String name() {
         return "apiservice-openapiv3-controller";
     }
 
+    /** Waits for {@code after} here, on the hook's thread, which a stopping server interrupts. */
     @Override
-    public void run() {
-        Thread builder = Thread.ofPlatform().name("kapi-openapi-warm-up").daemon().unstarted(openApi::prepare);
-        builder.setPriority(Thread.MIN_PRIORITY);
-        builder.start();
+    public void run() throws InterruptedException {
+        after.awaitStarted(AT_MOST);
+        Thread.ofPlatform().name("kapi-openapi-warm-up").daemon().start(openApi::prepare);
     }
 }

@@ -7,7 +7,6 @@ import io.kapi.registry.DeleteOptions;
 import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;
 import java.lang.System.Logger.Level;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,53 +46,35 @@ final class BootstrapRoles implements PostStartHook {
 
     /**
      * Reads what exists with one list per kind (not a read per object: a fresh store would answer
-     * each with NotFound), then creates or reconciles each object. A listed object may be stale by the
-     * time it is written: a create that finds it exists reconciles instead, and every update reads the
-     * object again.
+     * each with NotFound), then creates or reconciles each object; an object the list shows already
+     * reconciled costs no request. A listed object may be stale by the time it is written: a create
+     * that finds it exists reconciles instead, and every update reads the object again.
      */
     @Override
     public void run() {
-        Map<String, ObjectNode> listed = existing(clusterRoles);
+        Map<String, ObjectNode> listed = Stores.listed(clusterRoles);
         policy.clusterRoles().forEach(r -> ensureRole(clusterRoles, r, listed));
-        Map<String, ObjectNode> listedBindings = existing(clusterRoleBindings);
+        Map<String, ObjectNode> listedBindings = Stores.listed(clusterRoleBindings);
         policy.clusterRoleBindings().forEach(b -> ensureBinding(clusterRoleBindings, b, listedBindings));
-        Map<String, ObjectNode> listedRoles = existing(roles);
+        Map<String, ObjectNode> listedRoles = Stores.listed(roles);
         policy.roles().forEach(r -> ensureRole(roles, r, listedRoles));
-        Map<String, ObjectNode> listedRoleBindings = existing(roleBindings);
+        Map<String, ObjectNode> listedRoleBindings = Stores.listed(roleBindings);
         policy.roleBindings().forEach(b -> ensureBinding(roleBindings, b, listedRoleBindings));
         aggregation.ifPresent(ClusterRoleAggregation::reconcileAll);
     }
 
-    /** Every object of {@code store} by namespace and name. */
-    private static Map<String, ObjectNode> existing(ResourceClient store) {
-        Map<String, ObjectNode> byKey = new HashMap<>();
-        for (ObjectNode o : store.list("")) {
-            byKey.put(key(ObjectMeta.of(o)), o);
-        }
-        return byKey;
-    }
-
-    private static String key(ObjectMeta meta) {
-        return meta.namespace() + "/" + meta.name();
-    }
-
     private static void ensureRole(ResourceClient store, ObjectNode expected, Map<String, ObjectNode> listed) {
         ObjectMeta meta = ObjectMeta.of(expected);
-        Optional<ObjectNode> existing = Optional.ofNullable(listed.get(key(meta)));
-        if (existing.isEmpty()) {
-            if (Stores.createIfMissing(store, expected)) {
-                LOG.log(Level.DEBUG, "created {0} {1}", expected.path("kind").asText(), meta.name());
-                return;
-            }
-        }
-        if (Stores.update(store, meta.namespace(), meta.name(), current -> RbacReconciliation.role(current, expected))) {
-            LOG.log(Level.INFO, "reconciled {0} {1}", expected.path("kind").asText(), meta.name());
+        ObjectNode existing = listed.get(Stores.key(meta));
+        if (Stores.ensure(store, expected, existing, current -> RbacReconciliation.role(current, expected))) {
+            LOG.log(existing == null ? Level.DEBUG : Level.INFO, "{0} {1} {2}",
+                    existing == null ? "created" : "reconciled", expected.path("kind").asText(), meta.name());
         }
     }
 
     private static void ensureBinding(ResourceClient store, ObjectNode expected, Map<String, ObjectNode> listed) {
         ObjectMeta meta = ObjectMeta.of(expected);
-        Optional<ObjectNode> existing = Optional.ofNullable(listed.get(key(meta)));
+        Optional<ObjectNode> existing = Optional.ofNullable(listed.get(Stores.key(meta)));
         if (existing.isEmpty()) {
             if (Stores.createIfMissing(store, expected)) {
                 return;
@@ -113,7 +94,8 @@ final class BootstrapRoles implements PostStartHook {
                     expected.path("roleRef").path("name").asText());
             return;
         }
-        if (Stores.update(store, meta.namespace(), meta.name(), current -> RbacReconciliation.binding(current, expected))) {
+        if (Stores.ensure(store, expected, existing.orElse(null),
+                current -> RbacReconciliation.binding(current, expected))) {
             LOG.log(Level.INFO, "reconciled {0} {1}", expected.path("kind").asText(), meta.name());
         }
     }

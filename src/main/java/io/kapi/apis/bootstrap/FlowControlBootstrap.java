@@ -13,6 +13,7 @@ import io.kapi.client.ResourceClient;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The post-start hook {@code priority-and-fairness-config-producer}: keeps kube-apiserver's default
@@ -60,9 +61,10 @@ final class FlowControlBootstrap implements PostStartHook {
 
     /** Sets each FlowSchema's Dangling condition to whether its priority level exists. */
     private void markDangling() {
+        Map<String, ObjectNode> levels = Stores.listed(priorityLevels);
         for (ObjectNode fs : flowSchemas.list("")) {
             String level = fs.path("spec").path("priorityLevelConfiguration").path("name").asText();
-            boolean missing = priorityLevels.find("", level).isEmpty();
+            boolean missing = !levels.containsKey(Stores.key("", level));
             String status = missing ? "True" : "False";
             JsonNode current = condition(fs);
             if (current != null && status.equals(current.path("status").asText())) {
@@ -120,12 +122,10 @@ final class FlowControlBootstrap implements PostStartHook {
     }
 
     private static void ensure(ResourceClient store, List<ObjectNode> wanted, boolean mandatory) {
+        Map<String, ObjectNode> listed = Stores.listed(store);
         for (ObjectNode object : wanted) {
-            String name = ObjectMeta.of(object).name();
-            if (store.find("", name).isEmpty() && Stores.createIfMissing(store, object)) {
-                continue;
-            }
-            Stores.update(store, "", name, current -> reconciled(current, object, mandatory));
+            Stores.ensure(store, object, listed.get(Stores.key(ObjectMeta.of(object))),
+                    current -> reconciled(current, object, mandatory));
         }
     }
 

@@ -5,6 +5,8 @@ import io.kapi.client.ResourceClient;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
@@ -31,6 +33,47 @@ final class Stores {
             }
             throw e;
         }
+    }
+
+    /**
+     * Makes {@code wanted} exist and agree with {@code change}, given {@code listed}, the copy a list
+     * found under its name (null when the list found none): a missing object is created; a listed one
+     * that {@code change} leaves as it is costs no request (a restart finds the bootstrap objects as
+     * it left them); otherwise the object is read afresh and updated ({@link #update}). A create that
+     * finds the object made meanwhile reconciles it instead. Returns whether anything was written.
+     */
+    static boolean ensure(ResourceClient client, ObjectNode wanted, ObjectNode listed, UnaryOperator<ObjectNode> change) {
+        if (listed == null) {
+            if (createIfMissing(client, wanted)) {
+                return true;
+            }
+        } else {
+            ObjectNode changed = change.apply(listed.deepCopy());
+            if (changed == null || changed.equals(listed)) {
+                return false;
+            }
+        }
+        ObjectMeta meta = ObjectMeta.of(wanted);
+        return update(client, meta.namespace(), meta.name(), change);
+    }
+
+    /** Every object of {@code client} (all namespaces) by {@code namespace/name}, for {@link #ensure}. */
+    static Map<String, ObjectNode> listed(ResourceClient client) {
+        Map<String, ObjectNode> byKey = new HashMap<>();
+        for (ObjectNode o : client.list("")) {
+            byKey.put(key(ObjectMeta.of(o)), o);
+        }
+        return byKey;
+    }
+
+    /** The key of {@link #listed} for an object's metadata. */
+    static String key(ObjectMeta meta) {
+        return key(meta.namespace(), meta.name());
+    }
+
+    /** The key of {@link #listed} for a name ({@code ""} as the namespace of cluster-scoped objects). */
+    static String key(String namespace, String name) {
+        return namespace + "/" + name;
     }
 
     /**
