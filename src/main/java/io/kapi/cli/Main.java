@@ -58,6 +58,8 @@ public final class Main {
 
     /** Runs the command and returns its exit code; returns only after the server has stopped. */
     static int run(List<String> args, PrintStream out, PrintStream err) {
+        StartClock clock = new StartClock(System.getProperty("kapi.launchedAt"));
+        clock.mark("jvm");
         Options options;
         List<String> ignored;
         try {
@@ -81,12 +83,13 @@ public final class Main {
             return 1;
         }
         Logging.configure(options.verbosity());
+        clock.mark("flags");
         try {
             if (!ignored.isEmpty()) {
                 log().log(Level.WARNING, "Flags accepted but not implemented by Kapi, ignored: {0}",
                         String.join(" ", ignored));
             }
-            return serve(options, out);
+            return serve(options, out, clock);
         } catch (IOException | IllegalArgumentException | java.io.UncheckedIOException e) {
             // an expected failure (port in use, unreadable file): the message says it all
             log().log(Level.DEBUG, "Kapi failed to start", e);
@@ -99,7 +102,7 @@ public final class Main {
         }
     }
 
-    private static int serve(Options options, PrintStream out) throws IOException {
+    private static int serve(Options options, PrintStream out, StartClock clock) throws IOException {
         String advertise = HostAddress.advertise(options.advertiseAddress(), options.bindAddress());
         if (options.selfSignedCertificates() || options.effectiveStorageBackend().equals("embedded")) {
             DataDirectory.secure(options.dataDir());
@@ -141,6 +144,7 @@ public final class Main {
                 .authorization(options.authorization())
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
+        clock.mark("api");
         LocalPki pki;
         try {
             pki = certificates == null ? null : Background.join(certificates);
@@ -151,6 +155,7 @@ public final class Main {
         if (pki != null) {
             tls = pki.tls();
         }
+        clock.mark("certificates");
         KapiServer server;
         try {
             ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(),
@@ -160,6 +165,7 @@ public final class Main {
                     .withAuthorizer(api.authorizer())
                     .withRequestTimeout(options.requestTimeout());
             server = KapiServer.start(config, api.handler(), api.checks(), api.hooks());
+            clock.mark("listener");
         } catch (IOException | RuntimeException e) {
             closeQuietly(api);
             throw e;
@@ -179,6 +185,8 @@ public final class Main {
             out.println("Kapi is ready on https://" + advertise + ":" + server.port());
         }
         out.flush();
+        clock.mark("kubeconfig");
+        clock.log(log());
         try {
             server.awaitStopped();
         } catch (InterruptedException e) {
