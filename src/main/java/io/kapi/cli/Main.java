@@ -2,6 +2,7 @@ package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
+import io.kapi.assembly.StartUpPreload;
 import io.kapi.machinery.net.Cidr;
 import io.kapi.storage.etcd.EtcdConfig;
 import io.kapi.authz.AuthorizationModes;
@@ -60,6 +61,7 @@ public final class Main {
     static int run(List<String> args, PrintStream out, PrintStream err) {
         StartClock clock = new StartClock(System.getProperty("kapi.launchedAt"));
         clock.mark("jvm");
+        StartUpPreload.begin();
         Options options;
         List<String> ignored;
         try {

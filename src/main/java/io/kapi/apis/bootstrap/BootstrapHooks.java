@@ -98,6 +98,12 @@ public final class BootstrapHooks implements AutoCloseable {
         }
     }
 
+    /** Parses the bootstrap data files (RBAC policy, flow control), which are kept for the JVM. */
+    public static void preloadData() {
+        RbacPolicy.load();
+        RbacPolicy.read(FlowControlBootstrap.DATA);
+    }
+
     /** The hooks and their loops; nothing runs until the server runs the hooks. */
     public static BootstrapHooks create(LocalClient client, Registry registry, Storage storage, Endpoint endpoint,
                                         boolean standaloneControllers) {

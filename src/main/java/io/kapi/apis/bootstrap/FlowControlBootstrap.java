@@ -31,6 +31,9 @@ import java.util.Map;
  */
 final class FlowControlBootstrap implements PostStartHook {
 
+    /** The data file of kube-apiserver's default flow-control objects. */
+    static final String DATA = "flowcontrol.yaml";
+
     static final String AUTOUPDATE_SPEC = "apf.kubernetes.io/autoupdate-spec";
     private static final String API_VERSION = "flowcontrol.apiserver.k8s.io/v1";
 
@@ -41,7 +44,7 @@ final class FlowControlBootstrap implements PostStartHook {
     FlowControlBootstrap(LocalClient client) {
         this.flowSchemas = client.resource("flowcontrol.apiserver.k8s.io", "v1", "flowschemas");
         this.priorityLevels = client.resource("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations");
-        this.defaults = RbacPolicy.read("flowcontrol.yaml");
+        this.defaults = RbacPolicy.read(DATA);
     }
 
     @Override
