@@ -170,11 +170,12 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
         CrdController crds = new CrdController(registry, apiserver,
                 new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry)), clock);
-        hooks.addAll(List.of(new OpenApiWarmUp(openApi, cacheStart), cacheStart, admission.informers(), crds));
+        OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1));
+        hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers(), crds));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
-        List<AutoCloseable> resources = new ArrayList<>(List.of(listEncoders, crds, bootstrap, services, eventTtl,
-                authorization.resources(), admission.informers()));
+        List<AutoCloseable> resources = new ArrayList<>(List.of(openApiWarmUp, listEncoders, crds, bootstrap, services,
+                eventTtl, authorization.resources(), admission.informers()));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(
                     loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,

@@ -5,19 +5,33 @@ import io.kapi.health.PostStartHook;
 import java.time.Duration;
 
 /**
- * Builds the OpenAPI documents in the background once the server's own start-up work is done (the
- * bootstrap objects written and the caches started: {@code after}), so that the first
+ * Builds the OpenAPI documents in the background a little after the server's own start-up work is
+ * done (the bootstrap objects written and the caches started: {@code after}), so that the first
  * {@code kubectl explain} or {@code kubectl apply} finds them ready. Readiness does not wait for them
  * (as kube-apiserver's {@code apiservice-openapiv3-controller} hook does not wait for the documents it
  * aggregates): they take about a second of CPU on a cold JVM, more than the rest of a restart, so
  * building them beside the bootstrap hooks only delays readiness on a machine with few cores (thread
- * priorities do not order threads on Linux). A request that comes first builds them itself, or waits
- * for the build under way.
+ * priorities do not order threads on Linux). A server closed before the build began (a test's server
+ * often lives less than a second) does not build them at all, which would take the CPU of the test's
+ * next server. A request that comes first builds them itself, or waits for the build under way.
  */
-record OpenApiWarmUp(OpenApiHandler openApi, CacheStart after) implements PostStartHook {
+final class OpenApiWarmUp implements PostStartHook, AutoCloseable {
 
     /** How long the build waits for the start-up work before it goes ahead anyway. */
     private static final Duration AT_MOST = Duration.ofSeconds(30);
+
+    private final OpenApiHandler openApi;
+    private final CacheStart after;
+    private final Duration delay;
+    private Thread builder;
+    private boolean closed;
+
+    /** A warm-up that builds {@code delay} after {@code after} has run. */
+    OpenApiWarmUp(OpenApiHandler openApi, CacheStart after, Duration delay) {
+        this.openApi = openApi;
+        this.after = after;
+        this.delay = delay;
+    }
 
     @Override
     public String name() {
@@ -28,6 +42,28 @@ record OpenApiWarmUp(OpenApiHandler openApi, CacheStart after) implements PostSt
     @Override
     public void run() throws InterruptedException {
         after.awaitStarted(AT_MOST);
-        Thread.ofPlatform().name("kapi-openapi-warm-up").daemon().start(openApi::prepare);
+        synchronized (this) {
+            if (!closed) {
+                builder = Thread.ofPlatform().name("kapi-openapi-warm-up").daemon().start(this::build);
+            }
+        }
+    }
+
+    private void build() {
+        try {
+            Thread.sleep(delay);
+        } catch (InterruptedException e) {
+            return;
+        }
+        openApi.prepare();
+    }
+
+    /** Cancels a build that has not begun yet; one under way finishes (it holds no resources). */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (builder != null) {
+            builder.interrupt();
+        }
     }
 }
