@@ -108,7 +108,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Clock clock = Clock.systemUTC();
         // the schemas (a large JSON document to parse, once per JVM) load while the storage opens
         CompletableFuture<Schemas> loading = Background.start("kapi-schemas", Schemas::builtin);
-        ResourceTable table = ResourceTable.builtin();
+        ResourceTable table = ResourceTable.builtin(config.features().apis());
         Storage storage = StorageBackends.open(config);
         Schemas schemas = Background.join(loading);
         FieldManagers fieldManagers = new FieldManagers(schemas);

@@ -139,6 +139,7 @@ public final class Main {
                 .etcd(etcdConfig(options))
                 .authentication(authentication(options, tls != null ? tls.clientCas() : clusterCa(options.dataDir())))
                 .authorization(options.authorization())
+                .features(new ApiConfig.Features(options.gates(), options.apis()))
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
         LocalPki pki;
