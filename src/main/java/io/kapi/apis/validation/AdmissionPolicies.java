@@ -66,8 +66,7 @@ final class AdmissionPolicies {
                 try {
                     env.compile(source.asText());
                 } catch (CelError err) {
-                    e.invalidString(path + "[" + i + "]." + field, source.asText(), "compilation failed: "
-                            + err.getMessage());
+                    e.invalidString(path + "[" + i + "]." + field, source.asText(), err.getMessage());
                 }
             }
             i++;

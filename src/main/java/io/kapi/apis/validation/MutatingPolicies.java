@@ -83,7 +83,7 @@ final class MutatingPolicies {
                         + ", not " + result);
             }
         } catch (CelError err) {
-            e.invalidString(at, source, "compilation failed: " + err.getMessage());
+            e.invalidString(at, source, err.getMessage());
         }
     }
 
