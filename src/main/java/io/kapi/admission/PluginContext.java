@@ -31,13 +31,10 @@ public record PluginContext(ObjectLookup lookup, ConfigSource live, ObjectWriter
 
     /** The built-in kinds' schemas, loaded on first use by a test's context. */
     private static final class BuiltinShapes implements ObjectShapes {
-        static final FieldManagers FIELDS =
-                new FieldManagers(Schemas.builtin());
+        static final FieldManagers FIELDS = new FieldManagers(Schemas.builtin());
 
         @Override
-        public ObjectNode mergeConfiguration(GroupVersionKind kind,
-                ObjectNode live,
-                ObjectNode configuration) {
+        public ObjectNode mergeConfiguration(GroupVersionKind kind, ObjectNode live, ObjectNode configuration) {
             return FIELDS.forKind(kind).mergeConfiguration(live, configuration);
         }
 

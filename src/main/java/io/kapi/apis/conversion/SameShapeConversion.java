@@ -27,5 +27,4 @@ record SameShapeConversion(String servedApiVersion, String storedApiVersion) imp
         copy.put("apiVersion", apiVersion);
         return copy;
     }
-
 }
