@@ -29,10 +29,28 @@ public final class AdmissionChain {
         }
     }
 
-    /** Runs the mutating plugins that handle the operation, in order. */
+    /**
+     * Runs the mutating plugins that handle the operation, in order; once more, all of them, when a
+     * reinvocable plugin asks for it (kube's {@code reinvoker}: the built-in plugins are idempotent, the
+     * reinvocable ones run again only what needs it).
+     */
     public void admit(Attributes attributes) {
+        Reinvocation reinvocation = new Reinvocation();
+        admitOnce(attributes, reinvocation);
+        if (reinvocation.requested()) {
+            reinvocation.startReinvoke();
+            admitOnce(attributes, reinvocation);
+        }
+    }
+
+    private void admitOnce(Attributes attributes, Reinvocation reinvocation) {
         for (MutatingPlugin p : mutating) {
-            if (p.handles(attributes.operation())) {
+            if (!p.handles(attributes.operation())) {
+                continue;
+            }
+            if (p instanceof ReinvocablePlugin r) {
+                r.admit(attributes, reinvocation);
+            } else {
                 p.admit(attributes);
             }
         }

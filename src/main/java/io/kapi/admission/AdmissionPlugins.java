@@ -20,7 +20,9 @@ import io.kapi.admission.plugin.NamespaceLifecycle;
 import io.kapi.admission.plugin.NodeRestriction;
 import io.kapi.admission.plugin.PriorityAdmission;
 import io.kapi.admission.plugin.ServiceAccountAdmission;
+import io.kapi.admission.policy.MutatingAdmissionPolicyPlugin;
 import io.kapi.admission.policy.ValidatingAdmissionPolicyPlugin;
+import io.kapi.machinery.features.FeatureGates;
 import io.kapi.admission.webhook.MutatingAdmissionWebhook;
 import io.kapi.admission.webhook.ValidatingAdmissionWebhook;
 import java.lang.System.Logger.Level;
@@ -90,7 +92,14 @@ public final class AdmissionPlugins {
             Map.entry("CertificateSubjectRestriction", c -> new CertificateSubjectRestriction()),
             Map.entry("MutatingAdmissionWebhook", MutatingAdmissionWebhook::new),
             Map.entry("ValidatingAdmissionWebhook", ValidatingAdmissionWebhook::new),
+            Map.entry("MutatingAdmissionPolicy", MutatingAdmissionPolicyPlugin::new),
             Map.entry("ValidatingAdmissionPolicy", ValidatingAdmissionPolicyPlugin::new));
+
+    /**
+     * Plugins that do nothing unless a feature gate is on (kube's {@code InspectFeatureGates}): left out of
+     * the chain when it is off.
+     */
+    private static final Map<String, String> GATES = Map.of("MutatingAdmissionPolicy", "MutatingAdmissionPolicy");
 
     private AdmissionPlugins() {
     }
@@ -144,15 +153,28 @@ public final class AdmissionPlugins {
      */
     public static AdmissionChain chain(List<String> enable, List<String> disable, AdmissionConfiguration configuration,
                                        PluginContext context) {
+        return chain(enable, disable, configuration, context, FeatureGates.DEFAULT);
+    }
+
+    /**
+     * As {@link #chain(List, List, AdmissionConfiguration, PluginContext)}, with plugins behind a feature
+     * gate (MutatingAdmissionPolicy) only when {@code gates} has it on.
+     */
+    public static AdmissionChain chain(List<String> enable, List<String> disable, AdmissionConfiguration configuration,
+                                       PluginContext context, FeatureGates gates) {
         List<String> errors = problems(enable, disable);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));
         }
         List<AdmissionPlugin> plugins = new ArrayList<>();
         List<String> missing = new ArrayList<>();
+        List<String> gatedOff = new ArrayList<>();
         for (String name : enabled(enable, disable)) {
             Function<PluginContext, AdmissionPlugin> factory = FACTORIES.get(name);
-            if (factory == null) {
+            String gate = GATES.get(name);
+            if (gate != null && !gates.enabled(gate)) {
+                gatedOff.add(name);
+            } else if (factory == null) {
                 missing.add(name);
             } else {
                 plugins.add(factory.apply(context.withConfiguration(configuration.of(name).orElse(null))));
@@ -160,6 +182,9 @@ public final class AdmissionPlugins {
         }
         if (!missing.isEmpty()) {
             LOG.log(Level.INFO, "Admission plugins not implemented by Kapi yet, skipped: {0}", String.join(",", missing));
+        }
+        if (!gatedOff.isEmpty()) {
+            LOG.log(Level.INFO, "Admission plugins off by their feature gate: {0}", String.join(",", gatedOff));
         }
         return new AdmissionChain(plugins);
     }

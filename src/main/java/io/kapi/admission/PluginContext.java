@@ -1,6 +1,9 @@
 package io.kapi.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.apply.FieldManagers;
+import io.kapi.machinery.schema.Schemas;
 import io.kapi.authz.Authorizer;
 import java.time.Clock;
 import io.kapi.machinery.GroupVersionKind;
@@ -20,16 +23,34 @@ import java.util.function.Supplier;
  * @param clock the server's clock
  * @param configuration the plugin's part of the AdmissionConfiguration file, or null
  * @param kinds the resource served for a kind (a policy's paramKind), empty when none is
+ * @param shapes how apply configurations merge into objects and objects get their defaults
  */
 public record PluginContext(ObjectLookup lookup, ConfigSource live, ObjectWriter writer,
                             Supplier<Authorizer> authorizer, Clock clock, JsonNode configuration,
-                            Function<GroupVersionKind, Optional<ApiResource>> kinds) {
+                            Function<GroupVersionKind, Optional<ApiResource>> kinds, ObjectShapes shapes) {
 
-    /** Reads only, live views listed on each call, nothing authorized: for tests of single plugins. */
+    /** The built-in kinds' schemas, loaded on first use by a test's context. */
+    private static final class BuiltinShapes implements ObjectShapes {
+        static final FieldManagers FIELDS = new FieldManagers(Schemas.builtin());
+
+        @Override
+        public ObjectNode mergeConfiguration(GroupVersionKind kind, ObjectNode live, ObjectNode configuration) {
+            return FIELDS.forKind(kind).mergeConfiguration(live, configuration);
+        }
+
+        @Override
+        public void applyDefaults(GroupVersionKind kind, ObjectNode object) {
+        }
+    }
+
+    /**
+     * Reads only, live views listed on each call, nothing authorized, built-in schemas for merges and no
+     * defaulting: for tests of single plugins.
+     */
     public static PluginContext of(ObjectLookup lookup) {
         return new PluginContext(lookup, resource -> new LiveObjects() {
             @Override
-            public List<com.fasterxml.jackson.databind.node.ObjectNode> items() {
+            public List<ObjectNode> items() {
                 return lookup.list(resource, "");
             }
 
@@ -37,10 +58,16 @@ public record PluginContext(ObjectLookup lookup, ConfigSource live, ObjectWriter
             public long generation() {
                 return System.nanoTime();
             }
-        }, ObjectWriter.NONE, () -> attributes -> io.kapi.authz.Decision.noOpinion(), Clock.systemUTC(), null, kind -> Optional.empty());
+        }, ObjectWriter.NONE, () -> attributes -> io.kapi.authz.Decision.noOpinion(), Clock.systemUTC(), null, kind -> Optional.empty(),
+                new BuiltinShapes());
     }
 
     public PluginContext withConfiguration(JsonNode configuration) {
-        return new PluginContext(lookup, live, writer, authorizer, clock, configuration, kinds);
+        return new PluginContext(lookup, live, writer, authorizer, clock, configuration, kinds, shapes);
+    }
+
+    /** This context with {@code lookup} read through and {@code shapes} for merges and defaults. */
+    public PluginContext withShapes(ObjectShapes objectShapes) {
+        return new PluginContext(lookup, live, writer, authorizer, clock, configuration, kinds, objectShapes);
     }
 }

@@ -28,12 +28,17 @@ final class AdmissionWiring {
     private final AdmissionConfiguration file;
     private final Clock clock;
     private final StoreInformers informers;
+    private final io.kapi.machinery.features.FeatureGates gates;
+    private final RegistryShapes shapes;
     private volatile Registry registry;
     private volatile LocalClient client;
     private volatile Authorizer authorizer = attributes -> Decision.noOpinion();
 
     /** @throws IllegalArgumentException when the configuration file is unreadable or wrong */
-    AdmissionWiring(ApiConfig.Admission config, Clock clock) {
+    AdmissionWiring(ApiConfig.Admission config, io.kapi.machinery.features.FeatureGates gates,
+                    io.kapi.machinery.apply.FieldManagers fields, Clock clock) {
+        this.gates = gates;
+        this.shapes = new RegistryShapes(() -> registry, fields);
         this.config = config;
         this.file = config.configFile() == null ? AdmissionConfiguration.NONE
                 : AdmissionConfiguration.read(config.configFile());
@@ -44,8 +49,8 @@ final class AdmissionWiring {
     /** The chain, for the registry to build with itself as the lookup. */
     AdmissionChain chain(ObjectLookup lookup) {
         PluginContext context = new PluginContext(lookup, informers, this::updateStatus, () -> authorizer, clock, null,
-                this::resourceOf);
-        return AdmissionPlugins.chain(config.enable(), config.disable(), file, context);
+                this::resourceOf, shapes);
+        return AdmissionPlugins.chain(config.enable(), config.disable(), file, context, gates);
     }
 
     void bind(Registry builtRegistry, LocalClient apiserver, Authorizer serverAuthorizer) {

@@ -108,7 +108,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Clock clock = Clock.systemUTC();
         // the schemas (a large JSON document to parse, once per JVM) load while the storage opens
         CompletableFuture<Schemas> loading = Background.start("kapi-schemas", Schemas::builtin);
-        ResourceTable table = ResourceTable.builtin();
+        ResourceTable table = ResourceTable.builtin(config.features().apis());
         Storage storage = StorageBackends.open(config);
         Schemas schemas = Background.join(loading);
         FieldManagers fieldManagers = new FieldManagers(schemas);
@@ -119,7 +119,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
                 fieldManagers, () -> AdmissionChain.NONE, clock);
         var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
-        AdmissionWiring admission = new AdmissionWiring(config.admission(), clock);
+        AdmissionWiring admission = new AdmissionWiring(config.admission(), config.features().gates(), fieldManagers,
+                clock);
         Registry registry = new Registry(table.resources(), storage,
                 new BuiltinStrategies(Map.of("/services", services::decorate,
                         "apiextensions.k8s.io/customresourcedefinitions",

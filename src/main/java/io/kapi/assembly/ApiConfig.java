@@ -27,12 +27,28 @@ import java.util.Objects;
  * @param etcd how to reach etcd when the backend is etcd3 (else null)
  * @param authentication the authentication flags (client CAs, token files, OIDC, webhooks, ...)
  * @param authorization the authorization modes' files and caches
+ * @param features {@code --feature-gates} and {@code --runtime-config}
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
                         int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer,
                         List<String> authorizationModes, Admission admission, EtcdConfig etcd,
-                        AuthenticationConfig authentication, AuthorizationConfig authorization) {
+                        AuthenticationConfig authentication, AuthorizationConfig authorization, Features features) {
+
+    /**
+     * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
+     */
+    public record Features(io.kapi.machinery.features.FeatureGates gates,
+                           io.kapi.machinery.resource.ApiEnablement apis) {
+
+        public static final Features DEFAULT = new Features(io.kapi.machinery.features.FeatureGates.DEFAULT,
+                io.kapi.machinery.resource.ApiEnablement.DEFAULT);
+
+        public Features {
+            Objects.requireNonNull(gates, "gates");
+            Objects.requireNonNull(apis, "apis");
+        }
+    }
 
     /**
      * {@code --enable-admission-plugins} and {@code --disable-admission-plugins}: added to and taken
@@ -60,6 +76,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(authentication, "authentication");
         Objects.requireNonNull(authorization, "authorization");
+        Objects.requireNonNull(features, "features");
     }
 
     public static Builder builder() {
@@ -80,6 +97,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private String serviceAccountIssuer;
         private List<String> authorizationModes = List.of("AlwaysAllow");
         private Admission admission = Admission.DEFAULT;
+        private Features features = Features.DEFAULT;
         private EtcdConfig etcd;
         private AuthenticationConfig authentication = AuthenticationConfig.DEFAULT;
         private AuthorizationConfig authorization = AuthorizationConfig.DEFAULT;
@@ -159,10 +177,15 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        public Builder features(Features v) {
+            features = v;
+            return this;
+        }
+
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
-                    etcd, authentication, authorization);
+                    etcd, authentication, authorization, features);
         }
     }
 }

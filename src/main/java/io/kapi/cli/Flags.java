@@ -139,6 +139,22 @@ final class Flags {
             new Flag("admission-control-config-file", null, ADMISSION, "string", null,
                     "File with admission control configuration.",
                     true, false, (b, v) -> b.admissionControlConfigFile = Path.of(v)),
+            new Flag("feature-gates", null, GENERIC, "colonSeparatedMultimapStringString", null,
+                    "Comma-separated list of component:key=value pairs that describe feature gates for "
+                            + "alpha/experimental features of different components. If the component is not "
+                            + "specified, defaults to \"kube\". This flag can be repeatedly invoked. Kapi acts on "
+                            + "MutatingAdmissionPolicy (with --runtime-config=admissionregistration.k8s.io/v1beta1=true); "
+                            + "the other gates of kube-apiserver 1.34 are checked and accepted.",
+                    true, true, (b, v) -> b.featureGates = appendRaw(b.featureGates, v)),
+            new Flag("runtime-config", null, "API enablement", "<comma-separated 'key=value' pairs>", null,
+                    "A set of key=value pairs that enable or disable built-in APIs. Supported options are: "
+                            + "v1=true|false for the core API group <group>/<version>=true|false for a specific API "
+                            + "group and version (e.g. apps/v1=true) api/all=true|false controls all API versions "
+                            + "api/ga=true|false controls all API versions of the form v[0-9]+ api/beta=true|false "
+                            + "controls all API versions of the form v[0-9]+beta[0-9]+ api/alpha=true|false controls "
+                            + "all API versions of the form v[0-9]+alpha[0-9]+. Kapi serves admissionregistration.k8s.io/"
+                            + "v1beta1 and v1alpha1 when enabled; it cannot switch off versions served by default.",
+                    true, true, (b, v) -> b.runtimeConfig = appendRaw(b.runtimeConfig, v)),
             new Flag("service-cluster-ip-range", null, MISC, "string", "10.96.0.0/12",
                     "A CIDR notation IP range from which to assign service cluster IPs (or an IPv4,IPv6 pair for "
                             + "dual-stack). This must not overlap "
@@ -215,6 +231,13 @@ final class Flags {
             throw new IllegalArgumentException("failed to parse IP: " + GoStrings.quote(v));
         }
         return ip.toString();
+    }
+
+    /** A repeatable flag whose value is parsed later as a whole ({@code key=value} lists). */
+    private static List<String> appendRaw(List<String> current, String value) {
+        List<String> values = new ArrayList<>(current);
+        values.add(value);
+        return List.copyOf(values);
     }
 
     private static List<String> append(List<String> current, String commaSeparated) {

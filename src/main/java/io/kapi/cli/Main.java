@@ -144,6 +144,7 @@ public final class Main {
                 .etcd(etcdConfig(options))
                 .authentication(authentication(options, tls != null ? tls.clientCas() : clusterCa(options.dataDir())))
                 .authorization(options.authorization())
+                .features(new ApiConfig.Features(options.gates(), options.apis()))
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
         clock.mark("api");

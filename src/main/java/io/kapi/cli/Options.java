@@ -23,6 +23,8 @@ import java.util.Set;
  *                       {@code serviceAccountIssuers} are also here as given)
  * @param authorization the authorization modes' files
  * @param admissionControlConfigFile the AdmissionConfiguration file, or null
+ * @param featureGates the {@code --feature-gates} values as given (checked by {@link #validate()})
+ * @param runtimeConfig the {@code --runtime-config} values as given (checked by {@link #validate()})
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -33,7 +35,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
                       Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl,
                       EtcdOptions etcd, io.kapi.server.authn.AuthenticationConfig authentication,
-                      io.kapi.authz.AuthorizationConfig authorization, Path admissionControlConfigFile) {
+                      io.kapi.authz.AuthorizationConfig authorization, Path admissionControlConfigFile,
+                      List<String> featureGates, List<String> runtimeConfig) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -46,6 +49,28 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         enableAdmissionPlugins = List.copyOf(enableAdmissionPlugins);
         disableAdmissionPlugins = List.copyOf(disableAdmissionPlugins);
         serviceAccountIssuers = List.copyOf(serviceAccountIssuers);
+        featureGates = List.copyOf(featureGates);
+        runtimeConfig = List.copyOf(runtimeConfig);
+    }
+
+    /**
+     * The feature gates of {@code --feature-gates}.
+     *
+     * @throws IllegalArgumentException as {@link #validate()} reports it
+     */
+    public io.kapi.machinery.features.FeatureGates gates() {
+        return io.kapi.machinery.features.FeatureGates.parse(featureGates);
+    }
+
+    /**
+     * The API versions {@code --runtime-config} enables, checked against the versions kube-apiserver 1.34 has.
+     *
+     * @throws IllegalArgumentException as {@link #validate()} reports it
+     */
+    public io.kapi.machinery.resource.ApiEnablement apis() {
+        io.kapi.machinery.resource.ApiEnablement apis = io.kapi.machinery.resource.ApiEnablement.parse(runtimeConfig);
+        io.kapi.machinery.resource.ResourceTable.builtin(apis);
+        return apis;
     }
 
     public static Builder builder() {
@@ -145,6 +170,16 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         if (verbosity < 0) {
             errors.add("-v must not be negative");
         }
+        try {
+            gates();
+        } catch (IllegalArgumentException e) {
+            errors.add("--feature-gates: " + e.getMessage());
+        }
+        try {
+            apis();
+        } catch (IllegalArgumentException e) {
+            errors.add("--runtime-config: " + e.getMessage());
+        }
         errors.addAll(etcd.validate());
         errors.addAll(AuthValidation.problems(this));
         return errors;
@@ -193,6 +228,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         io.kapi.server.authn.AuthenticationConfig authentication = io.kapi.server.authn.AuthenticationConfig.DEFAULT;
         io.kapi.authz.AuthorizationConfig authorization = io.kapi.authz.AuthorizationConfig.DEFAULT;
         Path admissionControlConfigFile;
+        List<String> featureGates = List.of();
+        List<String> runtimeConfig = List.of();
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -221,7 +258,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
-                    authentication, authorization, admissionControlConfigFile);
+                    authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig);
         }
     }
 }

@@ -63,7 +63,7 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
         this.services = new StoreServices(services.metadata(), services.schema(), services.fields(),
                 this::admission, services.clock());
         this.caches = new WatchCacheHub(storage, cacheOptions);
-        this.base = ResourceTable.builtin();
+        this.base = ResourceTable.builtinServing(served);
         List<ResourceDefinition> definitions = new ArrayList<>();
         for (ApiResource resource : served) {
             definitions.add(ResourceDefinition.of(resource, base.facts(resource), strategies));

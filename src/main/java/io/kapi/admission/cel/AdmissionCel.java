@@ -23,7 +23,19 @@ public final class AdmissionCel {
     private static final CelEnvironment POLICIES = CelEnvironment.builder().dynamic("object").dynamic("oldObject")
             .map("request").dynamic("params").dynamic("namespaceObject").map("variables").authorizer().build();
 
+    private static final CelEnvironment MUTATIONS = CelEnvironment.builder().dynamic("object").dynamic("oldObject")
+            .map("request").dynamic("params").dynamic("namespaceObject").map("variables").authorizer()
+            .objectConstruction().build();
+
     private AdmissionCel() {
+    }
+
+    /**
+     * The environment of mutating admission policies' mutations: the policies' variables, and CEL type
+     * construction of {@code Object{...}} and {@code JSONPatch{...}} values.
+     */
+    public static CelEnvironment mutations() {
+        return MUTATIONS;
     }
 
     /** The environment of webhook match conditions. */

@@ -32,7 +32,7 @@ final class PolicyEvaluator {
     static Outcome evaluate(CompiledPolicy policy, Map<String, Object> activation, long budget) {
         CelBudget shared = new CelBudget(budget);
         Map<String, Object> vars = new HashMap<>(activation);
-        vars.put("variables", variables(policy, vars, shared));
+        vars.put("variables", variables(policy.variables(), vars, shared));
         List<Failure> failures = new ArrayList<>();
         for (int i = 0; i < policy.validations().size(); i++) {
             CompiledPolicy.Validation v = policy.validations().get(i);
@@ -51,11 +51,15 @@ final class PolicyEvaluator {
         return new Outcome(failures, audits);
     }
 
-    /** The variables in order, each seeing the ones before; a failing one is left out (its readers fail). */
-    private static Map<String, Object> variables(CompiledPolicy policy, Map<String, Object> vars, CelBudget budget) {
+    /**
+     * The variables in order, each seeing the ones before ({@code vars} gets them as {@code variables});
+     * a failing one is left out (its readers fail).
+     */
+    static Map<String, Object> variables(List<CompiledPolicy.Variable> variables, Map<String, Object> vars,
+                                         CelBudget budget) {
         Map<String, Object> values = new LinkedHashMap<>();
         vars.put("variables", values);
-        for (CompiledPolicy.Variable v : policy.variables()) {
+        for (CompiledPolicy.Variable v : variables) {
             Object value = run(v.expression(), vars, budget);
             if (value != null && !(value instanceof CelError)) {
                 values.put(v.name(), value);

@@ -12,8 +12,13 @@ import io.kapi.machinery.cel.CelExpression;
 record PolicyExpression(String source, CelExpression program, String compileError) {
 
     static PolicyExpression compile(String source) {
+        return compile(source, AdmissionCel.policies());
+    }
+
+    /** {@code source} compiled in {@code env} (the mutations' environment, with object construction). */
+    static PolicyExpression compile(String source, io.kapi.machinery.cel.CelEnvironment env) {
         try {
-            return new PolicyExpression(source, AdmissionCel.policies().compile(source), null);
+            return new PolicyExpression(source, env.compile(source), null);
         } catch (CelError e) {
             return new PolicyExpression(source, null, e.getMessage());
         }

@@ -42,18 +42,19 @@ final class PolicyParams {
         this.context = context;
     }
 
-    Resolved resolve(CompiledPolicy policy, PolicyBinding binding, Attributes a) {
-        if (policy.paramKind() == null) {
+    /** @param paramKind the policy's, or null when it has none */
+    Resolved resolve(io.kapi.machinery.GroupVersionKind paramKind, PolicyBinding binding, Attributes a) {
+        if (paramKind == null) {
             return WITHOUT;
         }
         PolicyBinding.ParamRef ref = binding.paramRef();
         if (ref == null) {
             return Resolved.failed("failed to configure binding: paramRef is required when paramKind is set");
         }
-        Optional<ApiResource> kind = context.kinds().apply(policy.paramKind());
+        Optional<ApiResource> kind = context.kinds().apply(paramKind);
         if (kind.isEmpty()) {
             return Resolved.failed("failed to configure policy: failed to find resource referenced by paramKind: '"
-                    + policy.paramKind().apiVersion() + ", Kind=" + policy.paramKind().kind() + "'");
+                    + paramKind.apiVersion() + ", Kind=" + paramKind.kind() + "'");
         }
         String namespace = "";
         if (kind.get().namespaced()) {

@@ -121,7 +121,7 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingPlugin {
 
     /** The failures of {@code policy} under {@code binding}: one evaluation per parameter object. */
     private List<Denial> evaluate(CompiledPolicy policy, PolicyBinding binding, Attributes a) {
-        PolicyParams.Resolved resolved = params.resolve(policy, binding, a);
+        PolicyParams.Resolved resolved = params.resolve(policy.paramKind(), binding, a);
         if (resolved.error() != null) {
             return policy.failOpen() ? List.of()
                     : List.of(new Denial(policy, binding, resolved.error(), "Invalid"));

@@ -2,14 +2,14 @@ package io.kapi.admission.webhook;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
-import io.kapi.admission.MutatingPlugin;
+import io.kapi.admission.ReinvocablePlugin;
+import io.kapi.admission.Reinvocation;
 import io.kapi.admission.Operation;
 import io.kapi.admission.PluginContext;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.patch.PatchType;
 import io.kapi.machinery.patch.Patches;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -18,9 +18,22 @@ import java.util.Optional;
  * kube-apiserver's {@code MutatingAdmissionWebhook}: matching webhooks of every
  * MutatingWebhookConfiguration are called one after the other, each seeing the object as the ones before
  * left it; a JSONPatch response is applied to the object. A webhook with {@code reinvocationPolicy:
- * IfNeeded} is called once more when a later webhook changed the object after it ran.
+ * IfNeeded} is called once more, in the chain's second pass, when a later webhook (or, in that pass,
+ * another plugin) changed the object after it ran, as kube's dispatcher decides it.
  */
-public final class MutatingAdmissionWebhook implements MutatingPlugin {
+public final class MutatingAdmissionWebhook implements ReinvocablePlugin {
+
+    /** What the passes of one request share: kube's {@code webhookReinvokeContext}. */
+    private static final class State {
+        ObjectNode lastOutput;
+        final java.util.Set<String> invokedReinvocable = new java.util.LinkedHashSet<>();
+        final java.util.Set<String> reinvoke = new java.util.HashSet<>();
+
+        void requireReinvokingPreviouslyInvoked() {
+            reinvoke.addAll(invokedReinvocable);
+            invokedReinvocable.clear();
+        }
+    }
 
     static final GroupVersionResource CONFIGURATIONS =
             new GroupVersionResource("admissionregistration.k8s.io", "v1", "mutatingwebhookconfigurations");
@@ -44,30 +57,31 @@ public final class MutatingAdmissionWebhook implements MutatingPlugin {
     }
 
     @Override
-    public void admit(Attributes a) {
+    public void admit(Attributes a, Reinvocation reinvocation) {
         List<Webhook> hooks = source.hooks();
         if (hooks.isEmpty()) {
             return;
         }
-        List<Webhook> reinvoke = new ArrayList<>();
-        List<Webhook> ranBeforeChange = new ArrayList<>();
-        for (Webhook hook : hooks) {
-            if (!dispatch.applies(hook, a)) {
-                continue;
-            }
-            boolean changed = callAndPatch(hook, a);
-            if (changed) {
-                reinvoke.addAll(ranBeforeChange);
-                ranBeforeChange.clear();
-            }
-            if (hook.reinvokeIfNeeded()) {
-                ranBeforeChange.add(hook);
-            }
+        State state = reinvocation.state(name(), State::new);
+        if (reinvocation.isReinvoke() && !java.util.Objects.equals(state.lastOutput, a.object())) {
+            state.requireReinvokingPreviouslyInvoked();
         }
-        for (Webhook hook : reinvoke.stream().distinct().toList()) {
-            if (dispatch.applies(hook, a)) {
-                callAndPatch(hook, a);
+        try {
+            for (Webhook hook : hooks) {
+                String uid = hook.configuration() + "/" + hook.index();
+                if (!dispatch.applies(hook, a) || reinvocation.isReinvoke() && !state.reinvoke.contains(uid)) {
+                    continue;
+                }
+                if (callAndPatch(hook, a)) {
+                    state.requireReinvokingPreviouslyInvoked();
+                    reinvocation.requestReinvoke();
+                }
+                if (hook.reinvokeIfNeeded()) {
+                    state.invokedReinvocable.add(uid);
+                }
             }
+        } finally {
+            state.lastOutput = a.object() == null ? null : a.object().deepCopy();
         }
     }
 

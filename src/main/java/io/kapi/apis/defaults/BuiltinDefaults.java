@@ -63,6 +63,16 @@ public final class BuiltinDefaults {
                 PolicyDefaults::validatingAdmissionPolicy);
         put(map, "admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding",
                 PolicyDefaults::validatingAdmissionPolicyBinding);
+        put(map, "admissionregistration.k8s.io", "v1beta1", "ValidatingAdmissionPolicy",
+                PolicyDefaults::validatingAdmissionPolicy);
+        put(map, "admissionregistration.k8s.io", "v1beta1", "ValidatingAdmissionPolicyBinding",
+                PolicyDefaults::validatingAdmissionPolicyBinding);
+        for (String version : java.util.List.of("v1beta1", "v1alpha1")) {
+            put(map, "admissionregistration.k8s.io", version, "MutatingAdmissionPolicy",
+                    PolicyDefaults::validatingAdmissionPolicy);
+            put(map, "admissionregistration.k8s.io", version, "MutatingAdmissionPolicyBinding",
+                    PolicyDefaults::validatingAdmissionPolicyBinding);
+        }
         put(map, "flowcontrol.apiserver.k8s.io", "v1", "FlowSchema", PolicyDefaults::flowSchema);
         put(map, "flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration",
                 PolicyDefaults::priorityLevelConfiguration);

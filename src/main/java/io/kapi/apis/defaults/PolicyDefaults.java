@@ -65,6 +65,7 @@ final class PolicyDefaults {
         }
     }
 
+    /** A validating or mutating admission policy: failurePolicy Fail, its matchConstraints' defaults. */
     static void validatingAdmissionPolicy(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         textPointer(spec, "failurePolicy", "Fail");

@@ -58,7 +58,7 @@ final class AdmissionPolicies {
     }
 
     /** Each item's {@code field} (when present) compiles in {@code env}. */
-    private static void expressions(JsonNode items, String path, String field, CelEnvironment env, Errs e) {
+    static void expressions(JsonNode items, String path, String field, CelEnvironment env, Errs e) {
         int i = 0;
         for (JsonNode item : items) {
             JsonNode source = item.get(field);
@@ -66,8 +66,7 @@ final class AdmissionPolicies {
                 try {
                     env.compile(source.asText());
                 } catch (CelError err) {
-                    e.invalidString(path + "[" + i + "]." + field, source.asText(), "compilation failed: "
-                            + err.getMessage());
+                    e.invalidString(path + "[" + i + "]." + field, source.asText(), err.getMessage());
                 }
             }
             i++;

@@ -54,6 +54,8 @@ public final class BuiltinValidation {
             Map.entry("networking.k8s.io/NetworkPolicy", Networking.NETWORK_POLICY),
             Map.entry("admissionregistration.k8s.io/ValidatingAdmissionPolicy", AdmissionPolicies.POLICY),
             Map.entry("admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding", AdmissionPolicies.BINDING),
+            Map.entry("admissionregistration.k8s.io/MutatingAdmissionPolicy", MutatingPolicies.POLICY),
+            Map.entry("admissionregistration.k8s.io/MutatingAdmissionPolicyBinding", MutatingPolicies.BINDING),
             Map.entry("admissionregistration.k8s.io/ValidatingWebhookConfiguration", AdmissionPolicies.WEBHOOKS),
             Map.entry("admissionregistration.k8s.io/MutatingWebhookConfiguration", AdmissionPolicies.WEBHOOKS));
 

@@ -84,6 +84,17 @@ public final class FieldManager {
     }
 
     /**
+     * {@code configuration} merged into {@code live} by this kind's structure, as a mutating admission
+     * policy's apply configuration is: no ownership is recorded, and a configuration that names a field
+     * the schema lacks, or sets an atomic list, map or struct, is refused ({@link ConfigurationMerge}).
+     *
+     * @throws IllegalArgumentException with kube's wording of why
+     */
+    public ObjectNode mergeConfiguration(ObjectNode live, ObjectNode configuration) {
+        return ConfigurationMerge.merge(type, live, configuration);
+    }
+
+    /**
      * Records a create, update or non-apply patch: the fields that differ between {@code oldObj} and
      * {@code newObj} become {@code manager}'s (operation Update) and leave the other managers. Call it
      * after decoding and defaulting the new object, before admission and the strategy.

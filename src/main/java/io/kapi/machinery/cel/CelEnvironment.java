@@ -45,15 +45,17 @@ public final class CelEnvironment {
     private final Cel cel;
     private final Map<String, Variable> variables;
     private final CelLimits limits;
+    private final boolean objectConstruction;
 
     /** A declared variable: a schema, or only a type. */
     record Variable(String name, CelType type, CelSchema schema) {
     }
 
-    private CelEnvironment(Cel cel, Map<String, Variable> variables, CelLimits limits) {
+    private CelEnvironment(Cel cel, Map<String, Variable> variables, CelLimits limits, boolean objectConstruction) {
         this.cel = cel;
         this.variables = variables;
         this.limits = limits;
+        this.objectConstruction = objectConstruction;
     }
 
     public static Builder builder() {
@@ -73,7 +75,7 @@ public final class CelEnvironment {
     public CelExpression compile(String expression) {
         CelValidationResult result;
         try {
-            result = cel.compile(expression);
+            result = objectConstruction ? compileWithObjects(expression) : cel.compile(expression);
         } catch (RuntimeException e) {
             throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + e.getMessage());
         }
@@ -82,10 +84,30 @@ public final class CelEnvironment {
         }
         try {
             var ast = result.getAst();
-            return new CelExpression(expression, ast, cel.createProgram(ast), this);
+            var runnable = objectConstruction ? ObjectConstruction.rewrite(ast) : ast;
+            return new CelExpression(expression, ast, cel.createProgram(runnable), this);
         } catch (dev.cel.common.CelException e) {
             throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + e.getMessage());
         }
+    }
+
+    /**
+     * Parses, then checks with the constructible types ({@link ObjectTypes}) the parsed expression needs,
+     * next to the schema types of the variables.
+     */
+    private CelValidationResult compileWithObjects(String expression) {
+        CelValidationResult parsed = cel.parse(expression);
+        if (parsed.hasError()) {
+            return parsed;
+        }
+        dev.cel.common.CelAbstractSyntaxTree ast;
+        try {
+            ast = parsed.getAst();
+        } catch (dev.cel.common.CelValidationException e) {
+            throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + e.getMessage());
+        }
+        dev.cel.common.CelAbstractSyntaxTree unchecked = ast;
+        return ObjectTypes.checking(unchecked, () -> cel.check(unchecked));
     }
 
     Map<String, Variable> variables() {
@@ -97,6 +119,7 @@ public final class CelEnvironment {
 
         private final Map<String, Variable> variables = new LinkedHashMap<>();
         private boolean authorizer;
+        private boolean objectConstruction;
         private CelLimits limits = CelLimits.KUBE;
 
         private Builder() {
@@ -142,6 +165,17 @@ public final class CelEnvironment {
             return this;
         }
 
+        /**
+         * Type construction as kube's mutating admission policies have it: {@code Object{...}},
+         * {@code Object.<field>{...}} and {@code JSONPatch{...}} build {@link CelObject}s, and
+         * {@code jsonpatch.escapeKey} is declared. Checked as structs of dynamic types ({@link ObjectTypes}),
+         * run as calls that make the objects ({@link ObjectConstruction}).
+         */
+        public Builder objectConstruction() {
+            this.objectConstruction = true;
+            return this;
+        }
+
         public Builder limits(CelLimits limits) {
             this.limits = limits;
             return this;
@@ -152,7 +186,9 @@ public final class CelEnvironment {
                     .enableHeterogeneousNumericComparisons(true).maxRegexProgramSize(-1).build();
             CelBuilder b = CelFactory.standardCelBuilder().setOptions(options)
                     .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-                    .setTypeProvider(new StructTypes(structTypes()))
+                    .setTypeProvider(objectConstruction
+                            ? new ObjectTypes(new StructTypes(structTypes()))
+                            : new StructTypes(structTypes()))
                     .addCompilerLibraries(CelExtensions.strings(), CelExtensions.optional(), CelExtensions.bindings(),
                             CelExtensions.sets(options), CelExtensions.comprehensions())
                     .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.optional(),
@@ -161,12 +197,16 @@ public final class CelEnvironment {
             if (authorizer) {
                 libraries.add(new AuthzLibrary());
             }
+            if (objectConstruction) {
+                libraries.add(new JsonPatchLibrary());
+                b.addFunctionBindings(ObjectConstruction.BINDING);
+            }
             for (CelLibrary library : libraries) {
                 b.addFunctionDeclarations(library.declarations());
                 b.addFunctionBindings(library.bindings());
             }
             variables.values().forEach(v -> b.addVar(v.name(), v.type()));
-            return new CelEnvironment(b.build(), Map.copyOf(variables), limits);
+            return new CelEnvironment(b.build(), Map.copyOf(variables), limits, objectConstruction);
         }
 
         /** Every struct type reachable from the variables, for the checker to find by name. */

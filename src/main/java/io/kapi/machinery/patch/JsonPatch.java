@@ -156,7 +156,7 @@ final class JsonPatch {
         boolean expectsNothing = expected == null || expected.isNull();
         boolean passes = actual == null || actual.isNull() ? expectsNothing : !expectsNothing && equal(actual, expected);
         if (!passes) {
-            throw new Failure("testing value %s failed".formatted(path));
+            throw new TestFailed("testing value %s failed".formatted(path));
         }
     }
 
@@ -349,9 +349,16 @@ final class JsonPatch {
     }
 
     /** An operation that does not apply; kube-apiserver answers it with a 422 whose text hides this one. */
-    static final class Failure extends Exception {
+    static class Failure extends Exception {
         Failure(String message) {
             super(message, null, false, false);
+        }
+    }
+
+    /** A {@code test} whose value differs (evanphx's {@code ErrTestFailed}); a missing path is a plain failure. */
+    static final class TestFailed extends Failure {
+        TestFailed(String message) {
+            super(message);
         }
     }
 }

@@ -95,4 +95,30 @@ public final class Patches {
             throw PatchErrors.unprocessable();
         }
     }
+
+    /** What JSON patch operations the server made itself (a mutating admission policy's) did. */
+    public sealed interface Operations {
+        /** @param document the patched copy */
+        record Applied(JsonNode document) implements Operations {
+        }
+
+        /** A {@code test} operation found another value: kube applies none of the patch then. */
+        record TestFailed(String message) implements Operations {
+        }
+
+        /** An operation did not apply, with evanphx's message. */
+        record Failed(String message) implements Operations {
+        }
+    }
+
+    /** Applies {@code ops} to a copy of {@code document} (which stays as it is). */
+    public static Operations applyOperations(JsonNode document, List<JsonNode> ops) {
+        try {
+            return new Operations.Applied(JsonPatch.apply(document.deepCopy(), ops));
+        } catch (JsonPatch.TestFailed e) {
+            return new Operations.TestFailed(e.getMessage());
+        } catch (JsonPatch.Failure e) {
+            return new Operations.Failed(e.getMessage());
+        }
+    }
 }

@@ -39,6 +39,7 @@ import java.util.regex.Pattern;
 public final class ResourceTable {
 
     private static final String DATA = "/apis/builtin-resources.json";
+    private static final System.Logger LOG = System.getLogger(ResourceTable.class.getName());
 
     private final List<ApiResource> resources;
     private final List<GroupVersion> groupVersions;
@@ -47,9 +48,40 @@ public final class ResourceTable {
     private final Map<GroupVersionKind, ApiResource> byKind;
     private final Map<ApiResource, String> storageHashes;
     private final Map<io.kapi.machinery.GroupVersionResource, ResourceFacts> facts;
+    private final Catalog catalog;
+
+    /**
+     * What the data file holds beyond the default: every row (those of versions served only when
+     * {@code --runtime-config} enables them too), the versions of each group in preference order, the
+     * off-by-default ones, and the further versions kube registers that Kapi does not serve.
+     */
+    private record Catalog(List<ApiResource> rows, Map<ApiResource, ResourceFacts> facts,
+                           Map<String, List<String>> versions, Set<GroupVersion> offByDefault,
+                           Set<GroupVersion> registered) {
+
+        /**
+         * The table of the rows {@code keep} picks: every default version stays listed; an off-by-default
+         * one is listed when one of its rows is kept.
+         */
+        ResourceTable select(java.util.function.Predicate<ApiResource> keep) {
+            List<ApiResource> kept = rows.stream().filter(keep).toList();
+            Set<GroupVersion> withRows = new HashSet<>();
+            kept.forEach(r -> withRows.add(new GroupVersion(r.group(), r.version())));
+            Map<String, List<String>> listed = new LinkedHashMap<>();
+            versions.forEach((group, vs) -> listed.put(group, vs.stream().filter(v -> {
+                GroupVersion gv = new GroupVersion(group, v);
+                return !offByDefault.contains(gv) || withRows.contains(gv);
+            }).toList()));
+            Map<ApiResource, ResourceFacts> keptFacts = new HashMap<>();
+            kept.forEach(r -> keptFacts.put(r, facts.get(r)));
+            return new ResourceTable(kept, listed, keptFacts, Map.of(), this);
+        }
+    }
 
     private ResourceTable(List<ApiResource> resources, Map<String, List<String>> versionsByGroup,
-                          Map<ApiResource, ResourceFacts> facts, Map<ApiResource, String> knownHashes) {
+                          Map<ApiResource, ResourceFacts> facts, Map<ApiResource, String> knownHashes,
+                          Catalog catalog) {
+        this.catalog = catalog;
         this.resources = List.copyOf(resources);
         Map<String, List<String>> frozen = new LinkedHashMap<>();
         versionsByGroup.forEach((g, vs) -> frozen.put(g, List.copyOf(vs)));
@@ -75,6 +107,7 @@ public final class ResourceTable {
         this.byKind = Map.copyOf(kinds);
         this.storageHashes = Map.copyOf(hashes);
         Map<io.kapi.machinery.GroupVersionResource, ResourceFacts> byGvr = new HashMap<>();
+        catalog.facts().forEach((r, f) -> byGvr.put(r.gvr(), f));
         facts.forEach((r, f) -> {
             if (f != null) {
                 byGvr.put(r.gvr(), f);
@@ -90,6 +123,57 @@ public final class ResourceTable {
     /** The built-in API of kube-apiserver 1.34 with its default feature gates and API enablement. */
     public static ResourceTable builtin() {
         return Builtin.INSTANCE;
+    }
+
+    /**
+     * The built-in API as {@code --runtime-config} changes it: the defaults, plus the off-by-default
+     * versions (or single resources of them) it enables. Versions served by default stay served (Kapi
+     * cannot switch them off; it warns); versions kube registers but Kapi does not serve are warned about
+     * and skipped; groups kube does not have are ignored, as kube ignores them.
+     *
+     * @throws IllegalArgumentException for a version of a known group that kube-apiserver 1.34 does not
+     *         register, worded as kube's: {@code group version apps/v9 that has not been registered}
+     */
+    public static ResourceTable builtin(ApiEnablement enablement) {
+        ResourceTable base = builtin();
+        if (enablement.isDefault()) {
+            return base;
+        }
+        Catalog c = base.catalog;
+        for (GroupVersion gv : enablement.named()) {
+            List<String> versions = c.versions().get(gv.group());
+            if (versions == null) {
+                continue;
+            }
+            if (!versions.contains(gv.version()) && !c.registered().contains(gv)) {
+                throw new IllegalArgumentException("group version " + gv + " that has not been registered");
+            }
+            if (c.registered().contains(gv) && enablement.enabled(gv, false)) {
+                LOG.log(System.Logger.Level.WARNING, "--runtime-config enables {0}, which Kapi does not serve", gv);
+            }
+        }
+        for (GroupVersion gv : base.groupVersions()) {
+            if (!enablement.enabled(gv, true)) {
+                LOG.log(System.Logger.Level.WARNING, "--runtime-config disables {0}; Kapi serves it anyway", gv);
+            }
+        }
+        return c.select(row -> {
+            GroupVersion gv = new GroupVersion(row.group(), row.version());
+            boolean defaultOn = !c.offByDefault().contains(gv);
+            return defaultOn || enablement.enabled(row.gvr(), enablement.enabled(gv, false));
+        });
+    }
+
+    /**
+     * The built-in API with those of {@code served} that are off by default added (a registry built for
+     * a server whose {@code --runtime-config} enabled them).
+     */
+    public static ResourceTable builtinServing(Collection<ApiResource> served) {
+        ResourceTable base = builtin();
+        Catalog c = base.catalog;
+        Set<ApiResource> extra = new HashSet<>(served);
+        return c.select(row -> !c.offByDefault().contains(new GroupVersion(row.group(), row.version()))
+                || extra.contains(row));
     }
 
     /**
@@ -132,7 +216,7 @@ public final class ResourceTable {
             allFacts.put(r, facts.get(r.gvr()));
         }
         allFacts.putAll(extraFacts);
-        return new ResourceTable(all, versions, allFacts, storageHashes);
+        return new ResourceTable(all, versions, allFacts, storageHashes, catalog);
     }
 
     /**
@@ -263,8 +347,13 @@ public final class ResourceTable {
 
     private static ResourceTable parse(JsonNode root) {
         Map<String, List<String>> versions = new LinkedHashMap<>();
+        Set<GroupVersion> off = new HashSet<>();
+        Set<GroupVersion> registered = new HashSet<>();
         for (JsonNode g : root.path("groups")) {
-            versions.put(g.path("group").asText(), strings(g.path("versions")));
+            String group = g.path("group").asText();
+            versions.put(group, strings(g.path("versions")));
+            strings(g.path("offByDefault")).forEach(v -> off.add(new GroupVersion(group, v)));
+            strings(g.path("registered")).forEach(v -> registered.add(new GroupVersion(group, v)));
         }
         List<ApiResource> rows = new ArrayList<>();
         Map<ApiResource, ResourceFacts> facts = new HashMap<>();
@@ -289,7 +378,9 @@ public final class ResourceTable {
             rows.add(row);
             facts.put(row, facts(r, row));
         }
-        return new ResourceTable(rows, versions, facts, Map.of());
+        Catalog catalog = new Catalog(List.copyOf(rows), Map.copyOf(facts), versions, Set.copyOf(off),
+                Set.copyOf(registered));
+        return catalog.select(row -> !off.contains(new GroupVersion(row.group(), row.version())));
     }
 
     private static ResourceFacts facts(JsonNode r, ApiResource row) {
