@@ -139,14 +139,18 @@ public final class MutatingAdmissionPolicyPlugin implements ReinvocablePlugin {
             state.requireReinvokingPreviouslyInvoked();
         }
         List<PolicyError> errors = new ArrayList<>();
+        boolean invoked = false;
         try {
             for (Hook hook : all) {
                 if (applies(hook, a)) {
-                    invoke(hook, a, reinvocation, state, errors);
+                    invoked |= invoke(hook, a, reinvocation, state, errors);
                 }
             }
         } finally {
-            state.lastOutput = a.object() == null ? null : a.object().deepCopy();
+            // what a reinvocation compares with; only a pass that invoked a policy can be reinvoked
+            if (invoked) {
+                state.lastOutput = a.object() == null ? null : a.object().deepCopy();
+            }
         }
         List<PolicyError> failing = errors.stream().filter(e -> !e.hook().policy().failOpen()).toList();
         if (!failing.isEmpty()) {
@@ -159,13 +163,14 @@ public final class MutatingAdmissionPolicyPlugin implements ReinvocablePlugin {
                 && (hook.binding().match() == null || hook.binding().match().matches(a, context.lookup()));
     }
 
-    /** The hook's invocations, one per parameter object. */
-    private void invoke(Hook hook, Attributes a, Reinvocation reinvocation, State state, List<PolicyError> errors) {
+    /** The hook's invocations, one per parameter object; whether any ran. */
+    private boolean invoke(Hook hook, Attributes a, Reinvocation reinvocation, State state, List<PolicyError> errors) {
         PolicyParams.Resolved resolved = params.resolve(hook.policy().paramKind(), hook.binding(), a);
         if (resolved.error() != null) {
             errors.add(new PolicyError(hook, resolved.error(), null));
-            return;
+            return false;
         }
+        boolean invoked = false;
         for (ObjectNode param : resolved.objects()) {
             Key key = key(hook, param);
             Map<String, Object> vars = activation(a, param);
@@ -173,8 +178,9 @@ public final class MutatingAdmissionPolicyPlugin implements ReinvocablePlugin {
                     || reinvocation.isReinvoke() && !state.reinvoke.contains(key)) {
                 continue;
             }
+            invoked = true;
             ObjectNode before = a.object() == null ? null : a.object().deepCopy();
-            mutate(hook, a, param, errors);
+            mutate(hook, a, vars, errors);
             if (!Objects.equals(before, a.object())) {
                 state.requireReinvokingPreviouslyInvoked();
                 reinvocation.requestReinvoke();
@@ -183,19 +189,24 @@ public final class MutatingAdmissionPolicyPlugin implements ReinvocablePlugin {
                 state.invokedReinvocable.add(key);
             }
         }
+        return invoked;
     }
 
-    /** The policy's mutations in order, each on the object the ones before left, defaulted after each. */
-    private void mutate(Hook hook, Attributes a, ObjectNode param, List<PolicyError> errors) {
-        Map<String, Object> vars = null;
+    /**
+     * The policy's mutations in order, each on the object the ones before left, defaulted after each;
+     * {@code vars} is the invocation's activation (the one its match conditions saw), given the policy's
+     * variables before the first mutation.
+     */
+    private void mutate(Hook hook, Attributes a, Map<String, Object> vars, List<PolicyError> errors) {
+        boolean variablesSet = false;
         for (CompiledMutatingPolicy.Mutation mutation : hook.policy().mutations()) {
             if (a.object() == null) {
                 continue;
             }
-            if (vars == null) {
-                vars = activation(a, param);
+            if (!variablesSet) {
                 PolicyEvaluator.variables(hook.policy().variables(), vars,
                         new CelBudget(CelLimits.KUBE.runtimeBudget()));
+                variablesSet = true;
             }
             vars.put("object", AdmissionCel.value(a.object()));
             vars.put("request", io.kapi.machinery.cel.CelValues.of(AdmissionRequests.of(a, "")));
