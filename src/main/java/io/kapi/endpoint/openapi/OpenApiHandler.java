@@ -153,10 +153,14 @@ public final class OpenApiHandler implements RestHandler {
     }
 
     private static RestResponse respond(RestRequest request, Document doc, String contentType) {
-        RestResponse response = doc.matches(request.header("If-None-Match"))
-                ? RestResponse.bytes(304, null, new byte[0])
+        if (doc.matches(request.header("If-None-Match"))) {
+            return RestResponse.bytes(304, null, new byte[0]).withHeader("ETag", doc.etag())
+                    .withHeader("Vary", "Accept-Encoding");
+        }
+        RestResponse response = Document.acceptsGzip(request.header("Accept-Encoding"))
+                ? RestResponse.bytes(200, contentType, doc.gzipped()).withHeader("Content-Encoding", "gzip")
                 : RestResponse.bytes(200, contentType, doc.data());
-        return response.withHeader("ETag", doc.etag());
+        return response.withHeader("ETag", doc.etag()).withHeader("Vary", "Accept-Encoding");
     }
 
     private Built built() {
@@ -188,7 +192,7 @@ public final class OpenApiHandler implements RestHandler {
                     d = Document.of(doc);
                     v2 = d;
                     LOG.log(System.Logger.Level.INFO, "OpenAPI v2 built in {0} ms ({1} bytes)",
-                            String.valueOf((System.nanoTime() - start) / 1_000_000), String.valueOf(d.data().length));
+                            String.valueOf((System.nanoTime() - start) / 1_000_000), String.valueOf(d.length()));
                 }
             }
         }

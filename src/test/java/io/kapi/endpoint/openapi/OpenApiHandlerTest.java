@@ -1,5 +1,6 @@
 package io.kapi.endpoint.openapi;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -178,6 +179,44 @@ class OpenApiHandlerTest {
                         + "/x-kubernetes-group-version-kind/0/kind").asText());
         JsonNode apiService = body(handler.handle(get("/openapi/v3/apis/apiregistration.k8s.io/v1")));
         assertTrue(apiService.at("/components/schemas").has("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService"));
+    }
+
+    @Test
+    @DisplayName("a client that accepts gzip gets the document gzipped, the same bytes and ETag as one that does not")
+    void gzip() throws IOException {
+        for (String path : List.of("/openapi/v2", "/openapi/v3/apis/apps/v1", "/openapi/v3")) {
+            RestResponse plain = handler.handle(get(path));
+            RestResponse zipped = handler.handle(get(path, "Accept-Encoding", "gzip, deflate, br"));
+            assertEquals(200, zipped.status(), path);
+            assertNull(header(plain, "Content-Encoding"), path);
+            assertEquals("gzip", header(zipped, "Content-Encoding"), path);
+            assertEquals("Accept-Encoding", header(zipped, "Vary"), path);
+            assertEquals(header(plain, "ETag"), header(zipped, "ETag"), path);
+            byte[] data = ((RestResponse.Bytes) plain.body()).data();
+            byte[] gz = ((RestResponse.Bytes) zipped.body()).data();
+            if (data.length > 100_000) {
+                assertTrue(gz.length < data.length / 4, path + ": " + gz.length + " of " + data.length);
+            }
+            try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gz))) {
+                assertArrayEquals(data, in.readAllBytes(), path);
+            }
+        }
+        RestResponse refused = handler.handle(get("/openapi/v2", "Accept-Encoding", "gzip;q=0, identity"));
+        assertNull(header(refused, "Content-Encoding"));
+        assertEquals("2.0", body(refused).get("swagger").asText());
+    }
+
+    @Test
+    @DisplayName("Accept-Encoding: gzip and * with a quality above 0 accept gzip; q=0, identity or none do not")
+    void acceptsGzip() {
+        assertTrue(Document.acceptsGzip("gzip"));
+        assertTrue(Document.acceptsGzip("deflate, GZIP;q=0.5"));
+        assertTrue(Document.acceptsGzip("*"));
+        assertFalse(Document.acceptsGzip(null));
+        assertFalse(Document.acceptsGzip("identity"));
+        assertFalse(Document.acceptsGzip("gzip;q=0"));
+        assertFalse(Document.acceptsGzip("gzip; q=0.0, br"));
+        assertFalse(Document.acceptsGzip("gzip;q=x"));
     }
 
     @Test
