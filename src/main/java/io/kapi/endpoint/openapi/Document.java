@@ -76,36 +76,4 @@ record Document(byte[] gzipped, int length, String hash) {
         }
         return false;
     }
-
-    /**
-     * Whether an Accept-Encoding header accepts gzip: a {@code gzip} (or {@code *}) coding whose
-     * quality is not 0.
-     */
-    static boolean acceptsGzip(String acceptEncoding) {
-        if (acceptEncoding == null) {
-            return false;
-        }
-        for (String coding : acceptEncoding.split(",")) {
-            String[] parts = coding.split(";");
-            String name = parts[0].strip();
-            if (!name.equalsIgnoreCase("gzip") && !name.equals("*")) {
-                continue;
-            }
-            boolean refused = false;
-            for (int i = 1; i < parts.length; i++) {
-                String p = parts[i].strip().toLowerCase(java.util.Locale.ROOT);
-                if (p.startsWith("q=")) {
-                    try {
-                        refused = Double.parseDouble(p.substring(2)) <= 0;
-                    } catch (NumberFormatException e) {
-                        refused = true;
-                    }
-                }
-            }
-            if (!refused) {
-                return true;
-            }
-        }
-        return false;
-    }
 }

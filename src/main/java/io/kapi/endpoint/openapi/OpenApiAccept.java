@@ -6,7 +6,7 @@ import java.util.Locale;
 /**
  * Content negotiation for the OpenAPI endpoints, as kube-openapi's: JSON always; for v2 also gnostic
  * protobuf, which kubectl and client-go ask for. The acceptable media range with the highest {@code q}
- * wins, the first listed among equals.
+ * wins, the first listed among equals. The documents are sent gzipped to a client that accepts gzip.
  */
 final class OpenApiAccept {
 
@@ -47,6 +47,24 @@ final class OpenApiAccept {
             throw ApiException.notAcceptable(protobuf ? JSON + ", " + PROTOBUF : JSON);
         }
         return best;
+    }
+
+    /**
+     * Whether an Accept-Encoding header accepts gzip: a {@code gzip} (or {@code *}) coding whose
+     * quality is above 0.
+     */
+    static boolean acceptsGzip(String acceptEncoding) {
+        if (acceptEncoding == null) {
+            return false;
+        }
+        for (String coding : acceptEncoding.split(",")) {
+            String[] parts = coding.split(";", -1);
+            String name = parts[0].strip();
+            if ((name.equalsIgnoreCase("gzip") || name.equals("*")) && quality(parts) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static double quality(String[] parts) {

@@ -153,13 +153,14 @@ public final class OpenApiHandler implements RestHandler {
     }
 
     private static RestResponse respond(RestRequest request, Document doc, String contentType) {
+        RestResponse response;
         if (doc.matches(request.header("If-None-Match"))) {
-            return RestResponse.bytes(304, null, new byte[0]).withHeader("ETag", doc.etag())
-                    .withHeader("Vary", "Accept-Encoding");
+            response = RestResponse.bytes(304, null, new byte[0]);
+        } else if (OpenApiAccept.acceptsGzip(request.header("Accept-Encoding"))) {
+            response = RestResponse.bytes(200, contentType, doc.gzipped()).withHeader("Content-Encoding", "gzip");
+        } else {
+            response = RestResponse.bytes(200, contentType, doc.data());
         }
-        RestResponse response = Document.acceptsGzip(request.header("Accept-Encoding"))
-                ? RestResponse.bytes(200, contentType, doc.gzipped()).withHeader("Content-Encoding", "gzip")
-                : RestResponse.bytes(200, contentType, doc.data());
         return response.withHeader("ETag", doc.etag()).withHeader("Vary", "Accept-Encoding");
     }
 
