@@ -206,8 +206,17 @@ final class AuthenticationIT {
         KAPI.kubectl().run("create", "serviceaccount", "jwks-robot").assertOk();
         String token = KAPI.kubectl().run("create", "token", "jwks-robot").assertOk().stdout().strip();
         JsonNode header = Json.MAPPER.readTree(Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))));
-        assertEquals("RS256", header.path("alg").asText());
+        // a data directory's key is P-256 (ES256), as a kube-apiserver given an EC signing key signs
+        assertEquals("ES256", header.path("alg").asText());
         assertEquals(header.path("kid").asText(), keys.path("keys").get(0).path("kid").asText(), keys.toString());
+        assertEquals("ES256", keys.path("keys").get(0).path("alg").asText(), keys.toString());
+        try {
+            var jwk = com.nimbusds.jose.jwk.JWKSet.parse(keys.toString()).getKeys().getFirst().toECKey();
+            assertTrue(com.nimbusds.jwt.SignedJWT.parse(token).verify(new com.nimbusds.jose.crypto.ECDSAVerifier(jwk)),
+                    "the JWKS key verifies the token's signature");
+        } catch (java.text.ParseException | com.nimbusds.jose.JOSEException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test

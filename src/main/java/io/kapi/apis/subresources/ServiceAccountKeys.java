@@ -22,13 +22,17 @@ import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.RSAPublicKeySpec;
+import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 
 /**
  * The key service-account tokens are signed with (kube-apiserver's
- * {@code --service-account-signing-key-file}): an RSA 2048 key, generated once. With a data
- * directory it lives in {@code {dataDir}/sa.key} (PKCS#8 PEM, owner-only) with its public half in
- * {@code sa.pub}; without one it lives for the process. The key id is kube-apiserver's: the
+ * {@code --service-account-signing-key-file}): an ECDSA P-256 key (ES256 tokens), generated once.
+ * With a data directory it lives in {@code {dataDir}/sa.key} (PKCS#8 PEM, owner-only) with its
+ * public half in {@code sa.pub}, the pair kube-controller-manager's
+ * {@code --service-account-private-key-file} and kube-apiserver's {@code --service-account-key-file}
+ * read; a data directory made by an earlier Kapi holds an RSA key, which is read and kept (RS256).
+ * Without a data directory the key lives for the process. The key id is kube-apiserver's: the
  * unpadded base64url SHA-256 of the public key's DER form.
  */
 public final class ServiceAccountKeys {
@@ -66,13 +70,9 @@ public final class ServiceAccountKeys {
     }
 
     /**
-     * A key for this process only (memory storage, tests): an ECDSA P-256 key (ES256 tokens, which
-     * kube-apiserver accepts from {@code --service-account-signing-key-file} too), made once per JVM on
-     * first use and shared by every server in it that keeps no key on disk. Nothing outlives the process,
-     * so no reader of an RSA file is served; an RSA key took a second or more of a fresh JVM's CPU, most
-     * of an in-process server's first start, where a P-256 key takes milliseconds. The key is
-     * immutable; servers sharing it are still separate (each has its own issuer check and its own
-     * service accounts).
+     * A key for this process only (memory storage, tests), made once per JVM on first use and shared
+     * by every server in it that keeps no key on disk. The key is immutable; servers sharing it are
+     * still separate (each has its own issuer check and its own service accounts).
      */
     public static ServiceAccountKeys ephemeral() {
         return Ephemeral.KEYS;
@@ -83,19 +83,23 @@ public final class ServiceAccountKeys {
     }
 
     private static ServiceAccountKeys ephemeralEc() {
+        KeyPair pair = newEcKey();
+        return new ServiceAccountKeys(pair.getPublic(), pair.getPrivate());
+    }
+
+    /**
+     * A P-256 key pair. (An RSA 2048 key took a quarter of a second of a first start's CPU on its
+     * critical path; P-256 takes a few milliseconds once the JDK's EC code has run, which the
+     * certificates' keys have done by then.)
+     */
+    private static KeyPair newEcKey() {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
             generator.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
-            KeyPair pair = generator.generateKeyPair();
-            return new ServiceAccountKeys(pair.getPublic(), pair.getPrivate());
+            return generator.generateKeyPair();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static ServiceAccountKeys fresh() {
-        KeyPair pair = generate();
-        return new ServiceAccountKeys((RSAPublicKey) pair.getPublic(), (RSAPrivateCrtKey) pair.getPrivate());
     }
 
     /** The key in {@code dir}, generated and written there on first use. */
@@ -103,37 +107,45 @@ public final class ServiceAccountKeys {
         Path file = dir.resolve(PRIVATE_FILE);
         try {
             if (Files.exists(file)) {
-                return fromPem(Files.readString(file));
+                return read(Files.readString(file), dir.resolve(PUBLIC_FILE));
             }
             Files.createDirectories(dir);
-            ServiceAccountKeys keys = fresh();
-            writeOwnerOnly(file, pem("PRIVATE KEY", keys.privateKey.getEncoded()));
-            writeOwnerOnly(dir.resolve(PUBLIC_FILE), pem("PUBLIC KEY", keys.publicKey.getEncoded()));
-            return keys;
+            KeyPair pair = newEcKey();
+            // the public half first: a key file is never there without it
+            writeOwnerOnly(dir.resolve(PUBLIC_FILE), pem("PUBLIC KEY", pair.getPublic().getEncoded()));
+            writeOwnerOnly(file, pem("PRIVATE KEY", pair.getPrivate().getEncoded()));
+            return new ServiceAccountKeys(pair.getPublic(), pair.getPrivate());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or write the service account key " + file, e);
         }
     }
 
-    private static ServiceAccountKeys fromPem(String pem) {
-        String base64 = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+    /**
+     * The PKCS#8 key of {@code sa.key}: an RSA key (an earlier Kapi's), whose public half it carries,
+     * or an EC key, whose public half is read from {@code sa.pub}.
+     */
+    private static ServiceAccountKeys read(String pem, Path publicFile) throws IOException {
+        byte[] der;
         try {
-            KeyFactory rsa = KeyFactory.getInstance("RSA");
-            var priv = (RSAPrivateCrtKey) rsa.generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
-            var pub = (RSAPublicKey) rsa.generatePublic(new RSAPublicKeySpec(priv.getModulus(), priv.getPublicExponent()));
-            return new ServiceAccountKeys(pub, (java.security.PrivateKey) priv);
-        } catch (GeneralSecurityException | IllegalArgumentException | ClassCastException e) {
-            throw new IllegalStateException("the service account key is not an RSA PKCS#8 key", e);
+            der = Base64.getDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", ""));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("the service account key is not a PKCS#8 PEM key", e);
         }
-    }
-
-    private static KeyPair generate() {
         try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-            generator.initialize(2048);
-            return generator.generateKeyPair();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
+            var rsa = (RSAPrivateCrtKey) KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(der));
+            var pub = KeyFactory.getInstance("RSA").generatePublic(
+                    new RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
+            return new ServiceAccountKeys(pub, rsa);
+        } catch (GeneralSecurityException | ClassCastException notRsa) {
+            try {
+                var ec = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der));
+                var pub = KeyFactory.getInstance("EC").generatePublic(new X509EncodedKeySpec(Base64.getDecoder()
+                        .decode(Files.readString(publicFile).replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", ""))));
+                return new ServiceAccountKeys(pub, ec);
+            } catch (GeneralSecurityException | IllegalArgumentException e) {
+                throw new IllegalStateException("the service account key is neither an RSA nor an EC PKCS#8 key "
+                        + "with its public key in " + publicFile, e);
+            }
         }
     }
 

@@ -93,11 +93,22 @@ public final class Pem {
         return List.copyOf(keys);
     }
 
-    /** The public half of an RSA private key (PKCS#8 carries no EC public point that the JDK exposes). */
+    /**
+     * The public half of a private key, as Go's {@code crypto.Signer.Public} gives it: for RSA from the
+     * modulus and exponent, for EC the point {@code d·G} of the key's curve (PKCS#8 carries no public
+     * point that the JDK exposes).
+     */
     private static java.security.PublicKey publicOf(PrivateKey key) throws java.security.GeneralSecurityException {
         if (key instanceof java.security.interfaces.RSAPrivateCrtKey rsa) {
             return java.security.KeyFactory.getInstance("RSA").generatePublic(
                     new java.security.spec.RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
+        }
+        if (key instanceof java.security.interfaces.ECPrivateKey ec) {
+            var point = org.bouncycastle.jcajce.provider.asymmetric.util.EC5Util.convertSpec(ec.getParams())
+                    .getG().multiply(ec.getS()).normalize();
+            return java.security.KeyFactory.getInstance("EC").generatePublic(new java.security.spec.ECPublicKeySpec(
+                    new java.security.spec.ECPoint(point.getAffineXCoord().toBigInteger(),
+                            point.getAffineYCoord().toBigInteger()), ec.getParams()));
         }
         throw new java.security.GeneralSecurityException("cannot derive the public key of a " + key.getAlgorithm()
                 + " PKCS#8 key; give its public key");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.kapi.server.certs.Pem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -127,6 +128,30 @@ class ServiceAccountTokenTest {
         SignedJWT jwt = new SignedJWT(new com.nimbusds.jose.JWSHeader(first.algorithm()),
                 new JWTClaimsSet.Builder().subject("x").build());
         jwt.sign(first.signer());
-        assertTrue(jwt.verify(new RSASSAVerifier((java.security.interfaces.RSAPublicKey) again.publicKey())));
+        assertEquals(com.nimbusds.jose.JWSAlgorithm.ES256, again.algorithm());
+        assertTrue(jwt.verify(new com.nimbusds.jose.crypto.ECDSAVerifier(
+                (java.security.interfaces.ECPublicKey) again.publicKey())));
+        assertEquals(again.publicKey(), Pem.publicKeys(Files.readString(dir.resolve(ServiceAccountKeys.PUBLIC_FILE)))
+                .getFirst());
+        // the file is also what --service-account-signing-key-file reads, the public half derived from it
+        assertEquals(first.keyId(), ServiceAccountKeys.fromFile(dir.resolve(ServiceAccountKeys.PRIVATE_FILE)).keyId());
+    }
+
+    @Test
+    @DisplayName("an RSA signing key an earlier Kapi wrote into the data directory is kept and signs RS256")
+    void earlierRsaKeyIsKept(@TempDir Path dir) throws Exception {
+        var generator = java.security.KeyPairGenerator.getInstance("RSA");
+        generator.initialize(2048);
+        var pair = generator.generateKeyPair();
+        Files.writeString(dir.resolve(ServiceAccountKeys.PRIVATE_FILE), "-----BEGIN PRIVATE KEY-----\n"
+                + java.util.Base64.getMimeEncoder().encodeToString(pair.getPrivate().getEncoded())
+                + "\n-----END PRIVATE KEY-----\n");
+        ServiceAccountKeys keys = ServiceAccountKeys.inDirectory(dir);
+        assertEquals(com.nimbusds.jose.JWSAlgorithm.RS256, keys.algorithm());
+        assertEquals(pair.getPublic(), keys.publicKey());
+        SignedJWT jwt = new SignedJWT(new com.nimbusds.jose.JWSHeader(keys.algorithm()),
+                new JWTClaimsSet.Builder().subject("x").build());
+        jwt.sign(keys.signer());
+        assertTrue(jwt.verify(new RSASSAVerifier((java.security.interfaces.RSAPublicKey) pair.getPublic())));
     }
 }
