@@ -38,7 +38,7 @@ final class ObjectCodec {
 
     ObjectNode decode(KeyValue kv) {
         try {
-            ObjectNode object = (ObjectNode) Json.MAPPER.readTree(kv.value());
+            ObjectNode object = (ObjectNode) Json.COMPACT_READER.readTree(kv.value());
             ObjectMeta.of(object).resourceVersion(Long.toString(kv.modRevision()));
             return object;
         } catch (IOException | ClassCastException e) {
