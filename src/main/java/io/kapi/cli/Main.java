@@ -22,6 +22,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -190,6 +191,11 @@ public final class Main {
         out.flush();
         clock.mark("kubeconfig");
         clock.log(log());
+        // bin/kapi's memory policy: the heap given back once the server goes idle (README, "Memory and start-up")
+        long idleSeconds = Long.getLong("kapi.idleCollectionSeconds", 0);
+        if (idleSeconds > 0) {
+            IdleCollection.start(server::requestsReceived, Duration.ofSeconds(idleSeconds));
+        }
         try {
             server.awaitStopped();
         } catch (InterruptedException e) {

@@ -17,12 +17,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class InFlight {
 
     private final AtomicInteger requests = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong started = new java.util.concurrent.atomic.AtomicLong();
     private final Set<Thread> streams = ConcurrentHashMap.newKeySet();
     private volatile boolean ending;
 
     /** A short request begins; pair with {@link #requestDone()}. */
     void requestStarted() {
         requests.incrementAndGet();
+        started.incrementAndGet();
+    }
+
+    /** How many requests have begun since the server started. */
+    long started() {
+        return started.get();
     }
 
     void requestDone() {

@@ -155,6 +155,11 @@ public final class KapiServer implements AutoCloseable {
         return VersionHandler.gitVersion();
     }
 
+    /** How many requests clients have sent since the server started (the API's own loopback calls not counted). */
+    public long requestsReceived() {
+        return inFlight.started();
+    }
+
     /** The port actually bound. */
     public int port() {
         return connector.getLocalPort();
