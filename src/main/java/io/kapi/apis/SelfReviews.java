@@ -53,6 +53,9 @@ public final class SelfReviews {
         ObjectNode review = body.object();
         review.put("apiVersion", r.resource().gvk().apiVersion());
         review.put("kind", r.resource().kind());
+        if (!(review.get("metadata") instanceof ObjectNode)) {
+            review.putObject("metadata"); // absent or null: Go decodes either into an empty ObjectMeta
+        }
         review.with("metadata").put("creationTimestamp", (String) null);
         filler.fill(review, r);
         return codecs.writer().object(r.http(), r.resource(), 201, review);
