@@ -75,9 +75,10 @@ final class CertificateIssuer {
         return leaf(ca, name(commonName, List.of()), KeyPurposeId.id_kp_serverAuth, sans, KeyKind.SIGNING);
     }
 
-    /** A client certificate for user {@code commonName} in groups {@code organizations}. */
-    static Issued client(Issued ca, String commonName, List<String> organizations) {
-        return leaf(ca, name(commonName, organizations), KeyPurposeId.id_kp_clientAuth, List.of(), KeyKind.CLIENT);
+    /** A client certificate for user {@code commonName} in groups {@code organizations}, with a key of {@code keys}. */
+    static Issued client(Issued ca, String commonName, List<String> organizations, ClientKeys keys) {
+        return leaf(ca, name(commonName, organizations), KeyPurposeId.id_kp_clientAuth, List.of(),
+                keys == ClientKeys.RSA_2048 ? KeyKind.CLIENT_RSA : KeyKind.SIGNING);
     }
 
     private static Issued leaf(Issued ca, X500Name subject, KeyPurposeId purpose, List<GeneralName> sans,
@@ -126,13 +127,13 @@ final class CertificateIssuer {
         }
     }
 
-    /** Whose key: one only this server uses to sign (CA, serving), or a client's, which client libraries read. */
-    private enum KeyKind { SIGNING, CLIENT }
+    /** Which key: P-256 (the CA, serving and EC client keys), or RSA 2048 for clients that read only RSA. */
+    private enum KeyKind { SIGNING, CLIENT_RSA }
 
     private static KeyPair newKeyPair(KeyKind kind) {
         try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance(kind == KeyKind.CLIENT ? "RSA" : "EC");
-            generator.initialize(kind == KeyKind.CLIENT ? 2048 : 256, RANDOM);
+            KeyPairGenerator generator = KeyPairGenerator.getInstance(kind == KeyKind.CLIENT_RSA ? "RSA" : "EC");
+            generator.initialize(kind == KeyKind.CLIENT_RSA ? 2048 : 256, RANDOM);
             return generator.generateKeyPair();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);

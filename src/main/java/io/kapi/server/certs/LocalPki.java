@@ -61,7 +61,12 @@ public final class LocalPki {
      * file exists when it returns.
      */
     public static LocalPki ensure(Path dataDir, ServingNames names) {
-        LocalPki pki = prepare(dataDir, names);
+        return ensure(dataDir, names, ClientKeys.RSA_2048);
+    }
+
+    /** As {@link #ensure(Path, ServingNames)}, a new admin certificate getting a key of {@code adminKeys}. */
+    public static LocalPki ensure(Path dataDir, ServingNames names, ClientKeys adminKeys) {
+        LocalPki pki = prepare(dataDir, names, adminKeys);
         pki.adminCertificate();
         return pki;
     }
@@ -72,6 +77,11 @@ public final class LocalPki {
      * {@link #adminCertificate()}, {@link #adminKeyPem()} or {@link #writeKubeconfig} has returned.
      */
     public static LocalPki prepare(Path dataDir, ServingNames names) {
+        return prepare(dataDir, names, ClientKeys.RSA_2048);
+    }
+
+    /** As {@link #prepare(Path, ServingNames)}, a new admin certificate getting a key of {@code adminKeys}. */
+    public static LocalPki prepare(Path dataDir, ServingNames names, ClientKeys adminKeys) {
         try {
             if (Files.notExists(dataDir)) {
                 Files.createDirectories(dataDir,
@@ -84,7 +94,7 @@ public final class LocalPki {
             }
             Issued loaded = load(dataDir, "admin", ca);
             CompletableFuture<Issued> admin = loaded != null ? CompletableFuture.completedFuture(loaded)
-                    : issueAdmin(dataDir, ca);
+                    : issueAdmin(dataDir, ca, adminKeys);
             TlsMaterial tls = new TlsMaterial(serving.key(), List.of(serving.certificate(), ca.certificate()),
                     List.of(ca.certificate()));
             return new LocalPki(dataDir, tls, admin);
@@ -93,11 +103,11 @@ public final class LocalPki {
         }
     }
 
-    private static CompletableFuture<Issued> issueAdmin(Path dir, Issued ca) {
+    private static CompletableFuture<Issued> issueAdmin(Path dir, Issued ca, ClientKeys keys) {
         CompletableFuture<Issued> issued = new CompletableFuture<>();
         Thread.ofVirtual().name("kapi-admin-certificate").start(() -> {
             try {
-                issued.complete(store(dir, "admin", CertificateIssuer.client(ca, ADMIN_USER, List.of("system:masters"))));
+                issued.complete(store(dir, "admin", CertificateIssuer.client(ca, ADMIN_USER, List.of("system:masters"), keys)));
             } catch (IOException e) {
                 issued.completeExceptionally(new UncheckedIOException("cannot set up certificates in " + dir, e));
             } catch (RuntimeException | Error e) {
@@ -124,7 +134,13 @@ public final class LocalPki {
 
     /** The admin certificate's private key, as PEM (waits for it while it is being issued). */
     public String adminKeyPem() {
-        return Pem.encode(admin().key());
+        return keyPem(admin());
+    }
+
+    /** An EC key in SEC1 form with its curve and public key (what clients recognise as EC), RSA as PKCS#1. */
+    private static String keyPem(Issued issued) {
+        return issued.key() instanceof java.security.interfaces.ECPrivateKey ec
+                ? Pem.encodeSec1(ec, issued.certificate().getPublicKey()) : Pem.encode(issued.key());
     }
 
     private Issued admin() {
@@ -251,7 +267,7 @@ public final class LocalPki {
     }
 
     private static Issued store(Path dir, String name, Issued issued) throws IOException {
-        writeSecret(dir.resolve(name + ".key"), Pem.encode(issued.key()));
+        writeSecret(dir.resolve(name + ".key"), keyPem(issued));
         writeSecret(dir.resolve(name + ".crt"), Pem.encode(issued.certificate()));
         return issued;
     }

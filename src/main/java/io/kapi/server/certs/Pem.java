@@ -147,4 +147,22 @@ public final class Pem {
         }
         return out.toString();
     }
+
+    /**
+     * An EC private key as SEC1 PEM ({@code EC PRIVATE KEY}) carrying its named curve and public point,
+     * as {@code openssl ecparam -genkey} writes it; Go's {@code x509.ParseECPrivateKey} needs the curve.
+     */
+    public static String encodeSec1(java.security.interfaces.ECPrivateKey key, java.security.PublicKey publicKey) {
+        org.bouncycastle.asn1.x509.SubjectPublicKeyInfo info =
+                org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(publicKey.getEncoded());
+        var sec1 = new org.bouncycastle.asn1.sec.ECPrivateKey(key.getParams().getOrder().bitLength(), key.getS(),
+                info.getPublicKeyData(), info.getAlgorithm().getParameters());
+        StringWriter out = new StringWriter();
+        try (org.bouncycastle.util.io.pem.PemWriter writer = new org.bouncycastle.util.io.pem.PemWriter(out)) {
+            writer.writeObject(new org.bouncycastle.util.io.pem.PemObject("EC PRIVATE KEY", sec1.getEncoded()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
 }

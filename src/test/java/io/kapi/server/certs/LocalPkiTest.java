@@ -59,6 +59,32 @@ class LocalPkiTest {
     }
 
     @Test
+    @DisplayName("bin/kapi's admin key is RSA; an EC admin key is SEC1 with its curve, which openssl and Kapi read back")
+    void adminKeyKinds(@TempDir Path other) throws Exception {
+        LocalPki rsa = LocalPki.ensure(dir, NAMES);
+        assertTrue(rsa.adminKeyPem().startsWith("-----BEGIN RSA PRIVATE KEY-----"), rsa.adminKeyPem());
+        LocalPki ec = LocalPki.ensure(other, NAMES, ClientKeys.EC_P256);
+        String pem = Files.readString(other.resolve("admin.key"));
+        assertEquals(pem, ec.adminKeyPem());
+        assertTrue(pem.startsWith("-----BEGIN EC PRIVATE KEY-----"), pem);
+        var key = (java.security.interfaces.ECPrivateKey) Pem.privateKey(pem);
+        assertEquals(ec.adminCertificate().getPublicKey(), Pem.publicKeys(pem).getFirst(), "the public point is in the file");
+        java.security.Signature signer = java.security.Signature.getInstance("SHA256withECDSA");
+        signer.initSign(key);
+        signer.update(new byte[] {1, 2, 3});
+        byte[] signature = signer.sign();
+        java.security.Signature verifier = java.security.Signature.getInstance("SHA256withECDSA");
+        verifier.initVerify(ec.adminCertificate());
+        verifier.update(new byte[] {1, 2, 3});
+        assertTrue(verifier.verify(signature), "the key is the certificate's");
+        Process openssl = new ProcessBuilder("openssl", "ec", "-in", other.resolve("admin.key").toString(), "-check",
+                "-noout", "-text").redirectErrorStream(true).start();
+        String out = new String(openssl.getInputStream().readAllBytes());
+        assertEquals(0, openssl.waitFor(), out);
+        assertTrue(out.contains("ASN1 OID: prime256v1") && out.contains("pub:"), out);
+    }
+
+    @Test
     @DisplayName("every file, certificates included, is readable only by the owner")
     void permissions() throws Exception {
         LocalPki.ensure(dir, NAMES).writeKubeconfig("https://127.0.0.1:6443");

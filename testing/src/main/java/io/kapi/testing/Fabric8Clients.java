@@ -34,7 +34,7 @@ public final class Fabric8Clients {
                 .withCaCertData(base64(server.caCertificatePem()))
                 .withClientCertData(base64(server.adminCertificatePem()))
                 .withClientKeyData(base64(server.adminKeyPem()))
-                .withClientKeyAlgo("RSA")
+                .withClientKeyAlgo("EC")
                 .withNamespace(namespace)
                 .build();
     }

@@ -96,7 +96,7 @@ public final class KapiServer implements AutoCloseable {
         return Pem.encode(pki.adminCertificate());
     }
 
-    /** The admin client certificate's private key, as PEM (PKCS#8). */
+    /** The admin client certificate's private key, as PEM (a P-256 key in SEC1 form, {@code EC PRIVATE KEY}). */
     public String adminKeyPem() {
         return pki.adminKeyPem();
     }

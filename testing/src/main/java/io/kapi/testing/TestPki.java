@@ -1,5 +1,6 @@
 package io.kapi.testing;
 
+import io.kapi.server.certs.ClientKeys;
 import io.kapi.server.certs.LocalPki;
 import io.kapi.server.certs.ServingNames;
 import java.io.IOException;
@@ -13,9 +14,11 @@ import java.util.Map;
 
 /**
  * The certificates of in-process servers: made once per JVM, by {@link LocalPki} as for bin/kapi, and
- * copied into each server's own directory after that. Making three RSA keys takes longer than the rest
- * of a server's start, and a test server's CA needs no more secrecy than its directory gives it; the
- * copy lives in this JVM's memory only, never in a file outside a server's directory.
+ * copied into each server's own directory after that. Making keys takes longer than the rest of a
+ * warm server's start, and a test server's CA needs no more secrecy than its directory gives it; the
+ * copy lives in this JVM's memory only, never in a file outside a server's directory. The admin key
+ * is P-256 ({@link ClientKeys#EC_P256}): an RSA key was half a second of a fresh JVM's CPU, and this
+ * JVM's clients read EC keys (Bouncy Castle comes with Kapi).
  */
 final class TestPki {
 
@@ -39,10 +42,10 @@ final class TestPki {
     static LocalPki in(Path dir) {
         Map<String, String> files = template;
         if (files == null) {
-            return LocalPki.prepare(dir, NAMES);
+            return LocalPki.prepare(dir, NAMES, ClientKeys.EC_P256);
         }
         files.forEach((name, text) -> write(dir.resolve(name), text));
-        return LocalPki.ensure(dir, NAMES);
+        return LocalPki.ensure(dir, NAMES, ClientKeys.EC_P256);
     }
 
     /**
