@@ -34,10 +34,11 @@ import java.util.concurrent.CompletableFuture;
  * files: the directory is Kapi's private data, not a place to publish certificates from.
  *
  * <p>
- * The admin certificate is the only one with an RSA key (client libraries read it), and an RSA key
- * takes a second or more of CPU in a fresh JVM: {@link #prepare} issues it on its own thread while the
- * caller goes on with the CA and the serving certificate, which the listener needs first; the admin
- * accessors wait for it.
+ * Keys are P-256 (written as SEC1 {@code EC PRIVATE KEY} with their curve and public key; an earlier
+ * Kapi's PKCS#8 files are read as well), except bin/kapi's admin key: RSA 2048, which every client
+ * library reads ({@link ClientKeys}). An RSA key takes a second or more of CPU in a fresh JVM:
+ * {@link #prepare} issues the admin certificate on its own thread while the caller goes on with the CA
+ * and the serving certificate, which the listener needs first; the admin accessors wait for it.
  */
 public final class LocalPki {
 
