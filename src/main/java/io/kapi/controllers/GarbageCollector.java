@@ -35,6 +35,7 @@ public final class GarbageCollector implements PostStartHook, AutoCloseable {
 
     static final String FOREGROUND = "foregroundDeletion";
     static final String ORPHAN = "orphan";
+    private static final Duration FULL_PASS = Duration.ofMinutes(1);
 
     private final LocalClient client;
     private final Registry registry;
@@ -47,7 +48,10 @@ public final class GarbageCollector implements PostStartHook, AutoCloseable {
     public GarbageCollector(LocalClient client, Registry registry, Duration interval) {
         this.client = client;
         this.registry = registry;
-        this.worker = new PeriodicWorker("garbage-collector", interval, false, this::collect);
+        // a pass reads only the watch caches: none while they have applied no write (at 100k objects a
+        // pass is a walk over all of them), and one every minute in any case
+        this.worker = new PeriodicWorker("garbage-collector", interval, false, this::collect,
+                registry.caches()::progress, FULL_PASS);
     }
 
     @Override

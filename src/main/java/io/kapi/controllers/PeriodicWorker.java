@@ -2,6 +2,7 @@ package io.kapi.controllers;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /**
  * How the standalone controllers run: one pass every {@code interval} on one virtual thread, from
@@ -16,6 +17,8 @@ public final class PeriodicWorker implements AutoCloseable {
     private final Duration interval;
     private final boolean passFirst;
     private final Runnable pass;
+    private final LongSupplier state;
+    private final long fullPassNanos;
     private Thread thread;
 
     /**
@@ -23,10 +26,23 @@ public final class PeriodicWorker implements AutoCloseable {
      * @param passFirst whether the first pass runs at once (else after one interval)
      */
     public PeriodicWorker(String name, Duration interval, boolean passFirst, Runnable pass) {
+        this(name, interval, passFirst, pass, null, Duration.ZERO);
+    }
+
+    /**
+     * A worker whose pass depends on nothing but what it reads: a pass is skipped while {@code state}
+     * (for instance {@link io.kapi.storage.cache.WatchCacheHub#progress}) has the value it had before
+     * the last pass that completed, except that one runs at least every {@code fullPassEvery} (a retry
+     * of what a pass could not do, if no write has come since).
+     */
+    public PeriodicWorker(String name, Duration interval, boolean passFirst, Runnable pass, LongSupplier state,
+                          Duration fullPassEvery) {
         this.name = name;
         this.interval = interval;
         this.passFirst = passFirst;
         this.pass = pass;
+        this.state = state;
+        this.fullPassNanos = fullPassEvery.toNanos();
     }
 
     public synchronized void start() {
@@ -37,10 +53,19 @@ public final class PeriodicWorker implements AutoCloseable {
 
     private void loop() {
         boolean due = passFirst;
+        PassSkipping skipping = state == null ? null : new PassSkipping(fullPassNanos);
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 if (due) {
-                    pass.run();
+                    if (skipping == null) {
+                        pass.run();
+                    } else {
+                        long seen = state.getAsLong();
+                        if (skipping.due(seen, System.nanoTime())) {
+                            pass.run();
+                            skipping.ran(seen, System.nanoTime());
+                        }
+                    }
                 }
                 due = true;
                 Thread.sleep(interval);
@@ -56,6 +81,29 @@ public final class PeriodicWorker implements AutoCloseable {
     public synchronized void close() {
         if (thread != null) {
             thread.interrupt();
+        }
+    }
+
+    /** When a state-only pass is due: the state moved since the last completed pass, or the full-pass time is up. */
+    static final class PassSkipping {
+        private final long fullPassNanos;
+        private boolean ranOnce;
+        private long lastState;
+        private long lastPassAt;
+
+        PassSkipping(long fullPassNanos) {
+            this.fullPassNanos = fullPassNanos;
+        }
+
+        boolean due(long state, long now) {
+            return !ranOnce || state != lastState || now - lastPassAt >= fullPassNanos;
+        }
+
+        /** A pass that began when the state was {@code state} has completed. */
+        void ran(long state, long now) {
+            ranOnce = true;
+            lastState = state;
+            lastPassAt = now;
         }
     }
 }

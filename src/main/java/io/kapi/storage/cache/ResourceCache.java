@@ -88,6 +88,11 @@ public final class ResourceCache implements AutoCloseable {
         return started;
     }
 
+    /** The revision the cache is current at, without starting it (0 until it has started). */
+    long appliedRevision() {
+        return revision;
+    }
+
     /** The revision the cache is current at: every write of the prefix up to it is reflected. */
     public long revision() {
         start();

@@ -41,6 +41,19 @@ public final class WatchCacheHub implements AutoCloseable {
         }
     }
 
+    /**
+     * A number that changes whenever a cache applies a write or a cache comes or goes (from the caches'
+     * revisions, which only grow): a poller that read the caches when it had a value may skip its next
+     * pass while the value stays the same.
+     */
+    public long progress() {
+        long sum = caches.size();
+        for (ResourceCache cache : caches.values()) {
+            sum = sum * 31 + cache.appliedRevision();
+        }
+        return sum;
+    }
+
     /** Starts every registered cache now, rather than on first use. */
     public void start() {
         caches.values().forEach(ResourceCache::start);

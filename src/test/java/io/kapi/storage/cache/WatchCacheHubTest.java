@@ -77,6 +77,26 @@ class WatchCacheHubTest {
     }
 
     @Test
+    @DisplayName("progress stays while no cache applies a write and moves once one has, also a write to another cache")
+    void progressFollowsAppliedWrites() throws Exception {
+        try (Storage storage = Storages.memory(StorageOptions.DEFAULT);
+             WatchCacheHub hub = new WatchCacheHub(storage, CacheOptions.DEFAULT)) {
+            ResourceCache things = hub.register("/registry/things/", DECODER);
+            ResourceCache others = hub.register("/registry/others/", DECODER);
+            storage.create("/registry/things/a", bytes("0"));
+            hub.start();
+            assertTrue(things.awaitRevision(storage.currentRevision()));
+            long before = hub.progress();
+            assertEquals(before, hub.progress(), "nothing written");
+            storage.create("/registry/others/b", bytes("1"));
+            assertTrue(others.awaitRevision(storage.currentRevision()));
+            long after = hub.progress();
+            assertTrue(after != before, "a write another cache applied moves it");
+            assertEquals(after, hub.progress());
+        }
+    }
+
+    @Test
     @DisplayName("the event window is bounded in count: older versions are 410 Expired, recent ones replay")
     void boundedWindow() throws Exception {
         try (Storage storage = Storages.memory();
