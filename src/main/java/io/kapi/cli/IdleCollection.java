@@ -6,22 +6,25 @@ import java.util.function.LongSupplier;
 
 /**
  * Gives memory back to the system once the server has gone idle: when no client request has arrived
- * for {@code idle}, and one had since the last time, a full collection runs ({@link System#gc}), after
- * which the collector shrinks the heap to what the live data needs (bin/kapi's
- * {@code -XX:MaxHeapFreeRatio}). Once per idle spell, unlike G1's periodic collection, which repeats
- * every interval for as long as the server stays idle: a tenth of a second of a core every 5 s at
- * 12,000 configmaps, more with more. Only {@code bin/kapi} runs it: a server inside a test's JVM
+ * for {@code idle}, a full collection runs ({@link System#gc}), after which the collector shrinks the
+ * heap to what the live data needs (bin/kapi's {@code -XX:MaxHeapFreeRatio}). While the server stays
+ * idle the collection runs again after twice as long each time (at 5 s, 15 s, 35 s, ... with the
+ * defaults), at most every {@link #LONGEST} apart, for what the server's own loops (leases, controllers)
+ * allocated meanwhile; a client request starts the count again. G1's periodic collection would repeat
+ * at the same short interval for as long as the server stays idle: a tenth of a second of a core every
+ * 5 s at 12,000 configmaps, more with more. Only {@code bin/kapi} runs it: a server inside a test's JVM
  * leaves that JVM's collector alone.
  */
 final class IdleCollection {
 
     private static final System.Logger LOG = System.getLogger(IdleCollection.class.getName());
+    static final Duration LONGEST = Duration.ofMinutes(10);
 
     private final LongSupplier requests;
     private final long idleNanos;
     private long seen = -1;
-    private long changedAt;
-    private boolean collected;
+    private long dueAt;
+    private long wait;
 
     IdleCollection(LongSupplier requests, Duration idle) {
         this.requests = requests;
@@ -39,8 +42,7 @@ final class IdleCollection {
                     if (watch.due(System.nanoTime())) {
                         long t0 = System.nanoTime();
                         System.gc();
-                        LOG.log(Level.DEBUG, "idle for {0} s: full collection in {1} ms", idle.toSeconds(),
-                                (System.nanoTime() - t0) / 1_000_000);
+                        LOG.log(Level.DEBUG, "idle: full collection in {0} ms", (System.nanoTime() - t0) / 1_000_000);
                     }
                 }
             } catch (InterruptedException e) {
@@ -49,19 +51,20 @@ final class IdleCollection {
         });
     }
 
-    /** Whether a collection is due at {@code now}: the count has not moved for the idle time since it last did. */
+    /** Whether a collection is due at {@code now}; a collection it announces is taken as done. */
     boolean due(long now) {
         long count = requests.getAsLong();
         if (count != seen) {
             seen = count;
-            changedAt = now;
-            collected = false;
+            wait = idleNanos;
+            dueAt = now + wait;
             return false;
         }
-        if (!collected && now - changedAt >= idleNanos) {
-            collected = true;
-            return true;
+        if (now - dueAt < 0) {
+            return false;
         }
-        return false;
+        wait = Math.min(2 * wait, LONGEST.toNanos());
+        dueAt = now + wait;
+        return true;
     }
 }
