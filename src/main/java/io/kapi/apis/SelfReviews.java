@@ -8,6 +8,7 @@ import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.ObjectMeta;
 import io.kapi.request.Verb;
 import java.util.Map;
 
@@ -53,10 +54,8 @@ public final class SelfReviews {
         ObjectNode review = body.object();
         review.put("apiVersion", r.resource().gvk().apiVersion());
         review.put("kind", r.resource().kind());
-        if (!(review.get("metadata") instanceof ObjectNode)) {
-            review.putObject("metadata"); // absent or null: Go decodes either into an empty ObjectMeta
-        }
-        review.with("metadata").put("creationTimestamp", (String) null);
+        // absent or null metadata is an empty ObjectMeta, as Go decodes it
+        ObjectMeta.of(review).node().putNull("creationTimestamp");
         filler.fill(review, r);
         return codecs.writer().object(r.http(), r.resource(), 201, review);
     }

@@ -57,15 +57,7 @@ public final class PeriodicWorker implements AutoCloseable {
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 if (due) {
-                    if (skipping == null) {
-                        pass.run();
-                    } else {
-                        long seen = state.getAsLong();
-                        if (skipping.due(seen, System.nanoTime())) {
-                            pass.run();
-                            skipping.ran(seen, System.nanoTime());
-                        }
-                    }
+                    passUnlessSkipped(skipping);
                 }
                 due = true;
                 Thread.sleep(interval);
@@ -74,6 +66,19 @@ public final class PeriodicWorker implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "{0} pass failed: {1}", name, e.toString());
             }
+        }
+    }
+
+    /** Runs a pass, unless {@code skipping} (null for a worker without a state) says the state has not moved. */
+    private void passUnlessSkipped(PassSkipping skipping) {
+        if (skipping == null) {
+            pass.run();
+            return;
+        }
+        long seen = state.getAsLong(); // read before the pass: a write during it brings another
+        if (skipping.due(seen, System.nanoTime())) {
+            pass.run();
+            skipping.ran(seen, System.nanoTime());
         }
     }
 

@@ -6,6 +6,7 @@ import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
+import io.kapi.server.certs.Pem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -14,15 +15,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
-import java.security.spec.PKCS8EncodedKeySpec;
-import java.security.spec.RSAPublicKeySpec;
-import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 
 /**
@@ -52,7 +49,7 @@ public final class ServiceAccountKeys {
 
     /**
      * The key of {@code --service-account-signing-key-file}: an RSA (RS256) or ECDSA P-256 (ES256)
-     * private key in any PEM form; the public half is derived from it (RSA) or read from it (SEC1 EC).
+     * private key in any PEM form; the public half is read from it (SEC1 EC) or derived from it.
      */
     public static ServiceAccountKeys fromFile(Path file) {
         String pem;
@@ -61,8 +58,8 @@ public final class ServiceAccountKeys {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read --service-account-signing-key-file " + file, e);
         }
-        java.security.PrivateKey key = io.kapi.server.certs.Pem.privateKey(pem);
-        java.util.List<java.security.PublicKey> pub = io.kapi.server.certs.Pem.publicKeys(pem);
+        java.security.PrivateKey key = Pem.privateKey(pem);
+        java.util.List<java.security.PublicKey> pub = Pem.publicKeys(pem);
         if (!(key instanceof RSAPrivateCrtKey) && !(key instanceof java.security.interfaces.ECPrivateKey)) {
             throw new IllegalArgumentException("--service-account-signing-key-file " + file + ": not an RSA or EC key");
         }
@@ -102,50 +99,28 @@ public final class ServiceAccountKeys {
         }
     }
 
-    /** The key in {@code dir}, generated and written there on first use. */
+    /**
+     * The key in {@code dir}, generated and written there on first use; read with its public half from
+     * {@code sa.pub} (which PKCS#8 EC keys need), or derived when only {@code sa.key} is there.
+     */
     public static ServiceAccountKeys inDirectory(Path dir) {
         Path file = dir.resolve(PRIVATE_FILE);
+        Path publicFile = dir.resolve(PUBLIC_FILE);
         try {
             if (Files.exists(file)) {
-                return read(Files.readString(file), dir.resolve(PUBLIC_FILE));
+                return Files.exists(publicFile)
+                        ? new ServiceAccountKeys(Pem.publicKeys(Files.readString(publicFile)).getFirst(),
+                                Pem.privateKey(Files.readString(file)))
+                        : fromFile(file);
             }
             Files.createDirectories(dir);
             KeyPair pair = newEcKey();
             // the public half first: a key file is never there without it
-            writeOwnerOnly(dir.resolve(PUBLIC_FILE), pem("PUBLIC KEY", pair.getPublic().getEncoded()));
-            writeOwnerOnly(file, pem("PRIVATE KEY", pair.getPrivate().getEncoded()));
+            writeOwnerOnly(publicFile, Pem.encode(pair.getPublic()));
+            writeOwnerOnly(file, Pem.encode(pair.getPrivate()));
             return new ServiceAccountKeys(pair.getPublic(), pair.getPrivate());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or write the service account key " + file, e);
-        }
-    }
-
-    /**
-     * The PKCS#8 key of {@code sa.key}: an RSA key (an earlier Kapi's), whose public half it carries,
-     * or an EC key, whose public half is read from {@code sa.pub}.
-     */
-    private static ServiceAccountKeys read(String pem, Path publicFile) throws IOException {
-        byte[] der;
-        try {
-            der = Base64.getDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", ""));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("the service account key is not a PKCS#8 PEM key", e);
-        }
-        try {
-            var rsa = (RSAPrivateCrtKey) KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(der));
-            var pub = KeyFactory.getInstance("RSA").generatePublic(
-                    new RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
-            return new ServiceAccountKeys(pub, rsa);
-        } catch (GeneralSecurityException | ClassCastException notRsa) {
-            try {
-                var ec = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der));
-                var pub = KeyFactory.getInstance("EC").generatePublic(new X509EncodedKeySpec(Base64.getDecoder()
-                        .decode(Files.readString(publicFile).replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", ""))));
-                return new ServiceAccountKeys(pub, ec);
-            } catch (GeneralSecurityException | IllegalArgumentException e) {
-                throw new IllegalStateException("the service account key is neither an RSA nor an EC PKCS#8 key "
-                        + "with its public key in " + publicFile, e);
-            }
         }
     }
 
@@ -158,11 +133,6 @@ public final class ServiceAccountKeys {
             // not a POSIX file system: keep the default permissions
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    private static String pem(String type, byte[] der) {
-        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
-        return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
     }
 
     private static String keyId(java.security.PublicKey key) {

@@ -52,7 +52,7 @@ final class CertificateIssuer {
     }
 
     static Issued selfSignedCa(String commonName) {
-        KeyPair pair = newKeyPair(KeyKind.SIGNING);
+        KeyPair pair = newKeyPair(KeyType.EC_P256);
         X500Name subject = name(commonName, List.of());
         X509v3CertificateBuilder builder = builder(subject, subject, pair.getPublic(), CA_VALIDITY);
         try {
@@ -72,17 +72,16 @@ final class CertificateIssuer {
         List<GeneralName> sans = new ArrayList<>();
         names.dnsNames().forEach(n -> sans.add(new GeneralName(GeneralName.dNSName, n)));
         names.ipAddresses().forEach(ip -> sans.add(new GeneralName(GeneralName.iPAddress, ip)));
-        return leaf(ca, name(commonName, List.of()), KeyPurposeId.id_kp_serverAuth, sans, KeyKind.SIGNING);
+        return leaf(ca, name(commonName, List.of()), KeyPurposeId.id_kp_serverAuth, sans, KeyType.EC_P256);
     }
 
     /** A client certificate for user {@code commonName} in groups {@code organizations}, with a key of {@code keys}. */
-    static Issued client(Issued ca, String commonName, List<String> organizations, ClientKeys keys) {
-        return leaf(ca, name(commonName, organizations), KeyPurposeId.id_kp_clientAuth, List.of(),
-                keys == ClientKeys.RSA_2048 ? KeyKind.CLIENT_RSA : KeyKind.SIGNING);
+    static Issued client(Issued ca, String commonName, List<String> organizations, KeyType keys) {
+        return leaf(ca, name(commonName, organizations), KeyPurposeId.id_kp_clientAuth, List.of(), keys);
     }
 
     private static Issued leaf(Issued ca, X500Name subject, KeyPurposeId purpose, List<GeneralName> sans,
-                               KeyKind kind) {
+                               KeyType kind) {
         KeyPair pair = newKeyPair(kind);
         X500Name issuer = X500Name.getInstance(ca.certificate().getSubjectX500Principal().getEncoded());
         X509v3CertificateBuilder builder = builder(issuer, subject, pair.getPublic(), LEAF_VALIDITY);
@@ -127,13 +126,10 @@ final class CertificateIssuer {
         }
     }
 
-    /** Which key: P-256 (the CA, serving and EC client keys), or RSA 2048 for clients that read only RSA. */
-    private enum KeyKind { SIGNING, CLIENT_RSA }
-
-    private static KeyPair newKeyPair(KeyKind kind) {
+    private static KeyPair newKeyPair(KeyType kind) {
         try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance(kind == KeyKind.CLIENT_RSA ? "RSA" : "EC");
-            generator.initialize(kind == KeyKind.CLIENT_RSA ? 2048 : 256, RANDOM);
+            KeyPairGenerator generator = KeyPairGenerator.getInstance(kind == KeyType.RSA_2048 ? "RSA" : "EC");
+            generator.initialize(kind == KeyType.RSA_2048 ? 2048 : 256, RANDOM);
             return generator.generateKeyPair();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);

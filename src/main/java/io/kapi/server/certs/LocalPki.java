@@ -36,7 +36,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>
  * Keys are P-256 (written as SEC1 {@code EC PRIVATE KEY} with their curve and public key; an earlier
  * Kapi's PKCS#8 files are read as well), except bin/kapi's admin key: RSA 2048, which every client
- * library reads ({@link ClientKeys}). An RSA key takes a second or more of CPU in a fresh JVM:
+ * library reads ({@link KeyType}). An RSA key takes a second or more of CPU in a fresh JVM:
  * {@link #prepare} issues the admin certificate on its own thread while the caller goes on with the CA
  * and the serving certificate, which the listener needs first; the admin accessors wait for it.
  */
@@ -62,11 +62,11 @@ public final class LocalPki {
      * file exists when it returns.
      */
     public static LocalPki ensure(Path dataDir, ServingNames names) {
-        return ensure(dataDir, names, ClientKeys.RSA_2048);
+        return ensure(dataDir, names, KeyType.RSA_2048);
     }
 
     /** As {@link #ensure(Path, ServingNames)}, a new admin certificate getting a key of {@code adminKeys}. */
-    public static LocalPki ensure(Path dataDir, ServingNames names, ClientKeys adminKeys) {
+    public static LocalPki ensure(Path dataDir, ServingNames names, KeyType adminKeys) {
         LocalPki pki = prepare(dataDir, names, adminKeys);
         pki.adminCertificate();
         return pki;
@@ -78,11 +78,11 @@ public final class LocalPki {
      * {@link #adminCertificate()}, {@link #adminKeyPem()} or {@link #writeKubeconfig} has returned.
      */
     public static LocalPki prepare(Path dataDir, ServingNames names) {
-        return prepare(dataDir, names, ClientKeys.RSA_2048);
+        return prepare(dataDir, names, KeyType.RSA_2048);
     }
 
     /** As {@link #prepare(Path, ServingNames)}, a new admin certificate getting a key of {@code adminKeys}. */
-    public static LocalPki prepare(Path dataDir, ServingNames names, ClientKeys adminKeys) {
+    public static LocalPki prepare(Path dataDir, ServingNames names, KeyType adminKeys) {
         try {
             if (Files.notExists(dataDir)) {
                 Files.createDirectories(dataDir,
@@ -104,7 +104,7 @@ public final class LocalPki {
         }
     }
 
-    private static CompletableFuture<Issued> issueAdmin(Path dir, Issued ca, ClientKeys keys) {
+    private static CompletableFuture<Issued> issueAdmin(Path dir, Issued ca, KeyType keys) {
         CompletableFuture<Issued> issued = new CompletableFuture<>();
         Thread.ofVirtual().name("kapi-admin-certificate").start(() -> {
             try {

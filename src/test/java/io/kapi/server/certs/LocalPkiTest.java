@@ -63,7 +63,7 @@ class LocalPkiTest {
     void adminKeyKinds(@TempDir Path other) throws Exception {
         LocalPki rsa = LocalPki.ensure(dir, NAMES);
         assertTrue(rsa.adminKeyPem().startsWith("-----BEGIN RSA PRIVATE KEY-----"), rsa.adminKeyPem());
-        LocalPki ec = LocalPki.ensure(other, NAMES, ClientKeys.EC_P256);
+        LocalPki ec = LocalPki.ensure(other, NAMES, KeyType.EC_P256);
         String pem = Files.readString(other.resolve("admin.key"));
         assertEquals(pem, ec.adminKeyPem());
         assertTrue(pem.startsWith("-----BEGIN EC PRIVATE KEY-----"), pem);

@@ -1,6 +1,6 @@
 package io.kapi.testing;
 
-import io.kapi.server.certs.ClientKeys;
+import io.kapi.server.certs.KeyType;
 import io.kapi.server.certs.LocalPki;
 import io.kapi.server.certs.ServingNames;
 import java.io.IOException;
@@ -17,7 +17,7 @@ import java.util.Map;
  * copied into each server's own directory after that. Making keys takes longer than the rest of a
  * warm server's start, and a test server's CA needs no more secrecy than its directory gives it; the
  * copy lives in this JVM's memory only, never in a file outside a server's directory. The admin key
- * is P-256 ({@link ClientKeys#EC_P256}): an RSA key was half a second of a fresh JVM's CPU, and this
+ * is P-256 ({@link KeyType#EC_P256}): an RSA key was half a second of a fresh JVM's CPU, and this
  * JVM's clients read EC keys (Bouncy Castle comes with Kapi).
  */
 final class TestPki {
@@ -42,10 +42,10 @@ final class TestPki {
     static LocalPki in(Path dir) {
         Map<String, String> files = template;
         if (files == null) {
-            return LocalPki.prepare(dir, NAMES, ClientKeys.EC_P256);
+            return LocalPki.prepare(dir, NAMES, KeyType.EC_P256);
         }
         files.forEach((name, text) -> write(dir.resolve(name), text));
-        return LocalPki.ensure(dir, NAMES, ClientKeys.EC_P256);
+        return LocalPki.ensure(dir, NAMES, KeyType.EC_P256);
     }
 
     /**
