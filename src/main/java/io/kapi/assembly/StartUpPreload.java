@@ -15,8 +15,6 @@ import java.lang.System.Logger.Level;
  */
 public final class StartUpPreload {
 
-    private static final System.Logger LOG = System.getLogger(StartUpPreload.class.getName());
-
     private StartUpPreload() {
     }
 
@@ -28,7 +26,9 @@ public final class StartUpPreload {
                 BootstrapHooks.preloadData();
                 KapiServer.preload();
             } catch (RuntimeException | LinkageError e) {
-                LOG.log(Level.DEBUG, "start-up preload stopped; the start loads what is left itself", e);
+                // the logger only now: the first System.getLogger of a JVM looks for logging back ends in
+                // every jar of the class path (~0.1 s), which would delay the thread's start
+                System.getLogger(StartUpPreload.class.getName()).log(Level.DEBUG, "start-up preload stopped; the start loads what is left itself", e);
             }
         });
     }
