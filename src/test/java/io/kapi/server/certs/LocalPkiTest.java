@@ -1,7 +1,9 @@
 package io.kapi.server.certs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kapi.machinery.Json;
@@ -10,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SignatureException;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.HashSet;
@@ -104,6 +107,24 @@ class LocalPkiTest {
         assertEquals(first.ca(), second.ca());
         assertEquals(first.adminCertificate(), second.adminCertificate());
         assertEquals(servingPem, Files.readString(dir.resolve("apiserver.crt")));
+    }
+
+    @Test
+    @DisplayName("a CA made again (another key, the same name) issues the leaves again, which its key verifies")
+    void newCa() throws Exception {
+        LocalPki first = LocalPki.ensure(dir, NAMES);
+        Files.delete(dir.resolve("ca.key"));
+        Files.delete(dir.resolve("ca.crt"));
+        LocalPki second = LocalPki.ensure(dir, NAMES);
+        assertEquals(first.ca().getSubjectX500Principal(), second.ca().getSubjectX500Principal());
+        assertNotEquals(first.ca(), second.ca());
+        assertFalse(LocalPki.namesIssuer(first.adminCertificate(), second.ca()));
+        for (X509Certificate leaf : List.of(second.adminCertificate(), second.tls().servingChain().getFirst())) {
+            leaf.verify(second.ca().getPublicKey());
+            assertTrue(LocalPki.namesIssuer(leaf, second.ca()));
+        }
+        assertThrows(SignatureException.class,
+                () -> first.adminCertificate().verify(second.ca().getPublicKey()));
     }
 
     @Test
