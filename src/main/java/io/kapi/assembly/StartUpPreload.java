@@ -28,7 +28,8 @@ public final class StartUpPreload {
             } catch (RuntimeException | LinkageError e) {
                 // the logger only now: the first System.getLogger of a JVM looks for logging back ends in
                 // every jar of the class path (~0.1 s), which would delay the thread's start
-                System.getLogger(StartUpPreload.class.getName()).log(Level.DEBUG, "start-up preload stopped; the start loads what is left itself", e);
+                System.getLogger(StartUpPreload.class.getName())
+                        .log(Level.DEBUG, "start-up preload stopped; the start loads what is left itself", e);
             }
         });
     }

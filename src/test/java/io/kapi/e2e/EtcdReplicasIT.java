@@ -169,8 +169,12 @@ final class EtcdReplicasIT {
 
     @Test
     @Order(4)
-    @DisplayName("stopping one etcd member of three changes nothing for clients")
+    @DisplayName("stopping one etcd member of three (a follower) changes nothing for clients")
     void oneMemberDown() throws Exception {
+        // A follower: stopping the leader fails the writes it was committing with "request timed out,
+        // possibly due to previous leader failure", on kube-apiserver too (etcd's client does not retry a
+        // write whose outcome is unknown); losing members is the quorum test's subject.
+        int follower = (etcd.leader(Duration.ofSeconds(30)) + 1) % 3;
         List<String> before = names(ca);
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicInteger ok = new AtomicInteger();
@@ -193,7 +197,7 @@ final class EtcdReplicasIT {
                 }));
             }
             Thread.sleep(1000);
-            etcd.stop(0);
+            etcd.stop(follower);
             long stopped = ok.get();
             await(() -> ok.get() > stopped + 100, Duration.ofSeconds(60), "writes after the member stopped");
             running.set(false);
@@ -204,8 +208,8 @@ final class EtcdReplicasIT {
         assertTrue(failures.isEmpty(), failures.size() + " requests failed with one member down, e.g. " + failures.peek());
         assertEquals(200, ca.get("/readyz/etcd").status());
         assertTrue(names(cb).containsAll(before));
-        etcd.restart(0);
-        etcd.awaitHealthy(0, Duration.ofSeconds(60));
+        etcd.restart(follower);
+        etcd.awaitHealthy(follower, Duration.ofSeconds(60));
     }
 
     @Test

@@ -146,6 +146,36 @@ public final class EtcdCluster implements BeforeAllCallback, AfterAllCallback {
         spawn(index);
     }
 
+    /**
+     * The index of the member that is the Raft leader now, read off each running member's
+     * {@code etcd_server_is_leader} metric; waits up to {@code max} for one (an election may be under way).
+     */
+    public int leader(Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
+            while (System.nanoTime() < deadline) {
+                for (int i = 0; i < members.size(); i++) {
+                    Member m = members.get(i);
+                    if (m.process == null || !m.process.isAlive()) {
+                        continue;
+                    }
+                    try {
+                        String metrics = http.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + m.metricsPort + "/metrics")).timeout(Duration.ofSeconds(2))
+                                .build(), HttpResponse.BodyHandlers.ofString()).body();
+                        if (metrics.lines().anyMatch(l -> l.equals("etcd_server_is_leader 1"))) {
+                            return i;
+                        }
+                    } catch (IOException notAnswering) {
+                        // asked again below
+                    }
+                }
+                Thread.sleep(50);
+            }
+        }
+        throw new AssertionError("no etcd member of " + name + " is the leader within " + max.toSeconds() + " s");
+    }
+
     /** Waits until member {@code index} reports healthy (which needs a quorum). */
     public void awaitHealthy(int index, Duration max) throws InterruptedException {
         Member m = members.get(index);
