@@ -52,12 +52,18 @@ final class Load {
                 client.get(path + ThreadLocalRandom.current().nextInt(Math.max(existing, 1))).status() == 200);
     }
 
-    /** Merge-patches {@code data.key} of {@code count} configmaps chosen at random, as {@code kubectl patch --type=merge}. */
+    /**
+     * Merge-patches {@code data.key} of {@code count} configmaps chosen at random, as {@code kubectl patch --type=merge}.
+     * Every value is new (this call's own prefix): a patch that repeated an earlier phase's value on the
+     * same configmap would change nothing, and, as on kube-apiserver, make no watch event.
+     */
     Phase patches(String ns, int existing, int count) {
         String path = "/api/v1/namespaces/" + ns + "/configmaps/cm-";
+        String phase = Long.toString(System.nanoTime(), 36);
         return run(count, (client, i) -> client.send("PATCH",
                 path + ThreadLocalRandom.current().nextInt(Math.max(existing, 1)),
-                "{\"data\":{\"key\":\"patched-" + i + "\"}}", "application/merge-patch+json").status() == 200);
+                "{\"data\":{\"key\":\"patched-" + phase + "-" + i + "\"}}", "application/merge-patch+json")
+                .status() == 200);
     }
 
     /**
