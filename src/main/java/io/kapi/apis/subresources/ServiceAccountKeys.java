@@ -18,9 +18,14 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
+import java.security.spec.ECGenParameterSpec;
 import java.util.Base64;
+import java.util.List;
 
 /**
  * The key service-account tokens are signed with (kube-apiserver's
@@ -37,11 +42,11 @@ public final class ServiceAccountKeys {
     public static final String PRIVATE_FILE = "sa.key";
     public static final String PUBLIC_FILE = "sa.pub";
 
-    private final java.security.PublicKey publicKey;
-    private final java.security.PrivateKey privateKey;
+    private final PublicKey publicKey;
+    private final PrivateKey privateKey;
     private final String keyId;
 
-    private ServiceAccountKeys(java.security.PublicKey publicKey, java.security.PrivateKey privateKey) {
+    private ServiceAccountKeys(PublicKey publicKey, PrivateKey privateKey) {
         this.publicKey = publicKey;
         this.privateKey = privateKey;
         this.keyId = keyId(publicKey);
@@ -58,9 +63,9 @@ public final class ServiceAccountKeys {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read --service-account-signing-key-file " + file, e);
         }
-        java.security.PrivateKey key = Pem.privateKey(pem);
-        java.util.List<java.security.PublicKey> pub = Pem.publicKeys(pem);
-        if (!(key instanceof RSAPrivateCrtKey) && !(key instanceof java.security.interfaces.ECPrivateKey)) {
+        PrivateKey key = Pem.privateKey(pem);
+        List<PublicKey> pub = Pem.publicKeys(pem);
+        if (!(key instanceof RSAPrivateCrtKey) && !(key instanceof ECPrivateKey)) {
             throw new IllegalArgumentException("--service-account-signing-key-file " + file + ": not an RSA or EC key");
         }
         return new ServiceAccountKeys(pub.getFirst(), key);
@@ -92,7 +97,7 @@ public final class ServiceAccountKeys {
     private static KeyPair newEcKey() {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
-            generator.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
+            generator.initialize(new ECGenParameterSpec("secp256r1"));
             return generator.generateKeyPair();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
@@ -135,7 +140,7 @@ public final class ServiceAccountKeys {
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private static String keyId(java.security.PublicKey key) {
+    private static String keyId(PublicKey key) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getEncoded());
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
@@ -154,14 +159,14 @@ public final class ServiceAccountKeys {
 
     public JWSSigner signer() {
         try {
-            return privateKey instanceof java.security.interfaces.ECPrivateKey ec
+            return privateKey instanceof ECPrivateKey ec
                     ? new com.nimbusds.jose.crypto.ECDSASigner(ec) : new RSASSASigner(privateKey);
         } catch (com.nimbusds.jose.JOSEException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    public java.security.PublicKey publicKey() {
+    public PublicKey publicKey() {
         return publicKey;
     }
 

@@ -128,8 +128,8 @@ final class CertificateIssuer {
 
     private static KeyPair newKeyPair(KeyType kind) {
         try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance(kind == KeyType.RSA_2048 ? "RSA" : "EC");
-            generator.initialize(kind == KeyType.RSA_2048 ? 2048 : 256, RANDOM);
+            KeyPairGenerator generator = KeyPairGenerator.getInstance(kind.algorithm);
+            generator.initialize(kind.size, RANDOM);
             return generator.generateKeyPair();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);

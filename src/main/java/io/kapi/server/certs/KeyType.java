@@ -11,6 +11,15 @@ package io.kapi.server.certs;
  * clients recognise as EC.
  */
 public enum KeyType {
-    RSA_2048,
-    EC_P256
+    RSA_2048("RSA", 2048),
+    EC_P256("EC", 256);
+
+    /** The JCA algorithm name and key size to generate one with. */
+    final String algorithm;
+    final int size;
+
+    KeyType(String algorithm, int size) {
+        this.algorithm = algorithm;
+        this.size = size;
+    }
 }
