@@ -2,6 +2,7 @@ package io.kapi.server.authn;
 
 import io.kapi.authn.UserInfo;
 import io.kapi.endpoint.RestRequest;
+import io.kapi.server.certs.SubjectName;
 import java.lang.System.Logger.Level;
 import java.security.GeneralSecurityException;
 import java.security.cert.CertPathBuilder;
@@ -15,7 +16,6 @@ import java.security.cert.X509CertSelector;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -23,11 +23,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
-import org.bouncycastle.asn1.ASN1ObjectIdentifier;
-import org.bouncycastle.asn1.x500.RDN;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x500.style.BCStyle;
-import org.bouncycastle.asn1.x500.style.IETFUtils;
 
 /**
  * Authenticates a TLS client certificate as kube-apiserver's x509 authenticator does: the user is the
@@ -126,19 +121,16 @@ public final class ClientCertificateAuthenticator implements Authenticator {
     }
 
     private static Optional<UserInfo> user(X509Certificate leaf) {
-        X500Name subject = X500Name.getInstance(leaf.getSubjectX500Principal().getEncoded());
-        List<String> cn = values(subject, BCStyle.CN);
-        if (cn.isEmpty() || cn.getFirst().isEmpty()) {
+        SubjectName subject;
+        try {
+            subject = SubjectName.of(leaf.getSubjectX500Principal());
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // a subject that is not a sequence of RDNs names no user
+        }
+        if (subject.commonName().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new UserInfo(cn.getFirst(), "", values(subject, BCStyle.O)));
-    }
-
-    private static List<String> values(X500Name name, ASN1ObjectIdentifier type) {
-        return Arrays.stream(name.getRDNs(type))
-                .map(RDN::getFirst)
-                .map(atv -> IETFUtils.valueToString(atv.getValue()))
-                .toList();
+        return Optional.of(new UserInfo(subject.commonName(), "", subject.organizations()));
     }
 
     private static Instant max(Instant a, Instant b) {

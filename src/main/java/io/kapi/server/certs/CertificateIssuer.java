@@ -1,50 +1,57 @@
 package io.kapi.server.certs;
 
+import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
+import java.security.Signature;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x500.X500NameBuilder;
-import org.bouncycastle.asn1.x500.style.BCStyle;
-import org.bouncycastle.asn1.x509.BasicConstraints;
-import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.asn1.x509.KeyPurposeId;
-import org.bouncycastle.asn1.x509.KeyUsage;
-import org.bouncycastle.cert.CertIOException;
-import org.bouncycastle.cert.X509v3CertificateBuilder;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * Makes the certificates of a single-node cluster: a CA and leaves signed by it. The CA and the
- * serving certificate have ECDSA P-256 keys (as k3s uses): made in a millisecond where an RSA key
- * takes a hundred or more, which is most of an in-process test server's first start, and only ever
- * used for signatures every TLS client verifies. Client certificates have RSA keys like kubeadm's,
- * since their key is read by client libraries (fabric8 cannot read EC keys in PKCS#8 form).
+ * Makes the certificates of a single-node cluster: a CA and leaves signed by it, encoded here as
+ * RFC 5280 X.509 v3 ({@link Der}) and signed with the JDK. The CA and the serving certificate have
+ * ECDSA P-256 keys (as k3s uses): made in a millisecond where an RSA key takes a hundred or more,
+ * and only ever used for signatures every TLS client verifies. Client certificates get the key
+ * type they are asked for ({@link KeyType}). The extensions are those Go's crypto/x509 and kubeadm
+ * write: basic constraints and key usage (critical), extended key usage, the subject key
+ * identifier of the CA and the authority key identifier of each leaf, and the serving names.
  */
 final class CertificateIssuer {
 
     static final Duration CA_VALIDITY = Duration.ofDays(3650);
     static final Duration LEAF_VALIDITY = Duration.ofDays(365);
+    static final String SUBJECT_KEY_IDENTIFIER = "2.5.29.14";
+    static final String AUTHORITY_KEY_IDENTIFIER = "2.5.29.35";
+    private static final String KEY_USAGE = "2.5.29.15";
+    private static final String SUBJECT_ALT_NAME = "2.5.29.17";
+    private static final String BASIC_CONSTRAINTS = "2.5.29.19";
+    private static final String EXTENDED_KEY_USAGE = "2.5.29.37";
+    private static final String SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
+    private static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
+    private static final String COMMON_NAME = "2.5.4.3";
+    private static final String ORGANIZATION = "2.5.4.10";
+    private static final String ECDSA_WITH_SHA256 = "1.2.840.10045.4.3.2";
+    private static final String SHA256_WITH_RSA = "1.2.840.113549.1.1.11";
+    /** Key usage bits, numbered from the first (most significant) bit: RFC 5280 4.2.1.3. */
+    private static final int DIGITAL_SIGNATURE = 0;
+    private static final int KEY_CERT_SIGN = 5;
+    private static final int CRL_SIGN = 6;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** A CA certificate with its key. */
+    /** A certificate with its key. */
     record Issued(X509Certificate certificate, PrivateKey key) {
     }
 
@@ -53,77 +60,110 @@ final class CertificateIssuer {
 
     static Issued selfSignedCa(String commonName) {
         KeyPair pair = newKeyPair(KeyType.EC_P256);
-        X500Name subject = name(commonName, List.of());
-        X509v3CertificateBuilder builder = builder(subject, subject, pair.getPublic(), CA_VALIDITY);
-        try {
-            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
-            builder.addExtension(Extension.keyUsage, true,
-                    new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign | KeyUsage.digitalSignature));
-            builder.addExtension(Extension.subjectKeyIdentifier, false,
-                    new JcaX509ExtensionUtils().createSubjectKeyIdentifier(pair.getPublic()));
-        } catch (CertIOException | GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-        return new Issued(sign(builder, pair.getPrivate()), pair.getPrivate());
+        byte[] subject = name(commonName, List.of());
+        List<byte[]> extensions = List.of(
+                extension(BASIC_CONSTRAINTS, true, Der.sequence(Der.bool(true))),
+                extension(KEY_USAGE, true, keyUsage(DIGITAL_SIGNATURE, KEY_CERT_SIGN, CRL_SIGN)),
+                extension(SUBJECT_KEY_IDENTIFIER, false, Der.octets(keyIdentifier(pair.getPublic()))));
+        X509Certificate certificate = sign(subject, subject, pair.getPublic(), CA_VALIDITY, extensions, pair.getPrivate());
+        return new Issued(certificate, pair.getPrivate());
     }
 
     /** A serving certificate for {@code names}, signed by {@code ca}. */
     static Issued serving(Issued ca, String commonName, ServingNames names) {
-        List<GeneralName> sans = new ArrayList<>();
-        names.dnsNames().forEach(n -> sans.add(new GeneralName(GeneralName.dNSName, n)));
-        names.ipAddresses().forEach(ip -> sans.add(new GeneralName(GeneralName.iPAddress, ip)));
-        return leaf(ca, name(commonName, List.of()), KeyPurposeId.id_kp_serverAuth, sans, KeyType.EC_P256);
+        List<byte[]> sans = new ArrayList<>();
+        names.dnsNames().forEach(n -> sans.add(Der.implicit(2, n.getBytes(StandardCharsets.US_ASCII)))); // dNSName
+        names.ipAddresses().forEach(ip -> sans.add(Der.implicit(7, InetAddress.ofLiteral(ip).getAddress()))); // iPAddress
+        return leaf(ca, name(commonName, List.of()), SERVER_AUTH, sans, KeyType.EC_P256);
     }
 
     /** A client certificate for user {@code commonName} in groups {@code organizations}, with a key of {@code keys}. */
     static Issued client(Issued ca, String commonName, List<String> organizations, KeyType keys) {
-        return leaf(ca, name(commonName, organizations), KeyPurposeId.id_kp_clientAuth, List.of(), keys);
+        return leaf(ca, name(commonName, organizations), CLIENT_AUTH, List.of(), keys);
     }
 
-    private static Issued leaf(Issued ca, X500Name subject, KeyPurposeId purpose, List<GeneralName> sans,
-                               KeyType kind) {
+    private static Issued leaf(Issued ca, byte[] subject, String purpose, List<byte[]> sans, KeyType kind) {
         KeyPair pair = newKeyPair(kind);
-        X500Name issuer = X500Name.getInstance(ca.certificate().getSubjectX500Principal().getEncoded());
-        X509v3CertificateBuilder builder = builder(issuer, subject, pair.getPublic(), LEAF_VALIDITY);
-        try {
-            JcaX509ExtensionUtils utils = new JcaX509ExtensionUtils();
-            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-            builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
-            builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose));
-            builder.addExtension(Extension.authorityKeyIdentifier, false,
-                    utils.createAuthorityKeyIdentifier(ca.certificate()));
-            if (!sans.isEmpty()) {
-                builder.addExtension(Extension.subjectAlternativeName, false,
-                        new GeneralNames(sans.toArray(GeneralName[]::new)));
-            }
-        } catch (CertIOException | GeneralSecurityException e) {
-            throw new IllegalStateException(e);
+        List<byte[]> extensions = new ArrayList<>(List.of(
+                extension(BASIC_CONSTRAINTS, true, Der.sequence()),
+                extension(KEY_USAGE, true, keyUsage(DIGITAL_SIGNATURE)),
+                extension(EXTENDED_KEY_USAGE, false, Der.sequence(Der.oid(purpose))),
+                extension(AUTHORITY_KEY_IDENTIFIER, false, Der.sequence(Der.implicit(0, keyIdentifierOf(ca.certificate()))))));
+        if (!sans.isEmpty()) {
+            extensions.add(extension(SUBJECT_ALT_NAME, false, Der.sequence(sans)));
         }
-        return new Issued(sign(builder, ca.key()), pair.getPrivate());
+        byte[] issuer = ca.certificate().getSubjectX500Principal().getEncoded();
+        X509Certificate certificate = sign(issuer, subject, pair.getPublic(), LEAF_VALIDITY, extensions, ca.key());
+        return new Issued(certificate, pair.getPrivate());
     }
 
-    private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, PublicKey key,
-                                                    Duration validity) {
-        // Back-date by an hour so that clients with a slightly slow clock accept the certificate.
-        Instant notBefore = Instant.now().minus(Duration.ofHours(1));
-        return new JcaX509v3CertificateBuilder(issuer, new BigInteger(63, RANDOM).add(BigInteger.ONE),
-                Date.from(notBefore), Date.from(notBefore.plus(validity)), subject, key);
-    }
-
-    private static X500Name name(String commonName, List<String> organizations) {
-        X500NameBuilder builder = new X500NameBuilder(BCStyle.INSTANCE);
-        organizations.forEach(o -> builder.addRDN(BCStyle.O, o));
-        return builder.addRDN(BCStyle.CN, commonName).build();
-    }
-
-    private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signer) {
+    /** TBSCertificate, signed, then read back by the JDK's certificate factory. */
+    private static X509Certificate sign(byte[] issuer, byte[] subject, PublicKey key, Duration validity,
+                                        List<byte[]> extensions, PrivateKey signer) {
+        // Back-dated by an hour so that clients with a slightly slow clock accept the certificate.
+        Instant notBefore = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofHours(1));
+        boolean rsa = signer.getAlgorithm().equals("RSA");
+        byte[] algorithm = rsa ? Der.sequence(Der.oid(SHA256_WITH_RSA), Der.nul()) : Der.sequence(Der.oid(ECDSA_WITH_SHA256));
+        byte[] tbs = Der.sequence(
+                Der.explicit(0, Der.integer(BigInteger.TWO)), // v3
+                Der.integer(new BigInteger(63, RANDOM).add(BigInteger.ONE)),
+                algorithm,
+                issuer,
+                Der.sequence(Der.time(notBefore), Der.time(notBefore.plus(validity))),
+                subject,
+                key.getEncoded(),
+                Der.explicit(3, Der.sequence(extensions)));
         try {
-            String algorithm = signer.getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA";
-            return new JcaX509CertificateConverter()
-                    .getCertificate(builder.build(new JcaContentSignerBuilder(algorithm).build(signer)));
-        } catch (OperatorCreationException | GeneralSecurityException e) {
+            Signature signature = Signature.getInstance(rsa ? "SHA256withRSA" : "SHA256withECDSA");
+            signature.initSign(signer, RANDOM);
+            signature.update(tbs);
+            byte[] certificate = Der.sequence(tbs, algorithm, Der.bits(signature.sign()));
+            return (X509Certificate) CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new ByteArrayInputStream(certificate));
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot sign certificate", e);
         }
+    }
+
+    /** A distinguished name of the organizations, then the common name, each its own RDN (as Go orders them). */
+    private static byte[] name(String commonName, List<String> organizations) {
+        List<byte[]> rdns = new ArrayList<>();
+        organizations.forEach(o -> rdns.add(Der.set(Der.sequence(Der.oid(ORGANIZATION), Der.utf8(o)))));
+        rdns.add(Der.set(Der.sequence(Der.oid(COMMON_NAME), Der.utf8(commonName))));
+        return Der.sequence(rdns);
+    }
+
+    private static byte[] extension(String oid, boolean critical, byte[] value) {
+        return critical ? Der.sequence(Der.oid(oid), Der.bool(true), Der.octets(value))
+                : Der.sequence(Der.oid(oid), Der.octets(value));
+    }
+
+    /** A KeyUsage BIT STRING of the given bits, without trailing zero bits (DER's named bit list). */
+    private static byte[] keyUsage(int... bits) {
+        int value = 0;
+        for (int bit : bits) {
+            value |= 0x80 >> bit;
+        }
+        return Der.bits(new byte[] {(byte) value}, Integer.numberOfTrailingZeros(value));
+    }
+
+    /** RFC 5280's key identifier: the SHA-1 of the subjectPublicKey bits. */
+    static byte[] keyIdentifier(PublicKey key) {
+        byte[] bits = Der.read(key.getEncoded()).child(1).bitStringBytes();
+        try {
+            return MessageDigest.getInstance("SHA-1").digest(bits);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A CA's subject key identifier, or the one RFC 5280 derives from its key when it has none. */
+    static byte[] keyIdentifierOf(X509Certificate ca) {
+        byte[] extension = ca.getExtensionValue(SUBJECT_KEY_IDENTIFIER);
+        if (extension == null) {
+            return keyIdentifier(ca.getPublicKey());
+        }
+        return Der.read(Der.read(extension).expect(Der.OCTET_STRING).content()).expect(Der.OCTET_STRING).content();
     }
 
     private static KeyPair newKeyPair(KeyType kind) {

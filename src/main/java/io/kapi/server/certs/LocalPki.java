@@ -20,10 +20,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.bouncycastle.asn1.ASN1OctetString;
-import org.bouncycastle.asn1.x509.AuthorityKeyIdentifier;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.SubjectKeyIdentifier;
 
 /**
  * The certificates Kapi makes for itself on first start, kept in the data directory and reused on
@@ -247,17 +243,22 @@ public final class LocalPki {
      * here took ~70 ms of a start's CPU per certificate (the JDK's elliptic-curve code, interpreted).
      */
     static boolean namesIssuer(X509Certificate cert, X509Certificate ca) {
-        byte[] authority = cert.getExtensionValue(Extension.authorityKeyIdentifier.getId());
-        byte[] subject = ca.getExtensionValue(Extension.subjectKeyIdentifier.getId());
-        if (authority == null || subject == null
+        byte[] authority = cert.getExtensionValue(CertificateIssuer.AUTHORITY_KEY_IDENTIFIER);
+        if (authority == null || ca.getExtensionValue(CertificateIssuer.SUBJECT_KEY_IDENTIFIER) == null
                 || !cert.getIssuerX500Principal().equals(ca.getSubjectX500Principal())) {
             return false;
         }
-        byte[] named = AuthorityKeyIdentifier.getInstance(ASN1OctetString.getInstance(authority).getOctets())
-                .getKeyIdentifierOctets();
-        byte[] caKey = SubjectKeyIdentifier.getInstance(ASN1OctetString.getInstance(subject).getOctets())
-                .getKeyIdentifier();
-        return named != null && Arrays.equals(named, caKey);
+        try {
+            // AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] IMPLICIT OCTET STRING OPTIONAL, ... }
+            for (Der.Element part : Der.read(Der.read(authority).expect(Der.OCTET_STRING).content()).children()) {
+                if (part.isContext(0)) {
+                    return Arrays.equals(part.content(), CertificateIssuer.keyIdentifierOf(ca));
+                }
+            }
+            return false;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private static boolean covers(X509Certificate cert, ServingNames names) {

@@ -1,44 +1,62 @@
 package io.kapi.server.certs;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.RSAPrivateCrtKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.RSAPublicKeySpec;
+import java.security.spec.X509EncodedKeySpec;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.cert.X509CertificateHolder;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
+import java.util.Map;
 
 /**
- * PEM text to and from certificates and private keys. Keys are read in every form kubeadm, openssl
- * and cert-manager write: PKCS#1 ({@code RSA PRIVATE KEY}), SEC1 ({@code EC PRIVATE KEY}, with or
- * without a leading {@code EC PARAMETERS} block) and unencrypted PKCS#8 ({@code PRIVATE KEY}).
+ * PEM text to and from certificates and keys, with the JDK's certificate and key factories. Keys are
+ * read in every form kubeadm, openssl and cert-manager write: PKCS#1 ({@code RSA PRIVATE KEY}), SEC1
+ * ({@code EC PRIVATE KEY}, its curve named in it or in a leading {@code EC PARAMETERS} block) and
+ * unencrypted PKCS#8 ({@code PRIVATE KEY}); encrypted keys are refused.
  */
 public final class Pem {
 
+    private static final String RSA = "1.2.840.113549.1.1.1";
+    private static final String EC = "1.2.840.10045.2.1";
+    /** The JCA key factory of each key algorithm a PKCS#8 or SubjectPublicKeyInfo may name. */
+    private static final Map<String, String> KEY_FACTORIES = Map.of(
+            RSA, "RSA",
+            "1.2.840.113549.1.1.10", "RSASSA-PSS",
+            EC, "EC",
+            "1.3.101.112", "Ed25519",
+            "1.3.101.113", "Ed448",
+            "1.3.101.110", "X25519",
+            "1.3.101.111", "X448");
+
     private Pem() {
+    }
+
+    /** One {@code -----BEGIN label-----} block: its label, whether its headers say it is encrypted, its bytes. */
+    private record Block(String label, boolean encrypted, byte[] bytes) {
     }
 
     /** All certificates in {@code pem}, in order; throws if there is none. */
     public static List<X509Certificate> certificates(String pem) {
         List<X509Certificate> certs = new ArrayList<>();
-        JcaX509CertificateConverter converter = new JcaX509CertificateConverter();
-        try (PEMParser parser = new PEMParser(new StringReader(pem))) {
-            for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
-                if (o instanceof X509CertificateHolder holder) {
-                    certs.add(converter.getCertificate(holder));
+        try {
+            CertificateFactory factory = CertificateFactory.getInstance("X.509");
+            for (Block block : blocks(pem)) {
+                if (block.label().equals("CERTIFICATE")) {
+                    certs.add((X509Certificate) factory.generateCertificate(new ByteArrayInputStream(block.bytes())));
                 }
             }
-        } catch (IOException | CertificateException e) {
+        } catch (CertificateException e) {
             throw new IllegalArgumentException("not a PEM certificate: " + e.getMessage(), e);
         }
         if (certs.isEmpty()) {
@@ -49,17 +67,27 @@ public final class Pem {
 
     /** The first private key in {@code pem}; throws if there is none (or it is encrypted). */
     public static PrivateKey privateKey(String pem) {
-        JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-        try (PEMParser parser = new PEMParser(new StringReader(pem))) {
-            for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
-                if (o instanceof PEMKeyPair pair) {
-                    return fromKeyPair(converter, pair);
+        String curve = null;
+        try {
+            for (Block block : blocks(pem)) {
+                if (block.encrypted()) {
+                    continue;
                 }
-                if (o instanceof PrivateKeyInfo info) {
-                    return converter.getPrivateKey(info);
+                switch (block.label()) {
+                    case "EC PARAMETERS" -> curve = Der.read(block.bytes()).oid();
+                    case "RSA PRIVATE KEY" -> {
+                        return rsaPrivate(block.bytes());
+                    }
+                    case "EC PRIVATE KEY" -> {
+                        return ecPrivate(block.bytes(), curve);
+                    }
+                    case "PRIVATE KEY" -> {
+                        return pkcs8(block.bytes());
+                    }
+                    default -> { }
                 }
             }
-        } catch (IOException e) {
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
             throw new IllegalArgumentException("not a PEM private key: " + e.getMessage(), e);
         }
         throw new IllegalArgumentException("no unencrypted PEM private key found");
@@ -70,21 +98,29 @@ public final class Pem {
      * {@code --service-account-key-file}: public keys ({@code PUBLIC KEY}, {@code RSA PUBLIC KEY}),
      * the public half of private keys, and the keys of certificates. Throws if there is none.
      */
-    public static List<java.security.PublicKey> publicKeys(String pem) {
-        List<java.security.PublicKey> keys = new ArrayList<>();
-        JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-        try (PEMParser parser = new PEMParser(new StringReader(pem))) {
-            for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
-                switch (o) {
-                    case org.bouncycastle.asn1.x509.SubjectPublicKeyInfo info -> keys.add(converter.getPublicKey(info));
-                    case PEMKeyPair pair when pair.getPublicKeyInfo() != null ->
-                            keys.add(converter.getPublicKey(pair.getPublicKeyInfo()));
-                    case PrivateKeyInfo info -> keys.add(publicOf(converter.getPrivateKey(info)));
-                    case X509CertificateHolder holder -> keys.add(converter.getPublicKey(holder.getSubjectPublicKeyInfo()));
+    public static List<PublicKey> publicKeys(String pem) {
+        List<PublicKey> keys = new ArrayList<>();
+        String curve = null;
+        try {
+            CertificateFactory certificates = CertificateFactory.getInstance("X.509");
+            for (Block block : blocks(pem)) {
+                if (block.encrypted()) {
+                    continue;
+                }
+                switch (block.label()) {
+                    case "PUBLIC KEY" -> keys.add(subjectPublicKey(block.bytes()));
+                    case "RSA PUBLIC KEY" -> keys.add(KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(
+                            Der.sequence(Der.sequence(Der.oid(RSA), Der.nul()), Der.bits(block.bytes())))));
+                    case "CERTIFICATE" -> keys.add(certificates.generateCertificate(
+                            new ByteArrayInputStream(block.bytes())).getPublicKey());
+                    case "EC PARAMETERS" -> curve = Der.read(block.bytes()).oid();
+                    case "RSA PRIVATE KEY" -> keys.add(publicOf(rsaPrivate(block.bytes())));
+                    case "EC PRIVATE KEY" -> keys.add(publicOf(ecPrivate(block.bytes(), curve)));
+                    case "PRIVATE KEY" -> keys.add(publicOf(pkcs8(block.bytes())));
                     default -> { }
                 }
             }
-        } catch (IOException | java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
             throw new IllegalArgumentException("not a PEM public key: " + e.getMessage(), e);
         }
         if (keys.isEmpty()) {
@@ -94,75 +130,145 @@ public final class Pem {
     }
 
     /**
-     * The public half of a private key, as Go's {@code crypto.Signer.Public} gives it: for RSA from the
-     * modulus and exponent, for EC the point {@code d·G} of the key's curve (PKCS#8 carries no public
-     * point that the JDK exposes).
-     */
-    private static java.security.PublicKey publicOf(PrivateKey key) throws java.security.GeneralSecurityException {
-        if (key instanceof java.security.interfaces.RSAPrivateCrtKey rsa) {
-            return java.security.KeyFactory.getInstance("RSA").generatePublic(
-                    new java.security.spec.RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
-        }
-        if (key instanceof java.security.interfaces.ECPrivateKey ec) {
-            var point = org.bouncycastle.jcajce.provider.asymmetric.util.EC5Util.convertSpec(ec.getParams())
-                    .getG().multiply(ec.getS()).normalize();
-            return java.security.KeyFactory.getInstance("EC").generatePublic(new java.security.spec.ECPublicKeySpec(
-                    new java.security.spec.ECPoint(point.getAffineXCoord().toBigInteger(),
-                            point.getAffineYCoord().toBigInteger()), ec.getParams()));
-        }
-        throw new java.security.GeneralSecurityException("cannot derive the public key of a " + key.getAlgorithm()
-                + " PKCS#8 key; give its public key");
-    }
-
-    /**
-     * The private key of a PKCS#1 or SEC1 block. A SEC1 key may omit its public key, or its curve
-     * (then only the public key names it), so try the private part alone first.
-     */
-    private static PrivateKey fromKeyPair(JcaPEMKeyConverter converter, PEMKeyPair pair) throws IOException {
-        try {
-            return converter.getPrivateKey(pair.getPrivateKeyInfo());
-        } catch (IOException e) {
-            if (pair.getPublicKeyInfo() == null) {
-                throw e;
-            }
-            return converter.getPrivateKey(new PrivateKeyInfo(pair.getPublicKeyInfo().getAlgorithm(),
-                    pair.getPrivateKeyInfo().parsePrivateKey()));
-        }
-    }
-
-    /**
-     * PEM text of a certificate, or of a private key: RSA keys as PKCS#1 ({@code RSA PRIVATE KEY}),
-     * as kubeadm writes them and every client library reads them; other keys as unencrypted PKCS#8.
+     * PEM text of a certificate, a public key ({@code PUBLIC KEY}), or a private key: RSA keys as
+     * PKCS#1 ({@code RSA PRIVATE KEY}), as kubeadm writes them and every client library reads them;
+     * other keys as unencrypted PKCS#8 ({@code PRIVATE KEY}).
      */
     public static String encode(Object certificateOrKey) {
-        StringWriter out = new StringWriter();
-        try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
-            if (certificateOrKey instanceof PrivateKey key && !key.getAlgorithm().equals("RSA")) {
-                writer.writeObject(new JcaPKCS8Generator(key, null));
-            } else {
-                writer.writeObject(certificateOrKey);
+        return switch (certificateOrKey) {
+            case X509Certificate certificate -> {
+                try {
+                    yield block("CERTIFICATE", certificate.getEncoded());
+                } catch (CertificateException e) {
+                    throw new IllegalArgumentException("cannot encode certificate: " + e.getMessage(), e);
+                }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString();
+            case PrivateKey key when key.getAlgorithm().equals("RSA") ->
+                    block("RSA PRIVATE KEY", Der.read(key.getEncoded()).child(2).expect(Der.OCTET_STRING).content());
+            case PrivateKey key -> block("PRIVATE KEY", key.getEncoded());
+            case PublicKey key -> block("PUBLIC KEY", key.getEncoded());
+            default -> throw new IllegalArgumentException("cannot write a " + certificateOrKey.getClass().getName() + " as PEM");
+        };
     }
 
     /**
      * An EC private key as SEC1 PEM ({@code EC PRIVATE KEY}) carrying its named curve and public point,
      * as {@code openssl ecparam -genkey} writes it; Go's {@code x509.ParseECPrivateKey} needs the curve.
      */
-    public static String encodeSec1(java.security.interfaces.ECPrivateKey key, java.security.PublicKey publicKey) {
-        org.bouncycastle.asn1.x509.SubjectPublicKeyInfo info =
-                org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(publicKey.getEncoded());
-        var sec1 = new org.bouncycastle.asn1.sec.ECPrivateKey(key.getParams().getOrder().bitLength(), key.getS(),
-                info.getPublicKeyData(), info.getAlgorithm().getParameters());
-        StringWriter out = new StringWriter();
-        try (org.bouncycastle.util.io.pem.PemWriter writer = new org.bouncycastle.util.io.pem.PemWriter(out)) {
-            writer.writeObject(new org.bouncycastle.util.io.pem.PemObject("EC PRIVATE KEY", sec1.getEncoded()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    public static String encodeSec1(ECPrivateKey key, PublicKey publicKey) {
+        Der.Element info = Der.read(publicKey.getEncoded());
+        String curve = info.child(0).child(1).oid();
+        int size = (key.getParams().getOrder().bitLength() + 7) / 8;
+        byte[] sec1 = Der.sequence(
+                Der.integer(java.math.BigInteger.ONE),
+                Der.octets(unsigned(key.getS(), size)),
+                Der.explicit(0, Der.oid(curve)),
+                Der.explicit(1, Der.bits(info.child(1).bitStringBytes())));
+        return block("EC PRIVATE KEY", sec1);
+    }
+
+    private static PrivateKey rsaPrivate(byte[] pkcs1) throws GeneralSecurityException {
+        return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(
+                Der.sequence(Der.integer(java.math.BigInteger.ZERO), Der.sequence(Der.oid(RSA), Der.nul()), Der.octets(pkcs1))));
+    }
+
+    /** A SEC1 key: its curve is its own {@code [0]} parameters, else {@code curve} (an EC PARAMETERS block). */
+    private static PrivateKey ecPrivate(byte[] sec1, String curve) throws GeneralSecurityException {
+        String named = curve;
+        for (Der.Element part : Der.read(sec1).expect(Der.SEQUENCE).children()) {
+            if (part.isContext(0)) {
+                named = Der.read(part.content()).oid();
+            }
         }
-        return out.toString();
+        if (named == null) {
+            throw new GeneralSecurityException("the EC private key names no curve");
+        }
+        return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(
+                Der.sequence(Der.integer(java.math.BigInteger.ZERO), Der.sequence(Der.oid(EC), Der.oid(named)), Der.octets(sec1))));
+    }
+
+    private static PrivateKey pkcs8(byte[] pkcs8) throws GeneralSecurityException {
+        String algorithm = Der.read(pkcs8).expect(Der.SEQUENCE).child(1).child(0).oid();
+        return KeyFactory.getInstance(keyFactory(algorithm)).generatePrivate(new PKCS8EncodedKeySpec(pkcs8));
+    }
+
+    private static PublicKey subjectPublicKey(byte[] spki) throws GeneralSecurityException {
+        String algorithm = Der.read(spki).expect(Der.SEQUENCE).child(0).child(0).oid();
+        return KeyFactory.getInstance(keyFactory(algorithm)).generatePublic(new X509EncodedKeySpec(spki));
+    }
+
+    private static String keyFactory(String algorithm) throws GeneralSecurityException {
+        String factory = KEY_FACTORIES.get(algorithm);
+        if (factory == null) {
+            throw new GeneralSecurityException("unknown key algorithm " + algorithm);
+        }
+        return factory;
+    }
+
+    /**
+     * The public half of a private key, as Go's {@code crypto.Signer.Public} gives it: for RSA from the
+     * modulus and exponent, for EC the point {@code d·G} of the key's curve.
+     */
+    private static PublicKey publicOf(PrivateKey key) throws GeneralSecurityException {
+        if (key instanceof RSAPrivateCrtKey rsa) {
+            return KeyFactory.getInstance("RSA").generatePublic(new RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
+        }
+        if (key instanceof ECPrivateKey ec) {
+            return KeyFactory.getInstance("EC").generatePublic(EcPoints.publicKeySpec(ec));
+        }
+        throw new GeneralSecurityException("cannot derive the public key of a " + key.getAlgorithm()
+                + " private key; give its public key");
+    }
+
+    private static byte[] unsigned(java.math.BigInteger value, int size) {
+        byte[] bytes = value.toByteArray();
+        byte[] fixed = new byte[size];
+        int copy = Math.min(bytes.length, size);
+        System.arraycopy(bytes, bytes.length - copy, fixed, size - copy, copy);
+        return fixed;
+    }
+
+    /**
+     * The blocks of {@code pem}, as Go's {@code pem.Decode} finds them: text outside blocks is ignored,
+     * headers ({@code Proc-Type: 4,ENCRYPTED}) end at a blank line, the body is base64.
+     */
+    private static List<Block> blocks(String pem) {
+        List<Block> blocks = new ArrayList<>();
+        String[] lines = pem.split("\r?\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i].strip();
+            if (!line.startsWith("-----BEGIN ") || !line.endsWith("-----") || line.length() < 16) {
+                continue;
+            }
+            String label = line.substring(11, line.length() - 5);
+            String end = "-----END " + label + "-----";
+            StringBuilder body = new StringBuilder();
+            boolean encrypted = false;
+            int j = i + 1;
+            for (; j < lines.length && !lines[j].strip().equals(end); j++) {
+                String text = lines[j].strip();
+                if (text.contains(":")) {
+                    encrypted |= text.startsWith("Proc-Type:") && text.contains("ENCRYPTED");
+                } else {
+                    body.append(text);
+                }
+            }
+            if (j == lines.length) {
+                throw new IllegalArgumentException("PEM block " + label + " has no END line");
+            }
+            try {
+                blocks.add(new Block(label, encrypted || label.startsWith("ENCRYPTED"), Base64.getDecoder().decode(body.toString())));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("PEM block " + label + " is not base64: " + e.getMessage(), e);
+            }
+            i = j;
+        }
+        return blocks;
+    }
+
+    private static String block(String label, byte[] bytes) {
+        return "-----BEGIN " + label + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(bytes)
+                + "\n-----END " + label + "-----\n";
     }
 }

@@ -87,6 +87,38 @@ class LocalPkiTest {
         assertTrue(out.contains("ASN1 OID: prime256v1") && out.contains("pub:"), out);
     }
 
+    private String openssl(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("openssl"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes());
+        assertEquals(0, process.waitFor(), String.join(" ", command) + ": " + out);
+        return out;
+    }
+
+    @Test
+    @DisplayName("openssl verifies the chain for each purpose and reads the extensions kubeadm's certificates have")
+    void opensslReadsTheCertificates() throws Exception {
+        LocalPki.ensure(dir, NAMES);
+        assertTrue(openssl("verify", "-CAfile", "ca.crt", "-purpose", "sslserver", "apiserver.crt").contains("OK"));
+        assertTrue(openssl("verify", "-CAfile", "ca.crt", "-purpose", "sslclient", "admin.crt").contains("OK"));
+        String ca = openssl("x509", "-in", "ca.crt", "-noout", "-text");
+        assertTrue(ca.contains("CA:TRUE") && ca.contains("Digital Signature, Certificate Sign, CRL Sign")
+                && ca.contains("ecdsa-with-SHA256") && ca.contains("Subject: CN = kapi-ca"), ca);
+        String serving = openssl("x509", "-in", "apiserver.crt", "-noout", "-text");
+        assertTrue(serving.contains("CA:FALSE") && serving.contains("TLS Web Server Authentication")
+                && serving.contains("DNS:kubernetes.default.svc.cluster.local") && serving.contains("IP Address:10.96.0.1"), serving);
+        String caKey = ca.substring(ca.indexOf("Subject Key Identifier:")).lines().skip(1).findFirst().orElseThrow().strip();
+        assertTrue(serving.contains("Authority Key Identifier:") && serving.contains(caKey), caKey + " in " + serving);
+        String admin = openssl("x509", "-in", "admin.crt", "-noout", "-subject", "-ext", "extendedKeyUsage");
+        assertTrue(admin.contains("subject=O = system:masters, CN = kubernetes-admin") && admin.contains("TLS Web Client Authentication"),
+                admin);
+        Process wrongPurpose = new ProcessBuilder("openssl", "verify", "-CAfile", "ca.crt", "-purpose", "sslserver", "admin.crt")
+                .directory(dir.toFile()).redirectErrorStream(true).start();
+        String refused = new String(wrongPurpose.getInputStream().readAllBytes());
+        assertNotEquals(0, wrongPurpose.waitFor(), "a client certificate is no serving certificate: " + refused);
+    }
+
     @Test
     @DisplayName("every file, certificates included, is readable only by the owner")
     void permissions() throws Exception {
