@@ -2,7 +2,7 @@
 # Memory and start-up of real bin/kapi processes, one checkout or several side by side; see
 # src/test/java/io/kapi/bench/MemoryBench.java. Usage:
 #   bench/memory.sh [--projects=after=.,before=/path/to/a/main/checkout] [--small=12000] [--large=100000]
-#                   [--restarts=10] [--clients=8] [--watchers=20] [--idle=20]
+#                   [--restarts=10] [--clients=8] [--watchers=20] [--idle=20] [--warmup=3000]
 # Each checkout's own bin/kapi is used (its build and its JVM options). Servers are stopped and their
 # data deleted at the end. Compare against main with a worktree: git worktree add ../kapi-main main
 set -euo pipefail

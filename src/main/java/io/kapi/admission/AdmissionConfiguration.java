@@ -58,7 +58,7 @@ public final class AdmissionConfiguration {
 
     private static JsonNode parse(Path file) {
         try {
-            JsonNode node = Json.YAML.readTree(Files.readString(file));
+            JsonNode node = Json.yaml().readTree(Files.readString(file));
             if (node == null || !node.isObject()) {
                 throw new IllegalArgumentException("unable to read admission control configuration from \"" + file
                         + "\": not a YAML or JSON object");

@@ -8,8 +8,8 @@ import java.lang.System.Logger.Level;
 /**
  * The per-JVM work of a start that depends on nothing a command line says, begun on a thread of its
  * own before the command line is even parsed: the built-in schemas (a large JSON document), the
- * bootstrap RBAC and flow-control data files (YAML), Jetty's MIME types. Each is loaded once per JVM
- * and kept, so the start's own calls find it loaded, or wait for the load under way, instead of
+ * bootstrap RBAC and flow-control data files (in the JSON the build wrote), Jetty's MIME types. Each
+ * is loaded once per JVM and kept, so the start's own calls find it loaded, or wait for the load under way, instead of
  * doing it on the main thread after the flags, the data directory and the certificates. In the order
  * the start needs them.
  */

@@ -43,7 +43,7 @@ public record AuthorizationConfiguration(List<Entry> authorizers) {
     public static AuthorizationConfiguration read(Path file) {
         JsonNode doc;
         try {
-            doc = Json.YAML.readTree(Files.readString(file));
+            doc = Json.yaml().readTree(Files.readString(file));
         } catch (IOException e) {
             throw new IllegalArgumentException("failed to read authorization config file \"%s\": %s"
                     .formatted(file, e.getMessage()));

@@ -21,12 +21,19 @@ public final class Json {
             .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
             .build();
 
-    public static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
-                    .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-                    .build())
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .build();
+    /** YAML, made on first use: a start reads no YAML, and the YAML parser's classes are not loaded for it. */
+    public static ObjectMapper yaml() {
+        return Yaml.MAPPER;
+    }
+
+    private static final class Yaml {
+        static final ObjectMapper MAPPER = YAMLMapper.builder(YAMLFactory.builder()
+                        .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                        .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                        .build())
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .build();
+    }
 
     public static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
 

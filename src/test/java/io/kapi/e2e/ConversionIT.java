@@ -66,7 +66,7 @@ final class ConversionIT {
 
     private static JsonNode yaml(Kubectl.Result r) {
         try {
-            return Json.YAML.readTree(r.assertOk().stdout());
+            return Json.yaml().readTree(r.assertOk().stdout());
         } catch (IOException e) {
             throw new AssertionError("not YAML: " + r, e);
         }

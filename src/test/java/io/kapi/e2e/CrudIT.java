@@ -104,7 +104,7 @@ final class CrudIT {
     }
 
     private static void getYamlJson(Case c) throws IOException {
-        JsonNode yaml = Json.YAML.readTree(kubectl().run("get", c.type(), c.name(), "-o", "yaml").assertOk().stdout());
+        JsonNode yaml = Json.yaml().readTree(kubectl().run("get", c.type(), c.name(), "-o", "yaml").assertOk().stdout());
         JsonNode json = Json.MAPPER.readTree(kubectl().run("get", c.type(), c.name(), "-o", "json").assertOk().stdout());
         for (JsonNode o : List.of(yaml, json)) {
             JsonNode meta = o.path("metadata");

@@ -40,7 +40,7 @@ public record Kubeconfig(URI server, String caPem, Optional<String> clientCertPe
     /** Reads the current context of the kubeconfig at {@code file}; fails if it is missing or malformed. */
     public static Kubeconfig load(Path file) {
         try {
-            JsonNode root = Json.YAML.readTree(Files.readString(file));
+            JsonNode root = Json.yaml().readTree(Files.readString(file));
             String context = root.path("current-context").asText();
             JsonNode ctx = named(root.path("contexts"), context).path("context");
             JsonNode cluster = named(root.path("clusters"), ctx.path("cluster").asText()).path("cluster");

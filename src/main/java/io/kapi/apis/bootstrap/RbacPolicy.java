@@ -152,15 +152,32 @@ public record RbacPolicy(List<ObjectNode> clusterRoles, List<ObjectNode> cluster
 
     private static final java.util.Map<String, JsonNode> PARSED = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /**
+     * The YAML file as the build wrote it in JSON ({@code io.kapi.cli.BuildResources}): parsing the JSON
+     * takes a fresh JVM a tenth of the time, without loading the YAML parser. Classes that did not go
+     * through the build (an IDE's) read the YAML.
+     */
     private static JsonNode parse(String file) {
         String path = "/apis/bootstrap/" + file;
+        try (InputStream json = RbacPolicy.class.getResourceAsStream(precompiled(path))) {
+            if (json != null) {
+                return Json.MAPPER.readTree(json);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + precompiled(path), e);
+        }
         try (InputStream in = RbacPolicy.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("missing resource " + path);
             }
-            return Json.YAML.readTree(in);
+            return Json.yaml().readTree(in);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + path, e);
         }
+    }
+
+    /** Where the build writes the JSON form of the data file at {@code yamlPath}. */
+    public static String precompiled(String yamlPath) {
+        return yamlPath.replaceFirst("\\.yaml$", ".json");
     }
 }

@@ -42,13 +42,16 @@ public final class ResponseEncoder {
                     .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
                     .withObjectEmptySeparator("")
                     .withArrayEmptySeparator("")));
-    private static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
-                    .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-                    .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-                    .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
-                    .build())
-            .build();
+    /** Made on the first YAML response (its classes are not loaded for a JSON one). */
+    private static final class Yaml {
+        static final ObjectMapper MAPPER = YAMLMapper.builder(YAMLFactory.builder()
+                        .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                        .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                        .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+                        .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
+                        .build())
+                .build();
+    }
 
     private ResponseEncoder() {
     }
@@ -58,7 +61,7 @@ public final class ResponseEncoder {
         try {
             return switch (target.format()) {
                 case JSON -> target.pretty() ? PRETTY.writeValueAsBytes(body) : withNewline(COMPACT.writeValueAsBytes(body));
-                case YAML -> YAML.writeValueAsBytes(sorted(body));
+                case YAML -> Yaml.MAPPER.writeValueAsBytes(sorted(body));
             };
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);

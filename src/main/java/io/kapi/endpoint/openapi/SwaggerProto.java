@@ -154,7 +154,7 @@ final class SwaggerProto {
     private String yaml(JsonNode value) {
         return yaml.computeIfAbsent(value, v -> {
             try {
-                return Json.YAML.writeValueAsString(v);
+                return Json.yaml().writeValueAsString(v);
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }

@@ -89,7 +89,7 @@ public record AuthenticationConfigFile(List<JwtIssuer> jwt, Anonymous anonymous)
             if (text.isBlank()) {
                 throw new IllegalArgumentException(failed + "empty config data");
             }
-            root = Json.YAML.readTree(text);
+            root = Json.yaml().readTree(text);
         } catch (IOException e) {
             throw new IllegalArgumentException(failed + e.getMessage(), e);
         }

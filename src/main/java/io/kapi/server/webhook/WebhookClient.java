@@ -47,7 +47,7 @@ public final class WebhookClient {
     public static WebhookClient fromKubeconfig(Path file, Duration timeout) {
         JsonNode config;
         try {
-            config = Json.YAML.readTree(Files.readString(file));
+            config = Json.yaml().readTree(Files.readString(file));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read webhook kubeconfig " + file, e);
         }

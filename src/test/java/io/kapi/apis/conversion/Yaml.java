@@ -18,7 +18,7 @@ final class Yaml {
 
     static JsonNode node(String yaml) {
         try {
-            return Json.YAML.readTree(yaml);
+            return Json.yaml().readTree(yaml);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

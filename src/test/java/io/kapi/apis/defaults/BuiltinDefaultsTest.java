@@ -39,7 +39,7 @@ class BuiltinDefaultsTest {
         List<Arguments> out = new ArrayList<>();
         for (String file : FIXTURES) {
             try (InputStream in = BuiltinDefaultsTest.class.getResourceAsStream("/defaults/" + file)) {
-                for (JsonNode c : Json.YAML.readTree(in)) {
+                for (JsonNode c : Json.yaml().readTree(in)) {
                     Case value = new Case((ObjectNode) c.get("input"), (ObjectNode) c.get("expected"));
                     out.add(Arguments.of(Named.of(file + ": " + c.get("name").asText(), value)));
                 }
@@ -129,7 +129,7 @@ class BuiltinDefaultsTest {
     @Test
     @DisplayName("a resource slice's device taints get the time they were added, once")
     void taintTime() throws IOException {
-        ObjectNode slice = (ObjectNode) Json.YAML.readTree("""
+        ObjectNode slice = (ObjectNode) Json.yaml().readTree("""
                 apiVersion: resource.k8s.io/v1
                 kind: ResourceSlice
                 spec:

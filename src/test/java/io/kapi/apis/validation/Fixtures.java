@@ -15,7 +15,7 @@ final class Fixtures {
 
     static ObjectNode yaml(String text) {
         try {
-            return (ObjectNode) Json.YAML.readTree(text);
+            return (ObjectNode) Json.yaml().readTree(text);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

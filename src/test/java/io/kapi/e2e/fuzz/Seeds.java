@@ -72,7 +72,7 @@ final class Seeds {
 
     static byte[] yaml(JsonNode tree) {
         try {
-            return Json.YAML.writeValueAsBytes(tree);
+            return Json.yaml().writeValueAsBytes(tree);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

@@ -81,7 +81,7 @@ class SwaggerProtoTest {
         List<Field> extension = fields(first(schema, 31).bytes());
         assertEquals("x-kubernetes-group-version-kind", first(extension, 1).text());
         String yaml = first(fields(first(extension, 2).bytes()), 2).text();
-        JsonNode gvk = Json.YAML.readTree(yaml);
+        JsonNode gvk = Json.yaml().readTree(yaml);
         assertEquals("Deployment", gvk.get(0).get("kind").asText());
         assertTrue(gvk.isArray());
     }

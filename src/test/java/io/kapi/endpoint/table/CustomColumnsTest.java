@@ -19,7 +19,7 @@ class CustomColumnsTest {
     private static final ApiResource CERTS = PrinterCellsTest.resource("cert-manager.io", "Certificate");
 
     private static JsonNode yaml(String s) throws IOException {
-        return Json.YAML.readTree(s);
+        return Json.yaml().readTree(s);
     }
 
     private static final String CERT = """

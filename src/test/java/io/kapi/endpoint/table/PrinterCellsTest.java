@@ -37,7 +37,7 @@ class PrinterCellsTest {
         List<Arguments> out = new ArrayList<>();
         for (String file : List.of("pods.yaml", "workloads.yaml", "core.yaml", "others.yaml")) {
             try (InputStream in = PrinterCellsTest.class.getResourceAsStream("/table/" + file)) {
-                for (JsonNode section : Json.YAML.readTree(in)) {
+                for (JsonNode section : Json.yaml().readTree(in)) {
                     for (JsonNode c : section.path("cases")) {
                         out.add(Arguments.of(new Fixture(file, section.path("group").asText(""),
                                 section.path("kind").asText(), c.path("case").asText(), c.path("object"),

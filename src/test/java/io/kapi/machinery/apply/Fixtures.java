@@ -22,7 +22,7 @@ final class Fixtures {
 
     static ObjectNode yaml(String text) {
         try {
-            return (ObjectNode) Json.YAML.readTree(text);
+            return (ObjectNode) Json.yaml().readTree(text);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -175,7 +175,7 @@ class LocalPkiTest {
         LocalPki pki = LocalPki.ensure(dir, NAMES);
         Path file = pki.writeKubeconfig("https://127.0.0.1:40123");
         assertTrue(file.isAbsolute());
-        JsonNode config = Json.YAML.readTree(file.toFile());
+        JsonNode config = Json.yaml().readTree(file.toFile());
         JsonNode cluster = config.path("clusters").get(0).path("cluster");
         assertEquals("https://127.0.0.1:40123", cluster.path("server").asText());
         String caPem = new String(Base64.getDecoder().decode(cluster.path("certificate-authority-data").asText()),
