@@ -21,7 +21,7 @@ import java.util.Optional;
  * {@code schemas/extra-definitions.json} for the few it lacks. Only {@code io.k8s.*} definitions are
  * kept, and their {@code enum}s are dropped: the official spec has none, and kube-apiserver does not
  * enforce them through the schema. The build writes those definitions out once ({@link #PRECOMPILED}),
- * and a start reads that file.
+ * and a start reads that file, each definition parsed when first used.
  *
  * <p>Definitions refer to each other by {@code $ref: "#/definitions/NAME"}. The trees are shared:
  * callers must not mutate them.
@@ -29,21 +29,21 @@ import java.util.Optional;
 public final class Schemas {
 
     private static final String FABRIC8 = "/openshift-generated.json";
-    /** The io.k8s definitions of {@link #FABRIC8} without their enums, written by the build ({@link #writeKubernetesDefinitions}). */
-    public static final String PRECOMPILED = "/schemas/kubernetes-definitions.json";
+    /** {@link #FABRIC8}'s io.k8s definitions without enums, one a line, written by the build ({@link #writeKubernetesDefinitions}). */
+    public static final String PRECOMPILED = "/schemas/kubernetes-definitions.tsv";
     private static final String EXTRA = "/schemas/extra-definitions.json";
     private static final String REF_PREFIX = "#/definitions/";
     private static final String API_PREFIX = "io.k8s.api.";
 
-    private final Map<String, ObjectNode> definitions;
+    private final LazyDefinitions definitions;
     private final Map<GroupVersionKind, String> byKind;
 
-    private Schemas(Map<String, ObjectNode> definitions) {
-        this.definitions = Collections.unmodifiableMap(definitions);
+    private Schemas(Map<String, LazyDefinitions.Definition> definitions) {
+        this.definitions = new LazyDefinitions(definitions);
         Map<GroupVersionKind, String> kinds = new HashMap<>();
-        definitions.forEach((name, def) -> {
-            if (isTopLevel(def)) {
-                gvkOf(name, def).ifPresent(gvk -> kinds.putIfAbsent(gvk, name));
+        this.definitions.byName().forEach((name, def) -> {
+            if (def.kind != null) {
+                kinds.putIfAbsent(def.kind, name);
             }
         });
         this.byKind = Collections.unmodifiableMap(kinds);
@@ -70,27 +70,41 @@ public final class Schemas {
 
     /** Loads from the precompiled definitions or from the fabric8 file itself. */
     static Schemas load(boolean precompiled) {
-        Map<String, ObjectNode> defs = new LinkedHashMap<>();
+        Map<String, LazyDefinitions.Definition> defs;
         if (precompiled) {
-            readDefinitions(PRECOMPILED, true, false, defs);
+            try (InputStream in = Schemas.class.getResourceAsStream(PRECOMPILED)) {
+                if (in == null) {
+                    throw new IllegalStateException("missing class-path resource " + PRECOMPILED);
+                }
+                defs = LazyDefinitions.read(in.readAllBytes());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + PRECOMPILED, e);
+            }
         } else {
-            readDefinitions(FABRIC8, true, true, defs);
+            defs = parsed(FABRIC8, true);
         }
-        readDefinitions(EXTRA, false, true, defs);
+        defs.putAll(parsed(EXTRA, false));
         return new Schemas(defs);
+    }
+
+    private static Map<String, LazyDefinitions.Definition> parsed(String resource, boolean required) {
+        Map<String, ObjectNode> trees = new LinkedHashMap<>();
+        readDefinitions(resource, required, trees);
+        Map<String, LazyDefinitions.Definition> defs = new LinkedHashMap<>();
+        trees.forEach((name, tree) -> defs.put(name, LazyDefinitions.Definition.parsed(name, tree)));
+        return defs;
     }
 
     /**
      * Writes {@link #PRECOMPILED}'s content to {@code out}: the {@code io.k8s.*} definitions of the fabric8
-     * file, enums dropped. The build does this once so that a start parses 2.6 MB of definitions
-     * instead of tokenizing the 6 MB file (three fifths of it OpenShift's) and walking every tree.
+     * file, enums dropped, one a line with its kind ({@link LazyDefinitions}). The build does this once:
+     * a start then neither tokenizes the 6 MB file (three fifths of it OpenShift's) nor parses more
+     * than the definitions it uses.
      */
     public static void writeKubernetesDefinitions(java.io.OutputStream out) throws IOException {
         Map<String, ObjectNode> defs = new LinkedHashMap<>();
-        readDefinitions(FABRIC8, true, true, defs);
-        ObjectNode root = Json.object();
-        root.putObject("definitions").setAll(defs);
-        Json.MAPPER.writeValue(out, root);
+        readDefinitions(FABRIC8, true, defs);
+        out.write(LazyDefinitions.write(defs).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** These definitions plus {@code extra} (kinds added at run time), which win over same-named ones. */
@@ -98,8 +112,8 @@ public final class Schemas {
         if (extra.isEmpty()) {
             return this;
         }
-        Map<String, ObjectNode> all = new LinkedHashMap<>(definitions);
-        all.putAll(extra);
+        Map<String, LazyDefinitions.Definition> all = new LinkedHashMap<>(definitions.byName());
+        extra.forEach((name, tree) -> all.put(name, LazyDefinitions.Definition.parsed(name, tree)));
         return new Schemas(all);
     }
 
@@ -168,7 +182,7 @@ public final class Schemas {
      * definitions (OpenShift's, three fifths of the fabric8 file) and the other top-level fields are
      * skipped by the tokenizer without building trees, which halves the cost of the first start.
      */
-    private static void readDefinitions(String resource, boolean required, boolean dropEnums, Map<String, ObjectNode> into) {
+    private static void readDefinitions(String resource, boolean required, Map<String, ObjectNode> into) {
         try (InputStream in = Schemas.class.getResourceAsStream(resource)) {
             if (in == null) {
                 if (required) {
@@ -184,7 +198,7 @@ public final class Schemas {
                     String field = parser.currentName();
                     parser.nextToken();
                     if (field.equals("definitions") && parser.currentToken() == JsonToken.START_OBJECT) {
-                        readKubernetesDefinitions(parser, dropEnums, into);
+                        readKubernetesDefinitions(parser, into);
                     } else {
                         parser.skipChildren();
                     }
@@ -196,16 +210,13 @@ public final class Schemas {
     }
 
     /** With the parser on the {@code definitions} object's start: reads its io.k8s entries, skips the rest. */
-    private static void readKubernetesDefinitions(JsonParser parser, boolean dropEnums, Map<String, ObjectNode> into)
-            throws IOException {
+    private static void readKubernetesDefinitions(JsonParser parser, Map<String, ObjectNode> into) throws IOException {
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
             JsonToken value = parser.nextToken();
             if (name.startsWith("io.k8s.") && value == JsonToken.START_OBJECT) {
                 ObjectNode def = Json.MAPPER.readTree(parser);
-                if (dropEnums) {
-                    dropEnums(def);
-                }
+                dropEnums(def);
                 into.put(name, def);
             } else {
                 parser.skipChildren();

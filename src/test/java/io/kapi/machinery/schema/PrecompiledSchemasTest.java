@@ -26,4 +26,20 @@ class PrecompiledSchemasTest {
         assertTrue(precompiled.definitions().values().stream().noneMatch(d -> d.toString().contains("\"enum\":[")),
                 "no enum keyword is left");
     }
+
+    @Test
+    @DisplayName("are parsed one by one as they are used; kinds are known without parsing")
+    void parsedOnUse() {
+        Schemas schemas = Schemas.load(true);
+        LazyDefinitions defs = (LazyDefinitions) schemas.definitions();
+        long parsed = defs.byName().values().stream().filter(LazyDefinitions.Definition::isParsed).count();
+        assertTrue(parsed < 100, "loading parses only the project's own few definitions, not the built-in ones: " + parsed);
+        assertEquals("io.k8s.api.apps.v1.Deployment",
+                schemas.definitionName(new GroupVersionKind("apps", "v1", "Deployment")).orElseThrow());
+        assertTrue(defs.byName().get("io.k8s.api.apps.v1.Deployment").kind != null);
+        assertEquals(false, defs.byName().get("io.k8s.api.apps.v1.Deployment").isParsed());
+        assertEquals("Deployment", schemas.definition("io.k8s.api.apps.v1.Deployment").path("x-fabric8-info").path("Kind").asText());
+        assertTrue(defs.byName().get("io.k8s.api.apps.v1.Deployment").isParsed());
+        assertEquals(false, defs.byName().get("io.k8s.api.apps.v1.DeploymentSpec").isParsed(), "its parts wait for their own use");
+    }
 }
