@@ -7,6 +7,7 @@ import io.kapi.registry.DeleteOptions;
 import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +22,8 @@ import java.util.Optional;
 final class BootstrapRoles implements PostStartHook {
 
     private static final System.Logger LOG = System.getLogger(BootstrapRoles.class.getName());
+    /** Writes in flight at once: enough to keep two cores busy while each waits for its commit. */
+    private static final int PARALLEL_WRITES = 4;
 
     private final RbacPolicy policy;
     private final ResourceClient clusterRoles;
@@ -53,13 +56,16 @@ final class BootstrapRoles implements PostStartHook {
     @Override
     public void run() {
         Map<String, ObjectNode> listed = Stores.listed(clusterRoles);
-        policy.clusterRoles().forEach(r -> ensureRole(clusterRoles, r, listed));
         Map<String, ObjectNode> listedBindings = Stores.listed(clusterRoleBindings);
-        policy.clusterRoleBindings().forEach(b -> ensureBinding(clusterRoleBindings, b, listedBindings));
         Map<String, ObjectNode> listedRoles = Stores.listed(roles);
-        policy.roles().forEach(r -> ensureRole(roles, r, listedRoles));
         Map<String, ObjectNode> listedRoleBindings = Stores.listed(roleBindings);
-        policy.roleBindings().forEach(b -> ensureBinding(roleBindings, b, listedRoleBindings));
+        // every object is independent of the others (a binding may name a role that does not exist yet)
+        List<Runnable> writes = new ArrayList<>();
+        policy.clusterRoles().forEach(r -> writes.add(() -> ensureRole(clusterRoles, r, listed)));
+        policy.clusterRoleBindings().forEach(b -> writes.add(() -> ensureBinding(clusterRoleBindings, b, listedBindings)));
+        policy.roles().forEach(r -> writes.add(() -> ensureRole(roles, r, listedRoles)));
+        policy.roleBindings().forEach(b -> writes.add(() -> ensureBinding(roleBindings, b, listedRoleBindings)));
+        Concurrently.run("rbac-bootstrap", writes, PARALLEL_WRITES);
         aggregation.ifPresent(ClusterRoleAggregation::reconcileAll);
     }
 

@@ -33,6 +33,8 @@ final class FlowControlBootstrap implements PostStartHook {
 
     /** The data file of kube-apiserver's default flow-control objects. */
     static final String DATA = "flowcontrol.yaml";
+    /** Writes in flight at once, as for the RBAC policy ({@link Concurrently}). */
+    private static final int PARALLEL_WRITES = 4;
 
     static final String AUTOUPDATE_SPEC = "apf.kubernetes.io/autoupdate-spec";
     private static final String API_VERSION = "flowcontrol.apiserver.k8s.io/v1";
@@ -54,11 +56,10 @@ final class FlowControlBootstrap implements PostStartHook {
 
     @Override
     public void run() {
-        // Priority levels first: a flow schema refers to one.
-        ensure(priorityLevels, objects("mandatoryPriorityLevelConfigurations", "PriorityLevelConfiguration"), true);
-        ensure(priorityLevels, objects("suggestedPriorityLevelConfigurations", "PriorityLevelConfiguration"), false);
-        ensure(flowSchemas, objects("mandatoryFlowSchemas", "FlowSchema"), true);
-        ensure(flowSchemas, objects("suggestedFlowSchemas", "FlowSchema"), false);
+        // Priority levels first: a flow schema refers to one. Within a kind the objects are independent.
+        ensure(priorityLevels, objects("mandatoryPriorityLevelConfigurations", "PriorityLevelConfiguration"),
+                objects("suggestedPriorityLevelConfigurations", "PriorityLevelConfiguration"));
+        ensure(flowSchemas, objects("mandatoryFlowSchemas", "FlowSchema"), objects("suggestedFlowSchemas", "FlowSchema"));
         markDangling();
     }
 
@@ -124,12 +125,17 @@ final class FlowControlBootstrap implements PostStartHook {
         return result;
     }
 
-    private static void ensure(ResourceClient store, List<ObjectNode> wanted, boolean mandatory) {
+    /** Creates or reconciles the mandatory and the suggested objects of one kind, a few at a time. */
+    private static void ensure(ResourceClient store, List<ObjectNode> mandatory, List<ObjectNode> suggested) {
         Map<String, ObjectNode> listed = Stores.listed(store);
-        for (ObjectNode object : wanted) {
-            Stores.ensure(store, object, listed.get(Stores.key(ObjectMeta.of(object))),
-                    current -> reconciled(current, object, mandatory));
-        }
+        List<Runnable> writes = new ArrayList<>();
+        mandatory.forEach(object -> writes.add(() -> ensure(store, object, listed, true)));
+        suggested.forEach(object -> writes.add(() -> ensure(store, object, listed, false)));
+        Concurrently.run("apf-bootstrap", writes, PARALLEL_WRITES);
+    }
+
+    private static void ensure(ResourceClient store, ObjectNode object, Map<String, ObjectNode> listed, boolean mandatory) {
+        Stores.ensure(store, object, listed.get(Stores.key(ObjectMeta.of(object))), current -> reconciled(current, object, mandatory));
     }
 
     static ObjectNode reconciled(ObjectNode current, ObjectNode wanted, boolean mandatory) {
