@@ -67,7 +67,10 @@ public record ServiceAccountToken(Codecs codecs, Registry registry, ServiceAccou
                     "must match the service account namespace if specified"));
         }
         ObjectNode account = store("", "v1", "serviceaccounts").get(namespace, name);
-        ObjectNode spec = request.with("spec");
+        if (!(request.get("spec") instanceof ObjectNode)) {
+            request.set("spec", Json.object()); // "spec": null decodes as Go decodes it: the zero TokenRequestSpec
+        }
+        ObjectNode spec = (ObjectNode) request.get("spec");
         if (spec.path("audiences").isEmpty()) {
             spec.putArray("audiences").add(issuer);
         }

@@ -64,6 +64,21 @@ class ServiceAccountTokenTest {
     }
 
     @Test
+    @DisplayName("\"spec\": null is the zero spec, as Go decodes it: a default token, not a 500 (fuzzer seed 1796282398251)")
+    void nullSpec() throws Exception {
+        for (String spec : List.of("null", "{\"audiences\":null,\"expirationSeconds\":null,\"boundObjectRef\":null}")) {
+            Api.Reply reply = request("robot", spec);
+            assertEquals(201, reply.code(), reply.text());
+            assertEquals(3600, reply.body().path("spec").path("expirationSeconds").asLong(), reply.text());
+            assertEquals(ServiceAccountToken.DEFAULT_ISSUER, reply.body().path("spec").path("audiences").path(0).asText());
+            assertEquals(List.of(ServiceAccountToken.DEFAULT_ISSUER),
+                    SignedJWT.parse(reply.body().path("status").path("token").asText()).getJWTClaimsSet().getAudience());
+        }
+        Api.Reply wrongType = request("robot", "5");
+        assertEquals(400, wrongType.code(), wrongType.text());
+    }
+
+    @Test
     @DisplayName("audiences, expiration and a bound pod are honoured")
     void boundToPod() throws Exception {
         api.create("/api/v1/namespaces/default/pods", podOf("tokpod", "robot"));
