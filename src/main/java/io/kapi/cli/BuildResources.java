@@ -32,7 +32,7 @@ public final class BuildResources {
             yaml = files.filter(f -> f.getFileName().toString().endsWith(".yaml")).sorted().toList();
         }
         for (Path file : yaml) {
-            Path json = file.resolveSibling(Path.of(RbacPolicy.precompiled("/" + file.getFileName())).getFileName());
+            Path json = classes.resolve(RbacPolicy.precompiled("apis/bootstrap/" + file.getFileName()));
             Files.write(json, Json.MAPPER.writeValueAsBytes(Json.yaml().readTree(Files.readString(file))));
         }
         Path definitions = classes.resolve(Schemas.PRECOMPILED.substring(1));

@@ -88,12 +88,7 @@ class LocalPkiTest {
     }
 
     private String openssl(String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of("openssl"));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes());
-        assertEquals(0, process.waitFor(), String.join(" ", command) + ": " + out);
-        return out;
+        return Openssl.ok(dir, args);
     }
 
     @Test
@@ -113,10 +108,8 @@ class LocalPkiTest {
         String admin = openssl("x509", "-in", "admin.crt", "-noout", "-subject", "-ext", "extendedKeyUsage");
         assertTrue(admin.contains("subject=O = system:masters, CN = kubernetes-admin") && admin.contains("TLS Web Client Authentication"),
                 admin);
-        Process wrongPurpose = new ProcessBuilder("openssl", "verify", "-CAfile", "ca.crt", "-purpose", "sslserver", "admin.crt")
-                .directory(dir.toFile()).redirectErrorStream(true).start();
-        String refused = new String(wrongPurpose.getInputStream().readAllBytes());
-        assertNotEquals(0, wrongPurpose.waitFor(), "a client certificate is no serving certificate: " + refused);
+        Openssl.Result wrongPurpose = Openssl.run(dir, "verify", "-CAfile", "ca.crt", "-purpose", "sslserver", "admin.crt");
+        assertNotEquals(0, wrongPurpose.exitCode(), "a client certificate is no serving certificate: " + wrongPurpose.output());
     }
 
     @Test

@@ -11,7 +11,6 @@ import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -27,12 +26,7 @@ class PemTest {
     Path dir;
 
     private String openssl(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("openssl"));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes());
-        assertEquals(0, process.waitFor(), String.join(" ", command) + ": " + out);
-        return out;
+        return Openssl.ok(dir, args);
     }
 
     private String file(String name) throws Exception {
