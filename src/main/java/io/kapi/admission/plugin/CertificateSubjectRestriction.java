@@ -3,15 +3,9 @@ package io.kapi.admission.plugin;
 import io.kapi.admission.Attributes;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
-import java.io.IOException;
-import java.io.StringReader;
+import io.kapi.server.certs.SubjectName;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import org.bouncycastle.asn1.x500.RDN;
-import org.bouncycastle.asn1.x500.style.BCStyle;
-import org.bouncycastle.asn1.x500.style.IETFUtils;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 
 /**
  * kube-apiserver's default-on {@code CertificateSubjectRestriction}: a new CertificateSigningRequest for the
@@ -40,14 +34,13 @@ public record CertificateSubjectRestriction() implements ValidatingPlugin {
         if (!signer.equals(CLIENT_SIGNER)) {
             return;
         }
-        for (RDN rdn : request(a).getSubject().getRDNs(BCStyle.O)) {
-            if ("system:masters".equals(IETFUtils.valueToString(rdn.getFirst().getValue()))) {
-                throw a.forbidden("use of %s signer with system:masters group is not allowed".formatted(signer));
-            }
+        // every O of the subject, as Go's pkix.Name collects them (a multi-valued RDN's too)
+        if (subject(a).organizations().contains("system:masters")) {
+            throw a.forbidden("use of %s signer with system:masters group is not allowed".formatted(signer));
         }
     }
 
-    private static PKCS10CertificationRequest request(Attributes a) {
+    private static SubjectName subject(Attributes a) {
         String pem;
         try {
             pem = new String(Base64.getDecoder().decode(a.object().path("spec").path("request").asText("")),
@@ -55,14 +48,11 @@ public record CertificateSubjectRestriction() implements ValidatingPlugin {
         } catch (IllegalArgumentException e) {
             throw a.forbidden("failed to parse CSR: " + e.getMessage());
         }
-        try (PEMParser parser = new PEMParser(new StringReader(pem))) {
-            if (parser.readObject() instanceof PKCS10CertificationRequest csr) {
-                return csr;
-            }
-        } catch (IOException | RuntimeException e) {
+        try {
+            return SubjectName.ofCertificateRequest(pem);
+        } catch (IllegalArgumentException e) {
             throw a.forbidden("failed to parse CSR: " + e.getMessage());
         }
-        throw a.forbidden("failed to parse CSR: PEM block type must be CERTIFICATE REQUEST");
     }
 
 }

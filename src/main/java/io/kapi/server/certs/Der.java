@@ -52,6 +52,11 @@ final class Der {
             return java.util.Arrays.copyOfRange(source, start, end);
         }
 
+        /** The element encoded again, tag and length included (the same bytes, for DER input). */
+        byte[] encoded() {
+            return tlv(tag, content());
+        }
+
         /** The elements a constructed element holds, in order. */
         List<Element> children() {
             List<Element> children = new ArrayList<>();

@@ -65,6 +65,18 @@ public final class Pem {
         return List.copyOf(certs);
     }
 
+    /**
+     * The bytes of the first block of {@code pem}, which must be a {@code label} block, as kube's
+     * {@code ParseCSR} takes a CSR: throws {@code PEM block type must be <label>} otherwise.
+     */
+    static byte[] firstBlock(String pem, String label) {
+        List<Block> blocks = blocks(pem);
+        if (blocks.isEmpty() || !blocks.getFirst().label().equals(label)) {
+            throw new IllegalArgumentException("PEM block type must be " + label);
+        }
+        return blocks.getFirst().bytes();
+    }
+
     /** The first private key in {@code pem}; throws if there is none (or it is encrypted). */
     public static PrivateKey privateKey(String pem) {
         String curve = null;

@@ -22,9 +22,24 @@ public record SubjectName(String commonName, List<String> organizations) {
 
     /** The names of {@code subject}; throws {@link IllegalArgumentException} if its encoding is malformed. */
     public static SubjectName of(X500Principal subject) {
+        return of(subject.getEncoded());
+    }
+
+    /**
+     * The subject of a PEM certificate signing request, as kube's {@code ParseCSR} reads it: the first PEM
+     * block, a {@code CERTIFICATE REQUEST} (PKCS#10). Its signature is not checked (kube's admission does
+     * not either). Throws {@link IllegalArgumentException} with the reason.
+     */
+    public static SubjectName ofCertificateRequest(String pem) {
+        // CertificationRequest ::= SEQUENCE { certificationRequestInfo SEQUENCE { version, subject, ... }, ... }
+        Der.Element info = Der.read(Pem.firstBlock(pem, "CERTIFICATE REQUEST")).expect(Der.SEQUENCE).child(0).expect(Der.SEQUENCE);
+        return of(info.child(1).expect(Der.SEQUENCE).encoded());
+    }
+
+    private static SubjectName of(byte[] name) {
         String commonName = "";
         List<String> organizations = new ArrayList<>();
-        for (Der.Element rdn : Der.read(subject.getEncoded()).expect(Der.SEQUENCE).children()) {
+        for (Der.Element rdn : Der.read(name).expect(Der.SEQUENCE).children()) {
             for (Der.Element attribute : rdn.expect(Der.SET).children()) {
                 Der.Element type = attribute.expect(Der.SEQUENCE).child(0);
                 String value = attribute.child(1).string();

@@ -96,6 +96,11 @@ class CertificateAdmissionTest {
                 r.body().path("message").asText());
         assertEquals(201, api.post(CSRS, csr("dev", CertificateSubjectRestriction.CLIENT_SIGNER,
                 "CN=eve,O=developers").toString()).code());
+        // every O counts, as Go's pkix.Name collects them: a second one, and one beside CN in a multi-valued RDN
+        for (String subject : List.of("CN=eve,O=developers,O=system:masters", "CN=eve+O=system:masters")) {
+            ApiHarness.Reply hidden = api.post(CSRS, csr("hidden", CertificateSubjectRestriction.CLIENT_SIGNER, subject).toString());
+            assertEquals(403, hidden.code(), subject + ": " + hidden.text());
+        }
     }
 
     @Test

@@ -53,4 +53,16 @@ class SubjectNameTest {
         assertEquals(new SubjectName("", List.of("g")), SubjectName.of(principal(rdn(BCStyle.O, new DERUTF8String("g")))));
         assertEquals(new SubjectName("", List.of()), SubjectName.of(new X500Principal(new byte[] {0x30, 0})));
     }
+
+    @Test
+    @DisplayName("a PEM certificate request's subject reads as kube's ParseCSR reads it; another first block is refused")
+    void certificateRequest(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        Openssl.ok(dir, "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "k.pem",
+                "-multivalue-rdn", "-subj", "/O=dev/CN=bob+O=system:masters", "-out", "csr.pem");
+        String csr = java.nio.file.Files.readString(dir.resolve("csr.pem"));
+        assertEquals(new SubjectName("bob", List.of("dev", "system:masters")), SubjectName.ofCertificateRequest(csr));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> SubjectName.ofCertificateRequest(java.nio.file.Files.readString(dir.resolve("k.pem"))));
+        assertEquals("PEM block type must be CERTIFICATE REQUEST", e.getMessage());
+    }
 }
