@@ -75,18 +75,11 @@ public final class MemoryBench {
             Duration first = kapi.lastStartToReady();
             long rssIdle = idleRss(kapi, idle);
             Duration restartEmpty = restartP50(kapi, restarts);
-            List<ApiClient> pool = new ArrayList<>();
-            for (int i = 0; i < clients; i++) {
-                pool.add(ApiClient.of(kapi.kubeconfig()));
-            }
+            List<ApiClient> pool = clients(kapi, clients);
             try {
                 Load load = new Load(pool, limit);
                 System.err.printf("== %s: %d creates, then gets, patches, lists, watch%n", name, small);
-                Phase creates = load.creates("bench", small);
-                Phase gets = load.gets("bench", small, 20_000);
-                Phase patches = load.patches("bench", small, 5_000);
-                Phase lists = load.lists("bench", 40);
-                Phase watch = watch(kapi.kubeconfig(), pool.getFirst(), load, small, watchers);
+                LoadFigures f = loadPhases(kapi, pool, load, small, 20_000, 5_000, 40, watchers);
                 long afterLoad = kapi.rssKiB();
                 long rssSmall = idleRss(kapi, idle);
                 System.err.printf("== %s: up to %d configmaps%n", name, large);
@@ -95,8 +88,8 @@ public final class MemoryBench {
                 pool.forEach(ApiClient::close);
                 pool.clear();
                 Duration restartLarge = restartP50(kapi, restarts);
-                return new Result(name, first, rssIdle, restartEmpty, creates, gets, patches, lists, watch,
-                        afterLoad, rssSmall, rssLarge, large, restartLarge);
+                return new Result(name, first, rssIdle, restartEmpty, f.creates(), f.gets(), f.patches(), f.lists(),
+                        f.watch(), afterLoad, rssSmall, rssLarge, large, restartLarge);
             } finally {
                 pool.forEach(ApiClient::close);
             }
@@ -112,21 +105,35 @@ public final class MemoryBench {
         System.err.printf("== warm-up (%s): %d configmaps, not recorded%n", dir.toAbsolutePath(), configMaps);
         try (KapiProcess kapi = new KapiProcess("mem-warmup", dir, List.of())) {
             kapi.start();
-            List<ApiClient> pool = new ArrayList<>();
+            List<ApiClient> pool = clients(kapi, clients);
             try {
-                for (int i = 0; i < clients; i++) {
-                    pool.add(ApiClient.of(kapi.kubeconfig()));
-                }
-                Load load = new Load(pool, limit);
-                load.creates("bench", configMaps);
-                load.gets("bench", configMaps, configMaps);
-                load.patches("bench", configMaps, configMaps / 4);
-                load.lists("bench", 10);
-                watch(kapi.kubeconfig(), pool.getFirst(), load, configMaps, watchers);
+                loadPhases(kapi, pool, new Load(pool, limit), configMaps, configMaps, configMaps / 4, 10, watchers);
             } finally {
                 pool.forEach(ApiClient::close);
             }
         }
+    }
+
+    /** The load figures of one server. */
+    private record LoadFigures(Phase creates, Phase gets, Phase patches, Phase lists, Phase watch) {
+    }
+
+    /** {@code configMaps} creates, then gets, merge patches, whole-namespace lists and the watch phase. */
+    private static LoadFigures loadPhases(KapiProcess kapi, List<ApiClient> pool, Load load, int configMaps, int gets,
+                                          int patches, int lists, int watchers) throws Exception {
+        Phase created = load.creates("bench", configMaps);
+        Phase got = load.gets("bench", configMaps, gets);
+        Phase patched = load.patches("bench", configMaps, patches);
+        Phase listed = load.lists("bench", lists);
+        return new LoadFigures(created, got, patched, listed, watch(kapi.kubeconfig(), pool.getFirst(), load, configMaps, watchers));
+    }
+
+    private static List<ApiClient> clients(KapiProcess kapi, int count) {
+        List<ApiClient> pool = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            pool.add(ApiClient.of(kapi.kubeconfig()));
+        }
+        return pool;
     }
 
     /** RSS after the server has been left alone for {@code idle}. */

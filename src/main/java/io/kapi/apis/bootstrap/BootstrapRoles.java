@@ -22,8 +22,6 @@ import java.util.Optional;
 final class BootstrapRoles implements PostStartHook {
 
     private static final System.Logger LOG = System.getLogger(BootstrapRoles.class.getName());
-    /** Writes in flight at once: enough to keep two cores busy while each waits for its commit. */
-    private static final int PARALLEL_WRITES = 4;
 
     private final RbacPolicy policy;
     private final ResourceClient clusterRoles;
@@ -65,7 +63,7 @@ final class BootstrapRoles implements PostStartHook {
         policy.clusterRoleBindings().forEach(b -> writes.add(() -> ensureBinding(clusterRoleBindings, b, listedBindings)));
         policy.roles().forEach(r -> writes.add(() -> ensureRole(roles, r, listedRoles)));
         policy.roleBindings().forEach(b -> writes.add(() -> ensureBinding(roleBindings, b, listedRoleBindings)));
-        Concurrently.run("rbac-bootstrap", writes, PARALLEL_WRITES);
+        Concurrently.run("rbac-bootstrap", writes);
         aggregation.ifPresent(ClusterRoleAggregation::reconcileAll);
     }
 

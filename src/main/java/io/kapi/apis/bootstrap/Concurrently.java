@@ -6,14 +6,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Runs independent bootstrap writes a few at a time on virtual threads: each write through the local
- * client is mostly CPU (decoding, admission, validation, encoding) with a commit at its end, so a
- * hook with a hundred of them (the RBAC policy) finishes sooner when they overlap, as kube-apiserver's
- * own clients write concurrently. Returns when all are done; the first failure is rethrown then.
+ * Runs a hook's independent writes a few at a time on virtual threads ({@value #WRITES} in flight): each
+ * write through the local client is mostly CPU (decoding, admission, validation, encoding) with a commit
+ * at its end, so a hook with a hundred of them (the RBAC policy) finishes sooner when they overlap, and
+ * one group commit (one sync of the embedded store) serves several of them. Returns when all are done;
+ * after a failure no further write starts, and the first failure is rethrown.
  */
 final class Concurrently {
 
+    /** Writes in flight at once: enough to keep two cores busy while each waits for its commit. */
+    static final int WRITES = 4;
+
     private Concurrently() {
+    }
+
+    static void run(String name, List<Runnable> tasks) {
+        run(name, tasks, WRITES);
     }
 
     static void run(String name, List<Runnable> tasks, int parallelism) {

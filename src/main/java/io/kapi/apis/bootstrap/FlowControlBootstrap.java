@@ -33,8 +33,6 @@ final class FlowControlBootstrap implements PostStartHook {
 
     /** The data file of kube-apiserver's default flow-control objects. */
     static final String DATA = "flowcontrol.yaml";
-    /** Writes in flight at once, as for the RBAC policy ({@link Concurrently}). */
-    private static final int PARALLEL_WRITES = 4;
 
     static final String AUTOUPDATE_SPEC = "apf.kubernetes.io/autoupdate-spec";
     private static final String API_VERSION = "flowcontrol.apiserver.k8s.io/v1";
@@ -131,7 +129,7 @@ final class FlowControlBootstrap implements PostStartHook {
         List<Runnable> writes = new ArrayList<>();
         mandatory.forEach(object -> writes.add(() -> ensure(store, object, listed, true)));
         suggested.forEach(object -> writes.add(() -> ensure(store, object, listed, false)));
-        Concurrently.run("apf-bootstrap", writes, PARALLEL_WRITES);
+        Concurrently.run("apf-bootstrap", writes);
     }
 
     private static void ensure(ResourceClient store, ObjectNode object, Map<String, ObjectNode> listed, boolean mandatory) {

@@ -25,9 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * The post-start hook {@code apiservice-registration-controller}: a local APIService for every
@@ -67,31 +64,27 @@ final class LocalApiServices implements PostStartHook {
     }
 
     @Override
-    public void run() throws Exception {
+    public void run() {
         Map<String, ObjectNode> wanted = wanted(servedGroupVersions(), priorities());
         Map<String, ObjectNode> existing = new LinkedHashMap<>();
         for (ObjectNode o : apiServices.list("")) {
             existing.put(ObjectMeta.of(o).name(), o);
         }
-        // the writes go in parallel: one group commit (one sync) serves many of them
-        try (ExecutorService writes = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<?>> done = new ArrayList<>();
-            for (ObjectNode apiService : wanted.values()) {
-                ObjectNode current = existing.get(ObjectMeta.of(apiService).name());
-                if (current == null || drifted(current, apiService)) {
-                    done.add(writes.submit(() -> ensure(apiService)));
-                }
-            }
-            existing.forEach((name, o) -> {
-                if ("onstart".equals(o.path("metadata").path("labels").path(AUTOMANAGED).asText())
-                        && !wanted.containsKey(name)) {
-                    done.add(writes.submit(() -> deleteQuietly(name)));
-                }
-            });
-            for (Future<?> f : done) {
-                f.get();
+        List<Runnable> writes = new ArrayList<>();
+        for (ObjectNode apiService : wanted.values()) {
+            ObjectNode current = existing.get(ObjectMeta.of(apiService).name());
+            if (current == null || drifted(current, apiService)) {
+                writes.add(() -> ensure(apiService));
             }
         }
+        existing.forEach((name, o) -> {
+            if ("onstart".equals(o.path("metadata").path("labels").path(AUTOMANAGED).asText())
+                    && !wanted.containsKey(name)) {
+                writes.add(() -> deleteQuietly(name));
+            }
+        });
+        // all at once: a few dozen writes, which one group commit serves
+        Concurrently.run("apiservice-registration", writes, writes.size());
     }
 
     /** Whether an existing APIService needs a write: an automanaged one with another spec, or not available. */

@@ -159,12 +159,13 @@ public record RbacPolicy(List<ObjectNode> clusterRoles, List<ObjectNode> cluster
      */
     private static JsonNode parse(String file) {
         String path = "/apis/bootstrap/" + file;
-        try (InputStream json = RbacPolicy.class.getResourceAsStream(precompiled(path))) {
+        String jsonPath = precompiled(path);
+        try (InputStream json = RbacPolicy.class.getResourceAsStream(jsonPath)) {
             if (json != null) {
                 return Json.MAPPER.readTree(json);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + precompiled(path), e);
+            throw new UncheckedIOException("cannot read " + jsonPath, e);
         }
         try (InputStream in = RbacPolicy.class.getResourceAsStream(path)) {
             if (in == null) {

@@ -127,7 +127,7 @@ public final class Pem {
                             new ByteArrayInputStream(block.bytes())).getPublicKey());
                     case "EC PARAMETERS" -> curve = Der.read(block.bytes()).oid();
                     case "RSA PRIVATE KEY" -> keys.add(publicOf(rsaPrivate(block.bytes())));
-                    case "EC PRIVATE KEY" -> keys.add(publicOf(ecPrivate(block.bytes(), curve)));
+                    case "EC PRIVATE KEY" -> keys.add(ecPublic(block.bytes(), curve));
                     case "PRIVATE KEY" -> keys.add(publicOf(pkcs8(block.bytes())));
                     default -> { }
                 }
@@ -186,6 +186,24 @@ public final class Pem {
 
     /** A SEC1 key: its curve is its own {@code [0]} parameters, else {@code curve} (an EC PARAMETERS block). */
     private static PrivateKey ecPrivate(byte[] sec1, String curve) throws GeneralSecurityException {
+        return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(Der.sequence(
+                Der.integer(java.math.BigInteger.ZERO), ecAlgorithm(sec1, curve), Der.octets(sec1))));
+    }
+
+    /** The public key of a SEC1 key: its {@code [1]} point when it has one, else derived as Go does. */
+    private static PublicKey ecPublic(byte[] sec1, String curve) throws GeneralSecurityException {
+        for (Der.Element part : Der.read(sec1).expect(Der.SEQUENCE).children()) {
+            if (part.isContext(1)) {
+                byte[] point = Der.read(part.content()).bitStringBytes();
+                return KeyFactory.getInstance("EC").generatePublic(new X509EncodedKeySpec(
+                        Der.sequence(ecAlgorithm(sec1, curve), Der.bits(point))));
+            }
+        }
+        return publicOf(ecPrivate(sec1, curve));
+    }
+
+    /** The AlgorithmIdentifier of a SEC1 key: id-ecPublicKey with the curve it names, else {@code curve}. */
+    private static byte[] ecAlgorithm(byte[] sec1, String curve) throws GeneralSecurityException {
         String named = curve;
         for (Der.Element part : Der.read(sec1).expect(Der.SEQUENCE).children()) {
             if (part.isContext(0)) {
@@ -195,8 +213,7 @@ public final class Pem {
         if (named == null) {
             throw new GeneralSecurityException("the EC private key names no curve");
         }
-        return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(
-                Der.sequence(Der.integer(java.math.BigInteger.ZERO), Der.sequence(Der.oid(EC), Der.oid(named)), Der.octets(sec1))));
+        return Der.sequence(Der.oid(EC), Der.oid(named));
     }
 
     private static PrivateKey pkcs8(byte[] pkcs8) throws GeneralSecurityException {

@@ -80,10 +80,7 @@ class LocalPkiTest {
         verifier.initVerify(ec.adminCertificate());
         verifier.update(new byte[] {1, 2, 3});
         assertTrue(verifier.verify(signature), "the key is the certificate's");
-        Process openssl = new ProcessBuilder("openssl", "ec", "-in", other.resolve("admin.key").toString(), "-check",
-                "-noout", "-text").redirectErrorStream(true).start();
-        String out = new String(openssl.getInputStream().readAllBytes());
-        assertEquals(0, openssl.waitFor(), out);
+        String out = Openssl.ok(other, "ec", "-in", "admin.key", "-check", "-noout", "-text");
         assertTrue(out.contains("ASN1 OID: prime256v1") && out.contains("pub:"), out);
     }
 
