@@ -38,7 +38,6 @@ final class WriteStages {
 
     private final ApiResource resource;
     private final StoreServices services;
-    private final FieldManager fieldManager;
     /** The kind's own schema (a custom resource's), or null to use the server's. */
     private final KindSchema kindSchema;
 
@@ -46,7 +45,15 @@ final class WriteStages {
         this.resource = definition.api();
         this.services = services;
         this.kindSchema = definition.custom() == null ? null : definition.custom().schema();
-        this.fieldManager = kindSchema != null ? kindSchema.fieldManager()
+    }
+
+    /**
+     * The kind's field manager, or null when the server tracks no fields. A built-in kind's is built
+     * from the schemas on its first write (and kept by {@link FieldManagers}): a server serves some
+     * sixty kinds and a start writes objects of a few.
+     */
+    private FieldManager fieldManager() {
+        return kindSchema != null ? kindSchema.fieldManager()
                 : services.fields() == null ? null : services.fields().forKind(resource.gvk());
     }
 
@@ -73,7 +80,8 @@ final class WriteStages {
 
     /** Records the request manager's changes from {@code old} (null on create), with the strategy's reset fields. */
     void track(RequestContext ctx, ObjectNode old, ObjectNode object, Write write) {
-        if (fieldManager == null || write.tracking() != Write.Tracking.RECORD) {
+        FieldManager fieldManager = write.tracking() == Write.Tracking.RECORD ? fieldManager() : null;
+        if (fieldManager == null) {
             return;
         }
         String manager = FieldManagers.managerOrUserAgent(ctx.fieldManager(), ctx.userAgent());

@@ -24,7 +24,21 @@ final class Printers {
     private Printers() {
     }
 
+    /** Every kind's printer, made on first use (a server prints its first table long after it starts). */
     static Map<String, KindPrinter> all() {
+        return Builtin.ALL;
+    }
+
+    /** The printer of {@code group}/{@code kind}, or {@link #DEFAULT} when it has none. */
+    static KindPrinter of(String group, String kind) {
+        return all().getOrDefault(key(group, kind), DEFAULT);
+    }
+
+    private static final class Builtin {
+        static final Map<String, KindPrinter> ALL = make();
+    }
+
+    private static Map<String, KindPrinter> make() {
         Map<String, KindPrinter> all = new HashMap<>();
         CorePrinters.register(all);
         AppsPrinters.register(all);

@@ -33,7 +33,6 @@ import java.util.function.UnaryOperator;
  */
 public final class TableConvertor {
 
-    private final Map<String, KindPrinter> printers;
     private final Descriptions descriptions;
     private final Function<ApiResource, StoredForm> storedForms;
     private final Function<ApiResource, JsonNode> customColumns;
@@ -57,7 +56,6 @@ public final class TableConvertor {
 
     private TableConvertor(Descriptions descriptions, Function<ApiResource, StoredForm> storedForms,
                            Function<ApiResource, JsonNode> customColumns) {
-        this.printers = Printers.all();
         this.descriptions = descriptions;
         this.storedForms = storedForms;
         this.customColumns = customColumns;
@@ -93,7 +91,7 @@ public final class TableConvertor {
 
     /** Whether {@code group}/{@code kind} has its own columns (else it prints NAME and CREATED AT). */
     public boolean hasPrinter(String group, String kind) {
-        return printers.containsKey(Printers.key(group, kind));
+        return Printers.all().containsKey(Printers.key(group, kind));
     }
 
     /**
@@ -113,11 +111,9 @@ public final class TableConvertor {
         return builtIn.computeIfAbsent(key, k -> {
             StoredForm stored = storedForms.apply(resource);
             if (stored == null) {
-                return render(printers.getOrDefault(Printers.key(resource.group(), resource.kind()), Printers.DEFAULT),
-                        resource);
+                return render(Printers.of(resource.group(), resource.kind()), resource);
             }
-            return render(printers.getOrDefault(Printers.key(stored.group(), stored.kind()), Printers.DEFAULT), resource,
-                    stored.toStored());
+            return render(Printers.of(stored.group(), stored.kind()), resource, stored.toStored());
         });
     }
 
