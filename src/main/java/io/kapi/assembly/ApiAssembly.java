@@ -252,7 +252,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new DiscoveryHandler(() -> registry.model().table(),
                         DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
-                new OpenIdDiscovery(issuer, subresources.keys().publicJwks()),
+                new OpenIdDiscovery(issuer, subresources.keys()::publicJwks),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
                         subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
     }
