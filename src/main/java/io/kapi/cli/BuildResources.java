@@ -40,5 +40,6 @@ public final class BuildResources {
         try (OutputStream out = Files.newOutputStream(definitions)) {
             Schemas.writeKubernetesDefinitions(out);
         }
+        LambdaClasses.rewrite(classes);
     }
 }
