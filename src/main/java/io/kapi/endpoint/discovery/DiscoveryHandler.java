@@ -71,16 +71,16 @@ public final class DiscoveryHandler implements RestHandler {
     public DiscoveryHandler(Supplier<ResourceTable> tables, String serverAddress) {
         this.tables = tables;
         this.serverAddress = serverAddress;
-        this.documents = Documents.of(tables.get(), serverAddress);
     }
 
+    /** The documents of the current table, built on the first discovery request and again when the table changes. */
     private Documents documents() {
         ResourceTable table = tables.get();
         Documents d = documents;
-        if (d.table() != table) {
+        if (d == null || d.table() != table) {
             synchronized (this) {
                 d = documents;
-                if (d.table() != table) {
+                if (d == null || d.table() != table) {
                     d = Documents.of(table, serverAddress);
                     documents = d;
                 }

@@ -9,7 +9,7 @@ import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.function.Function;
-import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 
@@ -20,7 +20,6 @@ import javax.net.ssl.TrustManager;
 public record TlsMaterial(PrivateKey servingKey, List<X509Certificate> servingChain,
                           List<X509Certificate> clientCas) {
 
-    private static final char[] NO_PASSWORD = new char[0];
 
     public TlsMaterial {
         servingChain = List.copyOf(servingChain);
@@ -64,20 +63,12 @@ public record TlsMaterial(PrivateKey servingKey, List<X509Certificate> servingCh
      */
     public SSLContext serverContext() {
         try {
-            // An in-memory store only hands the key to the key manager: JKS's key protection is a hash,
-            // where PKCS#12 derives a key with PBKDF2 (ten thousand rounds) on entry and again on
-            // reading, a noticeable part of every server's start.
-            KeyStore keys = KeyStore.getInstance("JKS");
-            keys.load(null, null);
-            keys.setKeyEntry("serving", servingKey, NO_PASSWORD, servingChain.toArray(X509Certificate[]::new));
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(keys, NO_PASSWORD);
             TrustManager[] trust = clientCas.isEmpty() ? null
                     : new TrustManager[] {new RequestedClientCertificates(clientCas)};
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(kmf.getKeyManagers(), trust, null);
+            context.init(new KeyManager[] {new ServingKeyManager(servingKey, servingChain)}, trust, null);
             return context;
-        } catch (GeneralSecurityException | IOException e) {
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot build the server TLS context", e);
         }
     }
