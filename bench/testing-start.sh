@@ -17,10 +17,12 @@ fi
 mode="${1:-warm}"
 java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED)
 if [[ "$mode" != "cold-aot" ]]; then
-  mvn -q -B -f reactor.xml test-compile dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt \
-    -Dmdep.includeScope=test -DexcludeArtifactIds=kapi
-  # the server's classes from this checkout, then the library's dependencies (the server's without the etcd client)
-  cp="testing/target/test-classes:testing/target/classes:target/classes:$(cat testing/target/bench-classpath.txt)"
+  mvn -q -B -f reactor.xml test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt
+  # the library's test class path in the order a Maven test run (surefire) has it: the server's classes
+  # (this checkout's, from the reactor), then the dependencies as Maven resolved them. Not filtered:
+  # build-classpath's artifact filters lose that order (MDEP-501), which put the server's own
+  # dependencies behind a hundred test jars.
+  cp="testing/target/test-classes:testing/target/classes:$(cat testing/target/test-classpath.txt)"
   exec "${java[@]}" -cp "$cp" io.kapi.testing.StartBenchmark "$@"
 fi
 # An AOT cache takes jars only (no directories): the two artifacts, the benchmark class in a jar of its own.
