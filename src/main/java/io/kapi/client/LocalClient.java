@@ -57,6 +57,21 @@ public final class LocalClient {
      * @throws ApiException for an error response
      */
     JsonNode send(String method, String path, Map<String, String> params, String contentType, JsonNode body) {
+        return decode(exchange(method, path, params, contentType, body));
+    }
+
+    /**
+     * Sends one request and reads only an error's body: for a caller that needs no more than the
+     * request's success.
+     *
+     * @throws ApiException for an error response
+     */
+    void sendForStatus(String method, String path, Map<String, String> params, String contentType, JsonNode body) {
+        exchange(method, path, params, contentType, body);
+    }
+
+    private RestResponse exchange(String method, String path, Map<String, String> params, String contentType,
+                                  JsonNode body) {
         Map<String, List<String>> query = new LinkedHashMap<>();
         params.forEach((k, v) -> query.put(k, List.of(v)));
         Map<String, List<String>> headers = new LinkedHashMap<>();
@@ -70,11 +85,11 @@ public final class LocalClient {
                 .withUser(user);
         RestResponse response = loopback.chain().apply(new RestRequest(method, path, query, headers,
                 new ByteArrayInputStream(bytes), identity));
-        JsonNode answer = decode(response);
         if (response.status() >= 400) {
+            JsonNode answer = decode(response);
             throw Status.toException(answer == null ? Json.object() : answer, response.status());
         }
-        return answer;
+        return response;
     }
 
     private static byte[] encode(JsonNode body) {

@@ -66,6 +66,11 @@ public final class ResourceClient {
         return LocalClient.object(client.send("POST", path(namespace, "", ""), Map.of(), "application/json", object));
     }
 
+    /** As {@link #create}, without reading the created object back (a bootstrap hook's writes). */
+    public void createOnly(String namespace, ObjectNode object) {
+        client.sendForStatus("POST", path(namespace, "", ""), Map.of(), "application/json", object);
+    }
+
     /** PUT of the object at its name; its resourceVersion, if set, is the precondition. */
     public ObjectNode update(ObjectNode object) {
         ObjectMeta meta = ObjectMeta.of(object);

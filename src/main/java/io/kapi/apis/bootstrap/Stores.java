@@ -25,7 +25,7 @@ final class Stores {
     /** Creates {@code object}; returns false when it already exists (created by someone else meanwhile). */
     static boolean createIfMissing(ResourceClient client, ObjectNode object) {
         try {
-            client.create(ObjectMeta.of(object).namespace(), object.deepCopy());
+            client.createOnly(ObjectMeta.of(object).namespace(), object.deepCopy());
             return true;
         } catch (ApiException e) {
             if (e.reason() == StatusReason.ALREADY_EXISTS) {
