@@ -1,5 +1,6 @@
 package io.kapi.authn;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.RestRequest;
@@ -28,7 +29,12 @@ public final class OpenIdDiscovery implements RestHandler {
         config.putArray("response_types_supported").add("id_token");
         config.putArray("subject_types_supported").add("public");
         config.putArray("id_token_signing_alg_values_supported").add("RS256");
-        this.configuration = config.toString().getBytes(StandardCharsets.UTF_8);
+        try {
+            // the server's mapper, not JsonNode.toString's own one (which a start need not make)
+            this.configuration = Json.MAPPER.writeValueAsBytes(config);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode the OpenID configuration", e);
+        }
         this.jwks = Lazy.of(() -> jwks.get().getBytes(StandardCharsets.UTF_8));
     }
 
