@@ -263,7 +263,7 @@ public final class FieldManager {
         if (updaters.size() <= MAX_UPDATE_MANAGERS) {
             return managed;
         }
-        updaters.sort(Comparator.comparingLong((ManagerKey k) -> seconds(managed.get(k).time()))
+        updaters.sort(Comparator.comparingLong((ManagerKey k) -> ManagedFields.epochSeconds(managed.get(k).time()))
                 .thenComparing(ManagerKey::identifier));
         Map<String, ManagerKey> firstOfVersion = new HashMap<>();
         int length = updaters.size();
@@ -286,17 +286,6 @@ public final class FieldManager {
             length--;
         }
         return managed;
-    }
-
-    private static long seconds(String time) {
-        if (time == null) {
-            return 0;
-        }
-        try {
-            return java.time.OffsetDateTime.parse(time).toEpochSecond();
-        } catch (java.time.format.DateTimeParseException e) {
-            return 0;
-        }
     }
 
     private static LinkedHashMap<ManagerKey, ManagedFields.Entry> decodeLiveOrNew(ObjectNode oldObj,

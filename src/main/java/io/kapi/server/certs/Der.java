@@ -4,8 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,9 +38,6 @@ final class Der {
 
     private static final int CONTEXT = 0x80;
     private static final int CONSTRUCTED = 0x20;
-    private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'").withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter GENERALIZED =
-            DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'").withZone(ZoneOffset.UTC);
 
     private Der() {
     }
@@ -246,10 +243,25 @@ final class Der {
 
     /** A time as RFC 5280 wants it: UTCTime through 2049, GeneralizedTime from 2050, to the second. */
     static byte[] time(Instant instant) {
-        int year = instant.atZone(ZoneOffset.UTC).getYear();
-        return year >= 1950 && year < 2050
-                ? tlv(UTC_TIME, UTC.format(instant).getBytes(StandardCharsets.US_ASCII))
-                : tlv(GENERALIZED_TIME, GENERALIZED.format(instant).getBytes(StandardCharsets.US_ASCII));
+        LocalDateTime t = LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+        // YYMMDDHHMMSSZ or YYYYMMDDHHMMSSZ, written out (a date-time formatter is slow to make in a fresh JVM)
+        boolean utcTime = t.getYear() >= 1950 && t.getYear() < 2050;
+        String text = (utcTime ? twoDigits(t.getYear() % 100) : fourDigits(t.getYear()))
+                + twoDigits(t.getMonthValue()) + twoDigits(t.getDayOfMonth()) + twoDigits(t.getHour())
+                + twoDigits(t.getMinute()) + twoDigits(t.getSecond()) + "Z";
+        return tlv(utcTime ? UTC_TIME : GENERALIZED_TIME, text.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static String twoDigits(int v) {
+        return v < 10 ? "0" + v : Integer.toString(v);
+    }
+
+    private static String fourDigits(int year) {
+        if (year < 0 || year > 9999) {
+            throw new IllegalArgumentException("a certificate's time is in the years 0 to 9999, not " + year);
+        }
+        String digits = Integer.toString(year);
+        return "0".repeat(4 - digits.length()) + digits;
     }
 
     static byte[] oid(String dotted) {

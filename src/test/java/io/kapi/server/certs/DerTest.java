@@ -52,6 +52,13 @@ class DerTest {
         assertEquals("170d3236313230333036303030355a", HexFormat.of().formatHex(Der.time(Instant.parse("2026-12-03T06:00:05Z"))));
         assertEquals("180f32303530303130313030303030305a",
                 HexFormat.of().formatHex(Der.time(Instant.parse("2050-01-01T00:00:00Z"))));
+        assertEquals("\u0018\u000f19491231235959Z", new String(Der.time(Instant.parse("1949-12-31T23:59:59Z")),
+                java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals("\u0017\r500101000000Z", new String(Der.time(Instant.parse("1950-01-01T00:00:00.9Z")),
+                java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals("\u0018\u000f09990102030405Z", new String(Der.time(Instant.parse("0999-01-02T03:04:05Z")),
+                java.nio.charset.StandardCharsets.US_ASCII));
+        assertThrows(IllegalArgumentException.class, () -> Der.time(Instant.parse("+10000-01-01T00:00:00Z")));
     }
 
     @Test
