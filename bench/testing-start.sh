@@ -3,6 +3,8 @@
 # testing/src/test/java/io/kapi/testing/StartBenchmark.java. Usage:
 #   bench/testing-start.sh warm [N=20]      one JVM: a first server, then N more; p50/p99 of the N
 #   bench/testing-start.sh cold [N=20]      N fresh JVMs, each timing its first server; heap and RSS of it idle
+#   bench/testing-start.sh cold-junit [N=20] as cold, each first server started by a test the JUnit Platform
+#                                           runs, as in a Maven test run (JUnit has opened the jars first)
 #   bench/testing-start.sh restore [N=20]   restores of a snapshot of 300 configmaps after 300 changes each; p50/p99
 #   bench/testing-start.sh cold-aot [N=20]  cold with a JDK 25 AOT cache: one training JVM (-XX:AOTCacheOutput)
 #                                           makes testing/target/start-bench.aot, then N fresh JVMs start with it

@@ -21,6 +21,8 @@ import java.util.function.Function;
  *   cold N   N fresh JVMs, each timing its first server (class loading, certificates, schemas included)
  *            and measuring heap and RSS with that one server idle; p50/p99 of each
  *   once     one fresh JVM's figures, one line (what "cold" runs N times)
+ *   cold-junit N  as cold, each JVM's first server started by a test the JUnit Platform runs (once-junit),
+ *            as in a Maven test run, where JUnit itself has loaded and opened what it needs first
  *   restore N  N restores of a snapshot of 300 configmaps, each after 300 changes
  * </pre>
  * The fresh JVMs of {@code cold} get this JVM's {@code -XX:AOTCache} and {@code -XX:TieredStopAtLevel}
@@ -39,22 +41,55 @@ public final class StartBenchmark {
         int n = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         switch (mode) {
             case "once" -> once();
+            case "once-junit" -> onceInJUnit();
+            case "cold-junit" -> cold(n, "once-junit");
             case "warm" -> warm(n);
-            case "cold" -> cold(n);
+            case "cold" -> cold(n, "once");
             case "restore" -> restore(n);
-            default -> throw new IllegalArgumentException("mode: once, warm, cold or restore");
+            default -> throw new IllegalArgumentException("mode: once, once-junit, warm, cold, cold-junit or restore");
         }
         System.exit(0);
     }
 
+    /**
+     * As {@link #once}, the start made by a test that the JUnit Platform launcher runs in this fresh JVM,
+     * as in a Maven test run: what JUnit did first (opening the class path's jars to find its engines,
+     * java.util.logging) is then no part of the start.
+     */
+    private static void onceInJUnit() {
+        var request = org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.request()
+                .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(FirstServer.class)).build();
+        var summary = new org.junit.platform.launcher.listeners.SummaryGeneratingListener();
+        org.junit.platform.launcher.core.LauncherFactory.create().execute(request, summary);
+        if (summary.getSummary().getTestsSucceededCount() != 1 || FirstServer.line == null) {
+            summary.getSummary().printFailuresTo(new java.io.PrintWriter(System.err, true), 20);
+            throw new IllegalStateException("the JUnit run of the first server failed");
+        }
+        System.out.println(FirstServer.line);
+    }
+
+    /** The test {@link #onceInJUnit} runs: the JVM's first server, timed as {@link #once} times it. */
+    public static final class FirstServer {
+        static volatile String line;
+
+        @org.junit.jupiter.api.Test
+        void start() throws Exception {
+            line = timedStart();
+        }
+    }
+
     /** One start in this fresh JVM: "start_ms heap_mb rss_mb cpu_ms details". */
     private static void once() throws Exception {
+        System.out.println(timedStart());
+    }
+
+    private static String timedStart() throws Exception {
         long cpu = processCpuNanos();
         long t = System.nanoTime();
         try (KapiServer kapi = KapiServer.builder().start()) {
             double ms = (System.nanoTime() - t) / 1e6;
             double cpuMs = (processCpuNanos() - cpu) / 1e6;
-            System.out.printf(Locale.ROOT, "%.1f %.1f %.1f %.0f %s%n", ms, heapMb(), rssMb(), cpuMs, kapi.startTimes());
+            return String.format(Locale.ROOT, "%.1f %.1f %.1f %.0f %s", ms, heapMb(), rssMb(), cpuMs, kapi.startTimes());
         }
     }
 
@@ -128,7 +163,8 @@ public final class StartBenchmark {
                 + "p99 %.0f ms%n", percentile(cpu, 50), percentile(cpu, 99));
     }
 
-    private static void cold(int n) throws IOException, InterruptedException {
+    /** {@code n} fresh JVMs, each running {@code mode} ({@code once} or {@code once-junit}). */
+    private static void cold(int n, String mode) throws IOException, InterruptedException {
         double[] start = new double[n];
         double[] heap = new double[n];
         double[] rss = new double[n];
@@ -137,7 +173,7 @@ public final class StartBenchmark {
         for (int i = 0; i < n; i++) {
             List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
             command.addAll(passedOn());
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), StartBenchmark.class.getName(), "once"));
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), StartBenchmark.class.getName(), mode));
             Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String line;
             try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
@@ -153,8 +189,9 @@ public final class StartBenchmark {
             rss[i] = Double.parseDouble(f[2]);
             System.out.println("  cold run " + (i + 1) + ": " + line);
         }
-        System.out.printf(Locale.ROOT, "cold start-to-ready over %d JVMs: p50 %.0f ms, p99 %.0f ms (min %.0f, max %.0f)%n",
-                n, percentile(start, 50), percentile(start, 99), percentile(start, 0), percentile(start, 100));
+        System.out.printf(Locale.ROOT, "cold start-to-ready (%s) over %d JVMs: p50 %.0f ms, p99 %.0f ms (min %.0f, max %.0f)%n",
+                mode.equals("once") ? "a fresh JVM's first server" : "the first server of a fresh JVM's JUnit run", n,
+                percentile(start, 50), percentile(start, 99), percentile(start, 0), percentile(start, 100));
         System.out.printf(Locale.ROOT, "  CPU time of the JVM during that start (all threads): p50 %.0f ms, p99 %.0f ms%n",
                 percentile(cpu, 50), percentile(cpu, 99));
         System.out.printf(Locale.ROOT, "one idle server: heap after start p50 %.1f MB (max %.1f), RSS p50 %.0f MB (max %.0f)%n",
