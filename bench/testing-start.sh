@@ -18,21 +18,20 @@ if ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "25'; then
 fi
 mode="${1:-warm}"
 java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED)
+mvn -q -B -f reactor.xml package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt
+# The class path of a Maven project's tests that depends on io.kapi:kapi-testing: its test classes (here the
+# benchmark), the library's jar, then its dependencies in the order Maven resolved them, the server's jar
+# first. Not filtered: build-classpath's artifact filters lose that order (MDEP-501), which put the
+# server's own dependencies behind a hundred test jars.
+library="$(ls testing/target/kapi-testing-*.jar | grep -v -e sources -e tests | head -n 1)"
 if [[ "$mode" != "cold-aot" ]]; then
-  mvn -q -B -f reactor.xml test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt
-  # the library's test class path in the order a Maven test run (surefire) has it: the server's classes
-  # (this checkout's, from the reactor), then the dependencies as Maven resolved them. Not filtered:
-  # build-classpath's artifact filters lose that order (MDEP-501), which put the server's own
-  # dependencies behind a hundred test jars.
-  cp="testing/target/test-classes:testing/target/classes:$(cat testing/target/test-classpath.txt)"
-  exec "${java[@]}" -cp "$cp" io.kapi.testing.StartBenchmark "$@"
+  exec "${java[@]}" -cp "testing/target/test-classes:$library:$(cat testing/target/test-classpath.txt)" \
+    io.kapi.testing.StartBenchmark "$@"
 fi
-# An AOT cache takes jars only (no directories): the two artifacts, the benchmark class in a jar of its own.
-mvn -q -B -f reactor.xml package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt \
-  -Dmdep.includeScope=test -DexcludeArtifactIds=kapi
-"$JAVA_HOME/bin/jar" cf testing/target/start-bench.jar -C testing/target/test-classes io/kapi/testing/StartBenchmark.class
-cp="testing/target/start-bench.jar:$(ls testing/target/kapi-testing-*.jar | grep -v -e sources -e tests | head -n 1)"
-cp="$cp:$(ls target/kapi-*.jar | grep -v -e sources -e tests | head -n 1):$(cat testing/target/bench-classpath.txt)"
+# An AOT cache takes jars only (no directories): the benchmark's classes go into a jar of their own.
+"$JAVA_HOME/bin/jar" cf testing/target/start-bench.jar -C testing/target/test-classes io/kapi/testing/StartBenchmark.class \
+  -C testing/target/test-classes 'io/kapi/testing/StartBenchmark$FirstServer.class'
+cp="testing/target/start-bench.jar:$library:$(cat testing/target/test-classpath.txt)"
 aot=testing/target/start-bench.aot
 rm -f "$aot"
 echo "training run (makes $aot):"
