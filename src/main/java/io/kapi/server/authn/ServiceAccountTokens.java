@@ -11,7 +11,6 @@ import io.kapi.admission.ObjectLookup;
 import io.kapi.authn.UserInfo;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
-import io.kapi.machinery.Lazy;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.security.interfaces.ECPublicKey;
@@ -51,8 +50,7 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
     private static final String EXTRA = "authentication.kubernetes.io/";
     private static final System.Logger LOG = System.getLogger(ServiceAccountTokens.class.getName());
 
-    /** Made on the first JWT: the JOSE library's verifiers are no part of a start. */
-    private final Lazy<List<JWSVerifier>> verifiers;
+    private final List<JWSVerifier> verifiers;
     private final List<String> issuers;
     private final List<String> apiAudiences;
     private final ObjectLookup objects;
@@ -68,28 +66,13 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
      */
     public ServiceAccountTokens(List<PublicKey> keys, List<String> issuers, List<String> apiAudiences,
                                 ObjectLookup objects, boolean lookup, LegacyTokenUse legacyUse, Clock clock) {
-        keys.forEach(ServiceAccountTokens::checkUsable);
-        List<PublicKey> verifying = List.copyOf(keys);
-        this.verifiers = Lazy.of(() -> verifying.stream().map(ServiceAccountTokens::verifier).toList());
+        this.verifiers = keys.stream().map(ServiceAccountTokens::verifier).toList();
         this.issuers = List.copyOf(issuers);
         this.apiAudiences = apiAudiences.isEmpty() ? List.copyOf(issuers) : List.copyOf(apiAudiences);
         this.objects = objects;
         this.lookup = lookup;
         this.legacyUse = legacyUse;
         this.clock = clock;
-    }
-
-    /** Refuses, when the server starts, a key that no verifier takes: not RSA, nor EC on P-256, P-384 or P-521. */
-    private static void checkUsable(PublicKey key) {
-        switch (key) {
-            case RSAPublicKey _ -> {
-            }
-            case ECPublicKey ec when List.of(256, 384, 521).contains(ec.getParams().getCurve().getField().getFieldSize()) -> {
-            }
-            case ECPublicKey _ -> throw new IllegalArgumentException("unusable service account key: an EC key must be on "
-                    + "P-256, P-384 or P-521");
-            default -> throw new IllegalArgumentException("unsupported service account key " + key.getAlgorithm());
-        }
     }
 
     private static JWSVerifier verifier(PublicKey key) {
@@ -146,7 +129,7 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
     }
 
     private boolean verified(SignedJWT jwt) {
-        for (JWSVerifier v : verifiers.get()) {
+        for (JWSVerifier v : verifiers) {
             try {
                 if (v.supportedJWSAlgorithms().contains(jwt.getHeader().getAlgorithm()) && jwt.verify(v)) {
                     return true;
