@@ -53,8 +53,9 @@ public final class ServiceAccountKeys {
     }
 
     /**
-     * The key of {@code --service-account-signing-key-file}: an RSA (RS256) or ECDSA P-256 (ES256)
-     * private key in any PEM form; the public half is read from it (SEC1 EC) or derived from it.
+     * The key of {@code --service-account-signing-key-file}: an RSA (RS256) or ECDSA P-256, P-384 or P-521
+     * (ES256, ES384, ES512) private key in any PEM form; the public half is read from it (SEC1 EC) or
+     * derived from it. Another EC curve is refused here, as no token could be signed with it.
      */
     public static ServiceAccountKeys fromFile(Path file) {
         String pem;
@@ -67,6 +68,10 @@ public final class ServiceAccountKeys {
         List<PublicKey> pub = Pem.publicKeys(pem);
         if (!(key instanceof RSAPrivateCrtKey) && !(key instanceof ECPrivateKey)) {
             throw new IllegalArgumentException("--service-account-signing-key-file " + file + ": not an RSA or EC key");
+        }
+        if (key instanceof ECPrivateKey ec && curve(ec.getParams()) == null) {
+            throw new IllegalArgumentException("--service-account-signing-key-file " + file
+                    + ": an EC key must be on P-256, P-384 or P-521");
         }
         return new ServiceAccountKeys(pub.getFirst(), key);
     }
@@ -153,8 +158,23 @@ public final class ServiceAccountKeys {
         return keyId;
     }
 
+    /** RS256 for an RSA key; for an EC key the ECDSA algorithm of its curve: ES256, ES384 or ES512. */
     public JWSAlgorithm algorithm() {
-        return publicKey instanceof RSAPublicKey ? JWSAlgorithm.RS256 : JWSAlgorithm.ES256;
+        if (publicKey instanceof java.security.interfaces.ECPublicKey ec) {
+            return switch (ec.getParams().getCurve().getField().getFieldSize()) {
+                case 384 -> JWSAlgorithm.ES384;
+                case 521 -> JWSAlgorithm.ES512;
+                default -> JWSAlgorithm.ES256;
+            };
+        }
+        return JWSAlgorithm.RS256;
+    }
+
+    /** The JOSE curve of an EC key's parameters among those tokens are signed with, or null for another. */
+    private static com.nimbusds.jose.jwk.Curve curve(java.security.spec.ECParameterSpec params) {
+        com.nimbusds.jose.jwk.Curve curve = com.nimbusds.jose.jwk.Curve.forECParameterSpec(params);
+        return List.of(com.nimbusds.jose.jwk.Curve.P_256, com.nimbusds.jose.jwk.Curve.P_384,
+                com.nimbusds.jose.jwk.Curve.P_521).contains(curve) ? curve : null;
     }
 
     public JWSSigner signer() {
@@ -192,7 +212,8 @@ public final class ServiceAccountKeys {
     public String publicJwks() {
         com.nimbusds.jose.jwk.JWK jwk = publicKey instanceof RSAPublicKey rsa
                 ? new RSAKey.Builder(rsa).keyUse(KeyUse.SIGNATURE).keyID(keyId).algorithm(algorithm()).build()
-                : new com.nimbusds.jose.jwk.ECKey.Builder(com.nimbusds.jose.jwk.Curve.P_256,
+                : new com.nimbusds.jose.jwk.ECKey.Builder(
+                        curve(((java.security.interfaces.ECPublicKey) publicKey).getParams()),
                         (java.security.interfaces.ECPublicKey) publicKey).keyUse(KeyUse.SIGNATURE).keyID(keyId)
                         .algorithm(algorithm()).build();
         return new JWKSet(jwk).toString(true);

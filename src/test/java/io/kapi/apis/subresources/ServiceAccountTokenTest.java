@@ -152,6 +152,44 @@ class ServiceAccountTokenTest {
         assertEquals(first.keyId(), ServiceAccountKeys.fromFile(dir.resolve(ServiceAccountKeys.PRIVATE_FILE)).keyId());
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"secp384r1, ES384, P-384", "secp521r1, ES512, P-521"})
+    @DisplayName("a P-384 or P-521 --service-account-signing-key-file signs with its curve's algorithm, which its JWK names")
+    void largerCurves(String curve, String algorithm, String crv, @TempDir Path dir) throws Exception {
+        var generator = java.security.KeyPairGenerator.getInstance("EC");
+        generator.initialize(new java.security.spec.ECGenParameterSpec(curve));
+        var pair = generator.generateKeyPair();
+        Path file = dir.resolve("sa.key");
+        Files.writeString(file, "-----BEGIN PRIVATE KEY-----\n"
+                + java.util.Base64.getMimeEncoder().encodeToString(pair.getPrivate().getEncoded())
+                + "\n-----END PRIVATE KEY-----\n");
+        ServiceAccountKeys keys = ServiceAccountKeys.fromFile(file);
+        assertEquals(algorithm, keys.algorithm().getName());
+        assertEquals(pair.getPublic(), keys.publicKey());
+        SignedJWT jwt = SignedJWT.parse(keys.sign(io.kapi.machinery.Json.object().put("sub", "x")));
+        assertEquals(algorithm, jwt.getHeader().getAlgorithm().getName());
+        assertTrue(jwt.verify(new com.nimbusds.jose.crypto.ECDSAVerifier(
+                (java.security.interfaces.ECPublicKey) pair.getPublic())));
+        JsonNode jwk = io.kapi.machinery.Json.MAPPER.readTree(keys.publicJwks()).path("keys").path(0);
+        assertEquals(crv, jwk.path("crv").asText());
+        assertEquals(algorithm, jwk.path("alg").asText());
+    }
+
+    @Test
+    @DisplayName("an EC signing key on a curve tokens are not signed with is refused when it is read")
+    void otherCurveRefused(@TempDir Path dir) throws Exception {
+        var generator = java.security.KeyPairGenerator.getInstance("EC",
+                new org.bouncycastle.jce.provider.BouncyCastleProvider());
+        generator.initialize(new java.security.spec.ECGenParameterSpec("secp256k1"));
+        Path file = dir.resolve("sa.key");
+        Files.writeString(file, "-----BEGIN PRIVATE KEY-----\n"
+                + java.util.Base64.getMimeEncoder().encodeToString(generator.generateKeyPair().getPrivate().getEncoded())
+                + "\n-----END PRIVATE KEY-----\n");
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ServiceAccountKeys.fromFile(file));
+        assertTrue(e.getMessage().contains("an EC key must be on P-256, P-384 or P-521"), e.getMessage());
+    }
+
     @Test
     @DisplayName("an RSA signing key an earlier Kapi wrote into the data directory is kept and signs RS256")
     void earlierRsaKeyIsKept(@TempDir Path dir) throws Exception {
