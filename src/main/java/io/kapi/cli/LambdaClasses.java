@@ -10,17 +10,11 @@ import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.ClassTransform;
-import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.MethodModel;
-import java.lang.classfile.TypeKind;
-import java.lang.classfile.attribute.NestHostAttribute;
 import java.lang.classfile.attribute.NestMembersAttribute;
 import java.lang.classfile.instruction.InvokeDynamicInstruction;
 import java.lang.constant.ClassDesc;
-import java.lang.constant.ConstantDesc;
-import java.lang.constant.ConstantDescs;
 import java.lang.constant.DirectMethodHandleDesc;
-import java.lang.constant.MethodTypeDesc;
 import java.lang.invoke.LambdaMetafactory;
 import java.lang.reflect.AccessFlag;
 import java.nio.file.Files;
@@ -54,10 +48,6 @@ import java.util.stream.Stream;
  * (inherited protected methods).
  */
 final class LambdaClasses {
-
-    private static final ClassDesc LMF = ClassDesc.of(LambdaMetafactory.class.getName());
-    private static final String FACTORY = "lambda$factory";
-    private static final String INSTANCE = "INSTANCE";
 
     private final Path classes;
     private final ClassFile files;
@@ -107,12 +97,12 @@ final class LambdaClasses {
         List<ClassDesc> generatedClasses = new ArrayList<>();
         byte[] rewritten = files.transformClass(model, ClassTransform.transformingMethodBodies((code, element) -> {
             if (element instanceof InvokeDynamicInstruction indy) {
-                Optional<Lambda> lambda = Lambda.of(indy, host);
+                Optional<LambdaCallSite> lambda = LambdaCallSite.of(indy, host);
                 if (lambda.isPresent() && reachable(lambda.get(), host)) {
                     ClassDesc generated = ClassDesc.of(host.packageName(), host.displayName() + "$$Lambda$" + next[0]++);
-                    writeLambdaClass(model, generated, nestHost, lambda.get());
+                    write(classFile(generated), LambdaClassWriter.write(files, model, generated, nestHost, lambda.get()));
                     generatedClasses.add(generated);
-                    code.invokestatic(generated, FACTORY, indy.typeSymbol());
+                    code.invokestatic(generated, LambdaClassWriter.FACTORY, indy.typeSymbol());
                     return;
                 }
             }
@@ -160,7 +150,7 @@ final class LambdaClasses {
      * Whether a class in the host's package and nest may call the implementation as the spun class
      * does: it is in the nest or the package, or public in a public class, not an inherited protected one.
      */
-    private boolean reachable(Lambda lambda, ClassDesc host) {
+    private boolean reachable(LambdaCallSite lambda, ClassDesc host) {
         DirectMethodHandleDesc impl = lambda.impl();
         if (impl.owner().packageName().equals(host.packageName())) {
             return true;
@@ -195,266 +185,11 @@ final class LambdaClasses {
         }
     }
 
-    /** What one lambda call site asks the metafactory for. */
-    private record Lambda(String interfaceMethod, MethodTypeDesc factoryType, MethodTypeDesc samType,
-                          DirectMethodHandleDesc impl, MethodTypeDesc instantiatedType, List<ClassDesc> markers,
-                          List<MethodTypeDesc> bridges) {
-
-        /** The call site's lambda, or empty when it is not one this step rewrites. */
-        static Optional<Lambda> of(InvokeDynamicInstruction indy, ClassDesc host) {
-            DirectMethodHandleDesc bootstrap = indy.bootstrapMethod();
-            if (!bootstrap.owner().equals(LMF)) {
-                return Optional.empty();
-            }
-            List<ConstantDesc> args = indy.bootstrapArgs();
-            if (args.size() < 3 || !(args.get(0) instanceof MethodTypeDesc sam)
-                    || !(args.get(1) instanceof DirectMethodHandleDesc impl)
-                    || !(args.get(2) instanceof MethodTypeDesc instantiated)) {
-                return Optional.empty();
-            }
-            List<ClassDesc> markers = new ArrayList<>();
-            List<MethodTypeDesc> bridges = new ArrayList<>();
-            if (bootstrap.methodName().equals("altMetafactory")) {
-                int flags = (Integer) args.get(3);
-                if ((flags & LambdaMetafactory.FLAG_SERIALIZABLE) != 0) {
-                    return Optional.empty();
-                }
-                int i = 4;
-                if ((flags & LambdaMetafactory.FLAG_MARKERS) != 0) {
-                    int n = (Integer) args.get(i++);
-                    for (int k = 0; k < n; k++) {
-                        markers.add((ClassDesc) args.get(i++));
-                    }
-                }
-                if ((flags & LambdaMetafactory.FLAG_BRIDGES) != 0) {
-                    int n = (Integer) args.get(i++);
-                    for (int k = 0; k < n; k++) {
-                        bridges.add((MethodTypeDesc) args.get(i++));
-                    }
-                }
-            } else if (!bootstrap.methodName().equals("metafactory")) {
-                return Optional.empty();
-            }
-            boolean special = impl.kind() == DirectMethodHandleDesc.Kind.SPECIAL
-                    || impl.kind() == DirectMethodHandleDesc.Kind.INTERFACE_SPECIAL;
-            if (special && !impl.owner().equals(host)) {
-                return Optional.empty(); // a super call: only the host may make it
-            }
-            return Optional.of(new Lambda(indy.name().stringValue(), indy.typeSymbol(), sam, impl, instantiated,
-                    List.copyOf(markers), List.copyOf(bridges)));
-        }
-    }
-
-    private void writeLambdaClass(ClassModel hostModel, ClassDesc generated, ClassDesc nestHost, Lambda lambda) {
-        MethodTypeDesc factory = lambda.factoryType();
-        ClassDesc iface = factory.returnType();
-        List<ClassDesc> captured = factory.parameterList();
-        MethodTypeDesc init = MethodTypeDesc.of(ConstantDescs.CD_void, captured);
-        byte[] bytes = files.build(generated, cls -> {
-            cls.withVersion(hostModel.majorVersion(), hostModel.minorVersion());
-            cls.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC | ClassFile.ACC_SUPER);
-            List<ClassDesc> interfaces = new ArrayList<>();
-            interfaces.add(iface);
-            lambda.markers().stream().filter(m -> !interfaces.contains(m)).forEach(interfaces::add);
-            cls.withInterfaceSymbols(interfaces);
-            cls.with(NestHostAttribute.of(nestHost));
-            hostModel.findAttribute(Attributes.sourceFile()).ifPresent(cls::with); // for stack traces
-            for (int i = 0; i < captured.size(); i++) {
-                cls.withField("arg$" + i, captured.get(i), ClassFile.ACC_PRIVATE | ClassFile.ACC_FINAL);
-            }
-            cls.withMethodBody(ConstantDescs.INIT_NAME, init, ClassFile.ACC_PRIVATE, code -> {
-                code.aload(0).invokespecial(ConstantDescs.CD_Object, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void);
-                int slot = 1;
-                for (int i = 0; i < captured.size(); i++) {
-                    code.aload(0);
-                    code.loadLocal(TypeKind.from(captured.get(i)), slot);
-                    code.putfield(generated, "arg$" + i, captured.get(i));
-                    slot += TypeKind.from(captured.get(i)).slotSize();
-                }
-                code.return_();
-            });
-            if (captured.isEmpty()) {
-                cls.withField(INSTANCE, generated, ClassFile.ACC_PRIVATE | ClassFile.ACC_STATIC | ClassFile.ACC_FINAL);
-                cls.withMethodBody(ConstantDescs.CLASS_INIT_NAME, ConstantDescs.MTD_void, ClassFile.ACC_STATIC, code -> code
-                        .new_(generated).dup().invokespecial(generated, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void)
-                        .putstatic(generated, INSTANCE, generated).return_());
-            }
-            cls.withMethodBody(FACTORY, factory, ClassFile.ACC_STATIC, code -> {
-                if (captured.isEmpty()) {
-                    code.getstatic(generated, INSTANCE, generated).areturn();
-                    return;
-                }
-                code.new_(generated).dup();
-                int slot = 0;
-                for (ClassDesc c : captured) {
-                    code.loadLocal(TypeKind.from(c), slot);
-                    slot += TypeKind.from(c).slotSize();
-                }
-                code.invokespecial(generated, ConstantDescs.INIT_NAME, init).areturn();
-            });
-            List<MethodTypeDesc> types = new ArrayList<>();
-            types.add(lambda.samType());
-            lambda.bridges().stream().filter(b -> !types.contains(b)).forEach(types::add);
-            for (MethodTypeDesc type : types) {
-                cls.withMethodBody(lambda.interfaceMethod(), type, ClassFile.ACC_PUBLIC,
-                        code -> forward(code, generated, captured, type, lambda));
-            }
-        });
+    private static void write(Path file, byte[] bytes) {
         try {
-            Files.write(classFile(generated), bytes);
+            Files.write(file, bytes);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The interface method's body: the captured values and the arguments, converted, to the implementation. */
-    private static void forward(CodeBuilder code, ClassDesc generated, List<ClassDesc> captured, MethodTypeDesc type,
-                                Lambda lambda) {
-        DirectMethodHandleDesc impl = lambda.impl();
-        // the receiver first for an instance method; a constructor's parameters
-        List<ClassDesc> implParams = impl.invocationType().parameterList();
-        if (impl.kind() == DirectMethodHandleDesc.Kind.CONSTRUCTOR) {
-            code.new_(impl.owner()).dup();
-        }
-        for (int i = 0; i < captured.size(); i++) {
-            code.aload(0).getfield(generated, "arg$" + i, captured.get(i));
-            convert(code, captured.get(i), implParams.get(i), captured.get(i));
-        }
-        int slot = 1;
-        List<ClassDesc> params = type.parameterList();
-        List<ClassDesc> instantiated = lambda.instantiatedType().parameterList();
-        for (int i = 0; i < params.size(); i++) {
-            code.loadLocal(TypeKind.from(params.get(i)), slot);
-            slot += TypeKind.from(params.get(i)).slotSize();
-            convert(code, params.get(i), implParams.get(captured.size() + i), instantiated.get(i));
-        }
-        ClassDesc implReturn;
-        switch (impl.kind()) {
-            case STATIC, INTERFACE_STATIC -> {
-                code.invokestatic(impl.owner(), impl.methodName(), MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()),
-                        impl.isOwnerInterface());
-                implReturn = MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()).returnType();
-            }
-            case VIRTUAL, SPECIAL -> {
-                code.invokevirtual(impl.owner(), impl.methodName(), MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()));
-                implReturn = MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()).returnType();
-            }
-            case INTERFACE_VIRTUAL, INTERFACE_SPECIAL -> {
-                code.invokeinterface(impl.owner(), impl.methodName(), MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()));
-                implReturn = MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()).returnType();
-            }
-            case CONSTRUCTOR -> {
-                code.invokespecial(impl.owner(), ConstantDescs.INIT_NAME, MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()));
-                implReturn = impl.owner();
-            }
-            default -> throw new IllegalStateException("not a method handle kind a lambda uses: " + impl.kind());
-        }
-        ClassDesc samReturn = type.returnType();
-        if (samReturn.equals(ConstantDescs.CD_void)) {
-            if (!implReturn.equals(ConstantDescs.CD_void)) {
-                if (TypeKind.from(implReturn).slotSize() == 2) {
-                    code.pop2();
-                } else {
-                    code.pop();
-                }
-            }
-            code.return_();
-            return;
-        }
-        convert(code, implReturn, samReturn, samReturn);
-        code.return_(TypeKind.from(samReturn));
-    }
-
-    /**
-     * The metafactory's conversion of a value of type {@code arg} to {@code target}, where the lambda's
-     * instantiated type is {@code functional}: primitive widening, boxing, unboxing (through the target's
-     * wrapper or {@link Number}) and reference casts.
-     */
-    private static void convert(CodeBuilder code, ClassDesc arg, ClassDesc target, ClassDesc functional) {
-        if (arg.equals(target) && arg.equals(functional)) {
-            return;
-        }
-        if (arg.equals(ConstantDescs.CD_void) || target.equals(ConstantDescs.CD_void)) {
-            return;
-        }
-        if (arg.isPrimitive()) {
-            if (target.isPrimitive()) {
-                widen(code, arg, target);
-            } else {
-                ClassDesc primitiveOfTarget = unboxed(target);
-                if (primitiveOfTarget != null) {
-                    widen(code, arg, primitiveOfTarget);
-                    box(code, primitiveOfTarget);
-                } else {
-                    box(code, arg);
-                    cast(code, boxed(arg), target);
-                }
-            }
-            return;
-        }
-        ClassDesc source;
-        if (functional.isPrimitive()) {
-            source = arg;
-        } else {
-            source = functional;
-            cast(code, arg, source);
-        }
-        if (target.isPrimitive()) {
-            ClassDesc primitiveOfSource = unboxed(source);
-            if (primitiveOfSource != null) {
-                unbox(code, source, primitiveOfSource);
-                widen(code, primitiveOfSource, target);
-            } else {
-                boolean numeric = !target.equals(ConstantDescs.CD_boolean) && !target.equals(ConstantDescs.CD_char);
-                ClassDesc intermediate = numeric ? ConstantDescs.CD_Number : boxed(target);
-                cast(code, source, intermediate);
-                unbox(code, intermediate, target);
-            }
-        } else {
-            cast(code, source, target);
-        }
-    }
-
-    private static void cast(CodeBuilder code, ClassDesc from, ClassDesc to) {
-        if (!from.equals(to) && !to.equals(ConstantDescs.CD_Object)) {
-            code.checkcast(to);
-        }
-    }
-
-    private static final List<ClassDesc[]> WRAPPERS = List.of(
-            new ClassDesc[] {ConstantDescs.CD_boolean, ConstantDescs.CD_Boolean},
-            new ClassDesc[] {ConstantDescs.CD_byte, ConstantDescs.CD_Byte},
-            new ClassDesc[] {ConstantDescs.CD_short, ConstantDescs.CD_Short},
-            new ClassDesc[] {ConstantDescs.CD_char, ConstantDescs.CD_Character},
-            new ClassDesc[] {ConstantDescs.CD_int, ConstantDescs.CD_Integer},
-            new ClassDesc[] {ConstantDescs.CD_long, ConstantDescs.CD_Long},
-            new ClassDesc[] {ConstantDescs.CD_float, ConstantDescs.CD_Float},
-            new ClassDesc[] {ConstantDescs.CD_double, ConstantDescs.CD_Double});
-
-    private static ClassDesc boxed(ClassDesc primitive) {
-        return WRAPPERS.stream().filter(w -> w[0].equals(primitive)).findFirst().orElseThrow()[1];
-    }
-
-    /** The primitive a wrapper class holds, or null for any other class. */
-    private static ClassDesc unboxed(ClassDesc wrapper) {
-        return WRAPPERS.stream().filter(w -> w[1].equals(wrapper)).findFirst().map(w -> w[0]).orElse(null);
-    }
-
-    private static void box(CodeBuilder code, ClassDesc primitive) {
-        ClassDesc wrapper = boxed(primitive);
-        code.invokestatic(wrapper, "valueOf", MethodTypeDesc.of(wrapper, primitive));
-    }
-
-    /** Unboxes a value of {@code owner} (a wrapper or Number) to {@code primitive}. */
-    private static void unbox(CodeBuilder code, ClassDesc owner, ClassDesc primitive) {
-        code.invokevirtual(owner, primitive.displayName() + "Value", MethodTypeDesc.of(primitive));
-    }
-
-    private static void widen(CodeBuilder code, ClassDesc from, ClassDesc to) {
-        TypeKind f = TypeKind.from(from);
-        TypeKind t = TypeKind.from(to);
-        if (f.asLoadable() != t.asLoadable()) {
-            code.conversion(f.asLoadable(), t.asLoadable());
+            throw new UncheckedIOException("cannot write " + file, e);
         }
     }
 }
