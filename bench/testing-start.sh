@@ -23,15 +23,21 @@ mvn -q -B -f reactor.xml package -DskipTests dependency:build-classpath -Dmdep.o
 # benchmark), the library's jar, then its dependencies in the order Maven resolved them, the server's jar
 # first. Not filtered: build-classpath's artifact filters lose that order (MDEP-501), which put the
 # server's own dependencies behind a hundred test jars.
-library="$(ls testing/target/kapi-testing-*.jar | grep -v -e sources -e tests | head -n 1)"
+# The two jars are copied out of target/ first: the server's manifest names target/lib's jars on its
+# Class-Path (for java -jar), which a JVM would add behind it; beside an installed jar there are none.
+jars=testing/target/bench-jars
+rm -rf "$jars" && mkdir -p "$jars"
+server="$(ls target/kapi-*.jar | grep -v -e sources -e tests | head -n 1)"
+cp "$server" "$(ls testing/target/kapi-testing-*.jar | grep -v -e sources -e tests | head -n 1)" "$jars/"
+library="$jars/$(basename "$(ls testing/target/kapi-testing-*.jar | grep -v -e sources -e tests | head -n 1)")"
+deps="$(tr ':' '\n' < testing/target/test-classpath.txt | sed "s#^.*/target/$(basename "$server")\$#$jars/$(basename "$server")#" | paste -sd:)"
 if [[ "$mode" != "cold-aot" ]]; then
-  exec "${java[@]}" -cp "testing/target/test-classes:$library:$(cat testing/target/test-classpath.txt)" \
-    io.kapi.testing.StartBenchmark "$@"
+  exec "${java[@]}" -cp "testing/target/test-classes:$library:$deps" io.kapi.testing.StartBenchmark "$@"
 fi
 # An AOT cache takes jars only (no directories): the benchmark's classes go into a jar of their own.
 "$JAVA_HOME/bin/jar" cf testing/target/start-bench.jar -C testing/target/test-classes io/kapi/testing/StartBenchmark.class \
   -C testing/target/test-classes 'io/kapi/testing/StartBenchmark$FirstServer.class'
-cp="testing/target/start-bench.jar:$library:$(cat testing/target/test-classpath.txt)"
+cp="testing/target/start-bench.jar:$library:$deps"
 aot=testing/target/start-bench.aot
 rm -f "$aot"
 echo "training run (makes $aot):"
