@@ -38,6 +38,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class EtcdCluster implements BeforeAllCallback, AfterAllCallback {
 
     private static final System.Logger LOG = System.getLogger(EtcdCluster.class.getName());
+    /** Starts tried when a member lost a port it was given to another process meanwhile. */
+    private static final int START_ATTEMPTS = 3;
 
     private final int size;
     private final List<Member> members = new ArrayList<>();
@@ -101,17 +103,39 @@ public final class EtcdCluster implements BeforeAllCallback, AfterAllCallback {
         this.name = clusterName;
         Path shm = Path.of("/dev/shm");
         Path parent = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
-        dir = Files.createTempDirectory(parent, "kapi-etcd-" + clusterName + "-");
-        for (int i = 1; i <= size; i++) {
-            members.add(new Member("m" + i, freePort(), freePort(), freePort()));
+        for (int attempt = 1; ; attempt++) {
+            dir = Files.createTempDirectory(parent, "kapi-etcd-" + clusterName + "-");
+            for (int i = 1; i <= size; i++) {
+                members.add(new Member("m" + i, freePort(), freePort(), freePort()));
+            }
+            for (int i = 0; i < size; i++) {
+                spawn(i);
+            }
+            try {
+                for (int i = 0; i < size; i++) {
+                    awaitHealthy(i, Duration.ofSeconds(60));
+                }
+                return this;
+            } catch (AssertionError e) {
+                // a port picked free was taken before etcd bound it (another process's connection got it
+                // as its ephemeral port): start again on other ports, as a test's own server would
+                boolean portTaken = members.stream().anyMatch(this::lostItsPort);
+                close();
+                if (!portTaken || attempt == START_ATTEMPTS) {
+                    throw e;
+                }
+            }
         }
-        for (int i = 0; i < size; i++) {
-            spawn(i);
+    }
+
+    /** Whether member {@code m} exited because one of its ports was in use. */
+    private boolean lostItsPort(Member m) {
+        try {
+            return m.process != null && !m.process.isAlive()
+                    && Files.readString(log(m)).contains("bind: address already in use");
+        } catch (IOException e) {
+            return false;
         }
-        for (int i = 0; i < size; i++) {
-            awaitHealthy(i, Duration.ofSeconds(60));
-        }
-        return this;
     }
 
     /** The client URLs of all members, for {@code --etcd-servers}. */
