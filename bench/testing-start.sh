@@ -28,8 +28,9 @@ mvn -q -B -f reactor.xml package -DskipTests dependency:build-classpath -Dmdep.o
 jars=testing/target/bench-jars
 rm -rf "$jars" && mkdir -p "$jars"
 server="$(ls target/kapi-*.jar | grep -v -e sources -e tests | head -n 1)"
-cp "$server" "$(ls testing/target/kapi-testing-*.jar | grep -v -e sources -e tests | head -n 1)" "$jars/"
-library="$jars/$(basename "$(ls testing/target/kapi-testing-*.jar | grep -v -e sources -e tests | head -n 1)")"
+built_library="$(ls testing/target/kapi-testing-*.jar | grep -v -e sources -e tests | head -n 1)"
+cp "$server" "$built_library" "$jars/"
+library="$jars/$(basename "$built_library")"
 deps="$(tr ':' '\n' < testing/target/test-classpath.txt | sed "s#^.*/target/$(basename "$server")\$#$jars/$(basename "$server")#" | paste -sd:)"
 if [[ "$mode" != "cold-aot" ]]; then
   exec "${java[@]}" -cp "testing/target/test-classes:$library:$deps" io.kapi.testing.StartBenchmark "$@"

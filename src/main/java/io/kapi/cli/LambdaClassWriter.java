@@ -109,27 +109,16 @@ final class LambdaClassWriter {
             slot += TypeKind.from(params.get(i)).slotSize();
             convert(code, params.get(i), implParams.get(captured.size() + i), instantiated.get(i));
         }
-        ClassDesc implReturn;
+        MethodTypeDesc implType = MethodTypeDesc.ofDescriptor(impl.lookupDescriptor());
         switch (impl.kind()) {
-            case STATIC, INTERFACE_STATIC -> {
-                code.invokestatic(impl.owner(), impl.methodName(), MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()),
-                        impl.isOwnerInterface());
-                implReturn = MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()).returnType();
-            }
-            case VIRTUAL, SPECIAL -> {
-                code.invokevirtual(impl.owner(), impl.methodName(), MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()));
-                implReturn = MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()).returnType();
-            }
-            case INTERFACE_VIRTUAL, INTERFACE_SPECIAL -> {
-                code.invokeinterface(impl.owner(), impl.methodName(), MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()));
-                implReturn = MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()).returnType();
-            }
-            case CONSTRUCTOR -> {
-                code.invokespecial(impl.owner(), ConstantDescs.INIT_NAME, MethodTypeDesc.ofDescriptor(impl.lookupDescriptor()));
-                implReturn = impl.owner();
-            }
+            case STATIC, INTERFACE_STATIC -> code.invokestatic(impl.owner(), impl.methodName(), implType,
+                    impl.isOwnerInterface());
+            case VIRTUAL, SPECIAL -> code.invokevirtual(impl.owner(), impl.methodName(), implType);
+            case INTERFACE_VIRTUAL, INTERFACE_SPECIAL -> code.invokeinterface(impl.owner(), impl.methodName(), implType);
+            case CONSTRUCTOR -> code.invokespecial(impl.owner(), ConstantDescs.INIT_NAME, implType);
             default -> throw new IllegalStateException("not a method handle kind a lambda uses: " + impl.kind());
         }
+        ClassDesc implReturn = impl.kind() == DirectMethodHandleDesc.Kind.CONSTRUCTOR ? impl.owner() : implType.returnType();
         ClassDesc samReturn = type.returnType();
         if (samReturn.equals(ConstantDescs.CD_void)) {
             if (!implReturn.equals(ConstantDescs.CD_void)) {

@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  * of the compiled classes into ordinary classes, as a JVM would spin them at their first use.
  *
  * <p>Why: a fresh JVM links each lambda call site by generating its class at run time (the JDK's class-file
- * library, interpreted until the JIT compiles it); a Kapi start links some 600 of them, a tenth of a first
+ * library, interpreted until the JIT compiles it); a Kapi start links some 450 of them, a tenth of a first
  * in-process server's CPU, and the JIT's work on the generator besides. A class read from the jar costs a
  * fraction of that. (bin/kapi's start-up cache holds the spun classes too; this helps a JVM without one,
  * such as a test's.)
@@ -142,8 +142,13 @@ final class LambdaClasses {
     }
 
     private Path classFile(ClassDesc desc) {
-        String internal = desc.descriptorString().substring(1, desc.descriptorString().length() - 1);
-        return classes.resolve(internal + ".class");
+        return classes.resolve(resourceName(desc));
+    }
+
+    /** {@code a/b/C.class} for class {@code a.b.C}. */
+    private static String resourceName(ClassDesc desc) {
+        String descriptor = desc.descriptorString();
+        return descriptor.substring(1, descriptor.length() - 1) + ".class";
     }
 
     /**
@@ -175,13 +180,13 @@ final class LambdaClasses {
         return false; // inherited: left to the metafactory
     }
 
+    /** A class of the directory or of this JVM's class path, parsed; empty when neither has it. */
     private Optional<ClassModel> readClass(ClassDesc desc) {
-        String internal = desc.descriptorString().substring(1, desc.descriptorString().length() - 1);
-        try (InputStream in = Files.exists(classFile(desc)) ? Files.newInputStream(classFile(desc))
-                : ClassLoader.getSystemResourceAsStream(internal + ".class")) {
+        InputStream opened = openClass(desc);
+        try (InputStream in = opened != null ? opened : ClassLoader.getSystemResourceAsStream(resourceName(desc))) {
             return in == null ? Optional.empty() : Optional.of(files.parse(in.readAllBytes()));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + internal, e);
+            throw new UncheckedIOException("cannot read " + resourceName(desc), e);
         }
     }
 

@@ -9,6 +9,7 @@ import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GoJson;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.Lazy;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.TypeMeta;
 import io.kapi.machinery.apply.FieldManager;
@@ -22,6 +23,7 @@ import io.kapi.request.Verb;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * The stages every write passes, each in one place, in the order of kube-apiserver's handlers and
@@ -40,21 +42,20 @@ final class WriteStages {
     private final StoreServices services;
     /** The kind's own schema (a custom resource's), or null to use the server's. */
     private final KindSchema kindSchema;
+    /**
+     * The kind's field manager, or null when the server tracks no fields. A built-in kind's is built
+     * from the schemas on its first write: a server serves some sixty kinds and a start writes objects
+     * of a few.
+     */
+    private final Supplier<FieldManager> fieldManager;
 
     WriteStages(ResourceDefinition definition, StoreServices services) {
         this.resource = definition.api();
         this.services = services;
         this.kindSchema = definition.custom() == null ? null : definition.custom().schema();
-    }
-
-    /**
-     * The kind's field manager, or null when the server tracks no fields. A built-in kind's is built
-     * from the schemas on its first write (and kept by {@link FieldManagers}): a server serves some
-     * sixty kinds and a start writes objects of a few.
-     */
-    private FieldManager fieldManager() {
-        return kindSchema != null ? kindSchema.fieldManager()
-                : services.fields() == null ? null : services.fields().forKind(resource.gvk());
+        this.fieldManager = kindSchema != null ? kindSchema::fieldManager
+                : services.fields() == null ? () -> null
+                : Lazy.of(() -> services.fields().forKind(resource.gvk()));
     }
 
     /**
@@ -80,7 +81,7 @@ final class WriteStages {
 
     /** Records the request manager's changes from {@code old} (null on create), with the strategy's reset fields. */
     void track(RequestContext ctx, ObjectNode old, ObjectNode object, Write write) {
-        FieldManager fieldManager = write.tracking() == Write.Tracking.RECORD ? fieldManager() : null;
+        FieldManager fieldManager = write.tracking() == Write.Tracking.RECORD ? this.fieldManager.get() : null;
         if (fieldManager == null) {
             return;
         }

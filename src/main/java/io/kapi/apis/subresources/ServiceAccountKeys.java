@@ -3,6 +3,7 @@ package io.kapi.apis.subresources;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSSigner;
 import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
@@ -21,11 +22,15 @@ import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.ECGenParameterSpec;
+import java.security.spec.ECParameterSpec;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * The key service-account tokens are signed with (kube-apiserver's
@@ -42,14 +47,27 @@ public final class ServiceAccountKeys {
     public static final String PRIVATE_FILE = "sa.key";
     public static final String PUBLIC_FILE = "sa.pub";
 
+    /** The curves tokens are signed on, with their algorithms. */
+    private static final Map<Curve, JWSAlgorithm> SIGNING_CURVES =
+            Map.of(Curve.P_256, JWSAlgorithm.ES256, Curve.P_384, JWSAlgorithm.ES384, Curve.P_521, JWSAlgorithm.ES512);
+
     private final PublicKey publicKey;
     private final PrivateKey privateKey;
     private final String keyId;
+    private final JWSAlgorithm algorithm;
 
     private ServiceAccountKeys(PublicKey publicKey, PrivateKey privateKey) {
         this.publicKey = publicKey;
         this.privateKey = privateKey;
         this.keyId = keyId(publicKey);
+        this.algorithm = publicKey instanceof ECPublicKey ec ? Objects.requireNonNull(ecAlgorithm(ec.getParams()),
+                "an EC service account key on a curve tokens are not signed on") : JWSAlgorithm.RS256;
+    }
+
+    /** The algorithm of an EC key with {@code params}, or null when tokens are not signed on its curve. */
+    private static JWSAlgorithm ecAlgorithm(ECParameterSpec params) {
+        Curve curve = Curve.forECParameterSpec(params);
+        return curve == null ? null : SIGNING_CURVES.get(curve);
     }
 
     /**
@@ -69,7 +87,7 @@ public final class ServiceAccountKeys {
         if (!(key instanceof RSAPrivateCrtKey) && !(key instanceof ECPrivateKey)) {
             throw new IllegalArgumentException("--service-account-signing-key-file " + file + ": not an RSA or EC key");
         }
-        if (key instanceof ECPrivateKey ec && curve(ec.getParams()) == null) {
+        if (key instanceof ECPrivateKey ec && ecAlgorithm(ec.getParams()) == null) {
             throw new IllegalArgumentException("--service-account-signing-key-file " + file
                     + ": an EC key must be on P-256, P-384 or P-521");
         }
@@ -160,21 +178,7 @@ public final class ServiceAccountKeys {
 
     /** RS256 for an RSA key; for an EC key the ECDSA algorithm of its curve: ES256, ES384 or ES512. */
     public JWSAlgorithm algorithm() {
-        if (publicKey instanceof java.security.interfaces.ECPublicKey ec) {
-            return switch (ec.getParams().getCurve().getField().getFieldSize()) {
-                case 384 -> JWSAlgorithm.ES384;
-                case 521 -> JWSAlgorithm.ES512;
-                default -> JWSAlgorithm.ES256;
-            };
-        }
-        return JWSAlgorithm.RS256;
-    }
-
-    /** The JOSE curve of an EC key's parameters among those tokens are signed with, or null for another. */
-    private static com.nimbusds.jose.jwk.Curve curve(java.security.spec.ECParameterSpec params) {
-        com.nimbusds.jose.jwk.Curve curve = com.nimbusds.jose.jwk.Curve.forECParameterSpec(params);
-        return List.of(com.nimbusds.jose.jwk.Curve.P_256, com.nimbusds.jose.jwk.Curve.P_384,
-                com.nimbusds.jose.jwk.Curve.P_521).contains(curve) ? curve : null;
+        return algorithm;
     }
 
     public JWSSigner signer() {
@@ -212,10 +216,8 @@ public final class ServiceAccountKeys {
     public String publicJwks() {
         com.nimbusds.jose.jwk.JWK jwk = publicKey instanceof RSAPublicKey rsa
                 ? new RSAKey.Builder(rsa).keyUse(KeyUse.SIGNATURE).keyID(keyId).algorithm(algorithm()).build()
-                : new com.nimbusds.jose.jwk.ECKey.Builder(
-                        curve(((java.security.interfaces.ECPublicKey) publicKey).getParams()),
-                        (java.security.interfaces.ECPublicKey) publicKey).keyUse(KeyUse.SIGNATURE).keyID(keyId)
-                        .algorithm(algorithm()).build();
+                : new com.nimbusds.jose.jwk.ECKey.Builder(Curve.forECParameterSpec(((ECPublicKey) publicKey).getParams()),
+                        (ECPublicKey) publicKey).keyUse(KeyUse.SIGNATURE).keyID(keyId).algorithm(algorithm()).build();
         return new JWKSet(jwk).toString(true);
     }
 }

@@ -20,7 +20,6 @@ import javax.net.ssl.TrustManager;
 public record TlsMaterial(PrivateKey servingKey, List<X509Certificate> servingChain,
                           List<X509Certificate> clientCas) {
 
-
     public TlsMaterial {
         servingChain = List.copyOf(servingChain);
         clientCas = List.copyOf(clientCas);
