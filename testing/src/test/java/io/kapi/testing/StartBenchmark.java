@@ -24,6 +24,9 @@ import java.util.function.Function;
  *   cold-junit N  as cold, each JVM's first server started by a test the JUnit Platform runs (once-junit),
  *            as in a Maven test run, where JUnit itself has loaded and opened what it needs first
  *   restore N  N restores of a snapshot of 300 configmaps, each after 300 changes
+ *   floor    one fresh JVM's {@link StartFloor}: what its dependencies cost a first start, no Kapi code
+ *   cold-floor N  N rounds of two fresh JVMs, one as cold, one running floor: both, and cold / floor (the
+ *            host's speed divided out)
  * </pre>
  * The fresh JVMs of {@code cold} get this JVM's {@code -XX:AOTCache} and {@code -XX:TieredStopAtLevel}
  * options ({@code bench/testing-start.sh cold-aot} uses the first).
@@ -46,7 +49,10 @@ public final class StartBenchmark {
             case "warm" -> warm(n);
             case "cold" -> cold(n, "once");
             case "restore" -> restore(n);
-            default -> throw new IllegalArgumentException("mode: once, once-junit, warm, cold, cold-junit or restore");
+            case "floor" -> floor();
+            case "cold-floor" -> cold(n, "once", "floor");
+            default -> throw new IllegalArgumentException(
+                    "mode: once, once-junit, warm, cold, cold-junit, floor, cold-floor or restore");
         }
         System.exit(0);
     }
@@ -76,6 +82,17 @@ public final class StartBenchmark {
         void start() throws Exception {
             line = timedStart();
         }
+    }
+
+    /** The floor in this fresh JVM, in {@link #once}'s form. */
+    private static void floor() throws Exception {
+        long cpu = processCpuNanos();
+        long t = System.nanoTime();
+        org.eclipse.jetty.server.Server server = StartFloor.start();
+        double ms = (System.nanoTime() - t) / 1e6;
+        double cpuMs = (processCpuNanos() - cpu) / 1e6;
+        System.out.println(String.format(Locale.ROOT, "%.1f %.1f %.1f %.0f floor", ms, heapMb(), rssMb(), cpuMs));
+        server.stop();
     }
 
     /** One start in this fresh JVM: "start_ms heap_mb rss_mb cpu_ms details". */
@@ -163,39 +180,87 @@ public final class StartBenchmark {
                 + "p99 %.0f ms%n", percentile(cpu, 50), percentile(cpu, 99));
     }
 
-    /** {@code n} fresh JVMs, each running {@code mode} ({@code once} or {@code once-junit}). */
-    private static void cold(int n, String mode) throws IOException, InterruptedException {
-        double[] start = new double[n];
-        double[] heap = new double[n];
-        double[] rss = new double[n];
-        double[] cpu = new double[n];
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    /**
+     * {@code n} rounds of fresh JVMs, each round one JVM per mode ({@code once}, {@code once-junit} or
+     * {@code floor}) in turn, so that a host's drift falls on every mode alike; p50/p99 of each mode and,
+     * for two, the ratio of their medians.
+     */
+    private static void cold(int n, String... modes) throws IOException, InterruptedException {
+        ColdRuns[] runs = new ColdRuns[modes.length];
+        for (int m = 0; m < modes.length; m++) {
+            runs[m] = new ColdRuns(modes[m], n);
+        }
         for (int i = 0; i < n; i++) {
-            List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
-            command.addAll(passedOn());
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), StartBenchmark.class.getName(), mode));
-            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            String line;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
-                line = out.readLine();
+            for (ColdRuns run : runs) {
+                run.add(i, freshJvm(run.mode));
             }
-            if (p.waitFor() != 0 || line == null) {
-                throw new IllegalStateException("a cold run failed");
-            }
+        }
+        for (ColdRuns run : runs) {
+            run.report();
+        }
+        if (runs.length == 2) {
+            System.out.printf(Locale.ROOT, "%s / %s: p50 %.2f, CPU p50 %.2f (the same %d rounds)%n", modes[0], modes[1],
+                    percentile(runs[0].start, 50) / percentile(runs[1].start, 50),
+                    percentile(runs[0].cpu, 50) / percentile(runs[1].cpu, 50), n);
+        }
+    }
+
+    /** One fresh JVM running {@code mode}: its one line. */
+    private static String freshJvm(String mode) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(passedOn());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), StartBenchmark.class.getName(), mode));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String line;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
+            line = out.readLine();
+        }
+        if (p.waitFor() != 0 || line == null) {
+            throw new IllegalStateException("a cold run of " + mode + " failed");
+        }
+        return line;
+    }
+
+    /** The figures of one mode's fresh JVMs. */
+    private static final class ColdRuns {
+        final String mode;
+        final double[] start;
+        final double[] heap;
+        final double[] rss;
+        final double[] cpu;
+
+        ColdRuns(String mode, int n) {
+            this.mode = mode;
+            start = new double[n];
+            heap = new double[n];
+            rss = new double[n];
+            cpu = new double[n];
+        }
+
+        void add(int i, String line) {
             String[] f = line.split(" ", 5);
-            cpu[i] = Double.parseDouble(f[3]);
             start[i] = Double.parseDouble(f[0]);
             heap[i] = Double.parseDouble(f[1]);
             rss[i] = Double.parseDouble(f[2]);
-            System.out.println("  cold run " + (i + 1) + ": " + line);
+            cpu[i] = Double.parseDouble(f[3]);
+            System.out.println("  cold " + mode + " run " + (i + 1) + ": " + line);
         }
-        System.out.printf(Locale.ROOT, "cold start-to-ready (%s) over %d JVMs: p50 %.0f ms, p99 %.0f ms (min %.0f, max %.0f)%n",
-                mode.equals("once") ? "a fresh JVM's first server" : "the first server of a fresh JVM's JUnit run", n,
-                percentile(start, 50), percentile(start, 99), percentile(start, 0), percentile(start, 100));
-        System.out.printf(Locale.ROOT, "  CPU time of the JVM during that start (all threads): p50 %.0f ms, p99 %.0f ms%n",
-                percentile(cpu, 50), percentile(cpu, 99));
-        System.out.printf(Locale.ROOT, "one idle server: heap after start p50 %.1f MB (max %.1f), RSS p50 %.0f MB (max %.0f)%n",
-                percentile(heap, 50), percentile(heap, 100), percentile(rss, 50), percentile(rss, 100));
+
+        void report() {
+            int n = start.length;
+            System.out.printf(Locale.ROOT, "cold start-to-ready (%s) over %d JVMs: p50 %.0f ms, p99 %.0f ms (min %.0f, max %.0f)%n",
+                    switch (mode) {
+                        case "once" -> "a fresh JVM's first server";
+                        case "floor" -> "a fresh JVM's floor: Jackson, four P-256 keys, a Jetty HTTPS listener; no Kapi";
+                        default -> "the first server of a fresh JVM's JUnit run";
+                    }, n,
+                    percentile(start, 50), percentile(start, 99), percentile(start, 0), percentile(start, 100));
+            System.out.printf(Locale.ROOT, "  CPU time of the JVM during that start (all threads): p50 %.0f ms, p99 %.0f ms%n",
+                    percentile(cpu, 50), percentile(cpu, 99));
+            System.out.printf(Locale.ROOT, "  idle afterwards: heap after start p50 %.1f MB (max %.1f), RSS p50 %.0f MB (max %.0f)%n",
+                    percentile(heap, 50), percentile(heap, 100), percentile(rss, 50), percentile(rss, 100));
+        }
     }
 
     /** This JVM's options that the fresh JVMs get too: an AOT cache to start with, a JIT limit. */
