@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 
 /**
  * The post-start hook {@code apiservice-registration-controller}: a local APIService for every
@@ -117,20 +118,27 @@ final class LocalApiServices implements PostStartHook {
 
     private void ensure(ObjectNode wanted) {
         String name = ObjectMeta.of(wanted).name();
-        // one just created has the wanted spec already (its status, which a create drops, is written next)
-        if (Stores.createIfMissing(apiServices, wanted)) {
+        // one just created has the wanted spec already (its status, which a create drops, is written next,
+        // on the object the create returned)
+        ObjectNode created = Stores.createdIfMissing(apiServices, wanted);
+        if (created != null) {
             LOG.log(System.Logger.Level.DEBUG, "created APIService {0}", name);
         } else {
             updateSpec(name, wanted);
         }
-        // the store retries on a newer object when another replica wrote meanwhile
-        Stores.updateStatus(apiServices, "", name, current -> {
+        // read afresh, and again after a conflict, when another replica wrote meanwhile
+        UnaryOperator<ObjectNode> available = current -> {
             if (!isAutomanaged(current) || isAvailableLocal(current.path("status"))) {
                 return null;
             }
             current.set("status", localStatus());
             return current;
-        });
+        };
+        if (created != null) {
+            Stores.updateStatus(apiServices, created, available);
+        } else {
+            Stores.updateStatus(apiServices, "", name, available);
+        }
     }
 
     private void updateSpec(String name, ObjectNode wanted) {

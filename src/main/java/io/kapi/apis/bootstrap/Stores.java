@@ -36,6 +36,21 @@ final class Stores {
     }
 
     /**
+     * Creates {@code object}; returns what the server stored (its resourceVersion, defaults), or null when
+     * it already exists (created by someone else meanwhile).
+     */
+    static ObjectNode createdIfMissing(ResourceClient client, ObjectNode object) {
+        try {
+            return client.create(ObjectMeta.of(object).namespace(), object.deepCopy());
+        } catch (ApiException e) {
+            if (e.reason() == StatusReason.ALREADY_EXISTS) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /**
      * Makes {@code wanted} exist and agree with {@code change}, given {@code listed}, the copy a list
      * found under its name (null when the list found none): a missing object is created; a listed one
      * that {@code change} leaves as it is costs no request (a restart finds the bootstrap objects as
@@ -90,13 +105,27 @@ final class Stores {
 
     /** As {@link #update(ResourceClient, String, String, UnaryOperator)}, of the {@code status} subresource. */
     static boolean updateStatus(ResourceClient client, String namespace, String name, UnaryOperator<ObjectNode> change) {
-        return update(client, namespace, name, "status", change);
+        return update(client, namespace, name, "status", null, change);
+    }
+
+    /**
+     * As {@link #updateStatus(ResourceClient, String, String, UnaryOperator)}, starting from {@code known},
+     * the object as a write just returned it (null: read it first); a conflict reads it afresh.
+     */
+    static boolean updateStatus(ResourceClient client, ObjectNode known, UnaryOperator<ObjectNode> change) {
+        ObjectMeta meta = ObjectMeta.of(known);
+        return update(client, meta.namespace(), meta.name(), "status", known, change);
     }
 
     private static boolean update(ResourceClient client, String namespace, String name, String subresource,
                                   UnaryOperator<ObjectNode> change) {
+        return update(client, namespace, name, subresource, null, change);
+    }
+
+    private static boolean update(ResourceClient client, String namespace, String name, String subresource,
+                                  ObjectNode known, UnaryOperator<ObjectNode> change) {
         for (int attempt = 1; ; attempt++) {
-            ObjectNode current = client.get(namespace, name);
+            ObjectNode current = attempt == 1 && known != null ? known : client.get(namespace, name);
             ObjectNode wanted = change.apply(current.deepCopy());
             if (wanted == null || wanted.equals(current)) {
                 return false;
