@@ -1,19 +1,19 @@
 package io.kapi.client;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.authn.UserInfo;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
+import io.kapi.endpoint.codec.TreeBody;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.Status;
 import io.kapi.request.RequestContext;
 import io.kapi.request.RequestInfo;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,24 +80,17 @@ public final class LocalClient {
         if (contentType != null) {
             headers.put("content-type", List.of(contentType));
         }
-        byte[] bytes = body == null ? new byte[0] : encode(body);
+        // the tree itself, not its JSON: the API's decoder takes it as it would have parsed the JSON
+        InputStream content = body == null ? InputStream.nullInputStream() : new TreeBody(body);
         RequestContext identity = RequestContext.of(RequestInfo.parse(method, path, query), null, null, userAgent)
                 .withUser(user);
         RestResponse response = loopback.chain().apply(new RestRequest(method, path, query, headers,
-                new ByteArrayInputStream(bytes), identity));
+                content, identity));
         if (response.status() >= 400) {
             JsonNode answer = decode(response);
             throw Status.toException(answer == null ? Json.object() : answer, response.status());
         }
         return response;
-    }
-
-    private static byte[] encode(JsonNode body) {
-        try {
-            return Json.MAPPER.writeValueAsBytes(body);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static JsonNode decode(RestResponse response) {

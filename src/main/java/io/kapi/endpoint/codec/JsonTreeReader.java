@@ -53,6 +53,77 @@ final class JsonTreeReader {
         return value;
     }
 
+    /**
+     * A copy of {@code tree} as reading its JSON (as {@link Json#MAPPER} writes it) would make it: the same
+     * containers, keys in order, and numbers of the node types a parse gives (an int that a long node held
+     * is an int node); immutable leaves shared. Null for what only the JSON can tell: a tree deeper than
+     * {@link #MAX_DEPTH}, a number Jackson writes in a form this reader refuses (NaN), a node of no JSON
+     * type of its own (binary, POJO).
+     */
+    static JsonNode copyOf(JsonNode tree) {
+        return copyOf(tree, 0);
+    }
+
+    private static JsonNode copyOf(JsonNode node, int depth) {
+        switch (node.getNodeType()) {
+            case OBJECT -> {
+                if (depth >= MAX_DEPTH) {
+                    return null;
+                }
+                ObjectNode copy = NODES.objectNode();
+                for (var field : node.properties()) {
+                    JsonNode value = copyOf(field.getValue(), depth + 1);
+                    if (value == null) {
+                        return null;
+                    }
+                    copy.set(field.getKey(), value);
+                }
+                return copy;
+            }
+            case ARRAY -> {
+                if (depth >= MAX_DEPTH) {
+                    return null;
+                }
+                ArrayNode copy = NODES.arrayNode(node.size());
+                for (JsonNode element : node) {
+                    JsonNode value = copyOf(element, depth + 1);
+                    if (value == null) {
+                        return null;
+                    }
+                    copy.add(value);
+                }
+                return copy;
+            }
+            case STRING, BOOLEAN, NULL -> {
+                return node;
+            }
+            case NUMBER -> {
+                return node.isIntegralNumber() ? integral(node.bigIntegerValue()) : reread(node);
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /** The node {@link #number} makes of an integer's digits. */
+    private static JsonNode integral(BigInteger value) {
+        if (value.bitLength() >= 64) {
+            return NODES.numberNode(value);
+        }
+        long v = value.longValue();
+        return v == (int) v ? NODES.numberNode((int) v) : NODES.numberNode(v);
+    }
+
+    /** A floating-point number as its written form reads back; null when this reader would refuse that form. */
+    private static JsonNode reread(JsonNode number) {
+        try {
+            return read(Json.MAPPER.writeValueAsBytes(number), new ArrayList<>());
+        } catch (SyntaxError | com.fasterxml.jackson.core.JsonProcessingException e) {
+            return null;
+        }
+    }
+
     private JsonNode value() {
         if (pos >= in.length) {
             throw eof();

@@ -51,6 +51,12 @@ public final class RequestDecoder {
      */
     public static Decoded decode(String contentType, InputStream body, GroupVersionKind expected) {
         Format format = inputFormat(contentType);
+        if (body instanceof TreeBody tree && format == Format.JSON) {
+            JsonNode parsed = tree.parsed();
+            if (parsed != null) {
+                return checked(parsed, List.of(), format, expected, tree::bytes);
+            }
+        }
         return decode(format, readLimited(body, MAX_BODY_BYTES), expected);
     }
 
@@ -71,18 +77,24 @@ public final class RequestDecoder {
                     : e.getMessage();
             throw unrecognized(expected, detail, data);
         }
+        return checked(tree, duplicates, format, expected, () -> data);
+    }
+
+    /** A parsed body as the endpoint may take it: an object whose apiVersion and kind, if any, are strings. */
+    private static Decoded checked(JsonNode tree, List<String> duplicates, Format format, GroupVersionKind expected,
+                                   java.util.function.Supplier<byte[]> body) {
         if (tree == null || tree.isNull()) {
             return new Decoded(Json.object(), List.copyOf(duplicates), format);
         }
         if (!(tree instanceof ObjectNode obj)) {
             throw unrecognized(expected, "couldn't get version/kind; json parse error: json: cannot unmarshal "
-                    + GoJson.kind(tree) + " into Go value of type " + FIND_KIND, data);
+                    + GoJson.kind(tree) + " into Go value of type " + FIND_KIND, body.get());
         }
         for (String field : new String[] {"apiVersion", "kind"}) {
             JsonNode v = obj.get(field);
             if (v != null && !v.isNull() && !v.isTextual()) {
                 throw unrecognized(expected, "couldn't get version/kind; json parse error: json: cannot unmarshal "
-                        + GoJson.kind(v) + " into Go struct field ." + field + " of type string", data);
+                        + GoJson.kind(v) + " into Go struct field ." + field + " of type string", body.get());
             }
         }
         return new Decoded(obj, List.copyOf(duplicates), format);
