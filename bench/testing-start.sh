@@ -8,6 +8,8 @@
 #   bench/testing-start.sh cold-floor [N=20] N rounds of two fresh JVMs: a cold one, and one doing only what Kapi's
 #                                           dependencies cost any first start (StartFloor: Jackson, four P-256
 #                                           keys, a Jetty HTTPS listener); both, and their ratio (host speed out)
+#   bench/testing-start.sh loopback [N=20]   N fresh JVMs, each timing 300 configmap creates through the API's loopback
+#                                           client after its first server started (the bootstrap hooks' cold path)
 #   bench/testing-start.sh restore [N=20]   restores of a snapshot of 300 configmaps after 300 changes each; p50/p99
 #   bench/testing-start.sh cold-aot [N=20]  cold with a JDK 25 AOT cache: one training JVM (-XX:AOTCacheOutput)
 #                                           makes testing/target/start-bench.aot, then N fresh JVMs start with it

@@ -24,6 +24,8 @@ import java.util.function.Function;
  *   cold-junit N  as cold, each JVM's first server started by a test the JUnit Platform runs (once-junit),
  *            as in a Maven test run, where JUnit itself has loaded and opened what it needs first
  *   restore N  N restores of a snapshot of 300 configmaps, each after 300 changes
+ *   loopback N  N fresh JVMs, each creating 300 configmaps through the API's loopback client after its first
+ *            server started: the cold write path a start's bootstrap hooks take (their few hundred writes)
  *   floor    one fresh JVM's {@link StartFloor}: what its dependencies cost a first start, no Kapi code
  *   cold-floor N  N rounds of two fresh JVMs, one as cold, one running floor: both, and cold / floor (the
  *            host's speed divided out)
@@ -50,9 +52,11 @@ public final class StartBenchmark {
             case "cold" -> cold(n, "once");
             case "restore" -> restore(n);
             case "floor" -> floor();
+            case "once-loopback" -> onceLoopback();
+            case "loopback" -> cold(n, "once-loopback");
             case "cold-floor" -> cold(n, "once", "floor");
             default -> throw new IllegalArgumentException(
-                    "mode: once, once-junit, warm, cold, cold-junit, floor, cold-floor or restore");
+                    "mode: once, once-junit, warm, cold, cold-junit, floor, cold-floor, loopback or restore");
         }
         System.exit(0);
     }
@@ -93,6 +97,27 @@ public final class StartBenchmark {
         double cpuMs = (processCpuNanos() - cpu) / 1e6;
         System.out.println(String.format(Locale.ROOT, "%.1f %.1f %.1f %.0f floor", ms, heapMb(), rssMb(), cpuMs));
         server.stop();
+    }
+
+    /**
+     * In this fresh JVM, after its first server started: 300 configmap creates through the API's loopback
+     * client (as the bootstrap hooks write), in {@link #once}'s form with their time and CPU.
+     */
+    private static void onceLoopback() throws Exception {
+        try (KapiServer kapi = KapiServer.builder().start()) {
+            kapi.createNamespace("bench");
+            var configMaps = kapi.api().loopback()
+                    .as(new io.kapi.authn.UserInfo("bench", "", List.of("system:masters")), "bench")
+                    .resource("", "v1", "configmaps");
+            long cpu = processCpuNanos();
+            long t = System.nanoTime();
+            for (int i = 0; i < 300; i++) {
+                configMaps.createOnly("bench", configMapTree("c" + i));
+            }
+            double ms = (System.nanoTime() - t) / 1e6;
+            double cpuMs = (processCpuNanos() - cpu) / 1e6;
+            System.out.println(String.format(Locale.ROOT, "%.1f %.1f %.1f %.0f loopback-300", ms, heapMb(), rssMb(), cpuMs));
+        }
     }
 
     /** One start in this fresh JVM: "start_ms heap_mb rss_mb cpu_ms details". */
@@ -137,6 +162,17 @@ public final class StartBenchmark {
             System.out.printf(Locale.ROOT, "restore of 300 configmaps (100 changed, 100 deleted, 100 created) over %d rounds: "
                     + "p50 %.1f ms, p99 %.1f ms (min %.1f)%n", n, percentile(ms, 50), percentile(ms, 99), percentile(ms, 0));
         }
+    }
+
+    /** A configmap of eight keys as a tree, as the API's own code builds its objects. */
+    private static com.fasterxml.jackson.databind.node.ObjectNode configMapTree(String name) {
+        var cm = io.kapi.machinery.Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
+        cm.putObject("metadata").put("name", name).putObject("labels").put("app", "bench");
+        var data = cm.putObject("data");
+        for (int i = 0; i < 8; i++) {
+            data.put("key" + i, "value-" + i + "-" + name);
+        }
+        return cm;
     }
 
     private static io.fabric8.kubernetes.api.model.ConfigMap configMap(String name, String value) {
@@ -249,14 +285,15 @@ public final class StartBenchmark {
 
         void report() {
             int n = start.length;
-            System.out.printf(Locale.ROOT, "cold start-to-ready (%s) over %d JVMs: p50 %.0f ms, p99 %.0f ms (min %.0f, max %.0f)%n",
-                    switch (mode) {
-                        case "once" -> "a fresh JVM's first server";
-                        case "floor" -> "a fresh JVM's floor: Jackson, four P-256 keys, a Jetty HTTPS listener; no Kapi";
-                        default -> "the first server of a fresh JVM's JUnit run";
-                    }, n,
+            String what = switch (mode) {
+                case "once" -> "cold start-to-ready (a fresh JVM's first server)";
+                case "floor" -> "cold floor (a fresh JVM: Jackson, four P-256 keys, a Jetty HTTPS listener; no Kapi)";
+                case "once-loopback" -> "300 loopback creates (after a fresh JVM's first server)";
+                default -> "cold start-to-ready (the first server of a fresh JVM's JUnit run)";
+            };
+            System.out.printf(Locale.ROOT, "%s over %d JVMs: p50 %.0f ms, p99 %.0f ms (min %.0f, max %.0f)%n", what, n,
                     percentile(start, 50), percentile(start, 99), percentile(start, 0), percentile(start, 100));
-            System.out.printf(Locale.ROOT, "  CPU time of the JVM during that start (all threads): p50 %.0f ms, p99 %.0f ms%n",
+            System.out.printf(Locale.ROOT, "  CPU time of the JVM meanwhile (all threads): p50 %.0f ms, p99 %.0f ms%n",
                     percentile(cpu, 50), percentile(cpu, 99));
             System.out.printf(Locale.ROOT, "  idle afterwards: heap after start p50 %.1f MB (max %.1f), RSS p50 %.0f MB (max %.0f)%n",
                     percentile(heap, 50), percentile(heap, 100), percentile(rss, 50), percentile(rss, 100));
