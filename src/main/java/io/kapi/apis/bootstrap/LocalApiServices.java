@@ -120,13 +120,13 @@ final class LocalApiServices implements PostStartHook {
         String name = ObjectMeta.of(wanted).name();
         // one just created has the wanted spec already (its status, which a create drops, is written next,
         // on the object the create returned)
-        ObjectNode created = Stores.createdIfMissing(apiServices, wanted);
+        ObjectNode created = Stores.createdObject(apiServices, wanted);
         if (created != null) {
             LOG.log(System.Logger.Level.DEBUG, "created APIService {0}", name);
         } else {
             updateSpec(name, wanted);
         }
-        // read afresh, and again after a conflict, when another replica wrote meanwhile
+        // on the object just created, else read first; a conflict (another replica wrote meanwhile) reads it afresh
         UnaryOperator<ObjectNode> available = current -> {
             if (!isAutomanaged(current) || isAvailableLocal(current.path("status"))) {
                 return null;

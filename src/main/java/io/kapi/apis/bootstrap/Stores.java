@@ -39,7 +39,7 @@ final class Stores {
      * Creates {@code object}; returns what the server stored (its resourceVersion, defaults), or null when
      * it already exists (created by someone else meanwhile).
      */
-    static ObjectNode createdIfMissing(ResourceClient client, ObjectNode object) {
+    static ObjectNode createdObject(ResourceClient client, ObjectNode object) {
         try {
             return client.create(ObjectMeta.of(object).namespace(), object.deepCopy());
         } catch (ApiException e) {
@@ -110,7 +110,7 @@ final class Stores {
 
     /**
      * As {@link #updateStatus(ResourceClient, String, String, UnaryOperator)}, starting from {@code known},
-     * the object as a write just returned it (null: read it first); a conflict reads it afresh.
+     * the object as a write just returned it, instead of reading it first; a conflict reads it afresh.
      */
     static boolean updateStatus(ResourceClient client, ObjectNode known, UnaryOperator<ObjectNode> change) {
         ObjectMeta meta = ObjectMeta.of(known);

@@ -56,9 +56,9 @@ final class JsonTreeReader {
     /**
      * A copy of {@code tree} as reading its JSON (as {@link Json#MAPPER} writes it) would make it: the same
      * containers, keys in order, and numbers of the node types a parse gives (an int that a long node held
-     * is an int node); immutable leaves shared. Null for what only the JSON can tell: a tree deeper than
-     * {@link #MAX_DEPTH}, a number Jackson writes in a form this reader refuses (NaN), a node of no JSON
-     * type of its own (binary, POJO).
+     * is an int node, a floating one is what its written form reads back as); immutable leaves shared. Null
+     * for what only the JSON can tell: a tree deeper than {@link #MAX_DEPTH}, a number whose written form
+     * this reader refuses, a node of no JSON type of its own (binary, POJO).
      */
     static JsonNode copyOf(JsonNode tree) {
         return copyOf(tree, 0);

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Decodes the body of a create or update into a tree, as kube-apiserver's JSON and YAML serializers do.
@@ -82,7 +83,7 @@ public final class RequestDecoder {
 
     /** A parsed body as the endpoint may take it: an object whose apiVersion and kind, if any, are strings. */
     private static Decoded checked(JsonNode tree, List<String> duplicates, Format format, GroupVersionKind expected,
-                                   java.util.function.Supplier<byte[]> body) {
+                                   Supplier<byte[]> body) {
         if (tree == null || tree.isNull()) {
             return new Decoded(Json.object(), List.copyOf(duplicates), format);
         }
