@@ -217,9 +217,10 @@ public final class StartBenchmark {
     }
 
     /**
-     * {@code n} rounds of fresh JVMs, each round one JVM per mode ({@code once}, {@code once-junit} or
-     * {@code floor}) in turn, so that a host's drift falls on every mode alike; p50/p99 of each mode and,
-     * for two, the ratio of their medians.
+     * {@code n} rounds of fresh JVMs, each round one JVM per mode ({@code once}, {@code once-junit},
+     * {@code once-loopback} or {@code floor}) in turn, every other round in reverse, so that a host's drift
+     * and a JVM's place in its round fall on every mode alike; p50/p99 of each mode and, for two, the ratio
+     * of their medians.
      */
     private static void cold(int n, String... modes) throws IOException, InterruptedException {
         ColdRuns[] runs = new ColdRuns[modes.length];
@@ -227,7 +228,10 @@ public final class StartBenchmark {
             runs[m] = new ColdRuns(modes[m], n);
         }
         for (int i = 0; i < n; i++) {
-            for (ColdRuns run : runs) {
+            // every other round in the reverse order: a JVM started right after another one runs slower
+            // (8 % in 12 rounds of the same mode twice), which would otherwise fall on the later modes
+            for (int m = 0; m < runs.length; m++) {
+                ColdRuns run = runs[i % 2 == 0 ? m : runs.length - 1 - m];
                 run.add(i, freshJvm(run.mode));
             }
         }
