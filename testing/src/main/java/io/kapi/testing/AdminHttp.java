@@ -44,6 +44,17 @@ final class AdminHttp implements AutoCloseable {
         }
     }
 
+    /** POSTs {@code body} to {@code path} as {@code contentType}; the response, whatever its status. */
+    HttpResponse<String> post(String path, String contentType, String body) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    /** GETs {@code path}; the response, whatever its status. */
+    HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET());
+    }
+
     private URI uri(String path) {
         return URI.create(server.url() + path);
     }

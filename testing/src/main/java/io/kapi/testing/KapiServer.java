@@ -135,6 +135,11 @@ public final class KapiServer implements AutoCloseable {
         }
     }
 
+    /** The library's own admin client of this server. */
+    AdminHttp admin() {
+        return admin;
+    }
+
     /** Creates namespace {@code name} (as the admin, over HTTPS like any client). */
     public void createNamespace(String name) {
         admin.createNamespace(name);
@@ -255,10 +260,11 @@ public final class KapiServer implements AutoCloseable {
         }
 
         /**
-         * CustomResourceDefinitions to install before {@link #start()} returns, from YAML files
-         * ({@code file:} or a plain path) or class path resources ({@code classpath:crds/widget.yaml}).
-         * <b>Not available yet:</b> Kapi does not serve CustomResourceDefinitions until the CRD issue
-         * lands, so {@link #start()} fails with {@link UnsupportedOperationException} when any are given.
+         * CustomResourceDefinitions ({@code apiextensions.k8s.io/v1}) to install before {@link #start()}
+         * returns, from YAML or JSON files ({@code file:} or a plain path) or class-path resources
+         * ({@code classpath:crds/widget.yaml}); a YAML file may hold several, separated by {@code ---} lines
+         * as for {@code kubectl create -f}. {@link #start()} returns once each is {@code Established}, its
+         * API served. Adds to the locations given before.
          */
         public Builder crds(String... locations) {
             crds.addAll(List.of(locations));
@@ -284,17 +290,24 @@ public final class KapiServer implements AutoCloseable {
         /**
          * Starts a server and returns when it is ready.
          *
-         * @throws IllegalArgumentException for an unknown authorization mode or admission plugin
-         * @throws UnsupportedOperationException when CRDs are asked for (not available yet)
-         * @throws IllegalStateException when the server cannot start (port in use, not ready in time)
+         * @throws IllegalArgumentException for an unknown authorization mode or admission plugin, or a CRD
+         *         location that cannot be read (before any server starts)
+         * @throws IllegalStateException when the server cannot start (port in use, not ready in time), or
+         *         refuses a CRD (with its message; the server is stopped again)
          */
         public KapiServer start() {
-            if (!crds.isEmpty()) {
-                throw new UnsupportedOperationException("installing CRDs is not available yet: Kapi serves "
-                        + "CustomResourceDefinitions once the CRD issue lands (asked for " + crds + ")");
-            }
-            return Launcher.start(new Launcher.Settings(storage, port, authentication, authorizationModes,
+            List<CrdInstaller.Manifest> manifests = CrdInstaller.read(crds);
+            KapiServer server = Launcher.start(new Launcher.Settings(storage, port, authentication, authorizationModes,
                     enableAdmissionPlugins, disableAdmissionPlugins, standaloneControllers, startTimeout));
+            if (!manifests.isEmpty()) {
+                try {
+                    CrdInstaller.install(server, manifests, startTimeout);
+                } catch (RuntimeException e) {
+                    server.close();
+                    throw e;
+                }
+            }
+            return server;
         }
     }
 }

@@ -78,7 +78,7 @@ public @interface KapiTest {
     /** See {@link KapiServer.Builder#standaloneControllers}. */
     boolean standaloneControllers() default true;
 
-    /** CRDs to install; <b>not available yet</b>, see {@link KapiServer.Builder#crds}. */
+    /** CustomResourceDefinitions to install before the tests run: files or {@code classpath:} resources, see {@link KapiServer.Builder#crds}. */
     String[] crds() default {};
 
     /** How long a server is kept. */

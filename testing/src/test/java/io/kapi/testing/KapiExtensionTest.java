@@ -318,8 +318,16 @@ class KapiExtensionTest {
 
     @KapiTest(crds = "classpath:crds/widgets.yaml")
     static class CrdSample {
+        KubernetesClient client;
+
         @Test
-        void never() {
+        void servesTheCrd() {
+            var widget = new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                    .withApiVersion("example.com/v1").withKind("Widget").withNewMetadata().withName("w").endMetadata()
+                    .withAdditionalProperties(Map.of("spec", Map.of("size", 2))).build();
+            client.genericKubernetesResources("example.com/v1", "Widget").inNamespace("default").resource(widget).create();
+            SEEN.put("Crd.widgets", client.genericKubernetesResources("example.com/v1", "Widget").inNamespace("default")
+                    .list().getItems().size());
         }
     }
 
@@ -331,9 +339,10 @@ class KapiExtensionTest {
     }
 
     @Test
-    @DisplayName("CRDs say they are not available yet; a bad option fails the class with kube-apiserver's words")
+    @DisplayName("the class's CRDs are served to its tests; a bad option fails the class with kube-apiserver's words")
     void options() {
-        assertClassFails(run(CrdSample.class), "installing CRDs is not available yet");
+        assertAllPassed(run(CrdSample.class), 1);
+        assertEquals(1, SEEN.get("Crd.widgets"));
         assertClassFails(run(BadModeSample.class), "authorization-mode \"Bogus\" is not a valid mode");
     }
 
