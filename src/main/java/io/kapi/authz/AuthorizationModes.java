@@ -113,8 +113,12 @@ public final class AuthorizationModes {
         return build(modes, null, AuthorizationConfig.DEFAULT).authorizer();
     }
 
-    /** Every name known and none twice, checked before any mode starts (RBAC starts watches). */
-    private static void validate(List<String> modes) {
+    /**
+     * Every name known and none twice, checked before any mode starts (RBAC starts watches).
+     *
+     * @throws IllegalArgumentException for an unknown or repeated mode, with kube-apiserver's wording
+     */
+    public static void validate(List<String> modes) {
         List<String> seen = new ArrayList<>();
         for (String mode : modes) {
             if (!MODES.containsKey(mode)) {

@@ -239,8 +239,10 @@ public final class KapiServer implements AutoCloseable {
 
         /**
          * {@code --authorization-mode}: kube-apiserver's mode names, in order (default
-         * {@code AlwaysAllow}). Modes Kapi does not implement yet (RBAC, Node, ABAC, Webhook) are accepted
-         * and have no opinion, as bin/kapi logs at start; an unknown name fails {@link #start()}.
+         * {@code AlwaysAllow}): {@code AlwaysAllow}, {@code AlwaysDeny}, {@code RBAC} (with kube's bootstrap
+         * policy) and {@code Node}, as bin/kapi runs them. The admin is in {@code system:masters}, which every
+         * mode allows; a test acts as another user by impersonating it. {@code ABAC} and {@code Webhook} need a
+         * policy or configuration file the builder does not take, and, as an unknown name, fail {@link #start()}.
          */
         public Builder authorizationModes(String... modes) {
             authorizationModes = List.of(modes);

@@ -78,7 +78,8 @@ final class Launcher {
 
     static KapiServer start(Settings settings) {
         Quiet.logs();
-        AuthorizationModes.chain(settings.authorizationModes()); // refuses an unknown mode before anything starts
+        // refuses an unknown or repeated mode before anything starts (building them needs the API: RBAC reads it)
+        AuthorizationModes.validate(settings.authorizationModes());
         List<String> problems = AdmissionPlugins.problems(settings.enableAdmissionPlugins(),
                 settings.disableAdmissionPlugins());
         if (!problems.isEmpty()) {

@@ -89,6 +89,43 @@ class KapiServerBuilderTest {
     }
 
     @Test
+    @DisplayName("RBAC and Node as in kube-apiserver: another user (impersonated by the admin) is forbidden until a "
+            + "RoleBinding grants it")
+    void rbac() {
+        try (KapiServer kapi = KapiServer.builder().authorizationModes("Node", "RBAC").start();
+             KubernetesClient admin = Fabric8Clients.client(kapi);
+             KubernetesClient jane = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
+                     new io.fabric8.kubernetes.client.ConfigBuilder(Fabric8Clients.config(kapi, "default"))
+                             .withImpersonateUsername("jane").build()).build()) {
+            KubernetesClientException forbidden = assertThrows(KubernetesClientException.class,
+                    () -> jane.configMaps().list());
+            assertEquals(403, forbidden.getCode());
+            assertTrue(forbidden.getMessage().contains("configmaps is forbidden: User \"jane\" cannot list resource "
+                    + "\"configmaps\" in API group \"\" in the namespace \"default\""), forbidden.getMessage());
+            admin.rbac().roles().resource(new io.fabric8.kubernetes.api.model.rbac.RoleBuilder()
+                    .withNewMetadata().withName("reader").endMetadata()
+                    .addNewRule().withApiGroups("").withResources("configmaps").withVerbs("list").endRule().build()).create();
+            admin.rbac().roleBindings().resource(new io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder()
+                    .withNewMetadata().withName("jane-reads").endMetadata()
+                    .withNewRoleRef("rbac.authorization.k8s.io", "Role", "reader")
+                    .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("User").withName("jane").endSubject()
+                    .build()).create();
+            admin.configMaps().resource(new ConfigMapBuilder().withNewMetadata().withName("visible").endMetadata().build())
+                    .create();
+            // the authorizer sees the binding through its informers, a moment after the write (as kube's does)
+            TestWaits.until(() -> {
+                try {
+                    return jane.configMaps().list().getItems().stream()
+                            .anyMatch(c -> c.getMetadata().getName().equals("visible"));
+                } catch (KubernetesClientException e) {
+                    return false;
+                }
+            }, TestWaits.DEFAULT, "jane listing configmaps once bound");
+            assertThrows(KubernetesClientException.class, () -> jane.configMaps().inNamespace("kube-system").list());
+        }
+    }
+
+    @Test
     @DisplayName("admission plugins by kube's names: without NamespaceLifecycle a namespace need not exist")
     void admissionPlugins() {
         var orphan = new ConfigMapBuilder().withNewMetadata().withName("c").withNamespace("nowhere").endMetadata().build();
