@@ -55,6 +55,13 @@ class CrdInstallTest {
             assertEquals(422, invalid.getCode());
             assertTrue(invalid.getMessage().contains("spec.size"), invalid.getMessage());
             assertEquals(List.of("w1"), widgets.list().getItems().stream().map(w -> w.getMetadata().getName()).toList());
+            // custom resources are in a snapshot like any object
+            KapiSnapshot snapshot = kapi.snapshot();
+            widgets.resource(widget("w3", 5)).create();
+            widgets.withName("w1").delete();
+            TestWaits.until(() -> widgets.withName("w1").get() == null);
+            kapi.restore(snapshot);
+            assertEquals(List.of("w1"), widgets.list().getItems().stream().map(w -> w.getMetadata().getName()).toList());
 
             var gadget = new GenericKubernetesResourceBuilder().withApiVersion("example.com/v1").withKind("Gadget")
                     .withNewMetadata().withName("g1").endMetadata()
