@@ -25,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.UnaryOperator;
 
 /**
  * The post-start hook {@code apiservice-registration-controller}: a local APIService for every
@@ -127,18 +126,13 @@ final class LocalApiServices implements PostStartHook {
             updateSpec(name, wanted);
         }
         // on the object just created, else read first; a conflict (another replica wrote meanwhile) reads it afresh
-        UnaryOperator<ObjectNode> available = current -> {
+        Stores.updateStatus(apiServices, "", name, created, current -> {
             if (!isAutomanaged(current) || isAvailableLocal(current.path("status"))) {
                 return null;
             }
             current.set("status", localStatus());
             return current;
-        };
-        if (created != null) {
-            Stores.updateStatus(apiServices, created, available);
-        } else {
-            Stores.updateStatus(apiServices, "", name, available);
-        }
+        });
     }
 
     private void updateSpec(String name, ObjectNode wanted) {

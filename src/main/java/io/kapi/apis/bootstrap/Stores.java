@@ -100,26 +100,22 @@ final class Stores {
      * @throws ApiException NotFound when the object does not exist, Conflict after repeated losses
      */
     static boolean update(ResourceClient client, String namespace, String name, UnaryOperator<ObjectNode> change) {
-        return update(client, namespace, name, "", change);
+        return update(client, namespace, name, "", null, change);
     }
 
     /** As {@link #update(ResourceClient, String, String, UnaryOperator)}, of the {@code status} subresource. */
     static boolean updateStatus(ResourceClient client, String namespace, String name, UnaryOperator<ObjectNode> change) {
-        return update(client, namespace, name, "status", null, change);
+        return updateStatus(client, namespace, name, null, change);
     }
 
     /**
-     * As {@link #updateStatus(ResourceClient, String, String, UnaryOperator)}, starting from {@code known},
-     * the object as a write just returned it, instead of reading it first; a conflict reads it afresh.
+     * As {@link #updateStatus(ResourceClient, String, String, UnaryOperator)}, starting from {@code known}
+     * when it is not null (the object as a write just returned it) instead of reading it first; a conflict
+     * reads it afresh.
      */
-    static boolean updateStatus(ResourceClient client, ObjectNode known, UnaryOperator<ObjectNode> change) {
-        ObjectMeta meta = ObjectMeta.of(known);
-        return update(client, meta.namespace(), meta.name(), "status", known, change);
-    }
-
-    private static boolean update(ResourceClient client, String namespace, String name, String subresource,
-                                  UnaryOperator<ObjectNode> change) {
-        return update(client, namespace, name, subresource, null, change);
+    static boolean updateStatus(ResourceClient client, String namespace, String name, ObjectNode known,
+                                UnaryOperator<ObjectNode> change) {
+        return update(client, namespace, name, "status", known, change);
     }
 
     private static boolean update(ResourceClient client, String namespace, String name, String subresource,
