@@ -41,8 +41,12 @@ if [[ "$mode" != "cold-aot" ]]; then
   exec "${java[@]}" -cp "testing/target/test-classes:$library:$deps" io.kapi.testing.StartBenchmark "$@"
 fi
 # An AOT cache takes jars only (no directories): the benchmark's classes go into a jar of their own.
-"$JAVA_HOME/bin/jar" cf testing/target/start-bench.jar -C testing/target/test-classes io/kapi/testing/StartBenchmark.class \
-  -C testing/target/test-classes 'io/kapi/testing/StartBenchmark$FirstServer.class'
+# Every class of the benchmark's own (StartBenchmark and its nested classes, StartFloor).
+bench_classes=()
+for class in testing/target/test-classes/io/kapi/testing/Start{Benchmark,Floor}*.class; do
+  bench_classes+=(-C testing/target/test-classes "${class#testing/target/test-classes/}")
+done
+"$JAVA_HOME/bin/jar" cf testing/target/start-bench.jar "${bench_classes[@]}"
 cp="testing/target/start-bench.jar:$library:$deps"
 aot=testing/target/start-bench.aot
 rm -f "$aot"
