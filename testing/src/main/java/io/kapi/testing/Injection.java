@@ -9,7 +9,9 @@ import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 /**
  * Which fields and parameters the extension fills and with what: {@link KapiServer}, a client type of
  * {@link Clients}, or a {@link KapiNamespace} String. Fields are filled only while still null, so a
- * test may assign its own.
+ * test may assign its own; what was filled is emptied again when its server, namespace or clients end
+ * ({@link #clear}), so that a test instance shared by several tests, or a class run again in the same
+ * JVM, is given the new ones instead of keeping closed ones.
  */
 final class Injection {
 
@@ -32,22 +34,43 @@ final class Injection {
         return type == KapiServer.class ? server : clients.get(type);
     }
 
+    /** A field the extension set: {@code target}'s (null: static) {@code field} to {@code value}. */
+    record Filled(Field field, Object target, Object value) {
+    }
+
     /** Fills the static fields of {@code testClass} (and its superclasses) from the class's server. */
-    static void staticFields(Class<?> testClass, ClassScope scope) {
+    static List<Filled> staticFields(Class<?> testClass, ClassScope scope) {
+        List<Filled> filled = new ArrayList<>();
         for (Field field : fields(testClass, true)) {
             if (scope == null) {
                 throw new ExtensionConfigurationException("static field " + field + " cannot be injected: with "
                         + "@KapiTest(lifecycle = PER_METHOD) each test has its own server; make it an instance field");
             }
-            set(field, null, value(field.getType(), isNamespace(field), scope.server(), "default", scope.clients()));
+            set(field, null, value(field.getType(), isNamespace(field), scope.server(), "default", scope.clients()), filled);
         }
+        return filled;
     }
 
     /** Fills the instance fields of {@code instance} from the test's scope. */
-    static void instanceFields(Object instance, TestScope test) {
+    static List<Filled> instanceFields(Object instance, TestScope test) {
+        List<Filled> filled = new ArrayList<>();
         for (Field field : fields(instance.getClass(), false)) {
             set(field, instance, value(field.getType(), isNamespace(field), test.server(), test.namespace(),
-                    test.clients()));
+                    test.clients()), filled);
+        }
+        return filled;
+    }
+
+    /** Empties the fields that still hold what the extension set (a test's own later assignment stays). */
+    static void clear(List<Filled> filled) {
+        for (Filled f : filled) {
+            try {
+                if (f.field().get(f.target()) == f.value()) {
+                    f.field().set(f.target(), null);
+                }
+            } catch (IllegalAccessException e) {
+                throw new ExtensionConfigurationException("cannot reset " + f.field(), e);
+            }
         }
     }
 
@@ -69,11 +92,12 @@ final class Injection {
         return found;
     }
 
-    private static void set(Field field, Object target, Object value) {
+    private static void set(Field field, Object target, Object value, List<Filled> filled) {
         try {
             field.setAccessible(true);
             if (field.get(target) == null) {
                 field.set(target, value);
+                filled.add(new Filled(field, target, value));
             }
         } catch (IllegalAccessException | RuntimeException e) {
             throw new ExtensionConfigurationException("cannot inject " + field, e);

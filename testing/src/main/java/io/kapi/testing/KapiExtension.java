@@ -1,5 +1,7 @@
 package io.kapi.testing;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -22,8 +24,9 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * <pre>
  *   beforeAll   start the class's server (unless per method, or a nested class of one); static fields
  *   beforeEach  [start the test's server] [snapshot once] [create the namespace]; instance fields
- *   afterEach   close the test's clients, [delete the namespace | restore the snapshot], [stop its server]
- *   afterAll    close the class's clients and stop its server
+ *   afterEach   empty the instance fields it filled, close the test's clients, [delete the namespace |
+ *               restore the snapshot], [stop its server]
+ *   afterAll    empty the static fields it filled, close the class's clients and stop its server
  * </pre>
  */
 public final class KapiExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback,
@@ -32,6 +35,8 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
     private static final ExtensionContext.Namespace STATE = ExtensionContext.Namespace.create(KapiExtension.class);
     private static final String CLASS = "class";
     private static final String TEST = "test";
+    private static final String STATIC_FIELDS = "static fields";
+    private static final String TEST_FIELDS = "test fields";
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -43,12 +48,14 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
         if (ownServer) {
             store.put(CLASS, new ClassScope(start(config)));
         }
-        Injection.staticFields(context.getRequiredTestClass(), classScope(context));
+        store.put(STATIC_FIELDS, Injection.staticFields(context.getRequiredTestClass(), classScope(context)));
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
-        ClassScope scope = context.getStore(STATE).remove(CLASS, ClassScope.class);
+        ExtensionContext.Store store = context.getStore(STATE);
+        clearFields(store, STATIC_FIELDS);
+        ClassScope scope = store.remove(CLASS, ClassScope.class);
         if (scope != null) {
             scope.close();
         }
@@ -77,8 +84,10 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
             TestScope test = new TestScope(server, perMethod, namespace, config.namespacePerTest(),
                     ownClients ? new Clients(server, namespace) : cls.clients(), ownClients);
             context.getStore(STATE).put(TEST, test);
+            List<Injection.Filled> filled = new ArrayList<>();
+            context.getStore(STATE).put(TEST_FIELDS, filled);
             for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
-                Injection.instanceFields(instance, test);
+                filled.addAll(Injection.instanceFields(instance, test));
             }
         } catch (RuntimeException e) {
             if (perMethod) {
@@ -90,6 +99,7 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
 
     @Override
     public void afterEach(ExtensionContext context) {
+        clearFields(context.getStore(STATE), TEST_FIELDS);
         TestScope test = context.getStore(STATE).remove(TEST, TestScope.class);
         if (test == null) {
             return;
@@ -120,6 +130,15 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
                     + ": with lifecycle = PER_METHOD the server exists from each test's @BeforeEach on");
         }
         return Injection.value(type, namespace, cls.server(), "default", cls.clients());
+    }
+
+    /** Empties the fields the extension filled under {@code key} at this level, once their scope ends. */
+    @SuppressWarnings("unchecked")
+    private static void clearFields(ExtensionContext.Store store, String key) {
+        List<Injection.Filled> filled = store.remove(key, List.class);
+        if (filled != null) {
+            Injection.clear(filled);
+        }
     }
 
     /** The class's server scope: its own, or (nested classes) the enclosing class's; null per method. */

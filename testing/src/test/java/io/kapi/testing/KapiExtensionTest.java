@@ -3,6 +3,7 @@ package io.kapi.testing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.platform.engine.discovery.ClassSelector;
@@ -120,6 +122,14 @@ class KapiExtensionTest {
         assertEquals(true, SEEN.get("PerClass.sharedVisible"));
         assertTrue((Integer) SEEN.get("PerClass.javaClient") >= 4, "the Java client lists the system namespaces");
         Cleanup.assertStopped((String) SEEN.get("PerClass.url1"), (Path) SEEN.get("PerClass.dir"));
+        assertNull(PerClassSample.staticServer, "the static field is emptied with its server stopped");
+
+        // The same class again in this JVM (a rerun, another launcher): its static field gets the new server.
+        String firstUrl = (String) SEEN.get("PerClass.url1");
+        assertAllPassed(run(PerClassSample.class), 2);
+        assertNotEquals(firstUrl, SEEN.get("PerClass.static"));
+        assertEquals(SEEN.get("PerClass.url1"), SEEN.get("PerClass.static"));
+        assertEquals(true, SEEN.get("PerClass.beforeAll.same"));
     }
 
     @KapiTest(lifecycle = KapiTest.Lifecycle.PER_METHOD)
@@ -195,6 +205,67 @@ class KapiExtensionTest {
         assertEquals(SEEN.get("Namespace.ns2"), SEEN.get("Namespace.parameter"));
         assertEquals(true, SEEN.get("Namespace.previousDeleted"));
         assertEquals(true, SEEN.get("Namespace.empty"));
+    }
+
+    @KapiTest(namespacePerTest = true)
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+    static class SharedInstanceNamespaceSample {
+        KubernetesClient client;
+        @KapiNamespace
+        String namespace;
+
+        @Test
+        @Order(1)
+        void first() {
+            SEEN.put("SharedInstance.ns1", namespace);
+            client.configMaps().resource(configMap("here", "1")).create();
+        }
+
+        @Test
+        @Order(2)
+        void second() {
+            SEEN.put("SharedInstance.ns2", namespace);
+            SEEN.put("SharedInstance.client2", client.getNamespace());
+            SEEN.put("SharedInstance.createdIn", client.configMaps().resource(configMap("again", "2")).create()
+                    .getMetadata().getNamespace());
+        }
+    }
+
+    @KapiTest(lifecycle = KapiTest.Lifecycle.PER_METHOD)
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+    static class SharedInstancePerMethodSample {
+        KapiServer server;
+        KubernetesClient client;
+
+        @Test
+        @Order(1)
+        void first() {
+            SEEN.put("SharedInstancePerMethod.url1", server.url());
+        }
+
+        @Test
+        @Order(2)
+        void second() {
+            SEEN.put("SharedInstancePerMethod.url2", server.url());
+            SEEN.put("SharedInstancePerMethod.clientUrl2", client.getMasterUrl().toString());
+            SEEN.put("SharedInstancePerMethod.listed", client.namespaces().list().getItems().size());
+        }
+    }
+
+    @Test
+    @DisplayName("a test instance shared by its tests (@TestInstance(PER_CLASS)) gets each test's server, namespace and clients")
+    void sharedTestInstance() {
+        assertAllPassed(run(SharedInstanceNamespaceSample.class, SharedInstancePerMethodSample.class), 4);
+        String ns2 = (String) SEEN.get("SharedInstance.ns2");
+        assertNotEquals(SEEN.get("SharedInstance.ns1"), ns2);
+        assertEquals(ns2, SEEN.get("SharedInstance.client2"));
+        assertEquals(ns2, SEEN.get("SharedInstance.createdIn"));
+        assertNotEquals(SEEN.get("SharedInstancePerMethod.url1"), SEEN.get("SharedInstancePerMethod.url2"));
+        assertTrue(SEEN.get("SharedInstancePerMethod.clientUrl2").toString()
+                .startsWith(SEEN.get("SharedInstancePerMethod.url2").toString()), SEEN.toString());
+        assertTrue((Integer) SEEN.get("SharedInstancePerMethod.listed") >= 4, "the system namespaces are listed");
     }
 
     @KapiTest(restoreAfterEach = true)
