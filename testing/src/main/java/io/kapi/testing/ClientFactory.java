@@ -9,7 +9,9 @@ interface ClientFactory {
     /** The factories by the type a test declares, e.g. fabric8's {@code KubernetesClient}. */
     static String factoryClassFor(Class<?> type) {
         return switch (type.getName()) {
-            case "io.fabric8.kubernetes.client.KubernetesClient" -> "io.kapi.testing.Fabric8Clients$Factory";
+            // fabric8's client, as the types its mock server's extension also fills: one client for all three
+            case "io.fabric8.kubernetes.client.KubernetesClient", "io.fabric8.kubernetes.client.NamespacedKubernetesClient",
+                 "io.fabric8.kubernetes.client.Client" -> "io.kapi.testing.Fabric8Clients$Factory";
             case "io.kubernetes.client.openapi.ApiClient" -> "io.kapi.testing.JavaClients$Factory";
             default -> null;
         };

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * into parameters of test, lifecycle and constructor methods:
  * <ul>
  *   <li>{@link KapiServer}: the server (URL, kubeconfig, CA, snapshot and restore);</li>
- *   <li>fabric8's {@code io.fabric8.kubernetes.client.KubernetesClient}, if fabric8 is on the class path,
+ *   <li>fabric8's {@code io.fabric8.kubernetes.client.KubernetesClient} (or a field or parameter declared as its
+ *       {@code NamespacedKubernetesClient} or {@code Client}: the same client), if fabric8 is on the class path,
  *       as the admin user, its default namespace the test's namespace;</li>
  *   <li>the official client's {@code io.kubernetes.client.openapi.ApiClient}, if it is on the class path;</li>
  *   <li>a {@code String} annotated {@link KapiNamespace}: the test's namespace.</li>

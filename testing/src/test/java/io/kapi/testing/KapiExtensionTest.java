@@ -11,7 +11,9 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.client.Client;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.nio.file.Files;
@@ -79,6 +81,8 @@ class KapiExtensionTest {
         static KapiServer staticServer;
         KapiServer server;
         KubernetesClient client;
+        NamespacedKubernetesClient namespaced;
+        Client generic;
         ApiClient apiClient;
 
         @BeforeAll
@@ -104,6 +108,7 @@ class KapiExtensionTest {
             SEEN.put("PerClass.url2", server.url());
             SEEN.put("PerClass.static", staticServer.url());
             SEEN.put("PerClass.client2", client);
+            SEEN.put("PerClass.otherFabric8Types", namespaced == client && generic == client);
             SEEN.put("PerClass.sharedVisible", client.configMaps().withName("shared").get() != null);
         }
     }
@@ -116,6 +121,7 @@ class KapiExtensionTest {
         assertEquals(SEEN.get("PerClass.url1"), SEEN.get("PerClass.url2"));
         assertEquals(SEEN.get("PerClass.url1"), SEEN.get("PerClass.static"));
         assertSame(SEEN.get("PerClass.client1"), SEEN.get("PerClass.client2"));
+        assertEquals(true, SEEN.get("PerClass.otherFabric8Types"), "NamespacedKubernetesClient and Client fields get the same client");
         assertEquals(true, SEEN.get("PerClass.beforeAll.same"));
         assertEquals(true, SEEN.get("PerClass.beforeAll.ns"));
         assertEquals(true, SEEN.get("PerClass.parameterIsField"));
