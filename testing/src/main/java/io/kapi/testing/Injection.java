@@ -51,14 +51,26 @@ final class Injection {
         return filled;
     }
 
-    /** Fills the instance fields of {@code instance} from the test's scope. */
-    static List<Filled> instanceFields(Object instance, TestScope test) {
+    /** Fills the instance fields of {@code instance} from a test's (or, before the tests, the class's) scope. */
+    static List<Filled> instanceFields(Object instance, KapiServer server, String namespace, Clients clients) {
         List<Filled> filled = new ArrayList<>();
         for (Field field : fields(instance.getClass(), false)) {
-            set(field, instance, value(field.getType(), isNamespace(field), test.server(), test.namespace(),
-                    test.clients()), filled);
+            set(field, instance, value(field.getType(), isNamespace(field), server, namespace, clients), filled);
         }
         return filled;
+    }
+
+    /** Sets again what {@link #clear} emptied, in the fields that are still empty. */
+    static void refill(List<Filled> filled) {
+        for (Filled f : filled) {
+            try {
+                if (f.field().get(f.target()) == null) {
+                    f.field().set(f.target(), f.value());
+                }
+            } catch (IllegalAccessException e) {
+                throw new ExtensionConfigurationException("cannot inject " + f.field(), e);
+            }
+        }
     }
 
     /** Empties the fields that still hold what the extension set (a test's own later assignment stays). */

@@ -22,7 +22,8 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * and tests run in parallel do not share anything but what they are meant to (a class's server is
  * shared by its tests and nested classes).
  * <pre>
- *   beforeAll   start the class's server (unless per method, or a nested class of one); static fields
+ *   beforeAll   start the class's server (unless per method, or a nested class of one); static fields, and
+ *               the fields of a test instance shared by the class's tests
  *   beforeEach  [start the test's server] [snapshot once] [create the namespace]; instance fields
  *   afterEach   empty the instance fields it filled, close the test's clients, [delete the namespace |
  *               restore the snapshot], [stop its server]
@@ -37,6 +38,8 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
     private static final String TEST = "test";
     private static final String STATIC_FIELDS = "static fields";
     private static final String TEST_FIELDS = "test fields";
+    /** A test instance shared by the class's tests (@TestInstance(PER_CLASS)): its fields before and after the tests. */
+    private static final String CLASS_INSTANCE_FIELDS = "class instance fields";
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -48,13 +51,23 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
         if (ownServer) {
             store.put(CLASS, new ClassScope(start(config)));
         }
-        store.put(STATIC_FIELDS, Injection.staticFields(context.getRequiredTestClass(), classScope(context)));
+        ClassScope scope = classScope(context);
+        store.put(STATIC_FIELDS, Injection.staticFields(context.getRequiredTestClass(), scope));
+        if (scope != null && context.getTestInstances().isPresent()) {
+            // One instance for all the class's tests, made before @BeforeAll: its methods use the class's server.
+            List<Injection.Filled> filled = new ArrayList<>();
+            for (Object instance : context.getTestInstances().get().getAllInstances()) {
+                filled.addAll(Injection.instanceFields(instance, scope.server(), "default", scope.clients()));
+            }
+            store.put(CLASS_INSTANCE_FIELDS, filled);
+        }
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
         ExtensionContext.Store store = context.getStore(STATE);
         clearFields(store, STATIC_FIELDS);
+        clearFields(store, CLASS_INSTANCE_FIELDS);
         ClassScope scope = store.remove(CLASS, ClassScope.class);
         if (scope != null) {
             scope.close();
@@ -86,8 +99,9 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
             context.getStore(STATE).put(TEST, test);
             List<Injection.Filled> filled = new ArrayList<>();
             context.getStore(STATE).put(TEST_FIELDS, filled);
+            classInstanceFields(context).ifPresent(Injection::clear);
             for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
-                filled.addAll(Injection.instanceFields(instance, test));
+                filled.addAll(Injection.instanceFields(instance, test.server(), test.namespace(), test.clients()));
             }
         } catch (RuntimeException e) {
             if (perMethod) {
@@ -100,6 +114,7 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
     @Override
     public void afterEach(ExtensionContext context) {
         clearFields(context.getStore(STATE), TEST_FIELDS);
+        classInstanceFields(context).ifPresent(Injection::refill);
         TestScope test = context.getStore(STATE).remove(TEST, TestScope.class);
         if (test == null) {
             return;
@@ -130,6 +145,12 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
                     + ": with lifecycle = PER_METHOD the server exists from each test's @BeforeEach on");
         }
         return Injection.value(type, namespace, cls.server(), "default", cls.clients());
+    }
+
+    /** The fields of a test instance shared by the class's tests, as filled before them; empty otherwise. */
+    @SuppressWarnings("unchecked")
+    private static Optional<List<Injection.Filled>> classInstanceFields(ExtensionContext context) {
+        return Optional.ofNullable(context.getStore(STATE).get(CLASS_INSTANCE_FIELDS, List.class));
     }
 
     /** Empties the fields the extension filled under {@code key} at this level, once their scope ends. */

@@ -34,6 +34,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>the official client's {@code io.kubernetes.client.openapi.ApiClient}, if it is on the class path;</li>
  *   <li>a {@code String} annotated {@link KapiNamespace}: the test's namespace.</li>
  * </ul>
+ * A test instance shared by the class's tests ({@code @TestInstance(PER_CLASS)}) has its fields filled for
+ * its {@code @BeforeAll} and {@code @AfterAll} methods too, with the class's server and clients; during each
+ * test they hold that test's. Fields are emptied again when what they hold ends.
  * The extension owns what it injects: it closes the clients and stops the server after the class
  * (or method), leaving no thread, port or file behind. Classes run in parallel each get their own
  * server (own port, own store).

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
@@ -238,6 +239,37 @@ class KapiExtensionTest {
         }
     }
 
+    @KapiTest(namespacePerTest = true)
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+    static class SharedInstanceSetUpSample {
+        KapiServer server;
+        KubernetesClient client;
+        @KapiNamespace
+        String namespace;
+
+        @BeforeAll
+        void setUp() {
+            SEEN.put("SharedInstanceSetUp.beforeAllNamespace", namespace);
+            client.configMaps().inNamespace("kube-public").resource(configMap("fixture", "1")).create();
+        }
+
+        @Test
+        @Order(1)
+        void first() {
+            SEEN.put("SharedInstanceSetUp.ns1", namespace);
+            SEEN.put("SharedInstanceSetUp.client1", client.getNamespace());
+            SEEN.put("SharedInstanceSetUp.fixture", client.configMaps().inNamespace("kube-public").withName("fixture").get() != null);
+        }
+
+        @AfterAll
+        void tearDown() {
+            SEEN.put("SharedInstanceSetUp.afterAllNamespace", namespace);
+            SEEN.put("SharedInstanceSetUp.afterAllClient", client.getNamespace());
+            client.configMaps().inNamespace("kube-public").withName("fixture").delete();
+        }
+    }
+
     @KapiTest(lifecycle = KapiTest.Lifecycle.PER_METHOD)
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -263,7 +295,15 @@ class KapiExtensionTest {
     @Test
     @DisplayName("a test instance shared by its tests (@TestInstance(PER_CLASS)) gets each test's server, namespace and clients")
     void sharedTestInstance() {
-        assertAllPassed(run(SharedInstanceNamespaceSample.class, SharedInstancePerMethodSample.class), 4);
+        assertAllPassed(run(SharedInstanceNamespaceSample.class, SharedInstancePerMethodSample.class,
+                SharedInstanceSetUpSample.class), 5);
+        // Its @BeforeAll and @AfterAll methods see the class's server, client and namespace; each test its own.
+        assertEquals("default", SEEN.get("SharedInstanceSetUp.beforeAllNamespace"));
+        assertNotEquals("default", SEEN.get("SharedInstanceSetUp.ns1"));
+        assertEquals(SEEN.get("SharedInstanceSetUp.ns1"), SEEN.get("SharedInstanceSetUp.client1"));
+        assertEquals(true, SEEN.get("SharedInstanceSetUp.fixture"));
+        assertEquals("default", SEEN.get("SharedInstanceSetUp.afterAllNamespace"));
+        assertEquals("default", SEEN.get("SharedInstanceSetUp.afterAllClient"));
         String ns2 = (String) SEEN.get("SharedInstance.ns2");
         assertNotEquals(SEEN.get("SharedInstance.ns1"), ns2);
         assertEquals(ns2, SEEN.get("SharedInstance.client2"));
