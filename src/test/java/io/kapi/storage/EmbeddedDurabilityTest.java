@@ -9,12 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +63,32 @@ final class EmbeddedDurabilityTest {
     void secondOpenFails() {
         try (Storage ignored = Storages.embedded(dir, OPTIONS)) {
             assertThrows(StorageException.Unavailable.class, () -> Storages.embedded(dir, OPTIONS));
+        }
+    }
+
+    @Test
+    @DisplayName("a server killed after opening its store leaves no copy of RocksDB's library, in its directory or the JVM's temporary one")
+    void killedServerLeavesNoLibraryCopy() throws Exception {
+        Path store = dir.resolve("data").resolve("store");
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Process child = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"),
+                KillTarget.class.getName(), store.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), UTF_8))) {
+            assertTrue(out.readLine().startsWith("ready"), "child opened its store");
+            assertTrue(out.readLine().startsWith("/kill/"), "child writes");
+        } finally {
+            child.destroyForcibly(); // SIGKILL: no shutdown hook, no deleteOnExit
+            assertTrue(child.waitFor(10, TimeUnit.SECONDS));
+        }
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList(), "nothing in the JVM's temporary directory");
+        }
+        try (Stream<Path> left = Files.list(store.getParent())) {
+            assertEquals(List.of(store), left.toList(), "only the store beside the store");
         }
     }
 

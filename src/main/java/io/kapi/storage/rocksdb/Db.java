@@ -42,7 +42,7 @@ record Db(RocksDB rocks, ColumnFamilyHandle meta, ColumnFamilyHandle kv, ColumnF
     static final byte[] COMPACTED = "compacted".getBytes(StandardCharsets.US_ASCII);
 
     static Db open(Path dir) {
-        NativeLibrary.load();
+        NativeLibrary.load(dir);
         LRUCache cache = new LRUCache((long) CACHE_MIB << 20);
         WriteBufferManager memtables = new WriteBufferManager((long) MEMTABLE_MIB << 20, cache);
         DBOptions dbOptions = new DBOptions()
