@@ -103,6 +103,7 @@ final class ExternalIdentitiesIT {
     static void stop() {
         SETUP.oidc().close();
         SETUP.webhook().close();
+        KapiProcess.deleteTree(SETUP.dir());
     }
 
     private static JsonNode whoami(Kubectl kubectl) {

@@ -235,11 +235,16 @@ public final class EtcdCluster implements BeforeAllCallback, AfterAllCallback {
         }
         members.clear();
         if (dir != null) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                LOG.log(System.Logger.Level.WARNING, "cannot delete {0}: {1}", dir, e);
-            }
+            deleteTree(dir);
+        }
+    }
+
+    /** Deletes a directory tree, best effort (a warning if something stays). */
+    static void deleteTree(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot delete {0}: {1}", dir, e);
         }
     }
 

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,6 +43,11 @@ final class EtcdTlsTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    @AfterAll
+    static void removePki() {
+        EtcdCluster.deleteTree(PKI);
     }
 
     /** Polls the health check: its first round trip includes the TLS handshake and the channel's start. */
