@@ -52,6 +52,8 @@ public final class BuiltinStrategies implements StrategyProvider {
             case "/namespaces" -> new NamespaceStrategy(generic);
             case "/pods" -> new PodStrategy(BuiltinValidation.withStatusSplit(generic, stored));
             case "batch/jobs" -> new JobStrategy(BuiltinValidation.withStatusSplit(generic, stored));
+            case "certificates.k8s.io/certificatesigningrequests" ->
+                    new CsrStrategy(BuiltinValidation.withStatusSplit(generic, stored));
             default -> BuiltinValidation.withStatusSplit(generic, stored);
         };
         return decorations.getOrDefault(key, UnaryOperator.identity()).apply(strategy);

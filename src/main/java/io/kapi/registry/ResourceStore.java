@@ -195,6 +195,7 @@ public final class ResourceStore {
             meta.name(NameGenerator.generate(meta.generateName()));
         }
         strategy.prepareForCreate(object);
+        strategy.prepareRequester(object, ctx.user());
         Strategy.Finish finish = strategy.beginCreate(object, ctx.dryRun());
         boolean stored = false;
         try {

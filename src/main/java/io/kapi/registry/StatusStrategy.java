@@ -37,6 +37,7 @@ record StatusStrategy(Strategy base) implements StrategyDecorator {
             }
         }
         object.set("metadata", merged);
+        base.prepareForStatusUpdate(object, old);
     }
 
 }

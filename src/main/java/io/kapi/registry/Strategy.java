@@ -1,6 +1,7 @@
 package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.authn.UserInfo;
 import io.kapi.machinery.FieldError;
 import java.util.List;
 
@@ -51,6 +52,22 @@ public interface Strategy {
 
     /** Clears fields the client may not set and sets what the server owns (e.g. status, generation). */
     void prepareForCreate(ObjectNode object);
+
+    /**
+     * Records who creates the object, for a kind that keeps it (kube's {@code PrepareForCreate} reads the
+     * user from the request): a CertificateSigningRequest's requester. Runs right after
+     * {@link #prepareForCreate}.
+     */
+    default void prepareRequester(ObjectNode object, UserInfo user) {
+    }
+
+    /**
+     * What an update through the {@code status} subresource may not change besides what the registry keeps
+     * (everything but status): a CertificateSigningRequest's conditions, which only its approval changes.
+     * Runs after the registry took the rest from {@code old}.
+     */
+    default void prepareForStatusUpdate(ObjectNode object, ObjectNode old) {
+    }
 
     /** Carries over what the client may not change and bumps the generation on spec changes. */
     void prepareForUpdate(ObjectNode object, ObjectNode old);

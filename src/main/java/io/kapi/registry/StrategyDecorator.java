@@ -1,6 +1,7 @@
 package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.authn.UserInfo;
 import io.kapi.machinery.FieldError;
 import java.util.List;
 
@@ -23,8 +24,18 @@ public interface StrategyDecorator extends Strategy {
     }
 
     @Override
+    default void prepareRequester(ObjectNode object, UserInfo user) {
+        base().prepareRequester(object, user);
+    }
+
+    @Override
     default void prepareForUpdate(ObjectNode object, ObjectNode old) {
         base().prepareForUpdate(object, old);
+    }
+
+    @Override
+    default void prepareForStatusUpdate(ObjectNode object, ObjectNode old) {
+        base().prepareForStatusUpdate(object, old);
     }
 
     @Override

@@ -8,7 +8,6 @@ import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
-import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.registry.Strategy;
@@ -16,9 +15,7 @@ import io.kapi.registry.StrategyDecorator;
 import io.kapi.registry.Write;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -108,7 +105,8 @@ public record CsrApproval(Codecs codecs, PatchSchemas schemas, Clock clock) impl
 
         @Override
         public List<FieldError> validateUpdate(ObjectNode object, ObjectNode old) {
-            List<FieldError> errors = new ArrayList<>(validateConditions(object.path("status").path("conditions")));
+            // the request's own rules (its conditions among them), then what only an approval may do
+            List<FieldError> errors = new ArrayList<>(base().validateUpdate(object, old));
             for (String type : FINAL_TYPES) {
                 List<JsonNode> before = ofType(old, type);
                 List<JsonNode> after = ofType(object, type);
@@ -122,50 +120,6 @@ public record CsrApproval(Codecs codecs, PatchSchemas schemas, Clock clock) impl
             }
             return errors;
         }
-    }
-
-    /** kube-apiserver's validateConditions for certificate signing requests. */
-    static List<FieldError> validateConditions(JsonNode conditions) {
-        List<FieldError> errors = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        boolean approved = false;
-        boolean denied = false;
-        int i = 0;
-        for (JsonNode c : conditions) {
-            String path = "status.conditions[" + i++ + "]";
-            String type = c.path("type").asText("");
-            String status = c.path("status").asText("");
-            if (type.isEmpty()) {
-                errors.add(FieldError.required(path + ".type", ""));
-            }
-            approved |= type.equals("Approved");
-            denied |= type.equals("Denied");
-            if (FINAL_TYPES.contains(type)) {
-                if (!status.equals("True")) {
-                    errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", GoStrings.quote(status),
-                            "supported values: \"True\""));
-                }
-            } else if (!Set.of("True", "False", "Unknown").contains(status)) {
-                errors.add(new FieldError(FieldError.Type.NOT_SUPPORTED, path + ".status", GoStrings.quote(status),
-                        "supported values: \"False\", \"True\", \"Unknown\""));
-            }
-            if (!seen.add(type)) {
-                errors.add(new FieldError(FieldError.Type.DUPLICATE, path + ".type", GoStrings.quote(type), null));
-            }
-        }
-        if (approved && denied) {
-            errors.add(FieldError.invalid("status.conditions", conditionsValue(conditions),
-                    "Approved and Denied conditions are mutually exclusive"));
-        }
-        return errors;
-    }
-
-    /** How Go prints a condition list in an Invalid value; only its presence matters to clients. */
-    private static String conditionsValue(JsonNode conditions) {
-        List<String> parts = new ArrayList<>();
-        conditions.forEach(c -> parts.add("{" + c.path("type").asText() + " " + c.path("status").asText() + " "
-                + c.path("reason").asText() + " " + c.path("message").asText() + "}"));
-        return "[" + String.join(" ", parts) + "]";
     }
 
     private static List<JsonNode> ofType(ObjectNode csr, String type) {

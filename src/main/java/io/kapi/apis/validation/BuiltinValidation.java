@@ -57,7 +57,8 @@ public final class BuiltinValidation {
             Map.entry("admissionregistration.k8s.io/MutatingAdmissionPolicy", MutatingPolicies.POLICY),
             Map.entry("admissionregistration.k8s.io/MutatingAdmissionPolicyBinding", MutatingPolicies.BINDING),
             Map.entry("admissionregistration.k8s.io/ValidatingWebhookConfiguration", AdmissionPolicies.WEBHOOKS),
-            Map.entry("admissionregistration.k8s.io/MutatingWebhookConfiguration", AdmissionPolicies.WEBHOOKS));
+            Map.entry("admissionregistration.k8s.io/MutatingWebhookConfiguration", AdmissionPolicies.WEBHOOKS),
+            Map.entry("certificates.k8s.io/CertificateSigningRequest", Certificates.CSR));
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 

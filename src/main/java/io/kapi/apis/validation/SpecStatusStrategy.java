@@ -2,6 +2,7 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.authn.UserInfo;
 import io.kapi.machinery.FieldError;
 import io.kapi.registry.Strategy;
 import java.util.List;
@@ -26,6 +27,16 @@ public record SpecStatusStrategy(Strategy base, StatusPolicy policy) implements 
     public void prepareForCreate(ObjectNode object) {
         base.prepareForCreate(object);
         object.set("status", policy.initial(object));
+    }
+
+    @Override
+    public void prepareRequester(ObjectNode object, UserInfo user) {
+        base.prepareRequester(object, user);
+    }
+
+    @Override
+    public void prepareForStatusUpdate(ObjectNode object, ObjectNode old) {
+        base.prepareForStatusUpdate(object, old);
     }
 
     @Override

@@ -42,8 +42,11 @@ public final class Pem {
     private Pem() {
     }
 
-    /** One {@code -----BEGIN label-----} block: its label, whether its headers say it is encrypted, its bytes. */
-    private record Block(String label, boolean encrypted, byte[] bytes) {
+    /**
+     * One {@code -----BEGIN label-----} block: its label, whether its headers say it is encrypted, whether it
+     * has headers at all, its bytes.
+     */
+    private record Block(String label, boolean encrypted, boolean headers, byte[] bytes) {
     }
 
     /** All certificates in {@code pem}, in order; throws if there is none. */
@@ -63,6 +66,38 @@ public final class Pem {
             throw new IllegalArgumentException("no PEM certificate found");
         }
         return List.copyOf(certs);
+    }
+
+    /**
+     * Why {@code pem} is not a certificate chain as a CertificateSigningRequest's {@code status.certificate} must be
+     * (kube's {@code validateCertificate}): only {@code CERTIFICATE} blocks without headers, each parsing, at
+     * least one; null if it is one.
+     */
+    public static String certificateChainProblem(String pem) {
+        List<Block> blocks;
+        try {
+            blocks = blocks(pem);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        if (blocks.isEmpty()) {
+            return "must contain at least one CERTIFICATE PEM block";
+        }
+        try {
+            CertificateFactory factory = CertificateFactory.getInstance("X.509");
+            for (Block block : blocks) {
+                if (!block.label().equals("CERTIFICATE")) {
+                    return "only CERTIFICATE PEM blocks are allowed, found \"" + block.label() + "\"";
+                }
+                if (block.headers()) {
+                    return "no PEM block headers are permitted";
+                }
+                factory.generateCertificate(new ByteArrayInputStream(block.bytes()));
+            }
+        } catch (CertificateException e) {
+            return "x509: malformed certificate: " + e.getMessage();
+        }
+        return null;
     }
 
     /**
@@ -273,11 +308,13 @@ public final class Pem {
             String end = "-----END " + label + "-----";
             StringBuilder body = new StringBuilder();
             boolean encrypted = false;
+            boolean headers = false;
             int j = i + 1;
             for (; j < lines.length && !lines[j].strip().equals(end); j++) {
                 String text = lines[j].strip();
                 if (text.contains(":")) {
                     encrypted |= text.startsWith("Proc-Type:") && text.contains("ENCRYPTED");
+                    headers = true;
                 } else {
                     body.append(text);
                 }
@@ -286,7 +323,7 @@ public final class Pem {
                 throw new IllegalArgumentException("PEM block " + label + " has no END line");
             }
             try {
-                blocks.add(new Block(label, encrypted || label.startsWith("ENCRYPTED"), Base64.getDecoder().decode(body.toString())));
+                blocks.add(new Block(label, encrypted || label.startsWith("ENCRYPTED"), headers, Base64.getDecoder().decode(body.toString())));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("PEM block " + label + " is not base64: " + e.getMessage(), e);
             }

@@ -7,20 +7,12 @@ import io.kapi.assembly.ApiConfig;
 import io.kapi.authn.UserInfo;
 import io.kapi.harness.ApiHarness;
 import io.kapi.machinery.Json;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
+import io.kapi.server.certs.TestCsrs;
 import java.nio.file.Path;
-import java.security.KeyPairGenerator;
-import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
-import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -51,24 +43,11 @@ class CertificateAdmissionTest {
         api.close();
     }
 
-    static String csrPem(String subject) throws Exception {
-        KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
-        g.initialize(new ECGenParameterSpec("secp256r1"));
-        var keys = g.generateKeyPair();
-        var csr = new JcaPKCS10CertificationRequestBuilder(new X500Name(subject), keys.getPublic())
-                .build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate()));
-        StringWriter out = new StringWriter();
-        try (JcaPEMWriter w = new JcaPEMWriter(out)) {
-            w.writeObject(csr);
-        }
-        return out.toString();
-    }
-
     private static ObjectNode csr(String name, String signer, String subject) throws Exception {
         ObjectNode o = Json.object().put("apiVersion", "certificates.k8s.io/v1").put("kind", "CertificateSigningRequest");
         o.putObject("metadata").put("name", name);
         ObjectNode spec = o.putObject("spec").put("signerName", signer)
-                .put("request", Base64.getEncoder().encodeToString(csrPem(subject).getBytes(StandardCharsets.UTF_8)));
+                .put("request", TestCsrs.request(subject));
         spec.putArray("usages").add("client auth");
         return o;
     }
@@ -125,7 +104,7 @@ class CertificateAdmissionTest {
         ApiHarness.Reply approved = until(200, () -> api.call(CAROL, "PUT", CSRS + "/req/approval",
                 "application/json", approve));
         assertEquals(200, approved.code(), approved.text());
-        String certificate = Base64.getEncoder().encodeToString("not checked here".getBytes(StandardCharsets.UTF_8));
+        String certificate = TestCsrs.issuedCertificate("issued");
         ApiHarness.Reply unsigned = api.call(CAROL, "PATCH", CSRS + "/req/status", "application/merge-patch+json",
                 "{\"status\":{\"certificate\":\"" + certificate + "\"}}");
         assertEquals(403, unsigned.code(), unsigned.text());

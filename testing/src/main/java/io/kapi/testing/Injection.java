@@ -62,27 +62,21 @@ final class Injection {
 
     /** Sets again what {@link #clear} emptied, in the fields that are still empty. */
     static void refill(List<Filled> filled) {
-        for (Filled f : filled) {
-            try {
-                if (f.field().get(f.target()) == null) {
-                    f.field().set(f.target(), f.value());
-                }
-            } catch (IllegalAccessException e) {
-                throw new ExtensionConfigurationException("cannot inject " + f.field(), e);
-            }
-        }
+        filled.forEach(f -> replace(f, null, f.value()));
     }
 
     /** Empties the fields that still hold what the extension set (a test's own later assignment stays). */
     static void clear(List<Filled> filled) {
-        for (Filled f : filled) {
-            try {
-                if (f.field().get(f.target()) == f.value()) {
-                    f.field().set(f.target(), null);
-                }
-            } catch (IllegalAccessException e) {
-                throw new ExtensionConfigurationException("cannot reset " + f.field(), e);
+        filled.forEach(f -> replace(f, f.value(), null));
+    }
+
+    private static void replace(Filled f, Object expected, Object value) {
+        try {
+            if (f.field().get(f.target()) == expected) {
+                f.field().set(f.target(), value);
             }
+        } catch (IllegalAccessException e) {
+            throw new ExtensionConfigurationException("cannot set " + f.field(), e);
         }
     }
 
