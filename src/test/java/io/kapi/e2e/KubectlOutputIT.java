@@ -227,4 +227,30 @@ final class KubectlOutputIT {
         Kubectl.Result raw = k.run("get", "--raw", "/api/v1/namespaces/doomed/configmaps/inside").assertFailed();
         assertTrue(raw.stderr().contains("configmaps \"inside\" not found"), raw.toString());
     }
+
+    @Test
+    @DisplayName("a CSR: its requester is who created it, kubectl certificate approve approves it, a request that is "
+            + "no CSR is refused with kube's message")
+    void certificateSigningRequest() {
+        Kubectl k = KAPI.kubectl();
+        String manifest = """
+                apiVersion: certificates.k8s.io/v1
+                kind: CertificateSigningRequest
+                metadata: {name: %s}
+                spec: {request: %s, signerName: example.com/signer, usages: [client auth], username: someone-else}
+                """;
+        k.runWithInput(manifest.formatted("jane", io.kapi.server.certs.TestCsrs.request("CN=jane")), "create", "-f", "-")
+                .assertOk();
+        String me = k.run("auth", "whoami", "-o", "jsonpath={.status.userInfo.username}").assertOk().stdout();
+        assertEquals(me, k.run("get", "csr", "jane", "-o", "jsonpath={.spec.username}").assertOk().stdout());
+        assertEquals("certificatesigningrequest.certificates.k8s.io/jane approved",
+                k.run("certificate", "approve", "jane").assertOk().stdout().strip());
+        List<String> table = k.run("get", "csr", "jane").assertOk().stdout().strip().lines().toList();
+        assertTrue(table.get(1).matches("jane\\s+\\S+\\s+example.com/signer\\s+" + java.util.regex.Pattern.quote(me)
+                + "\\s+<none>\\s+Approved"), table.toString());
+
+        Kubectl.Result refused = k.runWithInput(manifest.formatted("bad", "aGk="), "create", "-f", "-").assertFailed();
+        assertEquals("The CertificateSigningRequest \"bad\" is invalid: spec.request: Invalid value: []byte{0x68, 0x69}: "
+                + "PEM block type must be CERTIFICATE REQUEST", refused.stderr().strip(), refused.toString());
+    }
 }
