@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
+import io.kapi.server.certs.TestCsrs;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -239,14 +241,14 @@ final class KubectlOutputIT {
                 metadata: {name: %s}
                 spec: {request: %s, signerName: example.com/signer, usages: [client auth], username: someone-else}
                 """;
-        k.runWithInput(manifest.formatted("jane", io.kapi.server.certs.TestCsrs.request("CN=jane")), "create", "-f", "-")
+        k.runWithInput(manifest.formatted("jane", TestCsrs.request("CN=jane")), "create", "-f", "-")
                 .assertOk();
         String me = k.run("auth", "whoami", "-o", "jsonpath={.status.userInfo.username}").assertOk().stdout();
         assertEquals(me, k.run("get", "csr", "jane", "-o", "jsonpath={.spec.username}").assertOk().stdout());
         assertEquals("certificatesigningrequest.certificates.k8s.io/jane approved",
                 k.run("certificate", "approve", "jane").assertOk().stdout().strip());
         List<String> table = k.run("get", "csr", "jane").assertOk().stdout().strip().lines().toList();
-        assertTrue(table.get(1).matches("jane\\s+\\S+\\s+example.com/signer\\s+" + java.util.regex.Pattern.quote(me)
+        assertTrue(table.get(1).matches("jane\\s+\\S+\\s+example.com/signer\\s+" + Pattern.quote(me)
                 + "\\s+<none>\\s+Approved"), table.toString());
 
         Kubectl.Result refused = k.runWithInput(manifest.formatted("bad", "aGk="), "create", "-f", "-").assertFailed();
