@@ -27,6 +27,8 @@ public final class BuiltinValidation {
             Map.entry("/PodTemplate", Rules.of((o, e) -> PodSpecs.template(GoValues.at(o, "template"), "template", e))),
             Map.entry("/ReplicationController", Workloads.REPLICATION_CONTROLLER),
             Map.entry("/Service", Services.RULES),
+            Map.entry("/Endpoints", EndpointRules.ENDPOINTS),
+            Map.entry("discovery.k8s.io/EndpointSlice", EndpointRules.ENDPOINT_SLICE),
             Map.entry("/ConfigMap", ConfigData.CONFIG_MAP),
             Map.entry("/Secret", ConfigData.SECRET),
             Map.entry("apps/Deployment", Workloads.DEPLOYMENT),

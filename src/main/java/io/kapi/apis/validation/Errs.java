@@ -65,6 +65,16 @@ final class Errs {
         list.add(new FieldError(Type.TOO_LONG, path, null, "must have at most " + max + " bytes"));
     }
 
+    /** {@code field.TooMany}: {@code Too many: 1001: must have at most 1000 items}. */
+    void tooMany(String path, int actual, int max) {
+        list.add(new FieldError(Type.TOO_MANY, path, Integer.toString(actual), "must have at most " + max + " items"));
+    }
+
+    /** {@code field.InternalError}: {@code Internal error: detail}. */
+    void internal(String path, String detail) {
+        list.add(new FieldError(Type.INTERNAL, path, null, detail));
+    }
+
     /** {@code Unsupported value: "x": supported values: "a", "b"}. */
     void notSupported(String path, String renderedValue, List<String> supported) {
         List<String> quoted = supported.stream().map(GoStrings::quote).toList();

@@ -2,6 +2,7 @@ package io.kapi.apis.validation;
 
 import io.kapi.machinery.net.Cidr;
 import io.kapi.machinery.net.IpAddress;
+import io.kapi.machinery.validation.Identifiers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -89,6 +90,58 @@ final class Names {
     static void ip(String path, String value, Errs e) {
         if (!isIp(value)) {
             e.invalidString(path, value, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)");
+        }
+    }
+
+    /** {@code IsValidIP} as 1.34 has it: the address as {@code netutils.ParseIPSloppy} reads it (leading zeros allowed). */
+    static void ipSloppy(String path, String value, Errs e) {
+        if (SpecialIps.sloppy(value) == null) {
+            e.invalidString(path, value, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)");
+        }
+    }
+
+    /** {@code IsValidIPv4Address}: a sloppy address that Go's {@code To4} takes (IPv4-mapped IPv6 too). */
+    static void ipv4Address(String path, String value, Errs e) {
+        IpAddress ip = SpecialIps.sloppy(value);
+        if (ip == null || SpecialIps.ipv4(ip) < 0) {
+            e.invalidString(path, value, "must be a valid IPv4 address");
+        }
+    }
+
+    /** {@code IsValidIPv6Address}: a sloppy address that Go's {@code To4} refuses. */
+    static void ipv6Address(String path, String value, Errs e) {
+        IpAddress ip = SpecialIps.sloppy(value);
+        if (ip == null || SpecialIps.ipv4(ip) >= 0) {
+            e.invalidString(path, value, "must be a valid IPv6 address");
+        }
+    }
+
+    /**
+     * {@code IsFullyQualifiedDomainName}: one trailing dot allowed, then a DNS-1123 subdomain of at least two
+     * labels; only the first problem is reported, with the messages joined by commas.
+     */
+    static void fullyQualifiedDomainName(String path, String value, Errs e) {
+        if (value.isEmpty()) {
+            e.required(path, "");
+            return;
+        }
+        String name = value.endsWith(".") ? value.substring(0, value.length() - 1) : value;
+        List<String> errs = Identifiers.dns1123Subdomain(name);
+        if (!errs.isEmpty()) {
+            e.invalidString(path, name, String.join(",", errs));
+            return;
+        }
+        String[] labels = name.split("\\.", -1);
+        if (labels.length < 2) {
+            e.invalidString(path, name, "should be a domain with at least two segments separated by dots");
+            return;
+        }
+        for (String label : labels) {
+            List<String> labelErrs = Identifiers.dns1123Label(label);
+            if (!labelErrs.isEmpty()) {
+                e.invalidString(path, label, String.join(",", labelErrs));
+                return;
+            }
         }
     }
 
