@@ -6,9 +6,16 @@ import java.math.BigInteger;
 
 /**
  * kube's {@code ValidateNonSpecialIP} (core validation), for the addresses of Endpoints and EndpointSlices:
- * the address as {@code netutils.ParseIPSloppy} reads it, and not unspecified, loopback, link-local unicast
- * or link-local multicast as Go's {@code net.IP} methods classify it. An IPv4-mapped IPv6 address
- * ({@code ::ffff:127.0.0.1}) is classified as the IPv4 address it maps, as Go's {@code To4} does.
+ * the address as {@code netutils.ParseIPSloppy} reads it, and not unspecified, link-local unicast or link-local
+ * multicast as Go's {@code net.IP} methods classify it. An IPv4-mapped IPv6 address ({@code ::ffff:169.254.0.1})
+ * is classified as the IPv4 address it maps, as Go's {@code To4} does.
+ *
+ * <p>Unlike kube, loopback addresses are accepted. Kapi serves on one machine, by default on loopback only:
+ * its {@code default/kubernetes} endpoints carry its advertise address (127.0.0.1 unless told otherwise), replicas
+ * on one host advertise 127.0.0.x, and a service-backed webhook on the same machine is reached through its
+ * endpoints. kube refuses loopback so that the API server cannot be made to call itself or its host; a Kapi user
+ * who may point a webhook at a service may point one at {@code https://127.0.0.1} too, so this adds no reach.
+ * Link-local addresses (cloud metadata services) stay refused.
  */
 final class SpecialIps {
 
@@ -27,9 +34,6 @@ final class SpecialIps {
         long v4 = ipv4(ip);
         if (v4 >= 0 ? v4 == 0 : ip.value().signum() == 0) {
             e.invalidString(path, value, "may not be unspecified (" + value + ")");
-        }
-        if (v4 >= 0 ? v4 >>> 24 == 127 : ip.value().equals(BigInteger.ONE)) {
-            e.invalidString(path, value, "may not be in the loopback range (127.0.0.0/8, ::1/128)");
         }
         int top = v4 >= 0 ? 0 : ip.value().shiftRight(112).intValue();
         if (v4 >= 0 ? v4 >>> 16 == 0xa9fe : (top & 0xffc0) == 0xfe80) {

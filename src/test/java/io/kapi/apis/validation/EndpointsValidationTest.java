@@ -25,7 +25,6 @@ class EndpointsValidationTest {
     static final String LABEL_VALUE = "a valid label must be an empty string or consist of alphanumeric characters, "
             + "'-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
             + "'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-    static final String LOOPBACK = "may not be in the loopback range (127.0.0.0/8, ::1/128)";
     static final String LINK_LOCAL = "may not be in the link-local range (169.254.0.0/16, fe80::/10)";
     static final String MULTICAST = "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)";
 
@@ -85,17 +84,15 @@ class EndpointsValidationTest {
                         ep + "- addresses: [{ip: 0.0.0.0}, {ip: 127.0.0.1}, {ip: 169.254.169.254}, {ip: 224.0.0.251},"
                                 + " {ip: 224.0.1.1}]\n",
                         List.of("subsets[0].addresses[0].ip: Invalid value: \"0.0.0.0\": may not be unspecified (0.0.0.0)",
-                                "subsets[0].addresses[1].ip: Invalid value: \"127.0.0.1\": " + LOOPBACK,
                                 "subsets[0].addresses[2].ip: Invalid value: \"169.254.169.254\": " + LINK_LOCAL,
                                 "subsets[0].addresses[3].ip: Invalid value: \"224.0.0.251\": " + MULTICAST)),
                 Arguments.of("endpoints: special IPv6 addresses, an IPv4-mapped one as its IPv4 address",
                         ep + "- addresses: [{ip: \"::\"}, {ip: \"::1\"}, {ip: \"fe80::1\"}, {ip: \"ff02::fb\"},"
-                                + " {ip: \"::ffff:127.0.0.2\"}, {ip: \"fd00::1\"}]\n",
+                                + " {ip: \"::ffff:169.254.0.2\"}, {ip: \"fd00::1\"}]\n",
                         List.of("subsets[0].addresses[0].ip: Invalid value: \"::\": may not be unspecified (::)",
-                                "subsets[0].addresses[1].ip: Invalid value: \"::1\": " + LOOPBACK,
                                 "subsets[0].addresses[2].ip: Invalid value: \"fe80::1\": " + LINK_LOCAL,
                                 "subsets[0].addresses[3].ip: Invalid value: \"ff02::fb\": " + MULTICAST,
-                                "subsets[0].addresses[4].ip: Invalid value: \"::ffff:127.0.0.2\": " + LOOPBACK)),
+                                "subsets[0].addresses[4].ip: Invalid value: \"::ffff:169.254.0.2\": " + LINK_LOCAL)),
                 Arguments.of("endpoints: hostname a DNS label, nodeName a DNS subdomain",
                         ep + "- addresses: [{ip: 10.0.0.1, hostname: a.b, nodeName: Node_1}, {ip: 10.0.0.2, nodeName: \"\"}]\n",
                         List.of("subsets[0].addresses[0].hostname: Invalid value: \"a.b\": must not contain dots",
@@ -158,12 +155,12 @@ class EndpointsValidationTest {
                         List.of("endpoints[0].addresses: Required value: must contain at least 1 address",
                                 "endpoints[1].addresses: Too many: 101: must have at most 100 items")),
                 Arguments.of("slice: IPv4 addresses",
-                        v4 + "endpoints: [{addresses: [123.456.789.012, \"2001:4860:4860::8888\", 127.0.0.1, 010.1.2.3]}]\n",
+                        v4 + "endpoints: [{addresses: [123.456.789.012, \"2001:4860:4860::8888\", 169.254.0.1, 010.1.2.3]}]\n",
                         List.of("endpoints[0].addresses[0]: Invalid value: \"123.456.789.012\": must be a valid IPv4 address",
                                 "endpoints[0].addresses[0]: Invalid value: \"123.456.789.012\": must be a valid IP address",
                                 "endpoints[0].addresses[1]: Invalid value: \"2001:4860:4860::8888\": must be a valid IPv4 "
                                         + "address",
-                                "endpoints[0].addresses[2]: Invalid value: \"127.0.0.1\": " + LOOPBACK)),
+                                "endpoints[0].addresses[2]: Invalid value: \"169.254.0.1\": " + LINK_LOCAL)),
                 Arguments.of("slice: IPv6 addresses",
                         s + "addressType: IPv6\nendpoints: [{addresses: [10.1.2.3, \"2001:4860:4860:defg\","
                                 + " \"fe80::9656:d028:8652:66b6\"]}]\n",
@@ -222,8 +219,10 @@ class EndpointsValidationTest {
     void endpointsUpdate() {
         String moved = ENDPOINTS.replace("nodeName: node-1.example.com", "nodeName: node-2");
         assertEquals(List.of(), Fixtures.update(moved, ENDPOINTS));
-        assertEquals(List.of("subsets[0].addresses[0].ip: Invalid value: \"127.0.0.1\": " + LOOPBACK),
-                Fixtures.update(ENDPOINTS.replace("ip: 10.1.2.3", "ip: 127.0.0.1"), ENDPOINTS));
+        assertEquals(List.of("subsets[0].addresses[0].ip: Invalid value: \"169.254.0.1\": " + LINK_LOCAL),
+                Fixtures.update(ENDPOINTS.replace("ip: 10.1.2.3", "ip: 169.254.0.1"), ENDPOINTS));
+        // unlike kube, loopback is accepted (see SpecialIps): Kapi advertises and serves on it
+        assertEquals(List.of(), Fixtures.update(ENDPOINTS.replace("ip: 10.1.2.3", "ip: 127.0.0.1"), ENDPOINTS));
     }
 
     @Test
@@ -233,11 +232,11 @@ class EndpointsValidationTest {
         assertEquals(List.of("addressType: Invalid value: \"IPv6\": field is immutable"),
                 Fixtures.update(SLICE.replace("addressType: IPv4", "addressType: IPv6")
                         .replace("[10.1.2.3]", "[\"fd00::1\"]"), SLICE));
-        String loopback = SLICE.replace("[10.1.2.3]", "[127.0.0.1]");
-        assertEquals(List.of(), Fixtures.update(loopback.replace("appProtocol: https", "appProtocol: http"), loopback),
+        String linkLocal = SLICE.replace("[10.1.2.3]", "[169.254.0.1]");
+        assertEquals(List.of(), Fixtures.update(linkLocal.replace("appProtocol: https", "appProtocol: http"), linkLocal),
                 "unchanged endpoints are not checked again");
-        assertEquals(List.of("endpoints[0].addresses[0]: Invalid value: \"127.0.0.1\": " + LOOPBACK),
-                Fixtures.update(loopback, SLICE));
+        assertEquals(List.of("endpoints[0].addresses[0]: Invalid value: \"169.254.0.1\": " + LINK_LOCAL),
+                Fixtures.update(linkLocal, SLICE));
         assertEquals(List.of("ports[0].protocol: Unsupported value: \"invalid\": supported values: \"SCTP\", \"TCP\", "
                         + "\"UDP\""),
                 Fixtures.update(SLICE.replace("protocol: TCP", "protocol: invalid"), SLICE));
