@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.registry.DeleteOptions;
 import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;
 import java.lang.System.Logger.Level;
@@ -83,7 +85,7 @@ final class KubernetesServiceController implements PostStartHook {
         }
         ObjectNode wantedEndpoints = endpoints(ips);
         ensure(endpoints, wantedEndpoints, "subsets");
-        ensure(endpointSlices, endpointSlice(wantedEndpoints), "addressType", "endpoints", "ports");
+        ensureSlice(endpointSlice(wantedEndpoints));
     }
 
     /** Drops this server from the endpoints (kube's pre-shutdown RemoveEndpoints). */
@@ -93,8 +95,23 @@ final class KubernetesServiceController implements PostStartHook {
         if (endpoints.find(NAMESPACE, NAME).isPresent()) {
             ObjectNode wanted = endpoints(ips);
             ensure(endpoints, wanted, "subsets");
-            ensure(endpointSlices, endpointSlice(wanted), "addressType", "endpoints", "ports");
+            ensureSlice(endpointSlice(wanted));
         }
+    }
+
+    /**
+     * The slice as {@link #ensure} writes it, except that a slice of the other address type (a server that
+     * advertised IPv4 now advertises IPv6) is deleted and created again: a slice's addressType is immutable.
+     */
+    private void ensureSlice(ObjectNode wanted) {
+        endpointSlices.find(NAMESPACE, NAME)
+                .filter(current -> !current.path("addressType").equals(wanted.path("addressType")))
+                .ifPresent(current -> {
+                    ObjectMeta meta = ObjectMeta.of(current);
+                    endpointSlices.delete(NAMESPACE, NAME, new DeleteOptions(meta.uid(), meta.resourceVersion(), false, null, null));
+                    LOG.log(Level.INFO, "re-creating the kubernetes endpoint slice as {0}", wanted.path("addressType").asText());
+                });
+        ensure(endpointSlices, wanted, "addressType", "endpoints", "ports");
     }
 
     private void ensureService() {

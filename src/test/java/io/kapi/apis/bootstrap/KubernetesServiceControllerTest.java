@@ -125,6 +125,20 @@ class KubernetesServiceControllerTest {
         assertEquals(json("[{\"ip\":\"192.168.1.10\"}]"), addresses());
     }
 
+    @Test
+    @DisplayName("a server that advertises another IP family later gets a new slice of that address type")
+    void addressTypeChange() {
+        controller.reconcile();
+        assertEquals("IPv4", fixture.get("discovery.k8s.io", "endpointslices", "default", "kubernetes")
+                .path("addressType").asText());
+        controller.removeSelf();
+        KubernetesServiceController v6 = controller("fd00::10");
+        v6.reconcile();
+        ObjectNode slice = fixture.get("discovery.k8s.io", "endpointslices", "default", "kubernetes");
+        assertEquals("IPv6", slice.path("addressType").asText(), "addressType is immutable: the slice is created again");
+        assertEquals("fd00::10", slice.path("endpoints").path(0).path("addresses").path(0).asText());
+    }
+
     private JsonNode addresses() {
         return fixture.get("", "endpoints", "default", "kubernetes").path("subsets").path(0).path("addresses");
     }
