@@ -63,7 +63,12 @@ public final class BuiltinValidation {
             Map.entry("admissionregistration.k8s.io/MutatingAdmissionPolicyBinding", MutatingPolicies.BINDING),
             Map.entry("admissionregistration.k8s.io/ValidatingWebhookConfiguration", AdmissionPolicies.WEBHOOKS),
             Map.entry("admissionregistration.k8s.io/MutatingWebhookConfiguration", AdmissionPolicies.WEBHOOKS),
-            Map.entry("certificates.k8s.io/CertificateSigningRequest", Certificates.CSR));
+            Map.entry("certificates.k8s.io/CertificateSigningRequest", Certificates.CSR),
+            Map.entry("apps/ControllerRevision", MoreKinds.CONTROLLER_REVISION),
+            Map.entry("networking.k8s.io/IPAddress", MoreKinds.IP_ADDRESS),
+            Map.entry("networking.k8s.io/ServiceCIDR", MoreKinds.SERVICE_CIDR),
+            Map.entry("flowcontrol.apiserver.k8s.io/FlowSchema", FlowControl.FLOW_SCHEMA),
+            Map.entry("flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration", FlowControl.PRIORITY_LEVEL));
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
