@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import io.kapi.registry.SystemWrites;
@@ -130,22 +131,23 @@ final class ServiceRepair {
         }
     }
 
-    /** A generated service name can change after allocation (a retried clash): follow the service. */
+    /**
+     * A generated service name can change after allocation (a retried clash): follow the service. An
+     * IPAddress's parentRef is immutable, so the address is deleted (only as the repair saw it) and created
+     * again for its owner; if another allocation takes the address in between, the owner's next repair pass
+     * finds it held by someone else.
+     */
     private static void reparent(ResourceStore store, ObjectNode ip, ServiceRef owner) {
+        ObjectMeta seen = ObjectMeta.of(ip);
         try {
-            String seen = ObjectMeta.of(ip).resourceVersion();
-            SystemWrites.update(store, "", ObjectMeta.of(ip).name(), current -> {
-                if (!ObjectMeta.of(current).resourceVersion().equals(seen)) {
-                    return current; // changed since the repair looked: leave it to the next pass
-                }
-                ObjectNode ref = current.with("spec").putObject("parentRef");
-                ref.put("group", "").put("resource", "services").put("namespace", owner.namespace())
-                        .put("name", owner.name());
-                return current;
-            });
+            SystemWrites.delete(store, "", seen.name(), new DeleteOptions(seen.uid(), seen.resourceVersion(), false, null, null));
+            ObjectNode replacement = ip.deepCopy();
+            ObjectMeta.of(replacement).node().remove(List.of("uid", "resourceVersion", "creationTimestamp", "managedFields"));
+            ObjectNode ref = replacement.with("spec").putObject("parentRef");
+            ref.put("group", "").put("resource", "services").put("namespace", owner.namespace()).put("name", owner.name());
+            SystemWrites.create(store, "", replacement);
         } catch (ApiException e) {
-            LOG.log(System.Logger.Level.DEBUG, "IPAddress {0} changed during the repair: {1}",
-                    ObjectMeta.of(ip).name(), e.getMessage());
+            LOG.log(System.Logger.Level.DEBUG, "IPAddress {0} changed during the repair: {1}", seen.name(), e.getMessage());
         }
     }
 

@@ -347,9 +347,12 @@ class ServiceAllocatorsTest {
         StoreCalls.create(ipAddresses, "", ipAddress("10.96.0.99"), false);   // leaked by a crash between allocation and store
         ObjectNode other = StoreCalls.create(services, "default", service("moved", "ClusterIP"), false);
         String otherIp = other.path("spec").path("clusterIP").asText();
+        // the address as an allocation for a since-renamed service left it (parentRef is immutable: made anew)
         ObjectNode misnamed = ipAddresses.get("", otherIp);
         misnamed.with("spec").with("parentRef").put("name", "old-generated-name");
-        StoreCalls.update(ipAddresses, "", otherIp, misnamed, false);
+        misnamed.with("metadata").remove(List.of("uid", "resourceVersion", "creationTimestamp", "managedFields"));
+        StoreCalls.delete(ipAddresses, "", otherIp, DeleteOptions.DEFAULT);
+        StoreCalls.create(ipAddresses, "", misnamed, false);
         allocators.repair();
         assertEquals("moved", ipAddresses.get("", otherIp).path("spec").path("parentRef").path("name").asText());
         assertEquals("kept", ipAddresses.get("", ip).path("spec").path("parentRef").path("name").asText());
