@@ -15,6 +15,11 @@ final class Selectors {
 
     /** {@code ValidateLabelSelector}: expressions' operators, values and keys, then matchLabels. */
     static void validate(JsonNode selector, String path, Errs e) {
+        validate(selector, path, false, e);
+    }
+
+    /** {@code ValidateLabelSelector} with {@code AllowInvalidLabelValueInSelector}: expression values unchecked. */
+    static void validate(JsonNode selector, String path, boolean allowInvalidValues, Errs e) {
         if (selector == null || !selector.isObject()) {
             return;
         }
@@ -39,7 +44,7 @@ final class Selectors {
             }
             String key = GoValues.text(r, "key");
             e.each(p + ".key", key, Identifiers.qualifiedName(key));
-            List<JsonNode> vs = GoValues.items(r.get("values"));
+            List<JsonNode> vs = allowInvalidValues ? List.of() : GoValues.items(r.get("values"));
             for (int j = 0; j < vs.size(); j++) {
                 String v = vs.get(j).asText();
                 e.each(p + ".values[" + j + "]", v, Identifiers.labelValue(v));

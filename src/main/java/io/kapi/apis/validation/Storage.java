@@ -30,7 +30,7 @@ final class Storage {
     static final Rules PV = new Rules(Storage::volume, Storage::volumeUpdate);
     static final Rules STORAGE_CLASS = Rules.of(Storage::storageClass, Storage::storageClassUpdate);
 
-    private static void accessModes(JsonNode spec, String path, boolean pvc, Errs e) {
+    static void accessModes(JsonNode spec, String path, boolean pvc, Errs e) {
         List<JsonNode> modes = GoValues.items(spec.get("accessModes"));
         if (modes.isEmpty()) {
             e.required(path, pvc ? "at least 1 access mode is required" : "");
