@@ -1,9 +1,11 @@
 package io.kapi.apis.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ApiException;
 import io.kapi.machinery.ObjectMeta;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -71,10 +73,15 @@ class SystemObjectsTest {
         hook.run();
         var levels = fixture.store(FLOWCONTROL, "prioritylevelconfigurations");
         Stores.update(levels, "", "catch-all", o -> {
-            ((ObjectNode) o.path("spec").path("limited")).put("nominalConcurrencyShares", 50);
             ((ObjectNode) o.path("metadata").path("annotations")).put(FlowControlBootstrap.AUTOUPDATE_SPEC, "false");
             return o;
         });
+        // a mandatory level's spec is fixed (kube's ValidateIfMandatoryPriorityLevelConfigurationObject)
+        ApiException fixed = assertThrows(ApiException.class, () -> Stores.update(levels, "", "catch-all", o -> {
+            ((ObjectNode) o.path("spec").path("limited")).put("nominalConcurrencyShares", 50);
+            return o;
+        }));
+        assertEquals(422, fixed.code());
         Stores.update(levels, "", "workload-low", o -> {
             ((ObjectNode) o.path("spec").path("limited")).put("nominalConcurrencyShares", 7);
             ((ObjectNode) o.path("metadata").path("annotations")).put(FlowControlBootstrap.AUTOUPDATE_SPEC, "false");
