@@ -133,6 +133,11 @@ public final class Campaign {
         String outcome;
         try {
             outcome = r.framing() == FuzzRequest.Framing.CLIENT ? viaClient(r, http) : viaSocket(r);
+            if (outcome.equals("504") && r.method().equals("HEAD") && r.framing() != FuzzRequest.Framing.CLIENT) {
+                // a HEAD answer has no body to tell its cause: ask the same as GET, as viaClient does
+                outcome = viaClient(r.with("GET", r.pathAndQuery(), r.headers(), new byte[0], FuzzRequest.Framing.CLIENT,
+                        "as-GET"), http);
+            }
         } catch (HttpTimeoutException | java.net.SocketTimeoutException e) {
             outcome = serverResponsive() ? "hang" : "machine-overloaded";
         } catch (IOException e) {
