@@ -19,6 +19,8 @@ import io.kapi.apis.subresources.EventTtl;
 import io.kapi.apis.subresources.ServiceAccountToken;
 import io.kapi.apis.subresources.Subresources;
 import io.kapi.authn.OpenIdDiscovery;
+import io.kapi.aggregator.Aggregator;
+import io.kapi.aggregator.AuthenticationInfo;
 import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.policy.PolicyTypeChecker;
 import io.kapi.admission.policy.ServedTypes;
@@ -154,7 +156,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 config.authorization());
         authorizationRef.set(authorization);
         Authorizer authorizer = authorization.authorizer();
-        RestHandler api = handlers(config, table, schemas, openApi, registry, codecs, tables, keys, issuer,
+        Aggregator aggregator = Aggregator.create(config.aggregator(), registry);
+        RestHandler api = handlers(config, aggregator, schemas, openApi, registry, codecs, tables, keys, issuer,
                 authentications, new AccessReviews(authorizer, authorization.rules()), clock);
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
@@ -164,18 +167,22 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         // the bootstrap hooks write into the system namespaces: they wait for them rather than fail and retry
+        List<PostStartHook> afterNamespaces = new ArrayList<>(bootstrap.hooks());
+        afterNamespaces.add(new AuthenticationInfo(apiserver.resource("", "v1", "configmaps"), config.authentication()));
         List<PostStartHook> bootstrapHooks = new ArrayList<>(HookOrder.after(
-                new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), bootstrap.hooks()));
+                new SystemNamespaces(apiserver.resource("", "v1", "namespaces")), afterNamespaces));
         bootstrapHooks.add(1, services);
         CacheStart cacheStart = CacheStart.after(registry.caches(), bootstrapHooks);
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
         CrdController crds = new CrdController(registry, apiserver,
                 new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry)), clock);
         OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1));
-        hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers(), crds));
+        PostStartHook apiServices = aggregator.controller(apiserver,
+                gv -> registry.model().table().groupVersions().contains(gv), clock);
+        hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers(), crds, apiServices));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
-        List<AutoCloseable> resources = new ArrayList<>(List.of(openApiWarmUp, listEncoders, crds, bootstrap, services,
+        List<AutoCloseable> resources = new ArrayList<>(List.of(openApiWarmUp, listEncoders, crds, aggregator, bootstrap, services,
                 eventTtl, authorization.resources(), admission.informers()));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(
@@ -223,7 +230,6 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 gvr -> registry.resource(gvr.group(), gvr.version(), gvr.resource()));
     }
 
-    /** The delegation chain: discovery, OpenAPI, issuer discovery, then the resources. */
     /** The service-account signing key: the given file, else one kept in the data directory (or in memory). */
     private static ServiceAccountKeys signingKeys(ApiConfig config) {
         var file = config.authentication().serviceAccounts().signingKeyFile();
@@ -234,7 +240,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 : ServiceAccountKeys.inDirectory(config.dataDir());
     }
 
-    private static RestHandler handlers(ApiConfig config, ResourceTable table, Schemas schemas, OpenApiHandler openApi,
+    /** The delegation chain: the aggregator's proxy, discovery, OpenAPI, issuer discovery, then the resources. */
+    private static RestHandler handlers(ApiConfig config, Aggregator aggregator, Schemas schemas, OpenApiHandler openApi,
                                         Registry registry, Codecs codecs, TableConvertor tables, ServiceAccountKeys keys,
                                         String issuer, Authentications authentications, AccessReviews access,
                                         Clock clock) {
@@ -249,7 +256,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new TokenReviews(codecs, authentications.tokens()));
         computed.putAll(subresources.computed());
         return new DelegationChain(List.of(
-                new DiscoveryHandler(() -> registry.model().table(),
+                aggregator.proxy(),
+                new DiscoveryHandler(() -> registry.model().table(), aggregator::externalVersions,
                         DiscoveryHandler.hostPort(config.advertiseAddress(), config.securePort())),
                 openApi,
                 new OpenIdDiscovery(issuer, subresources.keys()::publicJwks),

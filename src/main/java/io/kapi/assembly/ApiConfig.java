@@ -1,5 +1,6 @@
 package io.kapi.assembly;
 
+import io.kapi.aggregator.AggregatorConfig;
 import io.kapi.authz.AuthorizationConfig;
 import io.kapi.server.authn.AuthenticationConfig;
 import io.kapi.storage.etcd.EtcdConfig;
@@ -28,12 +29,14 @@ import java.util.Objects;
  * @param authentication the authentication flags (client CAs, token files, OIDC, webhooks, ...)
  * @param authorization the authorization modes' files and caches
  * @param features {@code --feature-gates} and {@code --runtime-config}
+ * @param aggregator the aggregation layer's flags (proxy client certificate, endpoint routing)
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
                         int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer,
                         List<String> authorizationModes, Admission admission, EtcdConfig etcd,
-                        AuthenticationConfig authentication, AuthorizationConfig authorization, Features features) {
+                        AuthenticationConfig authentication, AuthorizationConfig authorization, Features features,
+                        AggregatorConfig aggregator) {
 
     /**
      * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
@@ -77,6 +80,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         Objects.requireNonNull(authentication, "authentication");
         Objects.requireNonNull(authorization, "authorization");
         Objects.requireNonNull(features, "features");
+        Objects.requireNonNull(aggregator, "aggregator");
     }
 
     public static Builder builder() {
@@ -101,6 +105,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private EtcdConfig etcd;
         private AuthenticationConfig authentication = AuthenticationConfig.DEFAULT;
         private AuthorizationConfig authorization = AuthorizationConfig.DEFAULT;
+        private AggregatorConfig aggregator = AggregatorConfig.DEFAULT;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -177,6 +182,11 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        public Builder aggregator(AggregatorConfig v) {
+            aggregator = v;
+            return this;
+        }
+
         public Builder features(Features v) {
             features = v;
             return this;
@@ -185,7 +195,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
-                    etcd, authentication, authorization, features);
+                    etcd, authentication, authorization, features, aggregator);
         }
     }
 }

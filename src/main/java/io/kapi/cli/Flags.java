@@ -155,6 +155,23 @@ final class Flags {
                             + "all API versions of the form v[0-9]+alpha[0-9]+. Kapi serves admissionregistration.k8s.io/"
                             + "v1beta1 and v1alpha1 when enabled; it cannot switch off versions served by default.",
                     true, true, (b, v) -> b.runtimeConfig = appendRaw(b.runtimeConfig, v)),
+            new Flag("enable-aggregator-routing", null, MISC, "bool", null,
+                    "Turns on aggregator routing requests to endpoints IP rather than cluster IP.",
+                    true, false, (b, v) -> b.aggregator = b.aggregator.withEndpointRouting(bool(v))),
+            new Flag("proxy-client-cert-file", null, MISC, "string", null,
+                    "Client certificate used to prove the identity of the aggregator or kube-apiserver when it must "
+                            + "call out during a request. This includes proxying requests to a user api-server and "
+                            + "calling out to webhook admission plugins. It is expected that this cert includes a "
+                            + "signature from the CA in the --requestheader-client-ca-file flag. That CA is published "
+                            + "in the 'extension-apiserver-authentication' configmap in the kube-system namespace. "
+                            + "Components receiving calls from kube-aggregator should use that CA to perform their "
+                            + "half of the mutual TLS verification.",
+                    true, false, (b, v) -> b.aggregator = b.aggregator.withProxyClientCertFile(Path.of(v))),
+            new Flag("proxy-client-key-file", null, MISC, "string", null,
+                    "Private key for the client certificate used to prove the identity of the aggregator or "
+                            + "kube-apiserver when it must call out during a request. This includes proxying requests "
+                            + "to a user api-server and calling out to webhook admission plugins.",
+                    true, false, (b, v) -> b.aggregator = b.aggregator.withProxyClientKeyFile(Path.of(v))),
             new Flag("service-cluster-ip-range", null, MISC, "string", "10.96.0.0/12",
                     "A CIDR notation IP range from which to assign service cluster IPs (or an IPv4,IPv6 pair for "
                             + "dual-stack). This must not overlap "

@@ -146,6 +146,7 @@ public final class Main {
                 .authentication(authentication(options, tls != null ? tls.clientCas() : clusterCa(options.dataDir())))
                 .authorization(options.authorization())
                 .features(new ApiConfig.Features(options.gates(), options.apis()))
+                .aggregator(options.aggregator())
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
         clock.mark("api");

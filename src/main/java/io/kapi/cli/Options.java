@@ -25,6 +25,8 @@ import java.util.Set;
  * @param admissionControlConfigFile the AdmissionConfiguration file, or null
  * @param featureGates the {@code --feature-gates} values as given (checked by {@link #validate()})
  * @param runtimeConfig the {@code --runtime-config} values as given (checked by {@link #validate()})
+ * @param aggregator {@code --proxy-client-cert-file}, {@code --proxy-client-key-file} and
+ *                   {@code --enable-aggregator-routing}
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -36,7 +38,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl,
                       EtcdOptions etcd, io.kapi.server.authn.AuthenticationConfig authentication,
                       io.kapi.authz.AuthorizationConfig authorization, Path admissionControlConfigFile,
-                      List<String> featureGates, List<String> runtimeConfig) {
+                      List<String> featureGates, List<String> runtimeConfig,
+                      io.kapi.aggregator.AggregatorConfig aggregator) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -230,6 +233,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         Path admissionControlConfigFile;
         List<String> featureGates = List.of();
         List<String> runtimeConfig = List.of();
+        io.kapi.aggregator.AggregatorConfig aggregator = io.kapi.aggregator.AggregatorConfig.DEFAULT;
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -258,7 +262,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
-                    authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig);
+                    authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator);
         }
     }
 }

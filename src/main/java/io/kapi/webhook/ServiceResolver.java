@@ -13,7 +13,7 @@ import java.util.Optional;
  * goes to a ready endpoint of its EndpointSlices (or, without any, its Endpoints) on the target port, as
  * kube-apiserver does with endpoint routing. Errors read as kube's service resolver's.
  */
-final class ServiceResolver {
+public final class ServiceResolver {
 
     private static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
     private static final GroupVersionResource SLICES = new GroupVersionResource("discovery.k8s.io", "v1", "endpointslices");
@@ -21,12 +21,12 @@ final class ServiceResolver {
 
     private final ObjectLookup lookup;
 
-    ServiceResolver(ObjectLookup lookup) {
+    public ServiceResolver(ObjectLookup lookup) {
         this.lookup = lookup;
     }
 
     /** @throws IllegalStateException with the reason when the Service has no usable endpoint */
-    URI resolve(String namespace, String name, int port, String path) {
+    public URI resolve(String namespace, String name, int port, String path) {
         ObjectNode service = lookup.get(SERVICES, namespace, name)
                 .orElseThrow(() -> new IllegalStateException("service \"" + name + "\" not found"));
         JsonNode servicePort = null;

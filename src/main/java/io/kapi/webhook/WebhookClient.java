@@ -100,7 +100,7 @@ public final class WebhookClient {
             throw new CallFailure("Post \"" + target
                     + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)", false);
         } catch (IOException ex) {
-            throw new CallFailure("Post \"" + target + "\": " + describe(ex, target), false);
+            throw new CallFailure("Post \"" + target + "\": " + CallErrors.describe(ex, target), false);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new CallFailure("Post \"" + target + "\": context canceled", false);
@@ -120,24 +120,5 @@ public final class WebhookClient {
         String t = "timeout=" + Math.max(1, timeout.toSeconds()) + "s";
         String s = uri.toString();
         return URI.create(query == null ? s + "?" + t : s.replace("?" + query, "?" + query + "&" + t));
-    }
-
-    /** Go's words for a failed call: {@code dial tcp <host:port>: connect: connection refused}, TLS failures. */
-    private static String describe(IOException ex, URI target) {
-        Throwable root = ex;
-        boolean connect = ex instanceof java.net.ConnectException;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-            connect |= root instanceof java.net.ConnectException;
-        }
-        String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        if (connect) {
-            int port = target.getPort() > 0 ? target.getPort() : 443;
-            return "dial tcp " + target.getHost() + ":" + port + ": connect: connection refused";
-        }
-        if (root instanceof java.security.cert.CertificateException || ex instanceof javax.net.ssl.SSLException) {
-            return "tls: failed to verify certificate: " + m;
-        }
-        return m;
     }
 }

@@ -11,6 +11,7 @@ import java.security.cert.X509Certificate;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
@@ -22,13 +23,23 @@ import javax.net.ssl.X509TrustManager;
  * asked for in a subject alternative name (DNS, with a leading wildcard, or IP) — for a Service
  * {@code <name>.<namespace>.svc}, whatever address the call goes to. The common name is not looked at.
  */
-final class WebhookTrust {
+public final class WebhookTrust {
 
     private WebhookTrust() {
     }
 
     /** An SSL context that trusts {@code caBundle} (PEM; empty: system roots) for {@code serverName}. */
     static SSLContext context(byte[] caBundle, String serverName) {
+        return context(caBundle, serverName, null);
+    }
+
+    /**
+     * As {@link #context(byte[], String)}, presenting the client certificate of {@code keys} (null: none)
+     * when the server asks for one: the aggregator's proxy client certificate.
+     *
+     * @throws IllegalArgumentException when {@code caBundle} holds no readable certificate
+     */
+    public static SSLContext context(byte[] caBundle, String serverName, KeyManager[] keys) {
         try {
             TrustManagerFactory f = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             if (caBundle.length == 0) {
@@ -45,10 +56,41 @@ final class WebhookTrust {
             }
             X509TrustManager pkix = (X509TrustManager) f.getTrustManagers()[0];
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, new TrustManager[] {new NameChecking(pkix, serverName)}, null);
+            context.init(keys, new TrustManager[] {new NameChecking(pkix, serverName)}, null);
             return context;
         } catch (Exception e) {
             throw new IllegalArgumentException("unable to load root certificates: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * An SSL context that trusts any server, as kube's transport with {@code Insecure: true} (an APIService's
+     * {@code insecureSkipTLSVerify}, the aggregator's availability check), presenting {@code keys} (null: none).
+     */
+    public static SSLContext insecure(KeyManager[] keys) {
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys, new TrustManager[] {new AnyServer()}, null);
+            return context;
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot make a TLS context: " + e.getMessage(), e);
+        }
+    }
+
+    /** Every server chain accepted: no verification at all, which is what the caller asked for. */
+    private static final class AnyServer extends OneSidedTrustManager {
+        AnyServer() {
+            super(Side.SERVERS);
+        }
+
+        @Override
+        protected void check(X509Certificate[] chain, String authType) {
+            // insecureSkipTLSVerify: nothing is checked
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
         }
     }
 

@@ -111,12 +111,27 @@ final class KubeadmFlagsIT {
         List<String> ignored = log.stream().filter(l -> l.contains("Flags accepted but not implemented by Kapi")).toList();
         assertEquals(1, ignored.size(), String.join("\n", log));
         for (String flag : List.of("--authorization-mode", "--enable-bootstrap-token-auth",
-                "--requestheader-client-ca-file", "--service-account-key-file")) {
+                "--requestheader-client-ca-file", "--service-account-key-file", "--proxy-client-cert-file",
+                "--proxy-client-key-file")) {
             assertTrue(!ignored.getFirst().contains(flag + " ") && !ignored.getFirst().endsWith(flag),
                     "Kapi acts on " + flag + ": " + ignored);
         }
         for (String flag : List.of("--allow-privileged", "--profiling", "--endpoint-reconciler-type")) {
             assertTrue(ignored.getFirst().contains(flag + " ") || ignored.getFirst().endsWith(flag), flag + " in " + ignored);
         }
+    }
+
+    @Test
+    @DisplayName("publishes how aggregated API servers authenticate it in kube-system/extension-apiserver-authentication")
+    void extensionApiserverAuthentication() throws Exception {
+        var data = KAPI.kubectl().run("get", "configmap", "-n", "kube-system", "extension-apiserver-authentication",
+                "-o", "json").assertOk().json().path("data");
+        assertEquals("[\"front-proxy-client\"]", data.path("requestheader-allowed-names").asText());
+        assertEquals("[\"X-Remote-User\"]", data.path("requestheader-username-headers").asText());
+        assertEquals("[\"X-Remote-Group\"]", data.path("requestheader-group-headers").asText());
+        assertEquals("[\"X-Remote-Extra-\"]", data.path("requestheader-extra-headers-prefix").asText());
+        assertEquals(Files.readString(PKI.resolve("front-proxy-ca.crt")).replaceAll("\\s", ""),
+                data.path("requestheader-client-ca-file").asText().replaceAll("\\s", ""));
+        assertTrue(data.path("client-ca-file").asText().startsWith("-----BEGIN CERTIFICATE-----"), data.toString());
     }
 }

@@ -12,8 +12,6 @@ import io.kapi.server.certs.TestCertificates;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -47,13 +44,7 @@ public final class TestWebhookServer implements AutoCloseable {
         TestCertificates.Cert ca = TestCertificates.ca("webhook-test-ca");
         TestCertificates.Cert serving = TestCertificates.servingForIp(ca, "127.0.0.1", SERVICE_NAME);
         caPem = Pem.encode(ca.certificate());
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        keys.load(null, null);
-        keys.setKeyEntry("serving", serving.key(), new char[0], new Certificate[] {serving.certificate(), ca.certificate()});
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(keys, new char[0]);
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(kmf.getKeyManagers(), null, null);
+        SSLContext tls = TestCertificates.serverTls(serving, ca);
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(tls));
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());

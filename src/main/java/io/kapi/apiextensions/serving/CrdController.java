@@ -15,10 +15,9 @@ import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.Registry;
+import io.kapi.registry.WatchedPasses;
 import io.kapi.registry.ResourceDefinition;
 import io.kapi.registry.ResourceStore;
-import io.kapi.storage.cache.CacheWatch;
-import io.kapi.storage.cache.Delivery;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,7 +27,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The apiextensions-apiserver's controllers in one loop: naming (accepted names, {@code NamesAccepted}),
@@ -88,47 +86,10 @@ public final class CrdController implements PostStartHook, AutoCloseable {
     }
 
     private void loop() {
-        CacheWatch watch = null;
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                if (watch == null) {
-                    watch = store().watch("", ListOptions.ALL);
-                }
-                syncAll();
-                if (waitForChange(watch)) {
-                    watch.close();
-                    watch = null;
-                }
-            } catch (InterruptedException e) {
-                break;
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "CRD controller pass failed: {0}", e.toString());
-                sleepQuietly();
-            }
-        }
-        if (watch != null) {
-            watch.close();
-        }
-    }
-
-    /** Waits up to the resync period for a CRD event, then drains what else came; true when the watch ended. */
-    private static boolean waitForChange(CacheWatch watch) throws InterruptedException {
-        Delivery d = watch.poll(TimeUnit.NANOSECONDS.convert(RESYNC));
-        while (d != null) {
-            if (d instanceof Delivery.End || d instanceof Delivery.Failure) {
-                return true;
-            }
-            d = watch.poll(0);
-        }
-        return false;
-    }
-
-    private static void sleepQuietly() {
-        try {
-            Thread.sleep(RESYNC);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        WatchedPasses.run(this::store, () -> {
+            syncAll();
+            return RESYNC;
+        }, "CRD controller", LOG);
     }
 
     private ResourceStore store() {

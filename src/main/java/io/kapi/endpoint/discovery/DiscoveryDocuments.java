@@ -17,9 +17,16 @@ import java.util.List;
 final class DiscoveryDocuments {
 
     private final ResourceTable table;
+    private final List<ExternalVersion> externals;
 
     DiscoveryDocuments(ResourceTable table) {
+        this(table, List.of());
+    }
+
+    /** @param externals aggregated group-versions, listed after this server's groups, in their given order */
+    DiscoveryDocuments(ResourceTable table, List<ExternalVersion> externals) {
         this.table = table;
+        this.externals = externals;
     }
 
     /** {@code GET /api}: note kube-apiserver sends no apiVersion here. */
@@ -57,10 +64,12 @@ final class DiscoveryDocuments {
     private ObjectNode groupBody(ObjectNode doc, String group) {
         doc.put("name", group);
         ArrayNode versions = doc.putArray("versions");
-        for (String v : table.versions(group)) {
+        List<String> all = versions(group);
+        for (String v : all) {
             versionEntry(versions.addObject(), group, v);
         }
-        versionEntry(doc.putObject("preferredVersion"), group, table.preferredVersion(group));
+        versionEntry(doc.putObject("preferredVersion"), group,
+                table.versions(group).isEmpty() ? all.getFirst() : table.preferredVersion(group));
         return doc;
     }
 
@@ -131,6 +140,17 @@ final class DiscoveryDocuments {
                 table.resources(new GroupVersion(group, v)).forEach(r -> aggregatedResource(resources.addObject(), r));
                 version.put("freshness", "Current");
             }
+            for (ExternalVersion e : external(group)) {
+                if (e.resourceList() != null) {
+                    ObjectNode version = versions.addObject();
+                    version.put("version", e.groupVersion().version());
+                    RemoteResources.aggregated(e.resourceList(), version.putArray("resources"));
+                    version.put("freshness", "Current");
+                }
+            }
+            if (versions.isEmpty()) {
+                items.remove(items.size() - 1);
+            }
         }
         return doc;
     }
@@ -168,8 +188,24 @@ final class DiscoveryDocuments {
         }
     }
 
+    /** This server's groups, then the aggregated ones it does not serve itself. */
     private List<String> groups() {
-        return table.groupVersions().stream().map(GroupVersion::group)
-                .filter(g -> !g.isEmpty()).distinct().toList();
+        return java.util.stream.Stream.concat(table.groupVersions().stream(),
+                        externals.stream().map(ExternalVersion::groupVersion))
+                .map(GroupVersion::group).filter(g -> !g.isEmpty()).distinct().toList();
+    }
+
+    /** The versions of {@code group}: this server's, then the aggregated ones it does not serve. */
+    private List<String> versions(String group) {
+        List<String> own = table.versions(group);
+        return java.util.stream.Stream.concat(own.stream(),
+                external(group).stream().map(e -> e.groupVersion().version()).filter(v -> !own.contains(v))).toList();
+    }
+
+    /** The aggregated versions of {@code group} this server does not serve itself. */
+    private List<ExternalVersion> external(String group) {
+        List<String> own = table.versions(group);
+        return externals.stream().filter(e -> e.groupVersion().group().equals(group)
+                && !own.contains(e.groupVersion().version())).toList();
     }
 }

@@ -7,6 +7,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.resource.ResourceTable;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -25,17 +26,19 @@ public final class DiscoveryHandler implements RestHandler {
     static final String JSON = "application/json";
 
     private final Supplier<ResourceTable> tables;
+    private final Supplier<List<ExternalVersion>> externals;
     private final String serverAddress;
     private volatile Documents documents;
 
-    /** The encoded documents of one state of the resource table. */
-    private record Documents(ResourceTable table, Encoded apiVersions, Encoded groupList, Map<String, Encoded> groups,
+    /** The encoded documents of one state of the resource table and of the aggregated group-versions. */
+    private record Documents(ResourceTable table, List<ExternalVersion> externals, Encoded apiVersions,
+                             Encoded groupList, Map<String, Encoded> groups,
                              Map<GroupVersion, Encoded> resourceLists,
                              Map<DiscoveryAccept.Aggregated, Encoded> aggregatedCore,
                              Map<DiscoveryAccept.Aggregated, Encoded> aggregatedGroups) {
 
-        static Documents of(ResourceTable table, String serverAddress) {
-            DiscoveryDocuments docs = new DiscoveryDocuments(table);
+        static Documents of(ResourceTable table, List<ExternalVersion> externals, String serverAddress) {
+            DiscoveryDocuments docs = new DiscoveryDocuments(table, externals);
             Map<String, Encoded> groups = new HashMap<>();
             Map<GroupVersion, Encoded> resourceLists = new HashMap<>();
             for (GroupVersion gv : table.groupVersions()) {
@@ -44,13 +47,16 @@ public final class DiscoveryHandler implements RestHandler {
                     groups.computeIfAbsent(gv.group(), g -> Encoded.json(docs.group(g), JSON));
                 }
             }
+            for (ExternalVersion e : externals) {
+                groups.computeIfAbsent(e.groupVersion().group(), g -> Encoded.json(docs.group(g), JSON));
+            }
             Map<DiscoveryAccept.Aggregated, Encoded> core = new HashMap<>();
             Map<DiscoveryAccept.Aggregated, Encoded> others = new HashMap<>();
             for (DiscoveryAccept.Aggregated a : DiscoveryAccept.Aggregated.values()) {
                 core.put(a, Encoded.json(docs.aggregated(true, a.apiVersion()), a.contentType()));
                 others.put(a, Encoded.json(docs.aggregated(false, a.apiVersion()), a.contentType()));
             }
-            return new Documents(table, Encoded.json(docs.apiVersions(serverAddress), JSON),
+            return new Documents(table, externals, Encoded.json(docs.apiVersions(serverAddress), JSON),
                     Encoded.json(docs.groupList(), JSON), groups, resourceLists, core, others);
         }
     }
@@ -69,19 +75,31 @@ public final class DiscoveryHandler implements RestHandler {
      * the documents are rebuilt, with new ETags, when {@code tables} gives another table.
      */
     public DiscoveryHandler(Supplier<ResourceTable> tables, String serverAddress) {
+        this(tables, List::of, serverAddress);
+    }
+
+    /**
+     * Discovery of a changing resource table and of the group-versions aggregated API servers serve
+     * ({@code externals}: the same list object until they change), listed after this server's own. Their
+     * {@code /apis/<group>/<version>} is the aggregated server's to answer, not this handler's.
+     */
+    public DiscoveryHandler(Supplier<ResourceTable> tables, Supplier<List<ExternalVersion>> externals,
+                            String serverAddress) {
         this.tables = tables;
+        this.externals = externals;
         this.serverAddress = serverAddress;
     }
 
     /** The documents of the current table, built on the first discovery request and again when the table changes. */
     private Documents documents() {
         ResourceTable table = tables.get();
+        List<ExternalVersion> aggregated = externals.get();
         Documents d = documents;
-        if (d == null || d.table() != table) {
+        if (d == null || d.table() != table || d.externals() != aggregated) {
             synchronized (this) {
                 d = documents;
-                if (d == null || d.table() != table) {
-                    d = Documents.of(table, serverAddress);
+                if (d == null || d.table() != table || d.externals() != aggregated) {
+                    d = Documents.of(table, aggregated, serverAddress);
                     documents = d;
                 }
             }

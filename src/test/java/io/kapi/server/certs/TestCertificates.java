@@ -40,6 +40,20 @@ public final class TestCertificates {
     }
 
     /** The CA of a {@link LocalPki} in {@code dataDir}, with its key. */
+    /** A server's TLS context presenting {@code serving} with its issuer {@code ca} behind it. */
+    public static javax.net.ssl.SSLContext serverTls(Cert serving, Cert ca) throws Exception {
+        java.security.KeyStore keys = java.security.KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("serving", serving.key(), new char[0],
+                new java.security.cert.Certificate[] {serving.certificate(), ca.certificate()});
+        javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory.getInstance(
+                javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, new char[0]);
+        javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
+        tls.init(kmf.getKeyManagers(), null, null);
+        return tls;
+    }
+
     public static Cert caOf(LocalPki pki) throws Exception {
         return new Cert(pki.ca(), Pem.privateKey(Files.readString(pki.dataDir().resolve("ca.key"))));
     }

@@ -1,0 +1,71 @@
+package io.kapi.aggregator;
+
+import io.kapi.client.LocalClient;
+import io.kapi.endpoint.RestHandler;
+import io.kapi.endpoint.discovery.ExternalVersion;
+import io.kapi.health.PostStartHook;
+import io.kapi.machinery.GroupVersion;
+import io.kapi.registry.Registry;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+
+/**
+ * The aggregation layer (kube-aggregator): APIServices that name a Service have their group-version's
+ * requests {@linkplain #proxy() proxied} to that Service's server, their {@code Available} condition kept
+ * by a {@linkplain #hook() controller}, and their resources {@linkplain #externalVersions() listed} by
+ * discovery beside the built-in ones. APIServices without a Service (the local ones) change nothing here.
+ */
+public final class Aggregator implements AutoCloseable {
+
+    private final AtomicReference<Routes> routes = new AtomicReference<>(Routes.NONE);
+    private final Registry registry;
+    private final Backends backends;
+    private final ServiceLocator locator;
+    private final ProxyHandler proxy;
+    private volatile AggregatorController controller;
+
+    private Aggregator(AggregatorConfig config, Registry registry) {
+        this.registry = registry;
+        this.backends = Backends.of(config);
+        this.locator = ServiceLocator.of(config.endpointRouting(), registry);
+        this.proxy = new ProxyHandler(routes::get, locator, backends);
+    }
+
+    /** @throws IllegalArgumentException when the proxy client certificate or key cannot be used */
+    public static Aggregator create(AggregatorConfig config, Registry registry) {
+        return new Aggregator(config, registry);
+    }
+
+    /** The proxy: first in the delegation chain; passes (null) on what no APIService routes. */
+    public RestHandler proxy() {
+        return proxy;
+    }
+
+    /** The aggregated group-versions as discovery lists them, in kube's order; the same list until they change. */
+    public List<ExternalVersion> externalVersions() {
+        return routes.get().discovery();
+    }
+
+    /**
+     * The controller's post-start hook: it starts the loop that checks availability and publishes routes.
+     *
+     * @param apiserver writes APIService status as kube-apiserver itself (the API the proxy is part of)
+     * @param servedHere the group-versions this server serves (never proxied)
+     */
+    public PostStartHook controller(LocalClient apiserver, Predicate<GroupVersion> servedHere, Clock clock) {
+        AggregatorController c = new AggregatorController(registry, apiserver.resource(AggregatorController.API_SERVICES),
+                new Availability(registry, locator, backends), servedHere, clock, routes);
+        controller = c;
+        return c;
+    }
+
+    @Override
+    public void close() {
+        AggregatorController c = controller;
+        if (c != null) {
+            c.close();
+        }
+    }
+}

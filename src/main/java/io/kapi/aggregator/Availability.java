@@ -1,0 +1,155 @@
+package io.kapi.aggregator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.admission.ObjectLookup;
+import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.Json;
+import io.kapi.machinery.ObjectMeta;
+import io.kapi.webhook.CallErrors;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+
+/**
+ * kube-aggregator's remote availability check of one APIService that names a Service, in its order and
+ * words: the Service exists; a cluster-IP Service listens on the port and has EndpointSlices with a
+ * ready endpoint on that port's name; the backend answers {@code GET /apis/<group>/<version>} with a 2xx
+ * within 5 seconds (its certificate not checked, the caller {@code system:kube-aggregator} in
+ * {@code system:masters}). What it answered is the group-version's resources for discovery.
+ */
+final class Availability {
+
+    private static final GroupVersionResource SLICES = new GroupVersionResource("discovery.k8s.io", "v1", "endpointslices");
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+    /** The outcome: the {@code Available} condition's status, reason and message, and the resources read. */
+    record Result(String status, String reason, String message, ObjectNode resourceList) {
+
+        static Result failed(String reason, String message) {
+            return new Result("False", reason, message, null);
+        }
+    }
+
+    private final ObjectLookup lookup;
+    private final ServiceLocator locator;
+    private final Backends backends;
+
+    Availability(ObjectLookup lookup, ServiceLocator locator, Backends backends) {
+        this.lookup = lookup;
+        this.locator = locator;
+        this.backends = backends;
+    }
+
+    Result check(ApiServiceRoute route) {
+        ApiServiceRoute.ServiceRef s = route.service();
+        String service = "service/" + s.name() + " in \"" + s.namespace() + "\"";
+        ObjectNode svc = lookup.get(ServiceLocator.SERVICES, s.namespace(), s.name()).orElse(null);
+        if (svc == null) {
+            return Result.failed("ServiceNotFound", service + " is not present");
+        }
+        String type = svc.path("spec").path("type").asText("ClusterIP");
+        if (type.equals("ClusterIP") || type.isEmpty()) {
+            String portName = portName(svc, s.port());
+            if (portName == null) {
+                return Result.failed("ServicePortError", service + " is not listening on port " + s.port());
+            }
+            Result endpoints = endpoints(s, service, portName);
+            if (endpoints != null) {
+                return endpoints;
+            }
+        }
+        return discovery(route);
+    }
+
+    private static String portName(ObjectNode service, int port) {
+        for (JsonNode p : service.path("spec").path("ports")) {
+            if (p.path("port").asInt() == port) {
+                return p.path("name").asText("");
+            }
+        }
+        return null;
+    }
+
+    /** Null when some slice of the Service has a ready endpoint and a port named {@code portName}. */
+    private Result endpoints(ApiServiceRoute.ServiceRef s, String service, String portName) {
+        boolean any = false;
+        for (ObjectNode slice : lookup.list(SLICES, s.namespace())) {
+            if (!s.name().equals(ObjectMeta.of(slice).labels().get("kubernetes.io/service-name"))) {
+                continue;
+            }
+            any = true;
+            if (hasReadyEndpoint(slice) && hasPort(slice, portName)) {
+                return null;
+            }
+        }
+        return any ? Result.failed("MissingEndpoints", "endpointslices for " + service
+                + " have no addresses with port name \"" + portName + "\"")
+                : Result.failed("EndpointsNotFound", "cannot find endpointslices for " + service);
+    }
+
+    private static boolean hasReadyEndpoint(ObjectNode slice) {
+        for (JsonNode e : slice.path("endpoints")) {
+            JsonNode ready = e.path("conditions").path("ready");
+            if (ready.isMissingNode() || ready.isNull() || ready.asBoolean()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasPort(ObjectNode slice, String portName) {
+        for (JsonNode p : slice.path("ports")) {
+            if (p.has("name") && p.path("name").asText().equals(portName) && p.hasNonNull("port")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Result discovery(ApiServiceRoute route) {
+        URI url;
+        try {
+            url = URI.create(locator.locate(route.service()) + "/apis/" + route.groupVersion().group() + "/"
+                    + route.groupVersion().version());
+        } catch (IllegalStateException e) {
+            return Result.failed("FailedDiscoveryCheck", e.getMessage());
+        }
+        HttpRequest request = HttpRequest.newBuilder(url).timeout(TIMEOUT).header("Accept", "application/json")
+                .header("X-Remote-User", "system:kube-aggregator").header("X-Remote-Group", "system:masters")
+                .GET().build();
+        HttpResponse<byte[]> answer;
+        try {
+            answer = backends.unverified().send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (HttpTimeoutException e) {
+            return missing(url, "Get \"" + url + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
+        } catch (IOException e) {
+            return missing(url, "Get \"" + url + "\": " + CallErrors.describe(e, url));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return missing(url, "context canceled");
+        }
+        if (answer.statusCode() < 200 || answer.statusCode() >= 300) {
+            return Result.failed("FailedDiscoveryCheck", "failing or missing response from " + url + ": bad status from "
+                    + url + ": " + answer.statusCode());
+        }
+        return new Result("True", "Passed", "all checks passed", resourceList(answer.body()));
+    }
+
+    private static Result missing(URI url, String cause) {
+        return Result.failed("FailedDiscoveryCheck", "failing or missing response from " + url + ": " + cause);
+    }
+
+    /** The backend's APIResourceList, or null when it answered something else. */
+    private static ObjectNode resourceList(byte[] body) {
+        try {
+            JsonNode doc = Json.MAPPER.readTree(body);
+            return doc instanceof ObjectNode o && o.path("resources").isArray() ? o : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}
