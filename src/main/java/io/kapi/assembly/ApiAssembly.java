@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.AccessReviews;
+import io.kapi.apis.ComponentStatuses;
 import io.kapi.authz.rbac.RbacEscalation;
 import io.kapi.apis.SelfReviews;
 import io.kapi.apis.TokenReviews;
@@ -158,7 +159,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Authorizer authorizer = authorization.authorizer();
         Aggregator aggregator = Aggregator.create(config.aggregator(), registry);
         RestHandler api = handlers(config, aggregator, schemas, openApi, registry, codecs, tables, keys, issuer,
-                authentications, new AccessReviews(authorizer, authorization.rules()), clock);
+                authentications, new AccessReviews(authorizer, authorization.rules()), storage, clock);
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         admission.bind(registry, apiserver, authorizer);
@@ -244,7 +245,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     private static RestHandler handlers(ApiConfig config, Aggregator aggregator, Schemas schemas, OpenApiHandler openApi,
                                         Registry registry, Codecs codecs, TableConvertor tables, ServiceAccountKeys keys,
                                         String issuer, Authentications authentications, AccessReviews access,
-                                        Clock clock) {
+                                        Storage storage, Clock clock) {
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
         Subresources subresources = Subresources.create(registry, codecs, patchSchemas, keys, issuer,
                 config.authentication().serviceAccounts().maxTokenExpiration(), clock);
@@ -255,6 +256,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         computed.put(new GroupVersionResource("authentication.k8s.io", "v1", "tokenreviews"),
                 new TokenReviews(codecs, authentications.tokens()));
         computed.putAll(subresources.computed());
+        computed.put(new GroupVersionResource("", "v1", "componentstatuses"), new ComponentStatuses(codecs, storage::healthy));
         return new DelegationChain(List.of(
                 aggregator.proxy(),
                 new DiscoveryHandler(() -> registry.model().table(), aggregator::externalVersions,

@@ -91,6 +91,10 @@ public final class ApiRouter implements RestHandler {
             throw ApiException.methodNotAllowed();
         }
         checkScope(resource, info);
+        String deprecation = registry.model().table().facts(resource).deprecation();
+        if (deprecation != null) {
+            request.requireContext().warnings().add(deprecation);
+        }
         VerbHandler special = computed.get(resource.gvr());
         if (special != null) {
             return special.handle(new ResourceRequest(request, resource, null));

@@ -82,6 +82,28 @@ final class KubectlOutputIT {
     }
 
     @Test
+    @DisplayName("get cs probes the scheduler, controller manager and storage, with kube's deprecation warning")
+    void componentStatuses() {
+        Kubectl.Result r = kubectl("get", "cs").assertOk();
+        assertEquals("Warning: v1 ComponentStatus is deprecated in v1.19+", r.stderr().strip(), r.toString());
+        List<String> lines = r.stdout().strip().lines().toList();
+        assertTrue(lines.get(0).matches("NAME\\s+STATUS\\s+MESSAGE\\s+ERROR"), r.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.matches("scheduler\\s+Unhealthy\\s+Get \"https://127.0.0.1:10259/healthz\": "
+                + "dial tcp 127.0.0.1:10259: connect: connection refused\\s*")), r.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.matches("etcd-0\\s+Healthy\\s+ok\\s*")), r.toString());
+        assertTrue(kubectl("get", "cs", "nothing").assertFailed().stderr()
+                .contains("Error from server (NotFound): componentstatuses \"nothing\" not found"));
+    }
+
+    @Test
+    @DisplayName("requests for Endpoints carry kube 1.33's deprecation warning")
+    void endpointsDeprecated() {
+        Kubectl.Result r = kubectl("get", "endpoints", "kubernetes", "-n", "default").assertOk();
+        assertEquals("Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice",
+                r.stderr().strip(), r.toString());
+    }
+
+    @Test
     @DisplayName("get deploy -o wide adds CONTAINERS, IMAGES and SELECTOR columns")
     void wide() {
         Kubectl.Result r = kubectl("get", "deploy", "web", "-n", NS, "-o", "wide").assertOk();

@@ -61,7 +61,7 @@ public final class CustomResourceVersions {
         ApiResource api = resource(crd, v);
         StructuralSchema schema = v.schema() == null ? null : StructuralSchema.of(v.schema());
         ResourceFacts facts = new ResourceFacts(stored, crd.group() + "/" + api.name(), true, false,
-                selectable(v));
+                selectable(v), null);
         CustomResourceStrategy strategy = new CustomResourceStrategy(v.hasStatus(), schema, terminating);
         Converter converter = converter(crd, v, stored);
         CustomKind custom = new CustomKind(

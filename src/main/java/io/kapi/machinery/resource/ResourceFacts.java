@@ -18,9 +18,11 @@ import java.util.List;
  * @param createOnUpdate whether a PUT to a missing object creates it
  * @param selectableFields the fields a field selector may name beyond {@code metadata.name} and
  *        {@code metadata.namespace}
+ * @param deprecation the warning kube-apiserver adds to every request of a deprecated resource
+ *        ({@code v1 ComponentStatus is deprecated in v1.19+}), or null
  */
 public record ResourceFacts(GroupVersionKind storageVersion, String storagePath, boolean tracksGeneration,
-                            boolean createOnUpdate, List<SelectableField> selectableFields) {
+                            boolean createOnUpdate, List<SelectableField> selectableFields, String deprecation) {
 
     public ResourceFacts {
         selectableFields = List.copyOf(selectableFields);
@@ -46,6 +48,6 @@ public record ResourceFacts(GroupVersionKind storageVersion, String storagePath,
 
     /** The facts of a stored resource without special behaviours, stored as {@code storageVersion} under {@code path}. */
     public static ResourceFacts plain(GroupVersionKind storageVersion, String storagePath) {
-        return new ResourceFacts(storageVersion, storagePath, false, false, List.of());
+        return new ResourceFacts(storageVersion, storagePath, false, false, List.of(), null);
     }
 }

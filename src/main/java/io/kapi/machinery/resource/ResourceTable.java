@@ -395,7 +395,28 @@ public final class ResourceTable {
                     f.path("from").asText(f.path("path").asText())));
         }
         return new ResourceFacts(storage, r.path("storagePath").asText(row.name()),
-                r.path("tracksGeneration").asBoolean(false), r.path("createOnUpdate").asBoolean(false), fields);
+                r.path("tracksGeneration").asBoolean(false), r.path("createOnUpdate").asBoolean(false), fields,
+                deprecation(r.path("deprecated"), row));
+    }
+
+    /**
+     * kube's deprecation warning for a row whose {@code deprecated} names the release that deprecated it and
+     * optionally the one that removes it and the replacement ({@code group/version Kind}), worded as
+     * {@code deprecation.WarningMessage}; null when not deprecated.
+     */
+    private static String deprecation(JsonNode deprecated, ApiResource row) {
+        if (!deprecated.hasNonNull("in")) {
+            return null;
+        }
+        String message = new GroupVersion(row.group(), row.version()).apiVersion() + " " + row.kind()
+                + " is deprecated in v" + deprecated.get("in").asText() + "+";
+        if (deprecated.hasNonNull("removedIn")) {
+            message += ", unavailable in v" + deprecated.get("removedIn").asText() + "+";
+        }
+        if (deprecated.hasNonNull("replacement")) {
+            message += "; use " + deprecated.get("replacement").asText();
+        }
+        return message;
     }
 
     private static List<String> strings(JsonNode array) {
