@@ -73,7 +73,10 @@ public final class BuiltinValidation {
             Map.entry("networking.k8s.io/IPAddress", MoreKinds.IP_ADDRESS),
             Map.entry("networking.k8s.io/ServiceCIDR", MoreKinds.SERVICE_CIDR),
             Map.entry("flowcontrol.apiserver.k8s.io/FlowSchema", FlowControl.FLOW_SCHEMA),
-            Map.entry("flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration", FlowControl.PRIORITY_LEVEL));
+            Map.entry("flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration", FlowControl.PRIORITY_LEVEL),
+            Map.entry("resource.k8s.io/DeviceClass", DeviceClasses.RULES),
+            Map.entry("resource.k8s.io/ResourceClaim", ResourceClaims.CLAIM),
+            Map.entry("resource.k8s.io/ResourceClaimTemplate", ResourceClaims.TEMPLATE));
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 

@@ -42,6 +42,10 @@ public final class CelEnvironment {
     private static final List<CelLibrary> KUBE_LIBRARIES = List.of(new ListsLibrary(), new RegexLibrary(),
             new UrlLibrary(), new QuantityLibrary(), new NetLibrary());
 
+    private static final java.util.regex.Pattern ANTLR_ERROR = java.util.regex.Pattern.compile(
+            "(?m)^(ERROR: [^:\\n]*:\\d+:\\d+: )(mismatched input |extraneous input |missing |no viable alternative"
+                    + "|token recognition error)");
+
     private final Cel cel;
     private final Map<String, Variable> variables;
     private final CelLimits limits;
@@ -80,7 +84,7 @@ public final class CelEnvironment {
             throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + e.getMessage());
         }
         if (result.hasError()) {
-            throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + result.getErrorString());
+            throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + syntaxWording(result.getErrorString()));
         }
         try {
             var ast = result.getAst();
@@ -89,6 +93,15 @@ public final class CelEnvironment {
         } catch (dev.cel.common.CelException e) {
             throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + e.getMessage());
         }
+    }
+
+    /**
+     * The parser's errors as cel-go words them: errors of the grammar (what ANTLR reports: mismatched,
+     * extraneous or missing input, no viable alternative, an unknown token) start with {@code Syntax error: },
+     * which cel-java leaves out. Type-checker errors are unchanged.
+     */
+    static String syntaxWording(String errors) {
+        return ANTLR_ERROR.matcher(errors).replaceAll("$1Syntax error: $2");
     }
 
     /**

@@ -59,6 +59,15 @@ class CelEnvironmentTest {
     }
 
     @Test
+    @DisplayName("a grammar error is worded as cel-go words it: Syntax error, then what the parser expected")
+    void syntaxErrors() {
+        CelError error = assertThrows(CelError.class, () -> dyn.compile("1 +"));
+        assertEquals("compilation failed: ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting {'[', "
+                + "'{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, "
+                + "IDENTIFIER}\n | 1 +\n | ...^", error.getMessage());
+    }
+
+    @Test
     @DisplayName("values follow the schema: integers, maps, lists, timestamps and int-or-string")
     void evaluationWithSchema() {
         JsonNode self = json("{'replicas':9,'name':'web','tags':['a','b'],'labels':{'app':'x'},"
