@@ -76,7 +76,8 @@ public final class BuiltinValidation {
             Map.entry("flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration", FlowControl.PRIORITY_LEVEL),
             Map.entry("resource.k8s.io/DeviceClass", DeviceClasses.RULES),
             Map.entry("resource.k8s.io/ResourceClaim", ResourceClaims.CLAIM),
-            Map.entry("resource.k8s.io/ResourceClaimTemplate", ResourceClaims.TEMPLATE));
+            Map.entry("resource.k8s.io/ResourceClaimTemplate", ResourceClaims.TEMPLATE),
+            Map.entry("resource.k8s.io/ResourceSlice", ResourceSlices.RULES));
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
