@@ -108,6 +108,7 @@ public final class BuiltinValidation {
                 return s;
             }),
             Map.entry("certificates.k8s.io/CertificateSigningRequest", o -> F.objectNode()),
+            Map.entry("resource.k8s.io/ResourceClaim", o -> F.objectNode()),
             Map.entry("admissionregistration.k8s.io/ValidatingAdmissionPolicy", o -> F.objectNode()));
 
     private BuiltinValidation() {

@@ -21,6 +21,8 @@ final class DeviceSelectors {
     static final int CONFIG_MAX = 32;
     private static final int EXPRESSION_MAX = 10 * 1024;
     private static final int PARAMETERS_MAX = 10 * 1024;
+    private static final java.util.regex.Pattern SEMVER_CALL = java.util.regex.Pattern.compile(
+            "\\b(semver|isSemver|isGreaterThan|isLessThan|compareTo|major|minor|patch)\\s*\\(");
 
     private DeviceSelectors() {
     }
@@ -56,13 +58,24 @@ final class DeviceSelectors {
         try {
             compiled = DeviceCel.selectors().compile(source);
         } catch (CelError err) {
-            e.invalidString(path, source, err.getMessage());
+            if (err.getMessage().startsWith("Syntax error") || !usesSemver(source)) {
+                e.invalidString(path, source, err.getMessage());
+            }
             return;
         }
         String type = compiled.resultType();
         if (!type.equals("bool") && !type.equals("dyn")) {
             e.invalidString(path, source, "must evaluate to bool or the unknown type, not " + type);
         }
+    }
+
+    /**
+     * Whether {@code source} may call kube's semver library ({@code semver("1.0.0")}, {@code isSemver},
+     * {@code isGreaterThan}, ...), which Kapi's CEL environment lacks: a type error in such an expression
+     * may be Kapi's own, so only syntax errors are reported for it (a valid selector must not be refused).
+     */
+    private static boolean usesSemver(String source) {
+        return SEMVER_CALL.matcher(source).find();
     }
 
     /** {@code validateDeviceConfiguration} of one configuration at {@code path}: opaque is required. */

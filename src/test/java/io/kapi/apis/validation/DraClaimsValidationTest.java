@@ -94,6 +94,9 @@ class DraClaimsValidationTest {
         return Stream.of(
                 Arguments.of("class: a valid one passes", CLASS, List.of()),
                 Arguments.of("class: an empty spec passes", CLASS.replaceAll("(?s)spec:.*", "spec: {}\n"), List.of()),
+                Arguments.of("class: a selector using kube's semver library (which Kapi's CEL lacks) passes",
+                        CLASS.replaceAll("expression: '.*'", "expression: 'device.attributes[\"gpu.example.com\"]"
+                                + ".driverVersion.isGreaterThan(semver(\"1.0.0\"))'"), List.of()),
                 Arguments.of("class: an expression that does not compile",
                         CLASS.replaceAll("expression: '.*'", "expression: 'device.driver == 1 +'"),
                         List.of(s + ".expression: Invalid value: \"device.driver == 1 +\": compilation failed: "
