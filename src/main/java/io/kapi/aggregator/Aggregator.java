@@ -8,6 +8,7 @@ import io.kapi.machinery.GroupVersion;
 import io.kapi.registry.Registry;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
@@ -49,6 +50,14 @@ public final class Aggregator implements AutoCloseable {
     }
 
     /**
+     * The aggregated servers' OpenAPI v3 documents by {@code apis/<group>/<version>}, for {@code /openapi/v3};
+     * the same map until they change.
+     */
+    public Map<String, String> openApiV3() {
+        return routes.get().openApiV3();
+    }
+
+    /**
      * The controller's post-start hook: it starts the loop that checks availability and publishes routes.
      *
      * @param apiserver writes APIService status as kube-apiserver itself (the API the proxy is part of)
@@ -67,5 +76,6 @@ public final class Aggregator implements AutoCloseable {
         if (c != null) {
             c.close();
         }
+        backends.close();
     }
 }

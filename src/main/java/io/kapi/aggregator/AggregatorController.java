@@ -74,6 +74,7 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
     boolean sync() {
         Map<GroupVersion, ApiServiceRoute> found = new HashMap<>();
         Map<GroupVersion, ObjectNode> resources = new HashMap<>();
+        Map<String, String> openApi = new HashMap<>();
         boolean allAvailable = true;
         for (ObjectNode apiService : store().list("", ListOptions.ALL).items()) {
             ApiServiceRoute route = ApiServiceRoute.of(apiService).orElse(null);
@@ -91,8 +92,12 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
             if (result.resourceList() != null) {
                 resources.put(route.groupVersion(), result.resourceList());
             }
+            if (result.openApiV3() != null) {
+                openApi.put("apis/" + route.groupVersion().group() + "/" + route.groupVersion().version(),
+                        result.openApiV3());
+            }
         }
-        Routes next = Routes.of(found, resources);
+        Routes next = Routes.of(found, resources, openApi);
         if (!next.equals(routes.get())) {
             routes.set(next);
         }

@@ -19,18 +19,23 @@ import java.time.Duration;
  * words: the Service exists; a cluster-IP Service listens on the port and has EndpointSlices with a
  * ready endpoint on that port's name; the backend answers {@code GET /apis/<group>/<version>} with a 2xx
  * within 5 seconds (its certificate not checked, the caller {@code system:kube-aggregator} in
- * {@code system:masters}). What it answered is the group-version's resources for discovery.
+ * {@code system:masters}). What it answered is the group-version's resources for discovery; its OpenAPI v3
+ * document ({@code /openapi/v3/apis/<group>/<version>}, at most 8 MiB) is fetched with it for {@code /openapi/v3}.
  */
 final class Availability {
 
     private static final GroupVersionResource SLICES = new GroupVersionResource("discovery.k8s.io", "v1", "endpointslices");
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    private static final int OPENAPI_MAX = 8 << 20;
 
-    /** The outcome: the {@code Available} condition's status, reason and message, and the resources read. */
-    record Result(String status, String reason, String message, ObjectNode resourceList) {
+    /**
+     * The outcome: the {@code Available} condition's status, reason and message, the resources read, and the
+     * backend's OpenAPI v3 document of the group-version (null when it has none).
+     */
+    record Result(String status, String reason, String message, ObjectNode resourceList, String openApiV3) {
 
         static Result failed(String reason, String message) {
-            return new Result("False", reason, message, null);
+            return new Result("False", reason, message, null, null);
         }
     }
 
@@ -136,7 +141,28 @@ final class Availability {
             return Result.failed("FailedDiscoveryCheck", "failing or missing response from " + url + ": bad status from "
                     + url + ": " + answer.statusCode());
         }
-        return new Result("True", "Passed", "all checks passed", resourceList(answer.body()));
+        return new Result("True", "Passed", "all checks passed", resourceList(answer.body()), openApiV3(url));
+    }
+
+    /** The backend's OpenAPI v3 document beside its discovery {@code url}, or null when it serves none. */
+    private String openApiV3(URI discovery) {
+        URI url = discovery.resolve("/openapi/v3" + discovery.getRawPath());
+        HttpRequest request = HttpRequest.newBuilder(url).timeout(TIMEOUT).header("Accept", "application/json")
+                .header("X-Remote-User", "system:kube-aggregator").header("X-Remote-Group", "system:masters")
+                .GET().build();
+        try {
+            HttpResponse<byte[]> answer = backends.unverified().send(request, HttpResponse.BodyHandlers.ofByteArray());
+            if (answer.statusCode() != 200 || answer.body().length > OPENAPI_MAX
+                    || !(Json.MAPPER.readTree(answer.body()) instanceof ObjectNode)) {
+                return null;
+            }
+            return new String(answer.body(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     private static Result missing(URI url, String cause) {

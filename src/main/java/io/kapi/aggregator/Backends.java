@@ -24,7 +24,7 @@ import javax.net.ssl.SSLContext;
  * {@code insecureSkipTLSVerify}; the proxy client certificate ({@code --proxy-client-cert-file}) presented
  * when the backend asks for one. Clients are kept per trust, so connections are reused. No redirects.
  */
-final class Backends {
+final class Backends implements AutoCloseable {
 
     private static final Duration CONNECT = Duration.ofSeconds(10);
 
@@ -73,6 +73,13 @@ final class Backends {
     /** The client of the availability check, which (as kube's) does not verify the backend's certificate. */
     HttpClient unverified() {
         return clients.computeIfAbsent(new Trust("", "", true), t -> build(WebhookTrust.insecure(proxyKeys)));
+    }
+
+    /** Stops every client made (their selector threads and connections). */
+    @Override
+    public void close() {
+        clients.values().forEach(HttpClient::shutdownNow);
+        clients.clear();
     }
 
     private static HttpClient build(SSLContext tls) {

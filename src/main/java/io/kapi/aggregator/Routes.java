@@ -9,20 +9,27 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One state of the aggregated group-versions: the route of each, and what discovery lists of them (the
- * resources each backend last answered its discovery check with). Immutable; replaced whole.
+ * One state of the aggregated group-versions: the route of each, what discovery lists of them (the
+ * resources each backend last answered its discovery check with), and their OpenAPI v3 documents by
+ * {@code apis/<group>/<version>}. Immutable; replaced whole.
  */
-record Routes(Map<GroupVersion, ApiServiceRoute> byGroupVersion, List<ExternalVersion> discovery) {
+record Routes(Map<GroupVersion, ApiServiceRoute> byGroupVersion, List<ExternalVersion> discovery,
+              Map<String, String> openApiV3) {
 
-    static final Routes NONE = new Routes(Map.of(), List.of());
+    static final Routes NONE = new Routes(Map.of(), List.of(), Map.of());
 
     Routes {
         byGroupVersion = Map.copyOf(byGroupVersion);
         discovery = List.copyOf(discovery);
+        openApiV3 = Map.copyOf(openApiV3);
     }
 
-    /** The routes with the resource lists their backends gave, in kube's order: group priority, then name. */
-    static Routes of(Map<GroupVersion, ApiServiceRoute> routes, Map<GroupVersion, ObjectNode> resourceLists) {
+    /**
+     * The routes with the resource lists and OpenAPI documents their backends gave; discovery in kube's
+     * order: group priority, then name.
+     */
+    static Routes of(Map<GroupVersion, ApiServiceRoute> routes, Map<GroupVersion, ObjectNode> resourceLists,
+                     Map<String, String> openApiV3) {
         List<ExternalVersion> versions = new ArrayList<>();
         routes.values().forEach(r -> versions.add(new ExternalVersion(r.groupVersion(), r.groupPriority(),
                 r.versionPriority(), resourceLists.get(r.groupVersion()))));
@@ -30,6 +37,6 @@ record Routes(Map<GroupVersion, ApiServiceRoute> byGroupVersion, List<ExternalVe
                 .thenComparing(v -> v.groupVersion().group())
                 .thenComparing(Comparator.comparingInt(ExternalVersion::versionPriority).reversed())
                 .thenComparing(v -> v.groupVersion().version()));
-        return new Routes(routes, versions);
+        return new Routes(routes, versions, openApiV3);
     }
 }

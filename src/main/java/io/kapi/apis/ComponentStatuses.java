@@ -43,8 +43,6 @@ public final class ComponentStatuses implements VerbHandler {
 
     private final Codecs codecs;
     private final Map<String, Callable<ObjectNode>> components = new LinkedHashMap<>();
-    private final HttpClient client = HttpClient.newBuilder().sslContext(WebhookTrust.insecure(null))
-            .connectTimeout(PROBE_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
 
     /** @param storageHealthy the storage's health, reported as {@code etcd-0} */
     public ComponentStatuses(Codecs codecs, BooleanSupplier storageHealthy) {
@@ -101,9 +99,11 @@ public final class ComponentStatuses implements VerbHandler {
         }
     }
 
-    private ObjectNode probe(String name, URI url) {
+    /** One probe, with a client of its own that is gone when it returns (no thread outlives a request). */
+    private static ObjectNode probe(String name, URI url) {
         HttpRequest request = HttpRequest.newBuilder(url).timeout(PROBE_TIMEOUT).GET().build();
-        try {
+        try (HttpClient client = HttpClient.newBuilder().sslContext(WebhookTrust.insecure(null))
+                .connectTimeout(PROBE_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build()) {
             HttpResponse<byte[]> answer = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
             String body = new String(answer.body(), StandardCharsets.UTF_8);
             return answer.statusCode() >= 200 && answer.statusCode() < 400 ? status(name, "True", body, "")

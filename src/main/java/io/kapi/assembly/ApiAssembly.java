@@ -140,7 +140,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock, listEncoders),
                 new FieldTracking(fieldManagers, clock));
         OpenApiModels models = new OpenApiModels(registry, schemas);
-        OpenApiHandler openApi = new OpenApiHandler(models, "v1.34.0");
+        Aggregator aggregator = Aggregator.create(config.aggregator(), registry);
+        OpenApiHandler openApi = new OpenApiHandler(models, aggregator::openApiV3, "v1.34.0");
         String issuer = config.serviceAccountIssuer() == null
                 ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer();
         ServiceAccountKeys keys = signingKeys(config);
@@ -157,7 +158,6 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 config.authorization());
         authorizationRef.set(authorization);
         Authorizer authorizer = authorization.authorizer();
-        Aggregator aggregator = Aggregator.create(config.aggregator(), registry);
         RestHandler api = handlers(config, aggregator, schemas, openApi, registry, codecs, tables, keys, issuer,
                 authentications, new AccessReviews(authorizer, authorization.rules()), storage, clock);
         Loopback loopback = loopback(api, authorizer, registry);

@@ -136,6 +136,17 @@ final class AggregatorIT {
     }
 
     @Test
+    @DisplayName("the backend's OpenAPI v3 document is listed and served, so kubectl explain describes its kinds")
+    void openApi() throws Exception {
+        var index = until(r -> r.stdout().contains("apis/wardle.example.com/v1alpha1"), "get", "--raw", "/openapi/v3")
+                .json();
+        String url = index.path("paths").path("apis/wardle.example.com/v1alpha1").path("serverRelativeURL").asText();
+        assertTrue(url.startsWith("/openapi/v3/apis/wardle.example.com/v1alpha1?hash="), index.toString());
+        String explained = kubectl().run("explain", "flunders.spec").assertOk().stdout();
+        assertTrue(explained.contains("What the flunder wants.") && explained.contains("reference"), explained);
+    }
+
+    @Test
     @DisplayName("a request is proxied with its path, query and body, who made it in X-Remote headers, no credentials")
     void proxied() throws Exception {
         String path = "/apis/wardle.example.com/v1alpha1/namespaces/default/flunders";

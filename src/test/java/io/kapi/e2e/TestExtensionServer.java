@@ -21,7 +21,7 @@ import javax.net.ssl.SSLContext;
  * {@code wardle.example.com/v1alpha1}: its APIResourceList (flunders, namespaced, short name {@code fl}; the
  * same for any other group-version asked for, so that one server can back several APIServices), a
  * list of one flunder per namespace ({@code GET .../namespaces/<ns>/flunders}), a create that echoes the
- * body with 201, and a watch that sends one ADDED event and ends. Its certificate names 127.0.0.1,
+ * body with 201, a watch that sends one ADDED event and ends, and the group-version's OpenAPI v3 document. Its certificate names 127.0.0.1,
  * {@code localhost} and {@link #SERVICE_NAME}. Every request's method, path, query and headers are kept.
  */
 final class TestExtensionServer implements AutoCloseable {
@@ -29,6 +29,21 @@ final class TestExtensionServer implements AutoCloseable {
     static final String GROUP_VERSION = "wardle.example.com/v1alpha1";
     /** The name its certificate carries for a Service {@code wardle} in {@code default}. */
     static final String SERVICE_NAME = "wardle.default.svc";
+
+    private static final String OPENAPI = """
+            {"openapi":"3.0.0","info":{"title":"wardle","version":"v1alpha1"},"paths":{
+             "/apis/wardle.example.com/v1alpha1/namespaces/{namespace}/flunders/{name}":{"get":{
+              "responses":{"200":{"description":"OK","content":{"application/json":{"schema":{
+               "$ref":"#/components/schemas/com.example.wardle.v1alpha1.Flunder"}}}}},
+              "x-kubernetes-action":"get",
+              "x-kubernetes-group-version-kind":{"group":"wardle.example.com","kind":"Flunder","version":"v1alpha1"}}}},
+             "components":{"schemas":{
+             "com.example.wardle.v1alpha1.Flunder":{"type":"object","description":"A Flunder is a test kind.",
+              "properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},
+               "spec":{"type":"object","description":"What the flunder wants.",
+                "properties":{"reference":{"type":"string","description":"The flunder it refers to."}}}},
+              "x-kubernetes-group-version-kind":[{"group":"wardle.example.com","kind":"Flunder","version":"v1alpha1"}]}}}}
+            """;
 
     /** One request as the server saw it. */
     record Seen(String method, String path, String query, Map<String, List<String>> headers, String body) {
@@ -80,7 +95,9 @@ final class TestExtensionServer implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             seen.add(new Seen(exchange.getRequestMethod(), path, query, Map.copyOf(exchange.getRequestHeaders()), body));
             String base = "/apis/" + GROUP_VERSION;
-            if (path.matches("/apis/[^/]+/[^/]+")) {
+            if (path.equals("/openapi/v3/apis/" + GROUP_VERSION)) {
+                send(exchange, 200, OPENAPI);
+            } else if (path.matches("/apis/[^/]+/[^/]+")) {
                 send(exchange, 200, resourceList(path.substring("/apis/".length())));
             } else if (path.matches(base + "/namespaces/[^/]+/flunders") && exchange.getRequestMethod().equals("POST")) {
                 send(exchange, 201, body);

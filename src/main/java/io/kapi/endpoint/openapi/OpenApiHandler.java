@@ -32,7 +32,8 @@ import java.util.function.Supplier;
  * year; a stale {@code hash} is redirected (301) to the current one, as kube-openapi does. v2 is served
  * as JSON or as gnostic protobuf (what kubectl asks for); v3 as JSON only (what kubectl asks for), a
  * request accepting neither gets 406.
- * Paths outside {@code /openapi/} answer null.
+ * Paths outside {@code /openapi/} answer null. The v3 index also lists the documents of aggregated API
+ * servers (as kube-aggregator's OpenAPI v3 controller does), served from their last copy.
  */
 public final class OpenApiHandler implements RestHandler {
 
@@ -41,7 +42,9 @@ public final class OpenApiHandler implements RestHandler {
     private static final String V3_PREFIX = "/openapi/v3/";
 
     private final Supplier<Model> models;
+    private final Supplier<Map<String, String>> externals;
     private final String version;
+    private volatile V3Index index;
     private volatile Model model;
     private volatile ResourceTable table;
     private volatile Schemas schemas;
@@ -57,8 +60,11 @@ public final class OpenApiHandler implements RestHandler {
     public record Model(long version, ResourceTable table, Schemas schemas) {
     }
 
-    private record Built(Definitions definitions, PathPlanner planner, Map<String, Document> groupVersions,
-                         Document index) {
+    private record Built(Definitions definitions, PathPlanner planner, Map<String, Document> groupVersions) {
+    }
+
+    /** The v3 index of one build and one state of the aggregated documents, with those documents. */
+    private record V3Index(Built built, Map<String, String> source, Map<String, Document> externals, Document index) {
     }
 
     /**
@@ -75,7 +81,17 @@ public final class OpenApiHandler implements RestHandler {
      * every document is built again (lazily, on the next request) and gets new ETags and hashes.
      */
     public OpenApiHandler(Supplier<Model> models, String version) {
+        this(models, Map::of, version);
+    }
+
+    /**
+     * As {@link #OpenApiHandler(Supplier, String)}, with the v3 documents of aggregated API servers:
+     * {@code externals} maps a key such as {@code apis/wardle.example.com/v1alpha1} to the JSON an aggregated
+     * server serves there (the same map object until they change). This server's own documents win.
+     */
+    public OpenApiHandler(Supplier<Model> models, Supplier<Map<String, String>> externals, String version) {
         this.models = models;
+        this.externals = externals;
         this.version = version;
         follow();
     }
@@ -120,12 +136,15 @@ public final class OpenApiHandler implements RestHandler {
                     ? respond(request, v2(), JSON).withHeader("Vary", "Accept")
                     : respond(request, v2Protobuf(), "application/octet-stream").withHeader("Vary", "Accept");
         }
-        Built b = built();
+        V3Index v3 = v3Index();
         if (path.equals("/openapi/v3")) {
-            return respond(request, b.index(), JSON);
+            return respond(request, v3.index(), JSON);
         }
         String key = path.substring(V3_PREFIX.length());
-        Document doc = b.groupVersions().get(key);
+        Document doc = v3.built().groupVersions().get(key);
+        if (doc == null) {
+            doc = v3.externals().get(key);
+        }
         if (doc == null) {
             throw ApiException.pathNotFound();
         }
@@ -162,6 +181,40 @@ public final class OpenApiHandler implements RestHandler {
             response = RestResponse.bytes(200, contentType, doc.data());
         }
         return response.withHeader("ETag", doc.etag()).withHeader("Vary", "Accept-Encoding");
+    }
+
+    /** The v3 index of the current build and aggregated documents, made again when either changes. */
+    private V3Index v3Index() {
+        Built b = built();
+        Map<String, String> source = externals.get();
+        V3Index i = index;
+        if (i != null && i.built() == b && i.source() == source) {
+            return i;
+        }
+        synchronized (this) {
+            i = index;
+            if (i == null || i.built() != b || i.source() != source) {
+                Map<String, Document> docs = new TreeMap<>();
+                source.forEach((key, json) -> {
+                    if (!b.groupVersions().containsKey(key)) {
+                        docs.put(key, Document.ofBytes(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                    }
+                });
+                Map<String, Document> all = new TreeMap<>(b.groupVersions());
+                all.putAll(docs);
+                i = new V3Index(b, source, Map.copyOf(docs), indexOf(all));
+                index = i;
+            }
+        }
+        return i;
+    }
+
+    private static Document indexOf(Map<String, Document> docs) {
+        ObjectNode index = Json.object();
+        ObjectNode paths = index.putObject("paths");
+        docs.forEach((key, doc) ->
+                paths.putObject(key).put("serverRelativeURL", V3_PREFIX + key + "?hash=" + doc.hash()));
+        return Document.of(index);
     }
 
     private Built built() {
@@ -236,13 +289,9 @@ public final class OpenApiHandler implements RestHandler {
             names.forEach(n -> v3Schemas.computeIfAbsent(n, k -> OpenApiV3Writer.schema(k, definitions.get(k))));
             docs.put(key, Document.of(OpenApiV3Writer.document(items, v3Schemas, names)));
         });
-        ObjectNode index = Json.object();
-        ObjectNode paths = index.putObject("paths");
-        docs.forEach((key, doc) ->
-                paths.putObject(key).put("serverRelativeURL", V3_PREFIX + key + "?hash=" + doc.hash()));
         LOG.log(System.Logger.Level.INFO, "OpenAPI v3 built in {0} ms: {1} documents",
                 String.valueOf((System.nanoTime() - start) / 1_000_000), docs.size());
-        return new Built(definitions, planner, Map.copyOf(docs), Document.of(index));
+        return new Built(definitions, planner, Map.copyOf(docs));
     }
 
     private static List<String> roots(List<Operation.PathItem> items) {

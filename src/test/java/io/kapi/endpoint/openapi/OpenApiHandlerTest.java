@@ -290,4 +290,25 @@ class OpenApiHandlerTest {
         assertThrows(ApiException.class, () -> handler.handle(get("/openapi/v3/apis/example.com/v1")));
         assertNull(handler.handle(get("/apis")));
     }
+
+    @Test
+    @DisplayName("the v3 index lists aggregated servers' documents, serves them, and follows their changes")
+    void externalDocuments() throws IOException {
+        Schemas schemas = Schemas.builtin();
+        var externals = new java.util.concurrent.atomic.AtomicReference<Map<String, String>>(Map.of(
+                "apis/wardle.example.com/v1alpha1", "{\"openapi\":\"3.0.0\",\"paths\":{}}",
+                "api/v1", "{\"not\":\"used\"}"));
+        OpenApiHandler withExternals = new OpenApiHandler(() -> new OpenApiHandler.Model(0, ResourceTable.builtin(),
+                schemas), externals::get, "v1.34.0");
+        JsonNode paths = body(withExternals.handle(get("/openapi/v3"))).path("paths");
+        String url = paths.path("apis/wardle.example.com/v1alpha1").path("serverRelativeURL").asText();
+        assertTrue(url.startsWith("/openapi/v3/apis/wardle.example.com/v1alpha1?hash="), paths.toString());
+        assertEquals("3.0.0", body(withExternals.handle(get("/openapi/v3/apis/wardle.example.com/v1alpha1")))
+                .path("openapi").asText());
+        assertTrue(body(withExternals.handle(get("/openapi/v3/api/v1"))).path("paths").size() > 10,
+                "this server's own document wins");
+        externals.set(Map.of());
+        assertTrue(body(withExternals.handle(get("/openapi/v3"))).path("paths")
+                .path("apis/wardle.example.com/v1alpha1").isMissingNode());
+    }
 }
