@@ -8,6 +8,7 @@ import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.webhook.CallErrors;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -26,7 +27,8 @@ final class Availability {
 
     private static final GroupVersionResource SLICES = new GroupVersionResource("discovery.k8s.io", "v1", "endpointslices");
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
-    private static final int OPENAPI_MAX = 8 << 20;
+    /** The most of a backend's answer read: a discovery document or an OpenAPI document larger is not used. */
+    private static final int BODY_MAX = 8 << 20;
 
     /**
      * The outcome: the {@code Available} condition's status, reason and message, the resources read, and the
@@ -126,9 +128,9 @@ final class Availability {
         HttpRequest request = HttpRequest.newBuilder(url).timeout(TIMEOUT).header("Accept", "application/json")
                 .header("X-Remote-User", "system:kube-aggregator").header("X-Remote-Group", "system:masters")
                 .GET().build();
-        HttpResponse<byte[]> answer;
+        Answer answer;
         try {
-            answer = backends.unverified().send(request, HttpResponse.BodyHandlers.ofByteArray());
+            answer = get(request);
         } catch (HttpTimeoutException e) {
             return missing(url, "Get \"" + url + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
         } catch (IOException e) {
@@ -137,9 +139,9 @@ final class Availability {
             Thread.currentThread().interrupt();
             return missing(url, "context canceled");
         }
-        if (answer.statusCode() < 200 || answer.statusCode() >= 300) {
+        if (answer.status() < 200 || answer.status() >= 300) {
             return Result.failed("FailedDiscoveryCheck", "failing or missing response from " + url + ": bad status from "
-                    + url + ": " + answer.statusCode());
+                    + url + ": " + answer.status());
         }
         return new Result("True", "Passed", "all checks passed", resourceList(answer.body()), openApiV3(url));
     }
@@ -151,8 +153,8 @@ final class Availability {
                 .header("X-Remote-User", "system:kube-aggregator").header("X-Remote-Group", "system:masters")
                 .GET().build();
         try {
-            HttpResponse<byte[]> answer = backends.unverified().send(request, HttpResponse.BodyHandlers.ofByteArray());
-            if (answer.statusCode() != 200 || answer.body().length > OPENAPI_MAX
+            Answer answer = get(request);
+            if (answer.status() != 200 || answer.body().length == 0
                     || !(Json.MAPPER.readTree(answer.body()) instanceof ObjectNode)) {
                 return null;
             }
@@ -167,6 +169,22 @@ final class Availability {
 
     private static Result missing(URI url, String cause) {
         return Result.failed("FailedDiscoveryCheck", "failing or missing response from " + url + ": " + cause);
+    }
+
+    /**
+     * {@code request}'s answer with at most {@link #BODY_MAX} bytes of its body, read as they come; a larger
+     * body is given up (the stream closed) and reads as empty, so that a backend cannot make the check hold more.
+     */
+    private Answer get(HttpRequest request) throws IOException, InterruptedException {
+        HttpResponse<InputStream> answer = backends.unverified().send(request, HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream in = answer.body()) {
+            byte[] body = in.readNBytes(BODY_MAX + 1);
+            return new Answer(answer.statusCode(), body.length > BODY_MAX ? new byte[0] : body);
+        }
+    }
+
+    /** A backend's status code and body (empty when it was larger than {@link #BODY_MAX}). */
+    private record Answer(int status, byte[] body) {
     }
 
     /** The backend's APIResourceList, or null when it answered something else. */
