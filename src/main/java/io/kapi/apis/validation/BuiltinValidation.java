@@ -52,6 +52,8 @@ public final class BuiltinValidation {
             Map.entry("coordination.k8s.io/Lease", Cluster.LEASE),
             Map.entry("scheduling.k8s.io/PriorityClass", Cluster.PRIORITY_CLASS),
             Map.entry("/LimitRange", ClusterKinds.LIMIT_RANGE),
+            Map.entry("/ResourceQuota", Quotas.RULES),
+            Map.entry("apiregistration.k8s.io/APIService", ApiServices.RULES),
             Map.entry("networking.k8s.io/IngressClass", ClusterKinds.INGRESS_CLASS),
             Map.entry("node.k8s.io/RuntimeClass", ClusterKinds.RUNTIME_CLASS),
             Map.entry("rbac.authorization.k8s.io/Role", Rbac.ROLE),
