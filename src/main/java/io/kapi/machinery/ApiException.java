@@ -1,7 +1,6 @@
 package io.kapi.machinery;
 
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The one error every layer throws to answer a request with a {@code metav1.Status}. Build it through
@@ -73,9 +72,9 @@ public final class ApiException extends RuntimeException {
 
     /** 422: {@code ConfigMap "x" is invalid: [a, b]} with one cause per field error. */
     public static ApiException invalid(GroupVersionKind gvk, String name, List<FieldError> errors) {
-        String joined = errors.size() == 1
-                ? errors.getFirst().toString()
-                : errors.stream().map(FieldError::toString).collect(Collectors.joining(", ", "[", "]"));
+        // the message lists each distinct error once, as Go's ErrorList.ToAggregate; the causes keep every one
+        List<String> distinct = errors.stream().map(FieldError::toString).distinct().toList();
+        String joined = distinct.size() == 1 ? distinct.getFirst() : "[" + String.join(", ", distinct) + "]";
         String qualifiedKind = gvk.group().isEmpty() ? gvk.kind() : gvk.kind() + "." + gvk.group();
         List<StatusCause> causes = errors.stream().map(FieldError::toCause).toList();
         return new ApiException(StatusReason.INVALID, 422,

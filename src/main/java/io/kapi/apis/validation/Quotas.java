@@ -59,7 +59,7 @@ final class Quotas {
         scopes(spec, hard, path, e);
         JsonNode selector = GoValues.at(spec, "scopeSelector");
         if (!GoValues.isUnset(selector)) {
-            scopeSelector(selector, hard, path + ".scopeSelector", e);
+            scopeSelector(selector, hard, scopes(GoValues.at(spec, "scopes")), path + ".scopeSelector", e);
         }
     }
 
@@ -109,8 +109,11 @@ final class Quotas {
         conflicts(new LinkedHashSet<>(names), path + ".scopes", value, e);
     }
 
-    /** {@code validateScopedResourceSelectorRequirement}. */
-    private static void scopeSelector(JsonNode selector, Set<String> hard, String path, Errs e) {
+    /**
+     * {@code validateScopedResourceSelectorRequirement}; its conflict is reported with {@code spec.scopes} as the
+     * value ({@code scopes}), as kube's is.
+     */
+    private static void scopeSelector(JsonNode selector, Set<String> hard, String scopes, String path, Errs e) {
         String p = path + ".matchExpressions";
         Set<String> seen = new LinkedHashSet<>();
         for (JsonNode req : GoValues.items(selector, "matchExpressions")) {
@@ -147,7 +150,7 @@ final class Quotas {
             }
             seen.add(scope);
         }
-        conflicts(seen, p, scopeSelector(selector), e);
+        conflicts(seen, p, scopes, e);
     }
 
     private static void conflicts(Set<String> scopes, String path, String value, Errs e) {

@@ -104,6 +104,13 @@ class QuotaValidationTest {
                                 + "scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, "
                                 + "ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or "
                                 + "ResourceQuotaScopeCrossNamespacePodAffinity")),
+                Arguments.of("conflicting selector scopes, reported with spec.scopes as the value",
+                        SELECTED.replace("{pods: \"10\", cpu: \"4\"}", "{pods: \"10\"}")
+                                .replace("- {scopeName: PriorityClass, operator: In, values: [high]}",
+                                        "- {scopeName: Terminating, operator: Exists}\n"
+                                                + "    - {scopeName: NotTerminating, operator: Exists}"),
+                        List.of("spec.scopeSelector.matchExpressions: Invalid value: []core.ResourceQuotaScope(nil): "
+                                + "conflicting scopes")),
                 Arguments.of("a selector's unknown operator", SELECTED.replace("operator: In", "operator: Near"),
                         List.of("spec.scopeSelector.matchExpressions.operator: Invalid value: \"Near\": not a valid "
                                 + "selector operator")));
