@@ -97,7 +97,7 @@ final class ProxyHandler implements RestHandler {
         request.headers().forEach((name, values) -> {
             if (!NOT_FORWARDED.contains(name) && !name.startsWith(":") && !name.startsWith("impersonate-")
                     && !AuthProxyHeaders.OWN.contains(name) && !name.startsWith(AuthProxyHeaders.EXTRA_PREFIX)) {
-                values.forEach(v -> out.header(name, v));
+                values.forEach(v -> header(out, name, v));
             }
         });
         AuthProxyHeaders.add(out, request.requireContext().user());
@@ -117,6 +117,15 @@ final class ProxyHandler implements RestHandler {
             return text(503, "context canceled");
         }
         return relay(answer, watch);
+    }
+
+    /** Passes a client's header on, unless the HTTP client refuses it (a name or value it may not send). */
+    private static void header(HttpRequest.Builder out, String name, String value) {
+        try {
+            out.header(name, value);
+        } catch (IllegalArgumentException e) {
+            LOG.log(Level.DEBUG, "header {0} not passed on: {1}", name, e.getMessage());
+        }
     }
 
     private static RestResponse relay(HttpResponse<InputStream> answer, boolean watch) {
