@@ -24,4 +24,12 @@ public interface ObjectLookup {
 
     /** Every object of a resource in {@code namespace} ("" for all, or for cluster-scoped ones). */
     List<ObjectNode> list(GroupVersionResource resource, String namespace);
+
+    /**
+     * {@link #list} as the server's watch cache holds the objects now (kube's listers): no storage read, but it
+     * may lag the latest write. What a per-request lookup (a Service's endpoints) should read.
+     */
+    default List<ObjectNode> cachedList(GroupVersionResource resource, String namespace) {
+        return list(resource, namespace);
+    }
 }

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.client.ResourceClient;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.Conditions;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionResource;
-import io.kapi.machinery.Json;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.Registry;
 import io.kapi.registry.WatchedPasses;
@@ -14,7 +14,6 @@ import io.kapi.registry.ResourceStore;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -85,8 +84,7 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
             boolean available = "True".equals(result.status());
             allAvailable &= available;
             if (writeCondition(apiService, result)) {
-                route = new ApiServiceRoute(route.name(), route.groupVersion(), route.groupPriority(),
-                        route.versionPriority(), route.service(), route.caBundle(), route.insecure(), available);
+                route = route.withAvailable(available);
             }
             found.put(route.groupVersion(), route);
             if (result.resourceList() != null) {
@@ -97,6 +95,7 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
                         result.openApiV3());
             }
         }
+        availability.retain(found.keySet());
         Routes next = Routes.of(found, resources, openApi);
         if (!next.equals(routes.get())) {
             routes.set(next);
@@ -106,38 +105,13 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
 
     /** Writes the condition when it differs from the stored one; true when the stored one now says it. */
     private boolean writeCondition(ObjectNode apiService, Availability.Result result) {
-        ObjectNode current = null;
-        for (var c : apiService.path("status").path("conditions")) {
-            if ("Available".equals(c.path("type").asText())) {
-                current = (ObjectNode) c;
-            }
-        }
-        if (current != null && result.status().equals(current.path("status").asText())
-                && result.reason().equals(current.path("reason").asText())
-                && result.message().equals(current.path("message").asText())) {
+        ObjectNode changed = apiService.deepCopy();
+        if (!Conditions.set(changed, "Available", result.status(), result.reason(), result.message(), clock.instant())) {
             return true;
         }
-        ObjectNode changed = apiService.deepCopy();
-        ObjectNode condition = Json.object();
-        condition.put("type", "Available");
-        condition.put("status", result.status());
-        condition.put("lastTransitionTime", current != null && result.status().equals(current.path("status").asText())
-                ? current.path("lastTransitionTime").asText()
-                : clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
-        condition.put("reason", result.reason());
-        condition.put("message", result.message());
-        ObjectNode status = changed.has("status") && changed.get("status").isObject()
-                ? (ObjectNode) changed.get("status") : changed.putObject("status");
-        var conditions = status.putArray("conditions");
-        for (var c : apiService.path("status").path("conditions")) {
-            if (!"Available".equals(c.path("type").asText())) {
-                conditions.add(c);
-            }
-        }
-        conditions.add(condition);
         try {
             apiServices.update(changed, "status");
-            if (current == null || !result.status().equals(current.path("status").asText())) {
+            if (ApiServiceRoute.availableCondition(apiService) != "True".equals(result.status())) {
                 LOG.log(Level.INFO, "APIService {0} Available={1}: {2}", changed.path("metadata").path("name").asText(),
                         result.status(), result.message());
             }

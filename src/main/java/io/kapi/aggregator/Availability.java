@@ -3,6 +3,7 @@ package io.kapi.aggregator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.ObjectLookup;
+import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
@@ -13,7 +14,12 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * kube-aggregator's remote availability check of one APIService that names a Service, in its order and
@@ -21,7 +27,8 @@ import java.time.Duration;
  * ready endpoint on that port's name; the backend answers {@code GET /apis/<group>/<version>} with a 2xx
  * within 5 seconds (its certificate not checked, the caller {@code system:kube-aggregator} in
  * {@code system:masters}). What it answered is the group-version's resources for discovery; its OpenAPI v3
- * document ({@code /openapi/v3/apis/<group>/<version>}, at most 8 MiB) is fetched with it for {@code /openapi/v3}.
+ * document ({@code /openapi/v3/apis/<group>/<version>}, at most 8 MiB) is fetched with it for {@code /openapi/v3},
+ * at most once a minute (as kube's OpenAPI aggregation refreshes), not on every check.
  */
 final class Availability {
 
@@ -29,6 +36,11 @@ final class Availability {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
     /** The most of a backend's answer read: a discovery document or an OpenAPI document larger is not used. */
     private static final int BODY_MAX = 8 << 20;
+    private static final long OPENAPI_REFRESH_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    /** A backend's OpenAPI document (null: it has none) and when it was read. */
+    private record Fetched(long nanos, String document) {
+    }
 
     /**
      * The outcome: the {@code Available} condition's status, reason and message, the resources read, and the
@@ -44,6 +56,7 @@ final class Availability {
     private final ObjectLookup lookup;
     private final ServiceLocator locator;
     private final Backends backends;
+    private final Map<GroupVersion, Fetched> openApi = new ConcurrentHashMap<>();
 
     Availability(ObjectLookup lookup, ServiceLocator locator, Backends backends) {
         this.lookup = lookup;
@@ -54,7 +67,7 @@ final class Availability {
     Result check(ApiServiceRoute route) {
         ApiServiceRoute.ServiceRef s = route.service();
         String service = "service/" + s.name() + " in \"" + s.namespace() + "\"";
-        ObjectNode svc = lookup.get(ServiceLocator.SERVICES, s.namespace(), s.name()).orElse(null);
+        ObjectNode svc = lookup.cached(ServiceLocator.SERVICES, s.namespace(), s.name()).orElse(null);
         if (svc == null) {
             return Result.failed("ServiceNotFound", service + " is not present");
         }
@@ -84,7 +97,7 @@ final class Availability {
     /** Null when some slice of the Service has a ready endpoint and a port named {@code portName}. */
     private Result endpoints(ApiServiceRoute.ServiceRef s, String service, String portName) {
         boolean any = false;
-        for (ObjectNode slice : lookup.list(SLICES, s.namespace())) {
+        for (ObjectNode slice : lookup.cachedList(SLICES, s.namespace())) {
             if (!s.name().equals(ObjectMeta.of(slice).labels().get("kubernetes.io/service-name"))) {
                 continue;
             }
@@ -125,12 +138,9 @@ final class Availability {
         } catch (IllegalStateException e) {
             return Result.failed("FailedDiscoveryCheck", e.getMessage());
         }
-        HttpRequest request = HttpRequest.newBuilder(url).timeout(TIMEOUT).header("Accept", "application/json")
-                .header("X-Remote-User", "system:kube-aggregator").header("X-Remote-Group", "system:masters")
-                .GET().build();
         Answer answer;
         try {
-            answer = get(request);
+            answer = get(url);
         } catch (HttpTimeoutException e) {
             return missing(url, "Get \"" + url + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
         } catch (IOException e) {
@@ -143,22 +153,36 @@ final class Availability {
             return Result.failed("FailedDiscoveryCheck", "failing or missing response from " + url + ": bad status from "
                     + url + ": " + answer.status());
         }
-        return new Result("True", "Passed", "all checks passed", resourceList(answer.body()), openApiV3(url));
+        return new Result("True", "Passed", "all checks passed", resourceList(answer.body()),
+                openApiV3(route.groupVersion(), url));
+    }
+
+    /** Forgets the OpenAPI documents of group-versions no APIService routes any more. */
+    void retain(Set<GroupVersion> routed) {
+        openApi.keySet().retainAll(routed);
+    }
+
+    /** The backend's OpenAPI v3 document of {@code gv}, read again when the last read is a minute old. */
+    private String openApiV3(GroupVersion gv, URI discovery) {
+        long now = System.nanoTime();
+        Fetched last = openApi.get(gv);
+        if (last == null || now - last.nanos() > OPENAPI_REFRESH_NANOS) {
+            last = new Fetched(now, fetchOpenApiV3(discovery));
+            openApi.put(gv, last);
+        }
+        return last.document();
     }
 
     /** The backend's OpenAPI v3 document beside its discovery {@code url}, or null when it serves none. */
-    private String openApiV3(URI discovery) {
+    private String fetchOpenApiV3(URI discovery) {
         URI url = discovery.resolve("/openapi/v3" + discovery.getRawPath());
-        HttpRequest request = HttpRequest.newBuilder(url).timeout(TIMEOUT).header("Accept", "application/json")
-                .header("X-Remote-User", "system:kube-aggregator").header("X-Remote-Group", "system:masters")
-                .GET().build();
         try {
-            Answer answer = get(request);
+            Answer answer = get(url);
             if (answer.status() != 200 || answer.body().length == 0
                     || !(Json.MAPPER.readTree(answer.body()) instanceof ObjectNode)) {
                 return null;
             }
-            return new String(answer.body(), java.nio.charset.StandardCharsets.UTF_8);
+            return new String(answer.body(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             return null;
         } catch (InterruptedException e) {
@@ -172,10 +196,13 @@ final class Availability {
     }
 
     /**
-     * {@code request}'s answer with at most {@link #BODY_MAX} bytes of its body, read as they come; a larger
+     * A GET of {@code url} as the aggregator's check makes it: its answer with at most {@link #BODY_MAX} bytes of its body, read as they come; a larger
      * body is given up (the stream closed) and reads as empty, so that a backend cannot make the check hold more.
      */
-    private Answer get(HttpRequest request) throws IOException, InterruptedException {
+    private Answer get(URI url) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(url).timeout(TIMEOUT).header("Accept", "application/json")
+                .header("X-Remote-User", "system:kube-aggregator").header("X-Remote-Group", "system:masters")
+                .GET().build();
         HttpResponse<InputStream> answer = backends.unverified().send(request, HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream in = answer.body()) {
             byte[] body = in.readNBytes(BODY_MAX + 1);

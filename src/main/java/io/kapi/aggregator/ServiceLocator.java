@@ -29,7 +29,7 @@ interface ServiceLocator {
         if (endpointRouting) {
             ServiceResolver endpoints = new ServiceResolver(lookup);
             return s -> {
-                ObjectNode service = lookup.get(SERVICES, s.namespace(), s.name())
+                ObjectNode service = lookup.cached(SERVICES, s.namespace(), s.name())
                         .orElseThrow(() -> new IllegalStateException("service \"" + s.name() + "\" not found"));
                 if ("ExternalName".equals(service.path("spec").path("type").asText())) {
                     return clusterIp(service, s);
@@ -37,7 +37,7 @@ interface ServiceLocator {
                 return endpoints.resolve(s.namespace(), s.name(), s.port(), "");
             };
         }
-        return s -> clusterIp(lookup.get(SERVICES, s.namespace(), s.name())
+        return s -> clusterIp(lookup.cached(SERVICES, s.namespace(), s.name())
                 .orElseThrow(() -> new IllegalStateException("service \"" + s.name() + "\" not found")), s);
     }
 

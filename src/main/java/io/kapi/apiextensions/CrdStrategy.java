@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apiextensions.validation.CrdValidation;
+import io.kapi.machinery.Conditions;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.Json;
 import io.kapi.registry.DeleteOptions;

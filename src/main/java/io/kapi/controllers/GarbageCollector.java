@@ -82,7 +82,7 @@ public final class GarbageCollector implements PostStartHook, AutoCloseable {
             if (!prefixes.add(store.definition().keys().prefix())) {
                 continue; // a resource served in several versions: one pass over its objects
             }
-            for (ObjectNode o : store.select(o -> {
+            for (ObjectNode o : store.select("", o -> {
                 present.add(o.path("metadata").path("uid").asText(""));
                 return o.path("metadata").path("ownerReferences").size() > 0 || finalizing(o);
             })) {

@@ -17,6 +17,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.resource.ApiResource;
+import io.kapi.machinery.resource.ResourceFacts;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
 import io.kapi.request.RequestInfo;
@@ -91,19 +92,13 @@ public final class ApiRouter implements RestHandler {
             throw ApiException.methodNotAllowed();
         }
         checkScope(resource, info);
-        String deprecation = registry.model().table().facts(resource).deprecation();
-        if (deprecation != null) {
-            request.requireContext().warnings().add(deprecation);
-        }
         VerbHandler special = computed.get(resource.gvr());
         if (special != null) {
+            warnIfDeprecated(request, registry.model().table().facts(resource));
             return special.handle(new ResourceRequest(request, resource, null));
         }
         ResourceStore store = registry.store(resource).orElseThrow(() -> notSupportedYet(resource, info));
-        var custom = store.definition().custom();
-        if (custom != null && custom.warning() != null) {
-            request.requireContext().warnings().add(custom.warning());
-        }
+        warnIfDeprecated(request, store.definition().facts());
         ResourceRequest routed = new ResourceRequest(request, resource, store);
         if (!info.subresource().isEmpty()) {
             return subresource(routed);
@@ -174,6 +169,13 @@ public final class ApiRouter implements RestHandler {
             case POST, PUT, HEAD, OPTIONS, IMPERSONATE, BIND, ESCALATE, APPROVE, SIGN, USE ->
                     throw ApiException.methodNotAllowed();
         };
+    }
+
+    /** kube's deprecation warning on every request to a deprecated resource (a built-in's, a CRD version's). */
+    private static void warnIfDeprecated(RestRequest request, ResourceFacts facts) {
+        if (facts.deprecation() != null) {
+            request.requireContext().warnings().add(facts.deprecation());
+        }
     }
 
     /** A clear answer for what kube-apiserver serves and Kapi does not yet. */

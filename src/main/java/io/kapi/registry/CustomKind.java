@@ -4,15 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * What a resource defined at run time (a custom resource version) has beyond a built-in: its schema's
- * handling, its printer columns, its scale subresource's paths and the warning its version carries.
+ * handling, its printer columns and its scale subresource's paths (a deprecated version's warning is a
+ * {@link io.kapi.machinery.resource.ResourceFacts#deprecation() fact}, as a built-in's).
  *
  * @param schema decode checks and field manager
  * @param printerColumns the version's {@code additionalPrinterColumns} (an empty array for the default
  *        NAME and AGE columns)
  * @param scale where the scale subresource reads and writes, or null without one
- * @param warning the warning every request to this version gets (a deprecated version's), or null
  */
-public record CustomKind(KindSchema schema, JsonNode printerColumns, Scale scale, String warning) {
+public record CustomKind(KindSchema schema, JsonNode printerColumns, Scale scale) {
 
     /**
      * The scale subresource of a custom resource ({@code CustomResourceSubresourceScale}): simple JSON

@@ -266,4 +266,9 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
     public List<ObjectNode> list(GroupVersionResource resource, String namespace) {
         return store(resource).map(s -> s.list(namespace, ListOptions.ALL).items()).orElse(List.of());
     }
+
+    @Override
+    public List<ObjectNode> cachedList(GroupVersionResource resource, String namespace) {
+        return store(resource).map(s -> s.select(namespace, o -> true)).orElse(List.of());
+    }
 }

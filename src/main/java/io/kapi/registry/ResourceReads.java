@@ -30,7 +30,7 @@ final class ResourceReads {
     private final SelectableFields selectable;
     private final ObjectReads reads;
     private final ResourceCache cache;
-    private final String definitionPrefix;
+    private final ObjectKeys keys;
     private final ServedVersion served;
 
     /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
@@ -41,7 +41,7 @@ final class ResourceReads {
         DirectReads direct = new DirectReads(definition, storage, codec);
         this.reads = cache == null ? direct : new CachedReads(definition, storage, cache, direct);
         this.cache = cache;
-        this.definitionPrefix = definition.keys().prefix();
+        this.keys = definition.keys();
     }
 
     /** The object, or empty when it does not exist. */
@@ -140,11 +140,11 @@ final class ResourceReads {
     }
 
     /** See {@link ResourceStore#select}. */
-    List<ObjectNode> select(Predicate<ObjectNode> keep) {
+    List<ObjectNode> select(String namespace, Predicate<ObjectNode> keep) {
         if (cache == null) {
-            return list("", ListOptions.ALL).items().stream().filter(keep).toList();
+            return list(namespace, ListOptions.ALL).items().stream().filter(keep).toList();
         }
-        return cache.list(definitionPrefix, null, 0, o -> keep.test(o.object())).items().stream()
+        return cache.list(keys.collection(namespace), null, 0, o -> keep.test(o.object())).items().stream()
                 .map(o -> served.servedCopy(o.object())).toList();
     }
 

@@ -150,13 +150,14 @@ public final class ResourceStore {
     }
 
     /**
-     * Copies, in this store's version, of the objects of every namespace that {@code keep} selects, as the
+     * Copies, in this store's version, of the objects of {@code namespace} (every namespace when empty) that
+     * {@code keep} selects, as the
      * watch cache holds them now (a controller's informer view: recent, not a consistent read); {@code keep}
      * sees the stored form (metadata is alike in every version), and objects it does not select are not
      * copied.
      */
-    public List<ObjectNode> select(java.util.function.Predicate<ObjectNode> keep) {
-        return reads.select(keep);
+    public List<ObjectNode> select(String namespace, java.util.function.Predicate<ObjectNode> keep) {
+        return reads.select(namespace, keep);
     }
 
     /** Watches a namespace (or all), kube-apiserver's rules (see {@link ResourceReads#watch}). */

@@ -11,7 +11,9 @@ import java.util.Optional;
 /**
  * Where a Service-referenced webhook is called: the Service's port is found by its number, and the call
  * goes to a ready endpoint of its EndpointSlices (or, without any, its Endpoints) on the target port, as
- * kube-apiserver does with endpoint routing. Errors read as kube's service resolver's.
+ * kube-apiserver does with endpoint routing. It reads the watch cache, as kube's resolver reads its listers:
+ * it runs on every webhook call and proxied request, where a storage read would be a round trip each.
+ * Errors read as kube's service resolver's.
  */
 public final class ServiceResolver {
 
@@ -27,7 +29,7 @@ public final class ServiceResolver {
 
     /** @throws IllegalStateException with the reason when the Service has no usable endpoint */
     public URI resolve(String namespace, String name, int port, String path) {
-        ObjectNode service = lookup.get(SERVICES, namespace, name)
+        ObjectNode service = lookup.cached(SERVICES, namespace, name)
                 .orElseThrow(() -> new IllegalStateException("service \"" + name + "\" not found"));
         JsonNode servicePort = null;
         for (JsonNode p : service.path("spec").path("ports")) {
@@ -45,7 +47,7 @@ public final class ServiceResolver {
     }
 
     private Optional<String> fromSlices(String namespace, String name, String portName) {
-        for (ObjectNode slice : lookup.list(SLICES, namespace)) {
+        for (ObjectNode slice : lookup.cachedList(SLICES, namespace)) {
             if (!name.equals(ObjectMeta.of(slice).labels().get("kubernetes.io/service-name"))) {
                 continue;
             }
@@ -63,7 +65,7 @@ public final class ServiceResolver {
     }
 
     private Optional<String> fromEndpoints(String namespace, String name, String portName) {
-        Optional<ObjectNode> endpoints = lookup.get(ENDPOINTS, namespace, name);
+        Optional<ObjectNode> endpoints = lookup.cached(ENDPOINTS, namespace, name);
         for (JsonNode subset : endpoints.map(e -> e.path("subsets")).orElse(com.fasterxml.jackson.databind.node.MissingNode.getInstance())) {
             Integer port = port(subset.path("ports"), portName);
             if (port != null && subset.path("addresses").size() > 0) {

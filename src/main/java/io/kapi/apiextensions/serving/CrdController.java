@@ -3,7 +3,7 @@ package io.kapi.apiextensions.serving;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.apiextensions.Conditions;
+import io.kapi.machinery.Conditions;
 import io.kapi.apiextensions.Crd;
 import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;

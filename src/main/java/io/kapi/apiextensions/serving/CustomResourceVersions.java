@@ -61,13 +61,13 @@ public final class CustomResourceVersions {
         ApiResource api = resource(crd, v);
         StructuralSchema schema = v.schema() == null ? null : StructuralSchema.of(v.schema());
         ResourceFacts facts = new ResourceFacts(stored, crd.group() + "/" + api.name(), true, false,
-                selectable(v), null);
+                selectable(v), warning(crd, v));
         CustomResourceStrategy strategy = new CustomResourceStrategy(v.hasStatus(), schema, terminating);
         Converter converter = converter(crd, v, stored);
         CustomKind custom = new CustomKind(
                 new CustomSchema(api.gvk(), crd.preserveUnknownFields() ? null : schema, metadata,
                         fields.forSchema(api.gvk(), v.schema())),
-                v.printerColumns().isArray() ? v.printerColumns() : crd.object().arrayNode(), scale(v), warning(crd, v));
+                v.printerColumns().isArray() ? v.printerColumns() : crd.object().arrayNode(), scale(v));
         return ResourceDefinition.custom(api, facts, strategy, converter,
                 Map.of(OpenApiDefinition.name(api.gvk()), OpenApiDefinition.of(api.gvk(), v.schema())), custom);
     }

@@ -1,7 +1,7 @@
 package io.kapi.apiextensions.serving;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.apiextensions.Conditions;
+import io.kapi.machinery.Conditions;
 import io.kapi.apiextensions.Crd;
 import io.kapi.apiextensions.schema.StructuralCheck;
 import io.kapi.apiextensions.schema.StructuralSchema;

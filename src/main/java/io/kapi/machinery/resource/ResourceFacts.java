@@ -19,7 +19,8 @@ import java.util.List;
  * @param selectableFields the fields a field selector may name beyond {@code metadata.name} and
  *        {@code metadata.namespace}
  * @param deprecation the warning kube-apiserver adds to every request of a deprecated resource
- *        ({@code v1 ComponentStatus is deprecated in v1.19+}), or null
+ *        ({@code v1 ComponentStatus is deprecated in v1.19+}, or a custom resource version's
+ *        {@code deprecationWarning}), or null
  */
 public record ResourceFacts(GroupVersionKind storageVersion, String storagePath, boolean tracksGeneration,
                             boolean createOnUpdate, List<SelectableField> selectableFields, String deprecation) {

@@ -1,23 +1,23 @@
-package io.kapi.apiextensions;
+package io.kapi.machinery;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.machinery.ObjectMeta;
 import java.time.Instant;
 
 /**
- * The conditions of a CRD's status, set as kube's {@code SetCRDCondition} sets them: a condition keeps
- * its {@code lastTransitionTime} unless its status changes; reason and message are always replaced.
+ * The conditions of an object's status (a CRD's, an APIService's), set as kube's {@code SetCRDCondition} and
+ * {@code SetAPIServiceCondition} set them: a condition keeps its {@code lastTransitionTime} unless its status
+ * changes; reason and message are always replaced.
  */
 public final class Conditions {
 
     private Conditions() {
     }
 
-    /** Sets condition {@code type} on {@code crd} in place; returns whether anything changed. */
-    public static boolean set(ObjectNode crd, String type, String status, String reason, String message, Instant now) {
-        ArrayNode conditions = crd.with("status").withArray("conditions");
+    /** Sets condition {@code type} on {@code object} in place; returns whether anything changed. */
+    public static boolean set(ObjectNode object, String type, String status, String reason, String message, Instant now) {
+        ArrayNode conditions = object.with("status").withArray("conditions");
         for (JsonNode c : conditions) {
             ObjectNode existing = (ObjectNode) c;
             if (!existing.path("type").asText().equals(type)) {
@@ -47,8 +47,8 @@ public final class Conditions {
     }
 
     /** Removes condition {@code type}; returns whether it was there. */
-    public static boolean remove(ObjectNode crd, String type) {
-        JsonNode conditions = crd.path("status").path("conditions");
+    public static boolean remove(ObjectNode object, String type) {
+        JsonNode conditions = object.path("status").path("conditions");
         for (int i = 0; i < conditions.size(); i++) {
             if (conditions.get(i).path("type").asText().equals(type)) {
                 ((ArrayNode) conditions).remove(i);
