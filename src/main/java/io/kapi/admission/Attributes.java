@@ -1,10 +1,10 @@
 package io.kapi.admission;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.authn.UserInfo;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.request.RequestContext;
+import io.kapi.user.UserInfo;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

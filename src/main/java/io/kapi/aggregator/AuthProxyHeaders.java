@@ -1,6 +1,6 @@
 package io.kapi.aggregator;
 
-import io.kapi.authn.UserInfo;
+import io.kapi.user.UserInfo;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -2,13 +2,13 @@ package io.kapi.aggregator;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.authn.AuthenticationConfig;
+import io.kapi.certs.Pem;
 import io.kapi.client.ResourceClient;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.StatusReason;
-import io.kapi.server.authn.AuthenticationConfig;
-import io.kapi.server.certs.Pem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,16 +1,16 @@
 package io.kapi.aggregator;
 
-import io.kapi.server.certs.Pem;
+import io.kapi.certs.Pem;
 import io.kapi.webhook.WebhookTrust;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.time.Duration;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.KeyManager;

@@ -3,9 +3,9 @@ package io.kapi.apis;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.authn.UserInfo;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyDecorator;
+import io.kapi.user.UserInfo;
 import java.util.List;
 import java.util.Map;
 

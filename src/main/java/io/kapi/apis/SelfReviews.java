@@ -1,7 +1,6 @@
 package io.kapi.apis;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.authn.UserInfo;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.codec.Decoded;
 import io.kapi.endpoint.handlers.Codecs;
@@ -10,6 +9,7 @@ import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.request.Verb;
+import io.kapi.user.UserInfo;
 import java.util.Map;
 
 /**

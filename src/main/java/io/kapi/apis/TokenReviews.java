@@ -2,14 +2,14 @@ package io.kapi.apis;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.authn.UserInfo;
+import io.kapi.authn.TokenAuthenticator;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.request.Verb;
-import io.kapi.server.authn.TokenAuthenticator;
+import io.kapi.user.UserInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -3,19 +3,18 @@ package io.kapi.assembly;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.AdmissionConfiguration;
-import io.kapi.admission.AdmissionPlugins;
 import io.kapi.admission.ObjectLookup;
-import io.kapi.admission.PluginContext;
+import io.kapi.admission.initializer.PluginContext;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
 import io.kapi.client.LocalClient;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.resource.ApiResource;
-import io.kapi.registry.ResourceStore;
-import java.util.Optional;
 import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceStore;
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * Builds the admission chain of {@code --enable/--disable-admission-plugins} and

@@ -1,8 +1,8 @@
 package io.kapi.assembly;
 
 import io.kapi.aggregator.AggregatorConfig;
+import io.kapi.authn.AuthenticationConfig;
 import io.kapi.authz.AuthorizationConfig;
-import io.kapi.server.authn.AuthenticationConfig;
 import io.kapi.storage.etcd.EtcdConfig;
 import java.nio.file.Path;
 import java.time.Duration;

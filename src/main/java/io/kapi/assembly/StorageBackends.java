@@ -2,7 +2,7 @@ package io.kapi.assembly;
 
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageOptions;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
 
 /** Opens the storage backend the configuration names. */
 final class StorageBackends {

@@ -1,9 +1,9 @@
 package io.kapi.authz;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kapi.authn.UserInfo;
 import io.kapi.machinery.Json;
 import io.kapi.request.Verb;
+import io.kapi.user.UserInfo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package io.kapi.authz;
 
-import io.kapi.authn.UserInfo;
 import io.kapi.request.RequestContext;
 import io.kapi.request.RequestInfo;
 import io.kapi.request.Verb;
+import io.kapi.user.UserInfo;
 
 /**
  * What an authorizer decides about, as kube's {@code authorizer.Attributes}: who, which verb, and

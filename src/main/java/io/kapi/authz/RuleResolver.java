@@ -1,6 +1,6 @@
 package io.kapi.authz;
 
-import io.kapi.authn.UserInfo;
+import io.kapi.user.UserInfo;
 import java.util.List;
 
 /**

@@ -1,15 +1,14 @@
 package io.kapi.authz;
 
-import io.kapi.machinery.cel.CelBudget;
-import io.kapi.machinery.cel.CelError;
-import io.kapi.machinery.cel.CelExpression;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.authn.UserInfo;
 import io.kapi.machinery.Json;
-import io.kapi.server.webhook.WebhookClient;
+import io.kapi.machinery.cel.CelBudget;
+import io.kapi.machinery.cel.CelError;
+import io.kapi.machinery.cel.CelExpression;
+import io.kapi.user.UserInfo;
+import io.kapi.webhook.KubeconfigWebhook;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -36,19 +35,19 @@ public final class WebhookAuthorizer implements Authorizer {
     private record Cached(Decision decision, Instant expires) {
     }
 
-    private final WebhookClient client;
+    private final KubeconfigWebhook client;
     private final WebhookOptions options;
     private final String version;
     private final Clock clock;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
     /** A webhook of the legacy flags. */
-    public WebhookAuthorizer(WebhookClient client, String version, Duration authorizedTtl, Duration unauthorizedTtl,
+    public WebhookAuthorizer(KubeconfigWebhook client, String version, Duration authorizedTtl, Duration unauthorizedTtl,
                              Clock clock) {
         this(client, WebhookOptions.legacy(null, authorizedTtl, unauthorizedTtl, version), clock);
     }
 
-    public WebhookAuthorizer(WebhookClient client, WebhookOptions options, Clock clock) {
+    public WebhookAuthorizer(KubeconfigWebhook client, WebhookOptions options, Clock clock) {
         this.client = client;
         this.options = options;
         this.version = options.version();

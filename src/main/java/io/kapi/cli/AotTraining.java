@@ -1,7 +1,7 @@
 package io.kapi.cli;
 
-import io.kapi.server.certs.Pem;
-import io.kapi.server.certs.TlsMaterial;
+import io.kapi.certs.Pem;
+import io.kapi.certs.TlsMaterial;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -1,12 +1,12 @@
 package io.kapi.cli;
 
+import io.kapi.authn.AuthenticationConfig.Oidc;
+import io.kapi.authn.AuthenticationConfig.RequestHeader;
+import io.kapi.authn.AuthenticationConfig.ServiceAccounts;
+import io.kapi.authn.AuthenticationConfig;
 import io.kapi.authz.AuthorizationConfig;
 import io.kapi.machinery.GoBool;
 import io.kapi.machinery.GoDuration;
-import io.kapi.server.authn.AuthenticationConfig;
-import io.kapi.server.authn.AuthenticationConfig.Oidc;
-import io.kapi.server.authn.AuthenticationConfig.RequestHeader;
-import io.kapi.server.authn.AuthenticationConfig.ServiceAccounts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

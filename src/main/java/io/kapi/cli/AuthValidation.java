@@ -1,8 +1,8 @@
 package io.kapi.cli;
 
+import io.kapi.authn.AuthenticationConfig;
+import io.kapi.authn.AuthenticationConfigFile;
 import io.kapi.machinery.GoStrings;
-import io.kapi.server.authn.AuthenticationConfig;
-import io.kapi.server.authn.AuthenticationConfigFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,17 +3,17 @@ package io.kapi.cli;
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
 import io.kapi.assembly.StartUpPreload;
+import io.kapi.authn.AuthenticationConfig;
+import io.kapi.authz.modes.AuthorizationModes;
+import io.kapi.certs.LocalPki;
+import io.kapi.certs.Pem;
+import io.kapi.certs.ServingNames;
+import io.kapi.certs.TlsMaterial;
 import io.kapi.machinery.net.Cidr;
-import io.kapi.storage.etcd.EtcdConfig;
-import io.kapi.authz.AuthorizationModes;
 import io.kapi.server.Background;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
-import io.kapi.server.authn.AuthenticationConfig;
-import io.kapi.server.certs.LocalPki;
-import io.kapi.server.certs.Pem;
-import io.kapi.server.certs.ServingNames;
-import io.kapi.server.certs.TlsMaterial;
+import io.kapi.storage.etcd.EtcdConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.System.Logger.Level;
@@ -26,9 +26,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code kapi}: parses the kube-apiserver style flags, prepares the certificates, builds the API and
@@ -220,7 +220,7 @@ public final class Main {
     private static List<X509Certificate> requestHeaderCas(Options options) throws IOException {
         var rh = options.authentication().requestHeader();
         return rh == null || rh.clientCaFile() == null ? List.of()
-                : io.kapi.server.certs.Pem.certificates(Files.readString(rh.clientCaFile()));
+                : io.kapi.certs.Pem.certificates(Files.readString(rh.clientCaFile()));
     }
 
     private static AuthenticationConfig authentication(Options options, List<X509Certificate> clientCas) {

@@ -36,7 +36,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       List<String> disableAdmissionPlugins, List<String> serviceAccountIssuers, Path auditPolicyFile,
                       int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
                       Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl,
-                      EtcdOptions etcd, io.kapi.server.authn.AuthenticationConfig authentication,
+                      EtcdOptions etcd, io.kapi.authn.AuthenticationConfig authentication,
                       io.kapi.authz.AuthorizationConfig authorization, Path admissionControlConfigFile,
                       List<String> featureGates, List<String> runtimeConfig,
                       io.kapi.aggregator.AggregatorConfig aggregator) {
@@ -154,7 +154,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                         .formatted(mode));
             }
         }
-        errors.addAll(io.kapi.admission.AdmissionPlugins.problems(enableAdmissionPlugins, disableAdmissionPlugins));
+        errors.addAll(io.kapi.assembly.AdmissionPlugins.problems(enableAdmissionPlugins, disableAdmissionPlugins));
         if (maxRequestsInflight < 0) {
             errors.add("--max-requests-inflight can not be negative value");
         }
@@ -228,7 +228,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         boolean standalone = true;
         Duration eventTtl = Duration.ofHours(1);
         EtcdOptions etcd = EtcdOptions.DEFAULT;
-        io.kapi.server.authn.AuthenticationConfig authentication = io.kapi.server.authn.AuthenticationConfig.DEFAULT;
+        io.kapi.authn.AuthenticationConfig authentication = io.kapi.authn.AuthenticationConfig.DEFAULT;
         io.kapi.authz.AuthorizationConfig authorization = io.kapi.authz.AuthorizationConfig.DEFAULT;
         Path admissionControlConfigFile;
         List<String> featureGates = List.of();

@@ -2,7 +2,6 @@ package io.kapi.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.authn.UserInfo;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.codec.TreeBody;
@@ -12,6 +11,7 @@ import io.kapi.machinery.Json;
 import io.kapi.machinery.Status;
 import io.kapi.request.RequestContext;
 import io.kapi.request.RequestInfo;
+import io.kapi.user.UserInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

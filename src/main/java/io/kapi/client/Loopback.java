@@ -1,10 +1,10 @@
 package io.kapi.client;
 
-import io.kapi.authn.UserInfo;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.resource.ApiResource;
+import io.kapi.user.UserInfo;
 import java.util.Optional;
 import java.util.function.Function;
 

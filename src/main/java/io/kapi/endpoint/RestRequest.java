@@ -1,7 +1,7 @@
 package io.kapi.endpoint;
 
-import io.kapi.authn.UserInfo;
 import io.kapi.request.RequestContext;
+import io.kapi.user.UserInfo;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;

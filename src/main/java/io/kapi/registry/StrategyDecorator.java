@@ -1,8 +1,8 @@
 package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.authn.UserInfo;
 import io.kapi.machinery.FieldError;
+import io.kapi.user.UserInfo;
 import java.util.List;
 
 /**

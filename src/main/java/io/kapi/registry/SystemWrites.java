@@ -1,10 +1,10 @@
 package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.authn.SystemUsers;
 import io.kapi.machinery.ApiException;
 import io.kapi.request.RequestContext;
 import io.kapi.request.Verb;
+import io.kapi.user.SystemUsers;
 import java.util.function.UnaryOperator;
 
 /**

@@ -1,6 +1,6 @@
 package io.kapi.request;
 
-import io.kapi.authn.UserInfo;
+import io.kapi.user.UserInfo;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;

@@ -1,10 +1,10 @@
 package io.kapi.server;
 
+import io.kapi.authn.Authenticator;
+import io.kapi.authn.ClientCertificateAuthenticator;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
-import io.kapi.server.authn.Authenticator;
-import io.kapi.server.authn.ClientCertificateAuthenticator;
-import io.kapi.server.certs.TlsMaterial;
+import io.kapi.certs.TlsMaterial;
 import io.kapi.server.filter.BodyLimit;
 import java.time.Duration;
 

@@ -1,6 +1,6 @@
 package io.kapi.webhook;
 
-import io.kapi.server.certs.OneSidedTrustManager;
+import io.kapi.certs.OneSidedTrustManager;
 import java.io.ByteArrayInputStream;
 import java.net.InetAddress;
 import java.security.KeyStore;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.authn.UserInfo;
+import io.kapi.certs.TestCsrs;
 import io.kapi.harness.ApiHarness;
-import io.kapi.server.certs.TestCsrs;
+import io.kapi.user.UserInfo;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

@@ -1,12 +1,8 @@
 package io.kapi.authz;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.kapi.authn.UserInfo;
+import io.kapi.authz.modes.AuthorizationModes;
 import io.kapi.request.Verb;
+import io.kapi.user.UserInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,6 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The ABAC mode from a policy file, alone and chained with the other modes. */
 final class AbacAuthorizerTest {
@@ -96,15 +97,15 @@ final class AbacAuthorizerTest {
         Path file = dir.resolve("policy.jsonl");
         Files.writeString(file, POLICIES);
         AuthorizationConfig config = AuthorizationConfig.DEFAULT.withPolicyFile(file);
-        Authorizer abacThenDeny = AuthorizationModes.build(List.of("ABAC", "AlwaysDeny"), null, config).authorizer();
+        Authorizer abacThenDeny = AuthorizationModes.build(List.of("ABAC", "AlwaysDeny"), null, config, List::of).authorizer();
         assertInstanceOf(Decision.Allow.class, abacThenDeny.authorize(resource("bob", List.of(), "get", "", "pods",
                 "projectCaribou")));
         assertInstanceOf(Decision.Deny.class, abacThenDeny.authorize(resource("bob", List.of(), "delete", "", "pods",
                 "projectCaribou")));
-        Authorizer denyThenAbac = AuthorizationModes.build(List.of("AlwaysDeny", "ABAC"), null, config).authorizer();
+        Authorizer denyThenAbac = AuthorizationModes.build(List.of("AlwaysDeny", "ABAC"), null, config, List::of).authorizer();
         assertInstanceOf(Decision.Deny.class, denyThenAbac.authorize(resource("bob", List.of(), "get", "", "pods",
                 "projectCaribou")));
-        Authorizer abacThenAllow = AuthorizationModes.build(List.of("ABAC", "AlwaysAllow"), null, config).authorizer();
+        Authorizer abacThenAllow = AuthorizationModes.build(List.of("ABAC", "AlwaysAllow"), null, config, List::of).authorizer();
         assertInstanceOf(Decision.Allow.class, abacThenAllow.authorize(resource("bob", List.of(), "delete", "", "pods",
                 "projectCaribou")));
         assertInstanceOf(Decision.Allow.class, denyThenAbac.authorize(resource("root", List.of("system:masters"),

@@ -1,15 +1,11 @@
 package io.kapi.authz;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
-import io.kapi.authn.UserInfo;
+import io.kapi.authz.modes.AuthorizationModes;
 import io.kapi.machinery.Json;
 import io.kapi.request.Verb;
+import io.kapi.user.UserInfo;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +19,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code --authorization-config}: kube's validation wording, and the chain it builds against a real
@@ -93,7 +94,7 @@ final class AuthorizationConfigurationTest {
     }
 
     private Authorizer chain(String yaml) throws Exception {
-        return AuthorizationModes.build(List.of(), null, AuthorizationConfig.DEFAULT.withConfigFile(file(yaml)))
+        return AuthorizationModes.build(List.of(), null, AuthorizationConfig.DEFAULT.withConfigFile(file(yaml)), List::of)
                 .authorizer();
     }
 

@@ -2,8 +2,8 @@ package io.kapi.authz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.kapi.authn.UserInfo;
 import io.kapi.request.Verb;
+import io.kapi.user.UserInfo;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

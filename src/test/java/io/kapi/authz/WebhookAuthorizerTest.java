@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
-import io.kapi.authn.UserInfo;
+import io.kapi.authn.TokenAuthenticator;
+import io.kapi.authn.WebhookTokenAuthenticator;
 import io.kapi.machinery.Json;
 import io.kapi.request.Verb;
-import io.kapi.server.authn.TokenAuthenticator;
-import io.kapi.server.authn.WebhookTokenAuthenticator;
-import io.kapi.server.webhook.WebhookClient;
+import io.kapi.user.UserInfo;
+import io.kapi.webhook.KubeconfigWebhook;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -93,7 +93,7 @@ final class WebhookAuthorizerTest {
     @Test
     @DisplayName("the remote's allowed, denied and no-opinion answers decide; answers are cached by TTL")
     void decisions() {
-        WebhookAuthorizer webhook = new WebhookAuthorizer(WebhookClient.fromKubeconfig(kubeconfig, Duration.ofSeconds(10)),
+        WebhookAuthorizer webhook = new WebhookAuthorizer(KubeconfigWebhook.fromKubeconfig(kubeconfig, Duration.ofSeconds(10)),
                 "v1", Duration.ofMinutes(5), Duration.ZERO, Clock.systemUTC());
         assertEquals(new Decision.Allow("alice may"), webhook.authorize(pods("alice")));
         assertEquals(new Decision.Deny("never"), webhook.authorize(pods("mallory")));
@@ -112,12 +112,12 @@ final class WebhookAuthorizerTest {
     @Test
     @DisplayName("chained after the webhook's no opinion, the next mode decides; a webhook that is down has none")
     void chained() {
-        Authorizer chain = Authorizer.chain(List.of(new WebhookAuthorizer(WebhookClient.fromKubeconfig(kubeconfig,
+        Authorizer chain = Authorizer.chain(List.of(new WebhookAuthorizer(KubeconfigWebhook.fromKubeconfig(kubeconfig,
                 Duration.ofSeconds(10)), "v1", Duration.ZERO, Duration.ZERO, Clock.systemUTC()), a -> Decision.allow()));
         assertInstanceOf(Decision.Deny.class, chain.authorize(pods("mallory")));
         assertInstanceOf(Decision.Allow.class, chain.authorize(pods("bob")));
         server.stop(0);
-        WebhookAuthorizer down = new WebhookAuthorizer(WebhookClient.fromKubeconfig(kubeconfig, Duration.ofSeconds(2)),
+        WebhookAuthorizer down = new WebhookAuthorizer(KubeconfigWebhook.fromKubeconfig(kubeconfig, Duration.ofSeconds(2)),
                 "v1", Duration.ZERO, Duration.ZERO, Clock.systemUTC());
         assertInstanceOf(Decision.NoOpinion.class, down.authorize(pods("alice")));
     }
@@ -125,7 +125,7 @@ final class WebhookAuthorizerTest {
     @Test
     @DisplayName("the token webhook authenticates what the remote's TokenReview accepts, and nothing else")
     void tokenWebhook() {
-        TokenAuthenticator tokens = new WebhookTokenAuthenticator(WebhookClient.fromKubeconfig(kubeconfig,
+        TokenAuthenticator tokens = new WebhookTokenAuthenticator(KubeconfigWebhook.fromKubeconfig(kubeconfig,
                 Duration.ofSeconds(10)), "v1", List.of("https://kubernetes.default.svc.cluster.local"));
         Optional<TokenAuthenticator.Accepted> ok = tokens.authenticate("good-token", List.of());
         assertTrue(ok.isPresent());

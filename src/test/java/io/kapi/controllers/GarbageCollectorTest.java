@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kapi.authn.SystemUsers;
 import io.kapi.harness.ApiHarness;
+import io.kapi.user.SystemUsers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.BooleanSupplier;

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.admission.AdmissionChain;
+import io.kapi.admission.plugin.NamespaceLifecycle;
 import io.kapi.apis.BuiltinStrategies;
+import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
@@ -15,8 +18,10 @@ import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.DeleteResult;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
+import io.kapi.registry.StoreServices;
 import io.kapi.storage.Storage;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
+import io.kapi.storage.cache.CacheOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -24,11 +29,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import io.kapi.harness.StoreCalls;
-import io.kapi.registry.StoreServices;
-import io.kapi.storage.cache.CacheOptions;
-import io.kapi.admission.plugin.NamespaceLifecycle;
-import io.kapi.admission.AdmissionChain;
 
 class NamespaceLifecycleTest {
 
@@ -65,7 +65,7 @@ class NamespaceLifecycleTest {
         assertEquals("configmaps \"c2\" is forbidden: unable to create new content in namespace x because it is "
                 + "being terminated", refused.getMessage());
         new NamespaceController(assembly.loopback().as(
-                io.kapi.authn.SystemUsers.controller("namespace-controller"), "kube-controller-manager"), registry,
+                io.kapi.user.SystemUsers.controller("namespace-controller"), "kube-controller-manager"), registry,
                 Duration.ofSeconds(1)).syncAll();
         assertThrows(ApiException.class, () -> configmaps.get("x", "c1"));
         ApiException gone = assertThrows(ApiException.class, () -> registry.namespaces().get("", "x"));

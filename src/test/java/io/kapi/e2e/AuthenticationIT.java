@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.certs.TestCertificates;
 import io.kapi.machinery.Json;
-import io.kapi.server.certs.TestCertificates;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.authn.TestOidcIssuer;
+import io.kapi.authn.TestTokenWebhook;
+import io.kapi.certs.Pem;
+import io.kapi.certs.TestCertificates;
 import io.kapi.machinery.Json;
-import io.kapi.server.authn.TestOidcIssuer;
-import io.kapi.server.authn.TestTokenWebhook;
-import io.kapi.server.certs.Pem;
-import io.kapi.server.certs.TestCertificates;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

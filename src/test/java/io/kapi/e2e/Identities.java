@@ -1,7 +1,7 @@
 package io.kapi.e2e;
 
-import io.kapi.server.certs.Pem;
-import io.kapi.server.certs.TestCertificates;
+import io.kapi.certs.Pem;
+import io.kapi.certs.TestCertificates;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

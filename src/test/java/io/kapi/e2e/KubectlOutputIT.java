@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.certs.TestCsrs;
 import io.kapi.machinery.Json;
-import io.kapi.server.certs.TestCsrs;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

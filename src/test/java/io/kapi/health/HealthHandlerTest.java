@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.kapi.authn.UserInfo;
 import io.kapi.endpoint.RestRequest;
-import io.kapi.request.RequestContext;
-import io.kapi.request.RequestInfo;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
+import io.kapi.request.RequestContext;
+import io.kapi.request.RequestInfo;
+import io.kapi.user.UserInfo;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

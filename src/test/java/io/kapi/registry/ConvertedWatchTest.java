@@ -12,7 +12,7 @@ import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.storage.Storage;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.Delivery;
 import java.time.Clock;

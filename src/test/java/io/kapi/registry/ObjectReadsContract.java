@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.ObjectMeta;
-import io.kapi.registry.DeleteOptions;
+import io.kapi.machinery.labels.LabelSelector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.admission.AdmissionChain;
+import io.kapi.admission.plugin.NamespaceLifecycle;
 import io.kapi.apis.BuiltinStrategies;
+import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
@@ -16,7 +19,8 @@ import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
+import io.kapi.storage.cache.CacheOptions;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.List;
@@ -25,11 +29,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import io.kapi.harness.StoreCalls;
-import io.kapi.registry.StoreServices;
-import io.kapi.storage.cache.CacheOptions;
-import io.kapi.admission.plugin.NamespaceLifecycle;
-import io.kapi.admission.AdmissionChain;
 
 class ResourceStoreTest {
 

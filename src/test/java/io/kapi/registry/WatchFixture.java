@@ -2,10 +2,11 @@ package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
+import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.Storage;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.Delivery;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import io.kapi.harness.StoreCalls;
 
 /** A registry over an in-memory store with configmaps and namespaces, and helpers to drive watches. */
 final class WatchFixture implements AutoCloseable {

@@ -2,11 +2,11 @@ package io.kapi.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.kapi.certs.LocalPki;
+import io.kapi.certs.ServingNames;
+import io.kapi.certs.TestCertificates.Cert;
+import io.kapi.certs.TestCertificates;
 import io.kapi.endpoint.RestResponse;
-import io.kapi.server.certs.LocalPki;
-import io.kapi.server.certs.ServingNames;
-import io.kapi.server.certs.TestCertificates;
-import io.kapi.server.certs.TestCertificates.Cert;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.certs.LocalPki;
+import io.kapi.certs.ServingNames;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.Json;
-import io.kapi.server.certs.LocalPki;
-import io.kapi.server.certs.ServingNames;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

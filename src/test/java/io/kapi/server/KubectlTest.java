@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.certs.LocalPki;
+import io.kapi.certs.ServingNames;
 import io.kapi.machinery.Json;
-import io.kapi.server.certs.LocalPki;
-import io.kapi.server.certs.ServingNames;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

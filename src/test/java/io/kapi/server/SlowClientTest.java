@@ -3,9 +3,9 @@ package io.kapi.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.certs.LocalPki;
+import io.kapi.certs.ServingNames;
 import io.kapi.endpoint.RestResponse;
-import io.kapi.server.certs.LocalPki;
-import io.kapi.server.certs.ServingNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -72,7 +72,7 @@ class SlowClientTest {
     }
 
     private static SSLContext adminContext() throws Exception {
-        return TestClients.presenting(pki, io.kapi.server.certs.Pem.privateKey(pki.adminKeyPem()), pki.adminCertificate());
+        return TestClients.presenting(pki, io.kapi.certs.Pem.privateKey(pki.adminKeyPem()), pki.adminCertificate());
     }
 
     /** A TLS connection from {@code from}, handshake done (HTTP/1.1: no ALPN). */

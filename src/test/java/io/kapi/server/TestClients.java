@@ -1,8 +1,8 @@
 package io.kapi.server;
 
-import io.kapi.server.certs.LocalPki;
-import io.kapi.server.certs.Pem;
-import io.kapi.server.certs.TlsMaterial;
+import io.kapi.certs.LocalPki;
+import io.kapi.certs.Pem;
+import io.kapi.certs.TlsMaterial;
 import java.net.http.HttpClient;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;

@@ -1,5 +1,6 @@
 package io.kapi.storage;
 
+import io.kapi.storage.backends.Storages;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;

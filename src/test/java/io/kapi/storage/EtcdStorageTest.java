@@ -1,5 +1,6 @@
 package io.kapi.storage;
 
+import io.kapi.storage.backends.Storages;
 import io.kapi.storage.etcd.EtcdCluster;
 import io.kapi.storage.etcd.EtcdConfig;
 import java.time.Duration;

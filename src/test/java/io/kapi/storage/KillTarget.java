@@ -1,5 +1,6 @@
 package io.kapi.storage;
 
+import io.kapi.storage.backends.Storages;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package io.kapi.storage;
 
+import io.kapi.storage.backends.Storages;
 import org.junit.jupiter.api.DisplayName;
 
 @DisplayName("memory storage")

@@ -3,8 +3,8 @@ package io.kapi.admission.cel;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
-import io.kapi.authn.UserInfo;
 import io.kapi.machinery.Json;
+import io.kapi.user.UserInfo;
 
 /**
  * The {@code admission.k8s.io/v1} AdmissionRequest of a request: what webhooks receive and what CEL

@@ -1,11 +1,11 @@
 package io.kapi.admission.cel;
 
-import io.kapi.authn.UserInfo;
 import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
 import io.kapi.machinery.cel.CelAuthorizer;
 import io.kapi.request.Verb;
+import io.kapi.user.UserInfo;
 import java.util.List;
 
 /** CEL's {@code authorizer} for one user, answered by the server's authorizer. */

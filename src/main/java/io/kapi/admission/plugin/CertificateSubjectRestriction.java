@@ -3,7 +3,7 @@ package io.kapi.admission.plugin;
 import io.kapi.admission.Attributes;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
-import io.kapi.server.certs.SubjectName;
+import io.kapi.certs.SubjectName;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 

@@ -1,10 +1,10 @@
 package io.kapi.admission.plugin;
 
-import io.kapi.authn.UserInfo;
 import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
 import io.kapi.request.Verb;
+import io.kapi.user.UserInfo;
 import java.util.function.Supplier;
 
 /**

@@ -2,7 +2,7 @@ package io.kapi.admission.policy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
-import io.kapi.admission.PluginContext;
+import io.kapi.admission.initializer.PluginContext;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.resource.ApiResource;
 import java.util.ArrayList;

@@ -2,10 +2,10 @@ package io.kapi.admission.webhook;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
+import io.kapi.admission.Operation;
 import io.kapi.admission.ReinvocablePlugin;
 import io.kapi.admission.Reinvocation;
-import io.kapi.admission.Operation;
-import io.kapi.admission.PluginContext;
+import io.kapi.admission.initializer.PluginContext;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.patch.PatchType;

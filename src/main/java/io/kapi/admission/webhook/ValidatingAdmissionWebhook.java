@@ -2,8 +2,8 @@ package io.kapi.admission.webhook;
 
 import io.kapi.admission.Attributes;
 import io.kapi.admission.Operation;
-import io.kapi.admission.PluginContext;
 import io.kapi.admission.ValidatingPlugin;
+import io.kapi.admission.initializer.PluginContext;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.kapi.apis.bootstrap;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.authz.PolicyRule;
 import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -56,6 +57,20 @@ public record RbacPolicy(List<ObjectNode> clusterRoles, List<ObjectNode> cluster
         }
         return new RbacPolicy(List.copyOf(clusterRoles), List.copyOf(clusterRoleBindings),
                 List.copyOf(namespaced), List.copyOf(namespacedBindings));
+    }
+
+    /** kube's {@code bootstrappolicy.NodeRules()}: the rules of the bootstrap {@code system:node} role. */
+    public List<PolicyRule> nodeRules() {
+        List<PolicyRule> rules = new ArrayList<>();
+        for (JsonNode role : clusterRoles) {
+            if (role.path("metadata").path("name").asText().equals("system:node")) {
+                role.path("rules").forEach(r -> rules.add(PolicyRule.of(r)));
+            }
+        }
+        if (rules.isEmpty()) {
+            throw new IllegalStateException("the bootstrap policy has no system:node role");
+        }
+        return rules;
     }
 
     private static ObjectNode role(String kind, String namespace, JsonNode data) {

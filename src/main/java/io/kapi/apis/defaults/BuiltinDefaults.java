@@ -13,7 +13,7 @@ import java.util.Map;
  *
  * <p>Each {@link Defaulter} fills only what is unset in Go's sense (see {@link Fields}), so applying
  * it twice changes nothing the second time. What admission plugins add (ServiceAccount, Priority,
- * DefaultTolerationSeconds, ...) is not here: {@link io.kapi.admission.AdmissionPlugins}.
+ * DefaultTolerationSeconds, ...) is not here: {@link io.kapi.assembly.AdmissionPlugins}.
  */
 public final class BuiltinDefaults {
 

@@ -2,11 +2,11 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.certs.CertificateRequest;
+import io.kapi.certs.Pem;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
-import io.kapi.server.certs.CertificateRequest;
-import io.kapi.server.certs.Pem;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashSet;

@@ -2,9 +2,9 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.authn.UserInfo;
 import io.kapi.machinery.FieldError;
 import io.kapi.registry.Strategy;
+import io.kapi.user.UserInfo;
 import java.util.List;
 
 /**

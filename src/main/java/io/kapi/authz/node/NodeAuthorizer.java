@@ -1,8 +1,6 @@
 package io.kapi.authz.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kapi.apis.bootstrap.RbacPolicy;
-import io.kapi.authn.UserInfo;
 import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
@@ -13,6 +11,7 @@ import io.kapi.authz.node.NodeGraph.Kind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
+import io.kapi.user.UserInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +40,7 @@ public final class NodeAuthorizer implements Authorizer, RuleResolver, AutoClose
     }
 
     /** An authorizer whose graph follows {@code registry}'s objects, its watches started. */
-    public static NodeAuthorizer start(Registry registry) {
+    public static NodeAuthorizer start(Registry registry, List<PolicyRule> nodeRules) {
         NodeGraph graph = new NodeGraph();
         List<ResourceMirror<?>> mirrors = List.of(
                 new ResourceMirror<>("pods", store(registry, "", "pods"), PodReferences::of, graph::pod),
@@ -53,7 +52,7 @@ public final class NodeAuthorizer implements Authorizer, RuleResolver, AutoClose
                 new ResourceMirror<>("resourceslices", store(registry, "resource.k8s.io", "resourceslices"),
                         o -> o.path("spec").path("nodeName").asText(""),
                         (ns, name, before, after) -> graph.slice(name, after)));
-        NodeAuthorizer authorizer = new NodeAuthorizer(graph, staticRules(), mirrors);
+        NodeAuthorizer authorizer = new NodeAuthorizer(graph, List.copyOf(nodeRules), mirrors);
         mirrors.forEach(ResourceMirror::start);
         return authorizer;
     }
@@ -61,20 +60,6 @@ public final class NodeAuthorizer implements Authorizer, RuleResolver, AutoClose
     private static Supplier<ResourceStore> store(Registry registry, String group, String resource) {
         GroupVersionResource gvr = new GroupVersionResource(group, "v1", resource);
         return () -> registry.store(gvr).orElse(null);
-    }
-
-    /** kube's {@code bootstrappolicy.NodeRules()}: the rules of the bootstrap {@code system:node} role. */
-    static List<PolicyRule> staticRules() {
-        List<PolicyRule> rules = new ArrayList<>();
-        for (JsonNode role : RbacPolicy.load().clusterRoles()) {
-            if (role.path("metadata").path("name").asText().equals("system:node")) {
-                role.path("rules").forEach(r -> rules.add(PolicyRule.of(r)));
-            }
-        }
-        if (rules.isEmpty()) {
-            throw new IllegalStateException("the bootstrap policy has no system:node role");
-        }
-        return rules;
     }
 
     /** Waits until every watch has listed once; false when {@code timeout} passed first. */

@@ -1,6 +1,6 @@
 package io.kapi.authz.node;
 
-import io.kapi.authn.UserInfo;
+import io.kapi.user.UserInfo;
 
 /**
  * Who is a kubelet, as kube's {@code nodeidentifier.NewDefaultNodeIdentifier}: a user named

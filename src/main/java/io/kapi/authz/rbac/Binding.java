@@ -1,7 +1,7 @@
 package io.kapi.authz.rbac;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kapi.authn.UserInfo;
+import io.kapi.user.UserInfo;
 import java.util.ArrayList;
 import java.util.List;
 

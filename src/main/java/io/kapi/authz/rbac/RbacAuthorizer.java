@@ -1,7 +1,6 @@
 package io.kapi.authz.rbac;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kapi.authn.UserInfo;
 import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
@@ -11,6 +10,7 @@ import io.kapi.authz.RuleResolver;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
+import io.kapi.user.UserInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -34,10 +34,6 @@ public record ApiResource(String group, String version, String name, String sing
         return verbs.contains(verb);
     }
 
-    public boolean supports(io.kapi.request.Verb verb) {
-        return verbs.contains(verb.apiName());
-    }
-
     /** The subresource called {@code name}, or null. */
     public Subresource subresource(String name) {
         for (Subresource s : subresources) {

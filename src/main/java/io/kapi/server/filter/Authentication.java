@@ -1,9 +1,9 @@
 package io.kapi.server.filter;
 
-import io.kapi.authn.UserInfo;
+import io.kapi.authn.Authenticator;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
-import io.kapi.server.authn.Authenticator;
+import io.kapi.user.UserInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,5 @@
 package io.kapi.server.filter;
 
-import io.kapi.authn.UserInfo;
 import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
@@ -8,6 +7,7 @@ import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
 import io.kapi.request.Verb;
+import io.kapi.user.UserInfo;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -47,7 +47,7 @@ public final class RequestContextFilter implements Filter {
      * The identity of a request the server makes to itself (controllers, bootstrap): it comes with a
      * context holding only its user. Requests from the network come without a context, so never with a user.
      */
-    private static io.kapi.authn.UserInfo loopbackUser(ServerRequest request) {
+    private static io.kapi.user.UserInfo loopbackUser(ServerRequest request) {
         RequestContext given = request.rest().context();
         return given == null ? null : given.user();
     }

@@ -3,7 +3,7 @@ package io.kapi.storage.etcd;
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageOptions;
 
-/** Opens the etcd3 backend; use {@link io.kapi.storage.Storages#etcd}. */
+/** Opens the etcd3 backend; use {@link io.kapi.storage.backends.Storages#etcd}. */
 public final class EtcdBackend {
 
     private EtcdBackend() {

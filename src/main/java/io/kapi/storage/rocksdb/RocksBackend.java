@@ -4,7 +4,7 @@ import io.kapi.storage.Storage;
 import io.kapi.storage.StorageOptions;
 import java.nio.file.Path;
 
-/** Opens the embedded RocksDB backend; use {@link io.kapi.storage.Storages#embedded(Path)}. */
+/** Opens the embedded RocksDB backend; use {@link io.kapi.storage.backends.Storages#embedded(Path)}. */
 public final class RocksBackend {
 
     private RocksBackend() {

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.assembly.ApiConfig;
-import io.kapi.authn.UserInfo;
+import io.kapi.certs.TestCsrs;
 import io.kapi.harness.ApiHarness;
 import io.kapi.machinery.Json;
-import io.kapi.server.certs.TestCsrs;
+import io.kapi.user.UserInfo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.SystemNamespaces;
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
-import io.kapi.authn.SystemUsers;
 import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;
 import io.kapi.registry.Registry;
 import io.kapi.storage.Storage;
+import io.kapi.user.SystemUsers;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
+import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ResourceTable;
@@ -15,8 +16,9 @@ import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
+import io.kapi.registry.StoreServices;
 import io.kapi.storage.Storage;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,8 +31,6 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import io.kapi.harness.StoreCalls;
-import io.kapi.registry.StoreServices;
 
 class ServiceAllocatorsTest {
 

@@ -4,13 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apis.BuiltinStrategies;
+import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
+import io.kapi.registry.StoreServices;
 import io.kapi.storage.Storage;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,8 +22,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import io.kapi.harness.StoreCalls;
-import io.kapi.registry.StoreServices;
 
 class EventTtlTest {
 

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import io.kapi.server.certs.Pem;
+import io.kapi.certs.Pem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

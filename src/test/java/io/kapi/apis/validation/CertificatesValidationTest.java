@@ -3,7 +3,7 @@ package io.kapi.apis.validation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kapi.server.certs.TestCsrs;
+import io.kapi.certs.TestCsrs;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.util.Base64;

@@ -3,8 +3,8 @@ package io.kapi.authz.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kapi.assembly.ApiConfig;
-import io.kapi.authn.UserInfo;
 import io.kapi.harness.ApiHarness;
+import io.kapi.user.UserInfo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.assembly.ApiConfig;
-import io.kapi.authn.UserInfo;
 import io.kapi.harness.ApiHarness;
+import io.kapi.user.UserInfo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

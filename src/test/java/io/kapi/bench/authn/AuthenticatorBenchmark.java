@@ -3,23 +3,23 @@ package io.kapi.bench.authn;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.ObjectLookup;
 import io.kapi.apis.subresources.ServiceAccountKeys;
-import io.kapi.authn.UserInfo;
+import io.kapi.authn.AuthenticationConfigFile;
+import io.kapi.authn.ClientCertificateAuthenticator;
+import io.kapi.authn.JwtAuthenticator;
+import io.kapi.authn.LegacyTokenUse;
+import io.kapi.authn.ServiceAccountTokens;
+import io.kapi.authn.TestOidcIssuer;
+import io.kapi.authn.TestTokenWebhook;
+import io.kapi.authn.TokenAuthenticator;
+import io.kapi.authn.TokenCache;
+import io.kapi.authn.TokenFile;
+import io.kapi.authn.WebhookTokenAuthenticator;
+import io.kapi.certs.TestCertificates;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
-import io.kapi.server.authn.AuthenticationConfigFile;
-import io.kapi.server.authn.ClientCertificateAuthenticator;
-import io.kapi.server.authn.JwtAuthenticator;
-import io.kapi.server.authn.LegacyTokenUse;
-import io.kapi.server.authn.ServiceAccountTokens;
-import io.kapi.server.authn.TestOidcIssuer;
-import io.kapi.server.authn.TestTokenWebhook;
-import io.kapi.server.authn.TokenAuthenticator;
-import io.kapi.server.authn.TokenCache;
-import io.kapi.server.authn.TokenFile;
-import io.kapi.server.authn.WebhookTokenAuthenticator;
-import io.kapi.server.certs.TestCertificates;
-import io.kapi.server.webhook.WebhookClient;
+import io.kapi.user.UserInfo;
+import io.kapi.webhook.KubeconfigWebhook;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -112,7 +112,7 @@ public class AuthenticatorBenchmark {
         idToken = issuer.token("u-1", "kapi", Instant.now().plusSeconds(3600), Map.of("email", "jane@example.com",
                 "email_verified", true, "groups", List.of("dev")));
         webhookServer = new TestTokenWebhook();
-        webhook = new WebhookTokenAuthenticator(WebhookClient.fromKubeconfig(webhookServer.kubeconfig(dir),
+        webhook = new WebhookTokenAuthenticator(KubeconfigWebhook.fromKubeconfig(webhookServer.kubeconfig(dir),
                 Duration.ofSeconds(30)), "v1", List.of(API));
         Duration ttl = Duration.ofSeconds(10);
         cachedServiceAccounts = new TokenCache(serviceAccounts, ttl, Duration.ZERO, Clock.systemUTC());

@@ -1,12 +1,12 @@
 package io.kapi.bench.authz;
 
 import io.kapi.assembly.ApiConfig;
-import io.kapi.authn.UserInfo;
 import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Decision;
 import io.kapi.authz.rbac.RbacAuthorizer;
 import io.kapi.harness.ApiHarness;
 import io.kapi.request.Verb;
+import io.kapi.user.UserInfo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

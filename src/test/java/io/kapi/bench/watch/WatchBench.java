@@ -1,9 +1,9 @@
 package io.kapi.bench.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.certs.Pem;
+import io.kapi.certs.TlsMaterial;
 import io.kapi.machinery.Json;
-import io.kapi.server.certs.Pem;
-import io.kapi.server.certs.TlsMaterial;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

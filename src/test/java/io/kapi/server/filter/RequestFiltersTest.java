@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kapi.authn.UserInfo;
-import io.kapi.authz.AuthorizationModes;
+import io.kapi.authz.modes.AuthorizationModes;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.Json;
 import io.kapi.request.RequestContext;
+import io.kapi.user.UserInfo;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package io.kapi.storage.bench;
 
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageOptions;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -9,7 +9,7 @@ import io.kapi.machinery.Json;
 import io.kapi.storage.KeyValue;
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageOptions;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

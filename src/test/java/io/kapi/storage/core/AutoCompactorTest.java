@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageOptions;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.DisplayName;

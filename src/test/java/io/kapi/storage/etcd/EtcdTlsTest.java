@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kapi.server.certs.LocalPki;
-import io.kapi.server.certs.ServingNames;
+import io.kapi.certs.LocalPki;
+import io.kapi.certs.ServingNames;
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageException;
 import io.kapi.storage.StorageOptions;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

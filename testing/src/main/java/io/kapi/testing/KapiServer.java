@@ -1,10 +1,10 @@
 package io.kapi.testing;
 
 import io.kapi.assembly.ApiAssembly;
-import io.kapi.server.certs.LocalPki;
-import io.kapi.server.certs.Pem;
+import io.kapi.certs.LocalPki;
+import io.kapi.certs.Pem;
 import io.kapi.storage.Snapshots;
-import io.kapi.storage.Storages;
+import io.kapi.storage.backends.Storages;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;

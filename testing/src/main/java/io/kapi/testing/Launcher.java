@@ -1,18 +1,18 @@
 package io.kapi.testing;
 
-import io.kapi.admission.AdmissionPlugins;
 import io.kapi.apis.subresources.ServiceAccountKeys;
+import io.kapi.assembly.AdmissionPlugins;
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
-import io.kapi.authn.UserInfo;
-import io.kapi.authz.AuthorizationModes;
+import io.kapi.authn.AuthenticationConfig;
+import io.kapi.authn.Authenticator;
+import io.kapi.authn.ClientCertificateAuthenticator;
+import io.kapi.authz.modes.AuthorizationModes;
+import io.kapi.certs.LocalPki;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.server.ServerConfig;
-import io.kapi.server.authn.AuthenticationConfig;
-import io.kapi.server.authn.Authenticator;
-import io.kapi.server.authn.ClientCertificateAuthenticator;
-import io.kapi.server.certs.LocalPki;
+import io.kapi.user.UserInfo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

@@ -1,8 +1,8 @@
 package io.kapi.testing;
 
-import io.kapi.server.certs.KeyType;
-import io.kapi.server.certs.LocalPki;
-import io.kapi.server.certs.ServingNames;
+import io.kapi.certs.KeyType;
+import io.kapi.certs.LocalPki;
+import io.kapi.certs.ServingNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.kapi.testing;
 
-import io.kapi.server.certs.Pem;
-import io.kapi.server.certs.TlsMaterial;
+import io.kapi.certs.Pem;
+import io.kapi.certs.TlsMaterial;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

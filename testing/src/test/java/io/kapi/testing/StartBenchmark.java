@@ -107,7 +107,7 @@ public final class StartBenchmark {
         try (KapiServer kapi = KapiServer.builder().start()) {
             kapi.createNamespace("bench");
             var configMaps = kapi.api().loopback()
-                    .as(new io.kapi.authn.UserInfo("bench", "", List.of("system:masters")), "bench")
+                    .as(new io.kapi.user.UserInfo("bench", "", List.of("system:masters")), "bench")
                     .resource("", "v1", "configmaps");
             long cpu = processCpuNanos();
             long t = System.nanoTime();

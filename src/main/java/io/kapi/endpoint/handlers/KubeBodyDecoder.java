@@ -1,0 +1,54 @@
+package io.kapi.endpoint.handlers;
+
+import io.kapi.endpoint.RestRequest;
+import io.kapi.endpoint.codec.Decoded;
+import io.kapi.endpoint.codec.Format;
+import io.kapi.endpoint.codec.MediaType;
+import io.kapi.endpoint.codec.RequestDecoder;
+import io.kapi.endpoint.codec.protobuf.ProtobufCodec;
+import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.validation.SchemaValidator;
+import java.util.List;
+
+/**
+ * Reads request bodies in the formats kube-apiserver accepts for built-in kinds: JSON, YAML, and
+ * Kubernetes protobuf (what kubectl's typed clients send, e.g. {@code kubectl create configmap}).
+ * A protobuf body for a kind without a protobuf message (custom resources) is 415, as in kube.
+ *
+ * <p>Every body is decoded within the {@linkplain io.kapi.machinery.DecodeBudget depth and size budget},
+ * then its JSON types are checked against the kind's schema as Go's typed decoding checks them, so a
+ * handler never sees {@code "metadata": "x"} or {@code "spec": 1}: that is 400 {@code TokenRequest in
+ * version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field
+ * TokenRequest.spec of type v1.TokenRequestSpec}.
+ */
+public final class KubeBodyDecoder implements BodyDecoder {
+
+    private final SchemaValidator types;
+
+    /** @param types checks decoded bodies' JSON types against their kinds' schemas */
+    public KubeBodyDecoder(SchemaValidator types) {
+        this.types = types;
+    }
+
+    @Override
+    public Decoded decode(RestRequest request, GroupVersionKind expected) {
+        String contentType = request.header("Content-Type");
+        MediaType media = contentType == null || contentType.isBlank() ? null : MediaType.parse(contentType);
+        Decoded decoded;
+        if (media != null && media.essence().equals(ProtobufCodec.MEDIA_TYPE) && ProtobufCodec.supports(expected)) {
+            byte[] body = RequestDecoder.readLimited(request.body(), RequestDecoder.MAX_BODY_BYTES);
+            decoded = new Decoded(ProtobufCodec.decode(body, expected), List.of(), Format.JSON);
+        } else {
+            decoded = RequestDecoder.decode(contentType, request.body(), expected);
+        }
+        types.checkTypes(expected, decoded.object());
+        return decoded;
+    }
+
+    @Override
+    public Decoded decode(Format format, byte[] data, GroupVersionKind expected) {
+        Decoded decoded = RequestDecoder.decode(format, data, expected);
+        types.checkTypes(expected, decoded.object());
+        return decoded;
+    }
+}

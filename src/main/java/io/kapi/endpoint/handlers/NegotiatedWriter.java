@@ -1,0 +1,109 @@
+package io.kapi.endpoint.handlers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.endpoint.ListEncoders;
+import io.kapi.endpoint.RestRequest;
+import io.kapi.endpoint.RestResponse;
+import io.kapi.endpoint.codec.Format;
+import io.kapi.endpoint.codec.Negotiation;
+import io.kapi.endpoint.codec.ResponseEncoder;
+import io.kapi.endpoint.codec.ResponseTarget;
+import io.kapi.endpoint.table.ListMeta;
+import io.kapi.endpoint.table.MetaVersion;
+import io.kapi.endpoint.table.PartialObjectMetadata;
+import io.kapi.endpoint.table.TableConvertor;
+import io.kapi.endpoint.table.TableOptions;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.resource.ApiResource;
+import io.kapi.registry.ListResult;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Writes responses in what the Accept header negotiates: the object itself as JSON or YAML, or its
+ * {@code meta.k8s.io} Table or PartialObjectMetadata(List) conversion.
+ */
+public final class NegotiatedWriter implements ResponseWriter {
+
+    /** What a built-in list's items leave out, as kube-apiserver encodes them. */
+    private static final Set<String> TYPE_FIELDS = Set.of("apiVersion", "kind");
+
+    private final TableConvertor tables;
+    private final Clock clock;
+    private final ListEncoders encoders;
+
+    /** @param encoders where large JSON lists are written (see {@link ListEncoders}) */
+    public NegotiatedWriter(TableConvertor tables, Clock clock, ListEncoders encoders) {
+        this.tables = tables;
+        this.clock = clock;
+        this.encoders = encoders;
+    }
+
+    @Override
+    public RestResponse object(RestRequest request, ApiResource resource, int status, ObjectNode object) {
+        ResponseTarget target = Negotiation.forResource(request.header("Accept"));
+        JsonNode body = object;
+        if (target.isAs("Table")) {
+            body = tables.single(resource, object, tableOptions(request, target), clock.instant());
+        } else if (target.isAs(PartialObjectMetadata.KIND)) {
+            body = PartialObjectMetadata.of(object, MetaVersion.parse(target.as().version()));
+        } else if (target.converts()) {
+            throw notAcceptable(target);
+        }
+        return encode(status, body, target);
+    }
+
+    @Override
+    public RestResponse list(RestRequest request, ApiResource resource, ListResult page, boolean typedItems) {
+        ResponseTarget target = Negotiation.forResource(request.header("Accept"));
+        ListMeta meta = new ListMeta(page.resourceVersion(), page.continueToken(), page.remainingItemCount());
+        JsonNode body;
+        if (target.isAs("Table")) {
+            body = tables.list(resource, page.items(), meta, tableOptions(request, target), clock.instant());
+        } else if (target.isAs(PartialObjectMetadata.LIST_KIND)) {
+            body = PartialObjectMetadata.list(page.items(), meta, MetaVersion.parse(target.as().version()));
+        } else if (target.converts()) {
+            throw notAcceptable(target);
+        } else if (target.format() == Format.JSON && !target.pretty()) {
+            return streamed(resource, page, target, typedItems);
+        } else {
+            body = Lists.of(resource, page, typedItems);
+        }
+        return encode(200, body, target);
+    }
+
+    /**
+     * A JSON list written item by item as the client takes it: a LIST of 10,000 objects pins the items it
+     * already had, not a second tree and two copies of its encoding. A large one is written by an encoder.
+     */
+    private RestResponse streamed(ApiResource resource, ListResult page, ResponseTarget target, boolean typedItems) {
+        ObjectNode envelope = Lists.of(resource,
+                new ListResult(List.of(), page.resourceVersion(), page.continueToken(), page.remainingItemCount()),
+                typedItems);
+        Set<String> omit = typedItems ? Set.of() : TYPE_FIELDS;
+        List<ObjectNode> items = page.items();
+        return new RestResponse(200, new ArrayList<>(), new RestResponse.Encoded(ResponseEncoder.contentType(target),
+                out -> encoders.encode(items.size(), () -> ResponseEncoder.writeList(envelope, items, omit, target, out))));
+    }
+
+    @Override
+    public RestResponse plain(RestRequest request, int status, ObjectNode body) {
+        ResponseTarget target = Negotiation.negotiate(request.header("Accept"), Set.of());
+        return encode(status, body, target);
+    }
+
+    private static TableOptions tableOptions(RestRequest request, ResponseTarget target) {
+        return TableOptions.of(target.as().version(), request.param("includeObject"));
+    }
+
+    private static RestResponse encode(int status, JsonNode body, ResponseTarget target) {
+        return RestResponse.bytes(status, ResponseEncoder.contentType(target), ResponseEncoder.encode(body, target));
+    }
+
+    private static ApiException notAcceptable(ResponseTarget target) {
+        return ApiException.notAcceptable("application/json, application/yaml");
+    }
+}
