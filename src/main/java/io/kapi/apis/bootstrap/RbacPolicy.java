@@ -168,7 +168,7 @@ public record RbacPolicy(List<ObjectNode> clusterRoles, List<ObjectNode> cluster
     private static final java.util.Map<String, JsonNode> PARSED = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
-     * The YAML file as the build wrote it in JSON ({@code io.kapi.cli.BuildResources}): parsing the JSON
+     * The YAML file as the build wrote it in JSON ({@code io.kapi.build.BuildResources}): parsing the JSON
      * takes a fresh JVM a tenth of the time, without loading the YAML parser. Classes that did not go
      * through the build (an IDE's) read the YAML.
      */

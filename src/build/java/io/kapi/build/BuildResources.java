@@ -1,4 +1,4 @@
-package io.kapi.cli;
+package io.kapi.build;
 
 import io.kapi.apis.bootstrap.RbacPolicy;
 import io.kapi.machinery.Json;
@@ -23,8 +23,8 @@ public final class BuildResources {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 1) {
-            throw new IllegalArgumentException("usage: BuildResources <classes directory>");
+        if (args.length < 1 || args.length > 2) {
+            throw new IllegalArgumentException("usage: BuildResources <classes directory> [lambda classes: true|false]");
         }
         Path classes = Path.of(args[0]);
         List<Path> yaml;
@@ -40,6 +40,8 @@ public final class BuildResources {
         try (OutputStream out = Files.newOutputStream(definitions)) {
             Schemas.writeKubernetesDefinitions(out);
         }
-        LambdaClasses.rewrite(classes);
+        if (args.length < 2 || Boolean.parseBoolean(args[1])) {
+            LambdaClasses.rewrite(classes);
+        }
     }
 }

@@ -1,4 +1,4 @@
-package io.kapi.cli;
+package io.kapi.build;
 
 import java.io.IOException;
 import java.io.InputStream;

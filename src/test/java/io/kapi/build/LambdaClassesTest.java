@@ -1,4 +1,4 @@
-package io.kapi.cli;
+package io.kapi.build;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package io.kapi.cli;
+package io.kapi.build;
 
 import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassFile;
