@@ -73,8 +73,9 @@ import io.kapi.registry.ResourceStore;
 import io.kapi.registry.StoreServices;
 import io.kapi.server.Background;
 import io.kapi.server.HandlerChain;
+import io.kapi.certs.TlsMaterial;
+import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
-import io.kapi.server.filter.BodyLimit;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
 import io.kapi.storage.Storage;
@@ -82,13 +83,13 @@ import io.kapi.storage.cache.CacheOptions;
 import io.kapi.user.SystemUsers;
 import io.kapi.webhook.WebhookClient;
 import java.security.PublicKey;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -178,7 +179,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
         CrdController crds = new CrdController(registry, apiserver,
                 new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry)), clock);
-        OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1));
+        OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi());
         PostStartHook apiServices = aggregator.controller(apiserver,
                 gv -> registry.model().table().groupVersions().contains(gv), clock);
         hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers(), crds, apiServices));
@@ -226,10 +227,48 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
      * panic recovery, authorization, write options); the identity comes with each request.
      */
     private static Loopback loopback(RestHandler api, Authorizer authorizer, Registry registry) {
-        FilterChain chain = HandlerChain.build(new ServerConfig.Security((request, certs) -> Optional.empty(),
-                authorizer, Duration.ofMinutes(1)), BodyLimit.DEFAULT_MAX_BYTES, api);
+        FilterChain chain = HandlerChain.inProcess(authorizer, api);
         return new Loopback(request -> chain.proceed(new ServerRequest(request, List.of(), "127.0.0.1")),
                 gvr -> registry.resource(gvr.group(), gvr.version(), gvr.resource()));
+    }
+
+    /**
+     * The listener's settings for this API on {@code bindAddress:port}: kube-apiserver's defaults, this
+     * API's authenticator and authorizer. {@code bin/kapi} and the test library adjust them (flags,
+     * authentication off) and {@link #listen} with them.
+     */
+    public ServerConfig serverConfig(String bindAddress, int port, TlsMaterial tls) {
+        return ServerConfig.of(bindAddress, port, tls).withAuthenticator(authenticator).withAuthorizer(authorizer);
+    }
+
+    /**
+     * Serves this API over HTTPS with {@code config} and runs its post-start hooks in the background.
+     *
+     * @throws IOException if the address cannot be bound; nothing is left listening (this API stays open)
+     */
+    public KapiServer listen(ServerConfig config) throws IOException {
+        return KapiServer.start(config, handler, checks, hooks);
+    }
+
+    /**
+     * Serves this API without sockets, behind the listener's filter chain, authorized by
+     * {@code authorizer} (null: this API's own), once its post-start hooks have run in order on this
+     * thread (as a listening server runs them, before it is ready).
+     *
+     * @throws IllegalStateException when a hook fails
+     */
+    public InMemoryServer inMemory(Authorizer authorizer) {
+        for (PostStartHook hook : hooks) {
+            try {
+                hook.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted in post-start hook " + hook.name(), e);
+            } catch (Exception e) {
+                throw new IllegalStateException("post-start hook " + hook.name() + " failed", e);
+            }
+        }
+        return new InMemoryServer(authorizer == null ? this.authorizer : authorizer, handler);
     }
 
     /** The service-account signing key: the given file, else one kept in the data directory (or in memory). */

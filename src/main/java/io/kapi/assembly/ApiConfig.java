@@ -30,13 +30,16 @@ import java.util.Objects;
  * @param authorization the authorization modes' files and caches
  * @param features {@code --feature-gates} and {@code --runtime-config}
  * @param aggregator the aggregation layer's flags (proxy client certificate, endpoint routing)
+ * @param warmOpenApi whether the OpenAPI documents are built once the server has started ({@code bin/kapi}),
+ *        else on their first request (the default: a test's server seldom serves them, and the build costs
+ *        a second of CPU)
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
                         int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer,
                         List<String> authorizationModes, Admission admission, EtcdConfig etcd,
                         AuthenticationConfig authentication, AuthorizationConfig authorization, Features features,
-                        AggregatorConfig aggregator) {
+                        AggregatorConfig aggregator, boolean warmOpenApi) {
 
     /**
      * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
@@ -106,6 +109,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private AuthenticationConfig authentication = AuthenticationConfig.DEFAULT;
         private AuthorizationConfig authorization = AuthorizationConfig.DEFAULT;
         private AggregatorConfig aggregator = AggregatorConfig.DEFAULT;
+        private boolean warmOpenApi;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -192,10 +196,15 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        public Builder warmOpenApi(boolean v) {
+            warmOpenApi = v;
+            return this;
+        }
+
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
-                    etcd, authentication, authorization, features, aggregator);
+                    etcd, authentication, authorization, features, aggregator, warmOpenApi);
         }
     }
 }

@@ -23,14 +23,19 @@ final class OpenApiWarmUp implements PostStartHook, AutoCloseable {
     private final OpenApiHandler openApi;
     private final CacheStart after;
     private final Duration delay;
+    private final boolean build;
     private Thread builder;
     private boolean closed;
 
-    /** A warm-up that builds {@code delay} after {@code after} has run. */
-    OpenApiWarmUp(OpenApiHandler openApi, CacheStart after, Duration delay) {
+    /**
+     * A warm-up that builds {@code delay} after {@code after} has run; with {@code build} false the hook
+     * is there (kube's readiness lists it) but the documents are made on their first request only.
+     */
+    OpenApiWarmUp(OpenApiHandler openApi, CacheStart after, Duration delay, boolean build) {
         this.openApi = openApi;
         this.after = after;
         this.delay = delay;
+        this.build = build;
     }
 
     @Override
@@ -41,6 +46,9 @@ final class OpenApiWarmUp implements PostStartHook, AutoCloseable {
     /** Waits for {@code after} here, on the hook's thread, which a stopping server interrupts. */
     @Override
     public void run() throws InterruptedException {
+        if (!build) {
+            return;
+        }
         after.awaitStarted(AT_MOST);
         synchronized (this) {
             if (!closed) {

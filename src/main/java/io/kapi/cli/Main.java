@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *         → DataDirectory (--data-dir private: 0700, files 0600)
  *         → TlsMaterial (given files, or LocalPki in --data-dir)
  *         → ApiAssembly.create(ApiConfig)
- *         → KapiServer.start(ServerConfig, api handler, checks, post-start hooks)
+ *         → ApiAssembly.serverConfig + listen (the API's authenticator, authorizer, post-start hooks)
  *         → "Kapi is ready: kubectl --kubeconfig …"   → wait for a signal → shutdown
  * </pre>
  */
@@ -147,6 +147,7 @@ public final class Main {
                 .authorization(options.authorization())
                 .features(new ApiConfig.Features(options.gates(), options.apis()))
                 .aggregator(options.aggregator())
+                .warmOpenApi(true)
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
         clock.mark("api");
@@ -163,13 +164,11 @@ public final class Main {
         clock.mark("certificates");
         KapiServer server;
         try {
-            ServerConfig config = ServerConfig.of(options.bindAddress(), options.securePort(),
+            ServerConfig config = api.serverConfig(options.bindAddress(), options.securePort(),
                     tls.acceptingAlso(requestHeaderCas(options)))
                     .withShutdownDelay(options.shutdownDelayDuration())
-                    .withAuthenticator(api.authenticator())
-                    .withAuthorizer(api.authorizer())
                     .withRequestTimeout(options.requestTimeout());
-            server = KapiServer.start(config, api.handler(), api.checks(), api.hooks());
+            server = api.listen(config);
             clock.mark("listener");
         } catch (IOException | RuntimeException e) {
             closeQuietly(api);

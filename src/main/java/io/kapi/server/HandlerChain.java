@@ -1,5 +1,6 @@
 package io.kapi.server;
 
+import io.kapi.authz.Authorizer;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.server.filter.Authentication;
 import io.kapi.server.filter.Authorization;
@@ -13,7 +14,9 @@ import io.kapi.server.filter.PanicRecovery;
 import io.kapi.server.filter.RequestContextFilter;
 import io.kapi.server.filter.RequestLog;
 import io.kapi.server.filter.WriteOptions;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The whole request path in front of the handlers, in request order, as kube-apiserver's
@@ -45,5 +48,15 @@ public final class HandlerChain {
                 new Authorization(security.authorizer()),
                 new WriteOptions());
         return FilterChain.of(filters, handler);
+    }
+
+    /**
+     * The chain of requests made in-process with their user already set (the server's loopback clients,
+     * an API served without sockets): the same filters, no credential to read, {@code authorizer}
+     * deciding, kube-apiserver's default request timeout.
+     */
+    public static FilterChain inProcess(Authorizer authorizer, RestHandler handler) {
+        return build(new ServerConfig.Security((request, certificates) -> Optional.empty(), authorizer,
+                Duration.ofMinutes(1)), BodyLimit.DEFAULT_MAX_BYTES, handler);
     }
 }

@@ -3,37 +3,20 @@ package io.kapi.harness;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.assembly.ApiConfig;
+import io.kapi.assembly.InMemoryServer;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
-import io.kapi.endpoint.RestRequest;
-import io.kapi.endpoint.RestResponse;
-import io.kapi.health.PostStartHook;
-import io.kapi.machinery.Json;
-import io.kapi.request.RequestContext;
-import io.kapi.request.RequestInfo;
-import io.kapi.server.HandlerChain;
-import io.kapi.server.ServerConfig;
-import io.kapi.server.filter.BodyLimit;
-import io.kapi.server.filter.FilterChain;
-import io.kapi.server.filter.ServerRequest;
 import io.kapi.user.UserInfo;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * The whole API in memory, behind the same filter chain as the HTTPS server, started as the server starts
- * it (every post-start hook but the OpenAPI warm-up, in order), called with plain requests and no sockets: what unit tests of routing, handlers and subresources drive. Requests carry the user
+ * The whole API in memory ({@link ApiAssembly#inMemory}: the HTTPS server's filter chain, every post-start
+ * hook run first, in order), called with plain requests and no sockets: what unit tests of routing,
+ * handlers and subresources drive. Requests carry the user
  * given (by default an admin in {@code system:masters}) the way the server's own in-process clients do,
  * so authentication is skipped and authorization, admission and storage run as for any request.
  */
@@ -52,7 +35,7 @@ public final class ApiHarness implements AutoCloseable {
     }
 
     private final ApiAssembly assembly;
-    private final FilterChain chain;
+    private final InMemoryServer server;
 
     /** A memory-backed API with no standalone controllers, the system namespaces created. */
     public ApiHarness() {
@@ -71,18 +54,7 @@ public final class ApiHarness implements AutoCloseable {
     /** @param authorizer the authorizer of the filter chain; null: the assembly's own */
     public ApiHarness(ApiConfig config, Authorizer authorizer) {
         assembly = ApiAssembly.create(config);
-        authorizer = authorizer == null ? assembly.authorizer() : authorizer;
-        chain = HandlerChain.build(new ServerConfig.Security((request, certs) -> Optional.empty(), authorizer,
-                Duration.ofMinutes(1)), BodyLimit.DEFAULT_MAX_BYTES, assembly.handler());
-        for (PostStartHook hook : assembly.hooks()) {
-            if (!hook.name().equals("apiservice-openapiv3-controller")) {
-                try {
-                    hook.run();
-                } catch (Exception e) {
-                    throw new IllegalStateException("post-start hook " + hook.name() + " failed", e);
-                }
-            }
-        }
+        server = assembly.inMemory(authorizer);
     }
 
     public ApiAssembly assembly() {
@@ -126,56 +98,9 @@ public final class ApiHarness implements AutoCloseable {
         if (contentType != null) {
             headers.put("content-type", List.of(contentType));
         }
-        int q = pathAndQuery.indexOf('?');
-        String path = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
-        Map<String, List<String>> query = query(q < 0 ? "" : pathAndQuery.substring(q + 1));
-        RequestContext identity = RequestContext.of(RequestInfo.parse(method, path, query), null, null, "")
-                .withUser(user);
-        RestRequest request = new RestRequest(method, path, query, headers,
-                new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)), identity);
-        RestResponse response = chain.proceed(new ServerRequest(request, List.of(), "127.0.0.1"));
-        return reply(response);
-    }
-
-    private static Map<String, List<String>> query(String raw) {
-        Map<String, List<String>> query = new LinkedHashMap<>();
-        if (raw.isEmpty()) {
-            return query;
-        }
-        for (String pair : raw.split("&")) {
-            String[] kv = pair.split("=", 2);
-            query.computeIfAbsent(URLDecoder.decode(kv[0], StandardCharsets.UTF_8), k -> new ArrayList<>())
-                    .add(kv.length > 1 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "");
-        }
-        return query;
-    }
-
-    private static Reply reply(RestResponse response) {
-        Map<String, List<String>> headers = new LinkedHashMap<>();
-        response.headers().forEach(h -> headers.computeIfAbsent(h.getKey().toLowerCase(java.util.Locale.ROOT),
-                k -> new ArrayList<>()).add(h.getValue()));
-        byte[] data = switch (response.body()) {
-            case RestResponse.Bytes bytes -> bytes.data();
-            case RestResponse.Encoded encoded -> written(encoded.writer());
-            case RestResponse.Stream stream -> written(out -> stream.writer().writeTo(io.kapi.endpoint.FrameSink.of(out)));
-        };
-        String text = new String(data, StandardCharsets.UTF_8);
-        try {
-            JsonNode json = text.startsWith("{") ? Json.MAPPER.readTree(text) : Json.object();
-            return new Reply(response.status(), json, text, headers);
-        } catch (IOException e) {
-            return new Reply(response.status(), Json.object(), text, headers);
-        }
-    }
-
-    private static byte[] written(RestResponse.BodyWriter writer) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            writer.writeTo(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        InMemoryServer.Response response = server.call(user, method, pathAndQuery, headers,
+                body.getBytes(StandardCharsets.UTF_8));
+        return new Reply(response.status(), response.json(), response.text(), response.headers());
     }
 
     @Override

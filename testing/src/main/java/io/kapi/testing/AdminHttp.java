@@ -20,7 +20,7 @@ import javax.net.ssl.TrustManagerFactory;
  * The library's own client of a server, for what the extension does for tests (their namespaces): plain
  * HTTPS with the admin certificate, made on first use, closed with the server.
  */
-final class AdminHttp implements AutoCloseable {
+final class AdminHttp implements AdminCalls, AutoCloseable {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private final KapiServer server;
@@ -44,15 +44,24 @@ final class AdminHttp implements AutoCloseable {
         }
     }
 
-    /** POSTs {@code body} to {@code path} as {@code contentType}; the response, whatever its status. */
-    HttpResponse<String> post(String path, String contentType, String body) {
-        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    @Override
+    public Answer post(String path, String contentType, String body) {
+        return answer(send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofString(body))));
     }
 
-    /** GETs {@code path}; the response, whatever its status. */
-    HttpResponse<String> get(String path) {
-        return send(HttpRequest.newBuilder(uri(path)).GET());
+    @Override
+    public Answer get(String path) {
+        return answer(send(HttpRequest.newBuilder(uri(path)).GET()));
+    }
+
+    @Override
+    public String where() {
+        return server.url();
+    }
+
+    private static Answer answer(HttpResponse<String> response) {
+        return new Answer(response.statusCode(), response.body());
     }
 
     private URI uri(String path) {

@@ -5,7 +5,6 @@ import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -64,29 +63,28 @@ final class CrdInstaller {
      * @throws IllegalStateException when the server refuses one (its status message), when its names are
      *         not accepted, or when one is not established in time
      */
-    static void install(KapiServer server, List<Manifest> manifests, Duration timeout) {
-        AdminHttp admin = server.admin();
+    static void install(AdminCalls admin, List<Manifest> manifests, Duration timeout) {
         List<String> names = new ArrayList<>();
         for (Manifest manifest : manifests) {
-            HttpResponse<String> created = admin.post(CRDS, "application/yaml", manifest.text());
+            AdminCalls.Answer created = admin.post(CRDS, "application/yaml", manifest.text());
             JsonNode body = json(created.body());
-            if (created.statusCode() != 201) {
+            if (created.status() != 201) {
                 throw new IllegalStateException("cannot install the CRD of " + manifest.describe() + ": "
-                        + body.path("message").asText(created.statusCode() + " " + created.body()));
+                        + body.path("message").asText(created.status() + " " + created.body()));
             }
             names.add(body.path("metadata").path("name").asText());
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         for (String name : names) {
-            awaitEstablished(server, admin, name, deadline, timeout);
+            awaitEstablished(admin, name, deadline, timeout);
         }
     }
 
-    private static void awaitEstablished(KapiServer server, AdminHttp admin, String name, long deadline, Duration timeout) {
+    private static void awaitEstablished(AdminCalls admin, String name, long deadline, Duration timeout) {
         while (true) {
-            HttpResponse<String> got = admin.get(CRDS + "/" + name);
+            AdminCalls.Answer got = admin.get(CRDS + "/" + name);
             JsonNode crd = json(got.body());
-            if (got.statusCode() != 200) {
+            if (got.status() != 200) {
                 throw new IllegalStateException("cannot read CRD " + name + ": " + crd.path("message").asText(got.body()));
             }
             for (JsonNode condition : crd.path("status").path("conditions")) {
@@ -102,7 +100,7 @@ final class CrdInstaller {
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("CRD " + name + " was not established within " + timeout + " on "
-                        + server.url());
+                        + admin.where());
             }
             try {
                 Thread.sleep(POLL);

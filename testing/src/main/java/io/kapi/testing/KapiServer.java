@@ -303,13 +303,37 @@ public final class KapiServer implements AutoCloseable {
                     enableAdmissionPlugins, disableAdmissionPlugins, standaloneControllers, startTimeout));
             if (!manifests.isEmpty()) {
                 try {
-                    CrdInstaller.install(server, manifests, startTimeout);
+                    CrdInstaller.install(server.admin(), manifests, startTimeout);
                 } catch (RuntimeException e) {
                     server.close();
                     throw e;
                 }
             }
             return server;
+        }
+
+        /**
+         * Starts this builder's API without a listener (its port and authentication settings do not apply)
+         * and returns once its post-start hooks have run and its CRDs are established; requests go through
+         * {@link InMemoryKapi#client()}.
+         *
+         * @throws IllegalArgumentException as {@link #start()}
+         * @throws IllegalStateException when a post-start hook fails, or a CRD is refused
+         */
+        public InMemoryKapi startInMemory() {
+            List<CrdInstaller.Manifest> manifests = CrdInstaller.read(crds);
+            InMemoryKapi kapi = Launcher.startInMemory(new Launcher.Settings(storage, port, authentication,
+                    authorizationModes, enableAdmissionPlugins, disableAdmissionPlugins, standaloneControllers,
+                    startTimeout));
+            if (!manifests.isEmpty()) {
+                try {
+                    CrdInstaller.install(kapi.admin(), manifests, startTimeout);
+                } catch (RuntimeException e) {
+                    kapi.close();
+                    throw e;
+                }
+            }
+            return kapi;
         }
     }
 }

@@ -9,7 +9,6 @@ import io.kapi.authn.Authenticator;
 import io.kapi.authn.ClientCertificateAuthenticator;
 import io.kapi.authz.modes.AuthorizationModes;
 import io.kapi.certs.LocalPki;
-import io.kapi.health.PostStartHook;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.server.ServerConfig;
 import io.kapi.user.UserInfo;
@@ -25,14 +24,12 @@ import java.util.Optional;
 
 /**
  * Starts an in-process server the way {@code bin/kapi}'s {@code Main} does (certificates, then
- * {@link ApiAssembly#create}, then {@link io.kapi.server.KapiServer#start}), with the library's settings
- * turned into the same {@link ApiConfig} and {@link ServerConfig} the flags make.
+ * {@link ApiAssembly#create}, {@link ApiAssembly#serverConfig} and {@link ApiAssembly#listen}), with the
+ * library's settings turned into the same {@link ApiConfig} and {@link ServerConfig} the flags make.
  */
 final class Launcher {
 
     private static final String LOOPBACK = "127.0.0.1";
-    /** The OpenAPI warm-up: left out, the documents are built on their first request instead. */
-    private static final String OPENAPI_WARM_UP = "apiservice-openapiv3-controller";
     private static final UserInfo ADMIN = new UserInfo(LocalPki.ADMIN_USER, "", List.of("system:masters"));
     private static final int BIND_ATTEMPTS = 5;
 
@@ -77,14 +74,7 @@ final class Launcher {
     }
 
     static KapiServer start(Settings settings) {
-        Quiet.logs();
-        // refuses an unknown or repeated mode before anything starts (building them needs the API: RBAC reads it)
-        AuthorizationModes.validate(settings.authorizationModes());
-        List<String> problems = AdmissionPlugins.problems(settings.enableAdmissionPlugins(),
-                settings.disableAdmissionPlugins());
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException(String.join("; ", problems));
-        }
+        check(settings);
         long begin = System.nanoTime();
         Thread preload = preload(settings.storage());
         Path dir = TempDirs.create();
@@ -116,6 +106,36 @@ final class Launcher {
         }
     }
 
+    /** The API of {@code settings} served in memory, its post-start hooks run (port and authentication unused). */
+    static InMemoryKapi startInMemory(Settings settings) {
+        check(settings);
+        Path dir = TempDirs.create();
+        ApiAssembly api = null;
+        try {
+            LocalPki pki = TestPki.in(dir);
+            api = ApiAssembly.create(apiConfig(settings, dir, 0, pki));
+            return new InMemoryKapi(api, api.inMemory(null), dir);
+        } catch (RuntimeException e) {
+            if (api != null) {
+                closeQuietly(api);
+            }
+            TempDirs.delete(dir);
+            throw e;
+        }
+    }
+
+    /** Refuses an unknown or repeated mode, or unknown plugins, before anything starts. */
+    private static void check(Settings settings) {
+        Quiet.logs();
+        // building the modes needs the API (RBAC reads it): their names are checked first
+        AuthorizationModes.validate(settings.authorizationModes());
+        List<String> problems = AdmissionPlugins.problems(settings.enableAdmissionPlugins(),
+                settings.disableAdmissionPlugins());
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+    }
+
     /**
      * Reads the JVM-wide data (schemas, the ephemeral service-account key) on another thread while
      * this one makes or copies the certificates; a no-op once they exist.
@@ -137,15 +157,13 @@ final class Launcher {
             try {
                 // as bin/kapi: the server's own authentication chain (certificates, tokens, anonymous as kube
                 // decides it for the modes) and authorizer
-                ServerConfig config = ServerConfig.of(LOOPBACK, port, pki.tls()).withAuthenticator(api.authenticator())
-                        .withAuthorizer(api.authorizer());
+                ServerConfig config = api.serverConfig(LOOPBACK, port, pki.tls());
                 if (!settings.authentication()) {
                     config = config.withAuthenticator(Authenticator.union(List.of(
                             new ClientCertificateAuthenticator(pki.tls().clientCas()),
                             (request, certificates) -> Optional.of(ADMIN))));
                 }
-                List<PostStartHook> hooks = api.hooks().stream().filter(h -> !h.name().equals(OPENAPI_WARM_UP)).toList();
-                return new Running(dir, api, io.kapi.server.KapiServer.start(config, api.handler(), api.checks(), hooks));
+                return new Running(dir, api, api.listen(config));
             } catch (IOException | RuntimeException e) {
                 closeQuietly(api);
                 if (!(e instanceof IOException) || settings.port() != 0 || attempt == BIND_ATTEMPTS) {
