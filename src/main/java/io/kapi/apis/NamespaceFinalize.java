@@ -5,14 +5,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
+import io.kapi.endpoint.handlers.ResponseWriter;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyDecorator;
-import io.kapi.request.Verb;
 import io.kapi.registry.Write;
+import io.kapi.request.Verb;
 
 /**
  * {@code PUT /api/v1/namespaces/{name}/finalize}: replaces only {@code spec.finalizers}. A
@@ -26,6 +27,7 @@ public record NamespaceFinalize(Codecs codecs) implements VerbHandler {
         if (r.info().verb() != Verb.UPDATE) {
             throw ApiException.methodNotAllowed();
         }
+        ResponseWriter.Negotiated response = codecs.writer().negotiate(r.http(), r.resource());
         boolean dryRun = r.dryRun();
         ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
         ObjectNode updated = r.store().update(r.context(), "", r.info().name(), current -> {
@@ -38,7 +40,7 @@ public record NamespaceFinalize(Codecs codecs) implements VerbHandler {
                 && updated.path("spec").path("finalizers").isEmpty() && !ObjectMeta.of(updated).hasFinalizers()) {
             r.store().delete(r.context(), "", r.info().name(), DeleteOptions.DEFAULT);
         }
-        return codecs.writer().object(r.http(), r.resource(), 200, updated);
+        return response.object(200, updated);
     }
 
     /** Takes {@code spec.finalizers} from the body and everything else from the stored namespace. */

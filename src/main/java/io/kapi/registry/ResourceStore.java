@@ -6,12 +6,10 @@ import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.Attributes;
 import io.kapi.admission.Operation;
 import io.kapi.machinery.ApiException;
-import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.resource.ApiResource;
-import io.kapi.machinery.validation.RequiredFields;
 import io.kapi.request.RequestContext;
 import io.kapi.storage.KeyValue;
 import io.kapi.storage.Storage;
@@ -168,49 +166,24 @@ public final class ResourceStore {
     // ---- writes ----
 
     /**
-     * Creates an object in {@code namespace} (ignored for cluster-scoped resources): decode checks,
-     * defaults, managed fields, mutating admission, prepare, name generation, validation, validating
-     * admission, store. On a dry run every stage runs and nothing is stored.
+     * Creates an object in {@code namespace} (ignored for cluster-scoped resources): one pass through
+     * the {@link WriteStages}, then stored. On a dry run every stage runs and nothing is stored.
      *
      * @throws ApiException AlreadyExists, Invalid, NotFound (namespace), BadRequest (namespace mismatch,
      *         wrong types), Forbidden (admission)
      */
     public ObjectNode create(RequestContext ctx, String namespace, ObjectNode object, Write write) {
-        assignNamespace(ObjectMeta.of(object), namespace);
-        List<FieldError> missing = stages.decode(ctx, object, write);
-        strategy.applyDefaults(object);
-        stages.track(ctx, null, object, write);
-        if (served.converts()) {
-            missing = RequiredFields.stillMissing(object, missing);
-            object = served.toStored(object);
-        }
-        ObjectMeta meta = ObjectMeta.of(object);
-        AdmissionChain admission = services.admission().get();
-        ObjectNode options = WriteStages.options(ctx);
-        admission.admit(stages.attributes(ctx, Operation.CREATE, object, null, write.subresource(), options));
-        stages.prepareMetadataForCreate(meta);
-        // the name is generated before the strategy prepares the object, as kube-apiserver does (a
-        // job's generated selector labels its pods with the job's name)
-        boolean generated = meta.name().isEmpty() && !meta.generateName().isEmpty();
-        if (generated) {
-            meta.name(NameGenerator.generate(meta.generateName()));
-        }
-        strategy.prepareForCreate(object);
-        strategy.prepareRequester(object, ctx.user());
-        Strategy.Finish finish = strategy.beginCreate(object, ctx.dryRun());
+        WritePass pass = WritePass.create(ctx, write, strategy, namespace, object);
         boolean stored = false;
         try {
-            stages.validateCreate(object, stillMissing(object, missing), strategy);
-            admission.validate(stages.attributes(ctx, Operation.CREATE, object, null, write.subresource(), options));
-            strategy.canonicalize(object);
-            ctx.warnings().addAll(strategy.warningsOnCreate(object));
+            stages.run(pass);
             if (!ctx.dryRun()) {
-                store(meta, object, generated);
+                store(pass.meta(), pass.object, pass.generatedName);
                 stored = true;
             }
-            return served.served(object);
+            return served.served(pass.object);
         } finally {
-            finish.finish(stored);
+            pass.finish.finish(stored);
         }
     }
 
@@ -246,9 +219,10 @@ public final class ResourceStore {
      * {@code transform} make the new object, runs it through the stages and compares-and-swaps it. A
      * resourceVersion the new object carries must be the stored one (409 Conflict otherwise, at once);
      * without one the update is unconditional where the strategy allows. When another write wins the
-     * race, the whole pass runs again on the newer object until the request's deadline. An update that
-     * changes nothing stores nothing and answers the stored object. A missing object is created when
-     * {@code write} allows it or, for the main resource, when the strategy allows create-on-update.
+     * race, the whole pass runs again on the newer object until the request's deadline: the one retry
+     * loop of a write. An update that changes nothing stores nothing and answers the stored object. A
+     * missing object is created when {@code write} allows it or, for the main resource, when the strategy
+     * allows create-on-update.
      *
      * @throws ApiException NotFound, Conflict, Invalid, BadRequest, Forbidden (admission), Timeout (504)
      */
@@ -273,9 +247,7 @@ public final class ResourceStore {
             }
             Optional<UpdateResult> result;
             try {
-                ObjectNode oldServed = served.converts() ? served.servedCopy(start.old()) : start.old();
-                ObjectNode object = transform.apply(oldServed.deepCopy());
-                result = updateOnce(ctx, key, start, new Old(start.old(), oldServed), object, write, using);
+                result = updateOnce(ctx, key, start, transform, write, using);
             } catch (ApiException e) {
                 if (start.current() || stillStored(key, name, start)) {
                     throw e;
@@ -326,7 +298,12 @@ public final class ResourceStore {
         }
     }
 
-    /** Empty when another writer created the object meanwhile (the caller updates it then). */
+    /**
+     * Empty when another writer created the object meanwhile (the caller updates it then). A
+     * resourceVersion the new object carries is no precondition on this path, as in kube's
+     * {@code Store.Update}: it is compared only with an existing object's, so server-side apply (or a PUT
+     * where the strategy allows create-on-update) with one creates a missing object.
+     */
     private Optional<UpdateResult> createOnUpdate(RequestContext ctx, String namespace, String name,
                                                   Transform transform, Write write, Strategy using) {
         boolean allowed = write.createIfMissing() || (write.subresource().isEmpty() && using.allowCreateOnUpdate());
@@ -335,10 +312,8 @@ public final class ResourceStore {
         }
         ObjectNode object = transform.apply(null);
         ObjectMeta meta = ObjectMeta.of(object);
-        checkName(meta, name);
-        if (!meta.resourceVersion().isEmpty()) {
-            throw ApiException.notFound(gvr(), name);
-        }
+        WriteStages.checkName(meta, name);
+        meta.resourceVersion(null);
         try {
             return Optional.of(new UpdateResult(create(ctx, namespace, object, write), true));
         } catch (ApiException e) {
@@ -349,70 +324,42 @@ public final class ResourceStore {
         }
     }
 
-    /** The stored object an update starts from, and the same in the served version. */
-    private record Old(ObjectNode stored, ObjectNode served) {
-    }
-
     /** One pass of an update; empty when the compare-and-swap lost to a concurrent write. */
-    private Optional<UpdateResult> updateOnce(RequestContext ctx, String key, Start start, Old previous,
-                                              ObjectNode object, Write write, Strategy using) {
-        ObjectNode old = previous.stored();
-        assignNamespace(ObjectMeta.of(object), ObjectMeta.of(old).namespace());
-        checkName(ObjectMeta.of(object), ObjectMeta.of(old).name());
-        List<FieldError> missing = stages.decode(ctx, object, write);
-        using.applyDefaults(object);
-        stages.track(ctx, previous.served(), object, write);
-        if (served.converts()) {
-            missing = RequiredFields.stillMissing(object, missing);
-            object = served.toStored(object);
-        }
-        ObjectMeta meta = ObjectMeta.of(object);
-        AdmissionChain admission = services.admission().get();
-        ObjectNode options = WriteStages.options(ctx);
-        admission.admit(stages.attributes(ctx, Operation.UPDATE, object, old, write.subresource(), options));
-        checkPrecondition(meta, start.revision(), using);
-        WriteStages.prepareMetadataForUpdate(meta, ObjectMeta.of(old));
-        using.prepareForUpdate(object, old);
-        Strategy.Finish finish = using.beginUpdate(object, old, ctx.dryRun());
+    private Optional<UpdateResult> updateOnce(RequestContext ctx, String key, Start start, Transform transform,
+                                              Write write, Strategy using) {
+        ObjectNode oldServed = served.converts() ? served.servedCopy(start.old()) : start.old();
+        ObjectNode transformed = transform.apply(oldServed.deepCopy());
+        WritePass pass = WritePass.update(ctx, write, using, transformed, start.old(), oldServed, start.revision());
         boolean stored = false;
         try {
-            stages.validateUpdate(object, old, stillMissing(object, missing), using);
-            admission.validate(stages.attributes(ctx, Operation.UPDATE, object, old, write.subresource(), options));
-            using.canonicalize(object);
+            stages.run(pass);
+            ObjectMeta meta = pass.meta();
             String currentVersion = Long.toString(start.revision());
-            boolean unchanged = unchanged(object, old);
+            boolean unchanged = unchanged(pass.object, start.old());
             if (unchanged && !start.current() && !stillStored(key, meta.name(), start)) {
                 return Optional.empty();
             }
             if (unchanged || ctx.dryRun()) {
                 meta.resourceVersion(currentVersion);
-                return Optional.of(new UpdateResult(unchanged ? previous.served() : served.served(object), false));
+                return Optional.of(new UpdateResult(unchanged ? oldServed : served.served(pass.object), false));
             }
             if (deletionComplete(meta)) {
                 storage.delete(key, start.revision());
                 stored = true;
-                using.afterDelete(object);
-                return Optional.of(new UpdateResult(served.served(object), false));
+                using.afterDelete(pass.object);
+                return Optional.of(new UpdateResult(served.served(pass.object), false));
             }
-            KeyValue kv = storage.update(key, codec.encode(object), start.revision());
+            KeyValue kv = storage.update(key, codec.encode(pass.object), start.revision());
             stored = true;
             meta.resourceVersion(Long.toString(kv.modRevision()));
-            return Optional.of(new UpdateResult(served.served(object), false));
+            return Optional.of(new UpdateResult(served.served(pass.object), false));
         } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
             return Optional.empty();
         } catch (StorageException e) {
-            throw StorageErrors.interpret(e, gvr(), meta.name());
+            throw StorageErrors.interpret(e, gvr(), pass.meta().name());
         } finally {
-            finish.finish(stored);
+            pass.finish.finish(stored);
         }
-    }
-
-    /**
-     * The required fields still missing once admission ran; for a converting store, those already found
-     * missing in the served version before the conversion (the only version their paths name).
-     */
-    private List<FieldError> stillMissing(ObjectNode object, List<FieldError> missing) {
-        return served.converts() ? missing : RequiredFields.stillMissing(object, missing);
     }
 
     /**
@@ -443,21 +390,6 @@ public final class ResourceStore {
     private static boolean deletionComplete(ObjectMeta meta) {
         return !meta.deletionTimestamp().isEmpty() && !meta.hasFinalizers()
                 && meta.node().path("deletionGracePeriodSeconds").asLong(-1) == 0;
-    }
-
-    /** kube's resourceVersion precondition of an update. */
-    private void checkPrecondition(ObjectMeta meta, long revision, Strategy using) {
-        String wanted = meta.resourceVersion();
-        if (wanted.isEmpty()) {
-            if (!using.allowUnconditionalUpdate()) {
-                throw ApiException.invalid(resource.gvk(), meta.name(), List.of(FieldError.invalid(
-                        "metadata.resourceVersion", "\"\"", "must be specified for an update")));
-            }
-            return;
-        }
-        if (!wanted.equals(Long.toString(revision))) {
-            throw ApiException.staleUpdate(gvr(), meta.name());
-        }
     }
 
     /** After a lost race: try again while the request has time, as GuaranteedUpdate does until its context ends. */
@@ -513,28 +445,6 @@ public final class ResourceStore {
 
     AdmissionChain admission() {
         return services.admission().get();
-    }
-
-    private void assignNamespace(ObjectMeta meta, String namespace) {
-        if (!resource.namespaced()) {
-            meta.namespace(null);
-            return;
-        }
-        if (meta.namespace().isEmpty()) {
-            meta.namespace(namespace);
-        } else if (!meta.namespace().equals(namespace)) {
-            throw ApiException.badRequest(
-                    "the namespace of the provided object does not match the namespace sent on the request");
-        }
-    }
-
-    private static void checkName(ObjectMeta meta, String name) {
-        if (meta.name().isEmpty()) {
-            meta.name(name);
-        } else if (!meta.name().equals(name)) {
-            throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
-                    .formatted(meta.name(), name));
-        }
     }
 
     GroupVersionResource gvr() {

@@ -142,4 +142,65 @@ class WritePipelineTest {
                 "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"Bad_Name\"}}");
         assertEquals(422, invalid.code());
     }
+
+    /** A request as the admin with an Accept header the server cannot serve. */
+    private static ApiHarness.Reply bogusAccept(String method, String path, String contentType, String body) {
+        return api.call(ApiHarness.ADMIN, method, path, contentType, "application/bogus", body);
+    }
+
+    @Test
+    @DisplayName("a write answered 406 Not Acceptable changes nothing, whatever its verb or subresource")
+    void notAcceptableWritesNothing() {
+        String name = fresh();
+        String object = CMS + "/" + name;
+        String created = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"n406\"}}";
+        assertEquals(406, bogusAccept("POST", CMS, "application/json", created).code());
+        assertEquals(404, api.get(CMS + "/n406").code());
+        assertEquals(406, bogusAccept("PATCH", CMS + "/n406?fieldManager=x", "application/apply-patch+yaml", created).code());
+        assertEquals(404, api.get(CMS + "/n406").code());
+        String rv = api.get(object).body().path("metadata").path("resourceVersion").asText();
+        assertEquals(406, bogusAccept("PUT", object, "application/json", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                + "\"metadata\":{\"name\":\"" + name + "\"},\"data\":{\"a\":\"put\"}}").code());
+        assertEquals(406, bogusAccept("PATCH", object, "application/merge-patch+json", "{\"data\":{\"a\":\"merge\"}}").code());
+        assertEquals(406, bogusAccept("PATCH", object + "?fieldManager=x&force=true", "application/apply-patch+yaml",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
+                        + "\"},\"data\":{\"a\":\"apply\"}}").code());
+        assertEquals(406, bogusAccept("DELETE", object, null, "").code());
+        assertEquals(406, bogusAccept("DELETE", CMS, null, "").code());
+        JsonNode after = api.get(object).body();
+        assertEquals(rv, after.path("metadata").path("resourceVersion").asText());
+        assertEquals("1", after.path("data").path("a").asText());
+
+        String pods = "/api/v1/namespaces/default/pods";
+        assertEquals(201, api.post(pods, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p406\"},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}").code());
+        JsonNode pod = api.get(pods + "/p406").body();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) pod.path("status")).put("message", "hello");
+        assertEquals(406, bogusAccept("PUT", pods + "/p406/status", "application/json", pod.toString()).code());
+        assertEquals(406, bogusAccept("POST", pods + "/p406/binding", "application/json",
+                "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"p406\"},"
+                        + "\"target\":{\"kind\":\"Node\",\"name\":\"n1\"}}").code());
+        assertEquals(406, bogusAccept("POST", pods + "/p406/eviction", "application/json",
+                "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{\"name\":\"p406\"}}").code());
+        JsonNode podAfter = api.get(pods + "/p406").body();
+        assertEquals(pod.path("metadata").path("resourceVersion"), podAfter.path("metadata").path("resourceVersion"));
+        assertTrue(podAfter.path("spec").path("nodeName").isMissingNode(), podAfter.toString());
+    }
+
+    @Test
+    @DisplayName("server-side apply with metadata.resourceVersion creates a missing object (201), as kube-apiserver")
+    void applyCreatesWithResourceVersion() {
+        ApiHarness.Reply reply = api.patch(CMS + "/applied-rv?fieldManager=x&force=true", "application/apply-patch+yaml",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"applied-rv\","
+                        + "\"namespace\":\"default\",\"resourceVersion\":\"1\"},\"data\":{\"a\":\"b\"}}");
+        assertEquals(201, reply.code(), reply.text());
+        assertEquals("b", api.get(CMS + "/applied-rv").body().path("data").path("a").asText());
+        ApiHarness.Reply again = api.patch(CMS + "/applied-rv?fieldManager=x&force=true", "application/apply-patch+yaml",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"applied-rv\","
+                        + "\"resourceVersion\":\"1\"},\"data\":{\"a\":\"c\"}}");
+        assertEquals(409, again.code(), again.text());
+        ApiHarness.Reply put = api.put(CMS + "/put-rv", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                + "\"metadata\":{\"name\":\"put-rv\",\"resourceVersion\":\"1\"}}");
+        assertEquals(404, put.code(), put.text());
+    }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
+import io.kapi.endpoint.handlers.ResponseWriter;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
@@ -31,25 +32,26 @@ public record CsrApproval(Codecs codecs, PatchSchemas schemas, Clock clock) impl
 
     @Override
     public RestResponse handle(ResourceRequest r) {
+        ResponseWriter.Negotiated response = codecs.writer().negotiate(r.http(), r.resource());
         return switch (r.info().verb()) {
-            case GET -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get("", r.info().name()));
+            case GET -> response.object(200, r.store().get("", r.info().name()));
             case UPDATE -> {
                 ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
-                yield write(r, current -> body.deepCopy());
+                yield response.object(200, write(r, current -> body.deepCopy()));
             }
-            case PATCH -> write(r, SubresourcePatch.of(r, schemas));
+            case PATCH -> response.object(200, write(r, SubresourcePatch.of(r, schemas)));
             default -> throw ApiException.methodNotAllowed();
         };
     }
 
-    private RestResponse write(ResourceRequest r, UnaryOperator<ObjectNode> change) {
+    private ObjectNode write(ResourceRequest r, UnaryOperator<ObjectNode> change) {
         var result = r.store().update(r.context(), "", r.info().name(), current -> {
             if (current == null) {
                 throw ApiException.notFound(r.resource().gvr(), r.info().name());
             }
             return change.apply(current);
         }, Write.subresource("approval", new ConditionsOnly(r.store().strategy(), clock)));
-        return codecs.writer().object(r.http(), r.resource(), 200, result.object());
+        return result.object();
     }
 
     /** Takes {@code status.conditions} from the body, the rest from the stored request. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
+import io.kapi.endpoint.handlers.ResponseWriter;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
@@ -13,13 +14,13 @@ import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.StrategyDecorator;
+import io.kapi.registry.Write;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import io.kapi.registry.Write;
 
 /**
  * {@code .../pods/{name}/ephemeralcontainers} (GET, PUT, PATCH), as kube-apiserver's
@@ -35,27 +36,28 @@ public record EphemeralContainers(Codecs codecs, PatchSchemas schemas) implement
 
     @Override
     public RestResponse handle(ResourceRequest r) {
+        ResponseWriter.Negotiated response = codecs.writer().negotiate(r.http(), r.resource());
         String ns = r.info().namespace();
         String name = r.info().name();
         return switch (r.info().verb()) {
-            case GET -> codecs.writer().object(r.http(), r.resource(), 200, r.store().get(ns, name));
+            case GET -> response.object(200, r.store().get(ns, name));
             case UPDATE -> {
                 ObjectNode body = codecs.decoder().decode(r.http(), r.resource().gvk()).object();
-                yield write(r, current -> body.deepCopy());
+                yield response.object(200, write(r, current -> body.deepCopy()));
             }
-            case PATCH -> write(r, SubresourcePatch.of(r, schemas));
+            case PATCH -> response.object(200, write(r, SubresourcePatch.of(r, schemas)));
             default -> throw ApiException.methodNotAllowed();
         };
     }
 
-    private RestResponse write(ResourceRequest r, java.util.function.UnaryOperator<ObjectNode> change) {
+    private ObjectNode write(ResourceRequest r, java.util.function.UnaryOperator<ObjectNode> change) {
         var result = r.store().update(r.context(), r.info().namespace(), r.info().name(), current -> {
             if (current == null) {
                 throw ApiException.notFound(r.resource().gvr(), r.info().name());
             }
             return change.apply(current);
         }, Write.subresource("ephemeralcontainers", new EphemeralOnly(r.store().strategy())));
-        return codecs.writer().object(r.http(), r.resource(), 200, result.object());
+        return result.object();
     }
 
     /** Takes {@code spec.ephemeralContainers} (defaulted) from the body, the rest from the stored pod. */

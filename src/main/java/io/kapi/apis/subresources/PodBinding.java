@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
+import io.kapi.endpoint.handlers.ResponseWriter;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.FieldError;
@@ -15,12 +16,12 @@ import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
 import io.kapi.registry.ResourceStore;
+import io.kapi.registry.Write;
+import io.kapi.request.RequestContext;
 import io.kapi.request.Verb;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import io.kapi.registry.Write;
-import io.kapi.request.RequestContext;
 
 /**
  * {@code POST .../pods/{name}/binding} and the legacy {@code POST .../namespaces/{ns}/bindings}
@@ -41,6 +42,7 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
         if (r.info().verb() != Verb.CREATE) {
             throw ApiException.methodNotAllowed();
         }
+        ResponseWriter.Negotiated response = codecs.writer().negotiatePlain(r.http());
         ObjectNode binding = codecs.decoder().decode(r.http(), BINDING).object();
         ObjectMeta meta = ObjectMeta.of(binding);
         boolean legacy = r.info().subresource().isEmpty();
@@ -54,7 +56,7 @@ public record PodBinding(Codecs codecs, ResourceStore pods, Clock clock) impleme
         }
         validate(name, binding);
         bind(r.context(), r.info().namespace(), name, binding);
-        return codecs.writer().plain(r.http(), 201, Replies.created());
+        return response.object(201, Replies.created());
     }
 
     /**

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.ResourceRequest;
+import io.kapi.endpoint.handlers.ResponseWriter;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GoValues;
@@ -17,11 +18,11 @@ import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.ResourceStore;
+import io.kapi.registry.Write;
+import io.kapi.request.RequestContext;
 import io.kapi.request.Verb;
 import java.time.Clock;
 import java.util.List;
-import io.kapi.registry.Write;
-import io.kapi.request.RequestContext;
 import java.util.Map;
 
 /**
@@ -50,6 +51,7 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
         if (r.info().verb() != Verb.CREATE) {
             throw ApiException.methodNotAllowed();
         }
+        ResponseWriter.Negotiated response = codecs.writer().negotiatePlain(r.http());
         boolean dryRunParam = r.dryRun();
         ObjectNode eviction = codecs.decoder().decode(r.http(), EVICTION).object();
         String name = r.info().name();
@@ -58,7 +60,7 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
         }
         DeleteOptions options = deleteOptions(eviction.path("deleteOptions"), dryRunParam);
         ObjectNode result = evict(r.context(), r.info().namespace(), name, options);
-        return codecs.writer().plain(r.http(), result.path("code").asInt(), result);
+        return response.object(result.path("code").asInt(), result);
     }
 
     /** Runs the eviction; returns the Status to answer with. */

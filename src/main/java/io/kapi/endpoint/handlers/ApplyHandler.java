@@ -23,7 +23,7 @@ import io.kapi.registry.Write;
 public record ApplyHandler(Codecs codecs) implements ServerSideApply {
 
     @Override
-    public RestResponse handle(ResourceRequest r, byte[] patch) {
+    public RestResponse handle(ResourceRequest r, byte[] patch, ResponseWriter.Negotiated response) {
         String manager = codecs.fields().manager(r, "PatchOptions", true);
         boolean force = GoBool.query(r.http().param("force"), false);
         Decoded decoded = codecs.decoder().decode(Format.YAML, patch, r.resource().gvk());
@@ -46,7 +46,7 @@ public record ApplyHandler(Codecs codecs) implements ServerSideApply {
             }
             return object;
         }, write);
-        return codecs.writer().object(r.http(), r.resource(), result.created() ? 201 : 200, result.object());
+        return response.object(result.created() ? 201 : 200, result.object());
     }
 
     private static void checkName(ResourceRequest r, ObjectNode applied) {

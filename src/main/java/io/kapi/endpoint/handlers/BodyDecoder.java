@@ -14,8 +14,21 @@ import io.kapi.machinery.GroupVersionKind;
 @FunctionalInterface
 public interface BodyDecoder {
 
-    /** @param expected the kind the endpoint serves, for the wording of errors */
-    Decoded decode(RestRequest request, GroupVersionKind expected);
+    /**
+     * A body read as an object of {@code expected}, its JSON types checked against the kind's schema as
+     * Go's typed decoding checks them: for bodies a handler reads itself (reviews, evictions, scale).
+     *
+     * @param expected the kind the endpoint serves, for the wording of errors
+     */
+    default Decoded decode(RestRequest request, GroupVersionKind expected) {
+        return read(request, expected);
+    }
+
+    /**
+     * A body read as an object of {@code expected} without its types checked: for the object a write
+     * stores, whose types the store's decode stage checks in the write's one schema walk.
+     */
+    Decoded read(RestRequest request, GroupVersionKind expected);
 
     /** Decodes bytes already read (an apply patch) in a known format, with the same checks. */
     default Decoded decode(Format format, byte[] data, GroupVersionKind expected) {

@@ -15,10 +15,11 @@ public record DeleteHandler(Codecs codecs) implements VerbHandler {
 
     @Override
     public RestResponse handle(ResourceRequest r) {
+        ResponseWriter.Negotiated response = codecs.writer().negotiate(r.http(), r.resource());
         var options = DeleteOptionsReader.read(r.http(), r.dryRun());
         DeleteResult result = r.store().delete(r.context(), r.info().namespace(), r.info().name(), options);
         if (!result.deleted()) {
-            return codecs.writer().object(r.http(), r.resource(), 200, result.object());
+            return response.object(200, result.object());
         }
         var gvr = r.resource().gvr();
         var details = new ApiException.Details(r.info().name(), gvr.group().isEmpty() ? null : gvr.group(),

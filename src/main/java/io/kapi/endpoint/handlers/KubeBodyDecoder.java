@@ -16,10 +16,11 @@ import java.util.List;
  * A protobuf body for a kind without a protobuf message (custom resources) is 415, as in kube.
  *
  * <p>Every body is decoded within the {@linkplain io.kapi.machinery.DecodeBudget depth and size budget},
- * then its JSON types are checked against the kind's schema as Go's typed decoding checks them, so a
- * handler never sees {@code "metadata": "x"} or {@code "spec": 1}: that is 400 {@code TokenRequest in
- * version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field
- * TokenRequest.spec of type v1.TokenRequestSpec}.
+ * then, for {@link #decode}, its JSON types are checked against the kind's schema as Go's typed decoding
+ * checks them, so a handler never sees {@code "metadata": "x"} or {@code "spec": 1}: that is 400
+ * {@code TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string
+ * into Go struct field TokenRequest.spec of type v1.TokenRequestSpec}. The object a write stores is only
+ * {@link #read}: the store's decode stage makes the same checks in the write's one schema walk.
  */
 public final class KubeBodyDecoder implements BodyDecoder {
 
@@ -32,17 +33,20 @@ public final class KubeBodyDecoder implements BodyDecoder {
 
     @Override
     public Decoded decode(RestRequest request, GroupVersionKind expected) {
-        String contentType = request.header("Content-Type");
-        MediaType media = contentType == null || contentType.isBlank() ? null : MediaType.parse(contentType);
-        Decoded decoded;
-        if (media != null && media.essence().equals(ProtobufCodec.MEDIA_TYPE) && ProtobufCodec.supports(expected)) {
-            byte[] body = RequestDecoder.readLimited(request.body(), RequestDecoder.MAX_BODY_BYTES);
-            decoded = new Decoded(ProtobufCodec.decode(body, expected), List.of(), Format.JSON);
-        } else {
-            decoded = RequestDecoder.decode(contentType, request.body(), expected);
-        }
+        Decoded decoded = read(request, expected);
         types.checkTypes(expected, decoded.object());
         return decoded;
+    }
+
+    @Override
+    public Decoded read(RestRequest request, GroupVersionKind expected) {
+        String contentType = request.header("Content-Type");
+        MediaType media = contentType == null || contentType.isBlank() ? null : MediaType.parse(contentType);
+        if (media != null && media.essence().equals(ProtobufCodec.MEDIA_TYPE) && ProtobufCodec.supports(expected)) {
+            byte[] body = RequestDecoder.readLimited(request.body(), RequestDecoder.MAX_BODY_BYTES);
+            return new Decoded(ProtobufCodec.decode(body, expected), List.of(), Format.JSON);
+        }
+        return RequestDecoder.decode(contentType, request.body(), expected);
     }
 
     @Override

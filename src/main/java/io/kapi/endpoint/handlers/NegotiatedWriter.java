@@ -43,17 +43,20 @@ public final class NegotiatedWriter implements ResponseWriter {
     }
 
     @Override
-    public RestResponse object(RestRequest request, ApiResource resource, int status, ObjectNode object) {
+    public Negotiated negotiate(RestRequest request, ApiResource resource) {
         ResponseTarget target = Negotiation.forResource(request.header("Accept"));
-        JsonNode body = object;
         if (target.isAs("Table")) {
-            body = tables.single(resource, object, tableOptions(request, target), clock.instant());
-        } else if (target.isAs(PartialObjectMetadata.KIND)) {
-            body = PartialObjectMetadata.of(object, MetaVersion.parse(target.as().version()));
-        } else if (target.converts()) {
+            TableOptions options = tableOptions(request, target);
+            return (status, object) -> encode(status, tables.single(resource, object, options, clock.instant()), target);
+        }
+        if (target.isAs(PartialObjectMetadata.KIND)) {
+            MetaVersion version = MetaVersion.parse(target.as().version());
+            return (status, object) -> encode(status, PartialObjectMetadata.of(object, version), target);
+        }
+        if (target.converts()) {
             throw notAcceptable(target);
         }
-        return encode(status, body, target);
+        return (status, object) -> encode(status, object, target);
     }
 
     @Override
@@ -90,9 +93,9 @@ public final class NegotiatedWriter implements ResponseWriter {
     }
 
     @Override
-    public RestResponse plain(RestRequest request, int status, ObjectNode body) {
+    public Negotiated negotiatePlain(RestRequest request) {
         ResponseTarget target = Negotiation.negotiate(request.header("Accept"), Set.of());
-        return encode(status, body, target);
+        return (status, body) -> encode(status, body, target);
     }
 
     private static TableOptions tableOptions(RestRequest request, ResponseTarget target) {

@@ -23,6 +23,7 @@ public record PatchHandler(Codecs codecs, PatchSchemas schemas, ServerSideApply 
 
     @Override
     public RestResponse handle(ResourceRequest r) {
+        ResponseWriter.Negotiated response = codecs.writer().negotiate(r.http(), r.resource());
         PatchType type = PatchType.fromContentType(r.http().header("Content-Type"));
         if (type != PatchType.APPLY && r.http().param("force") != null) {
             throw ApplyErrors.invalidOptions("PatchOptions",
@@ -30,7 +31,7 @@ public record PatchHandler(Codecs codecs, PatchSchemas schemas, ServerSideApply 
         }
         byte[] patch = RequestDecoder.readLimited(r.http().body(), RequestDecoder.MAX_BODY_BYTES);
         if (type == PatchType.APPLY) {
-            return apply.handle(r, patch);
+            return apply.handle(r, patch, response);
         }
         if (type == PatchType.STRATEGIC_MERGE && r.store().definition().custom() != null) {
             // custom resources have no patch strategies: kube-apiserver refuses strategic merge patch
@@ -45,6 +46,6 @@ public record PatchHandler(Codecs codecs, PatchSchemas schemas, ServerSideApply 
             }
             return Patches.apply(type, current, patch, schema);
         }, write);
-        return codecs.writer().object(r.http(), r.resource(), 200, result.object());
+        return response.object(200, result.object());
     }
 }

@@ -13,11 +13,36 @@ import io.kapi.registry.ListResult;
 public interface ResponseWriter {
 
     /** One object (get, create, update, delete). */
-    RestResponse object(RestRequest request, ApiResource resource, int status, ObjectNode object);
+    default RestResponse object(RestRequest request, ApiResource resource, int status, ObjectNode object) {
+        return negotiate(request, resource).object(status, object);
+    }
+
+    /**
+     * The form the request's object response will take, chosen now: a write negotiates before it reads
+     * its body or changes anything (kube-apiserver's handlers do), so a request whose Accept header the
+     * server cannot serve is answered 406 and writes nothing.
+     *
+     * @throws io.kapi.machinery.ApiException 406 when no form is acceptable
+     */
+    Negotiated negotiate(RestRequest request, ApiResource resource);
+
+    /** A response form chosen for a request: writes the object it is given. */
+    @FunctionalInterface
+    interface Negotiated {
+        RestResponse object(int status, ObjectNode object);
+    }
 
     /** A page of a list; {@code typedItems}: items keep apiVersion and kind (see {@link Lists#of}). */
     RestResponse list(RestRequest request, ApiResource resource, ListResult page, boolean typedItems);
 
     /** A body that is neither an object of the resource nor a list, such as a Success Status. */
-    RestResponse plain(RestRequest request, int status, ObjectNode body);
+    default RestResponse plain(RestRequest request, int status, ObjectNode body) {
+        return negotiatePlain(request).object(status, body);
+    }
+
+    /**
+     * As {@link #negotiate}, for a response that is a plain body ({@link #plain}): chosen, or 406, before
+     * the request changes anything.
+     */
+    Negotiated negotiatePlain(RestRequest request);
 }

@@ -34,30 +34,31 @@ public record ScaleHandler(Codecs codecs, PatchSchemas schemas) implements VerbH
     public RestResponse handle(ResourceRequest r) {
         ApiResource scaleResource = scaleResource(r.resource());
         Paths paths = Paths.of(r);
+        ResponseWriter.Negotiated response = codecs.writer().negotiate(r.http(), scaleResource);
         return switch (r.info().verb()) {
-            case GET -> respond(r, scaleResource, paths.scaleOf(r.store().get(r.info().namespace(), r.info().name())));
+            case GET -> response.object(200, paths.scaleOf(r.store().get(r.info().namespace(), r.info().name())));
             case UPDATE -> {
                 Decoded body = codecs.decoder().decode(r.http(), SCALE);
                 ObjectNode scale = body.object();
                 checkKind(scale);
-                yield respond(r, scaleResource, write(r, paths, current -> scale.deepCopy()));
+                yield response.object(200, write(r, paths, current -> scale.deepCopy()));
             }
-            case PATCH -> patch(r, paths, scaleResource);
+            case PATCH -> response.object(200, patch(r, paths));
             default -> throw ApiException.methodNotAllowed();
         };
     }
 
-    private RestResponse patch(ResourceRequest r, Paths paths, ApiResource scaleResource) {
+    private ObjectNode patch(ResourceRequest r, Paths paths) {
         PatchType type = PatchType.fromContentType(r.http().header("Content-Type"));
         if (type == PatchType.APPLY) {
             throw PatchType.unsupported(List.of(PatchType.JSON, PatchType.MERGE, PatchType.STRATEGIC_MERGE));
         }
         byte[] patch = RequestDecoder.readLimited(r.http().body(), RequestDecoder.MAX_BODY_BYTES);
-        return respond(r, scaleResource, write(r, paths, current -> {
+        return write(r, paths, current -> {
             ObjectNode patched = Patches.apply(type, paths.scaleOf(current), patch, schemas.forKind(SCALE).orElse(null));
             checkKind(patched);
             return patched;
-        }));
+        });
     }
 
     /** Writes {@code spec.replicas} of the parent from the Scale a function makes of the current parent. */
@@ -89,10 +90,6 @@ public record ScaleHandler(Codecs codecs, PatchSchemas schemas) implements VerbH
     /** The Scale kind's decoding check: another apiVersion or kind is refused, absent ones filled. */
     private static void checkKind(ObjectNode scale) {
         TypeMeta.checkAndFill(scale, SCALE);
-    }
-
-    private RestResponse respond(ResourceRequest r, ApiResource scaleResource, ObjectNode scale) {
-        return codecs.writer().object(r.http(), scaleResource, 200, scale);
     }
 
     /**

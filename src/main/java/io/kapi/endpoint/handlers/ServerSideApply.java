@@ -6,5 +6,6 @@ import io.kapi.endpoint.RestResponse;
 @FunctionalInterface
 public interface ServerSideApply {
 
-    RestResponse handle(ResourceRequest request, byte[] patch);
+    /** @param response the response form, negotiated before the patch was read */
+    RestResponse handle(ResourceRequest request, byte[] patch, ResponseWriter.Negotiated response);
 }

@@ -22,10 +22,11 @@ public record StatusHandler(Codecs codecs) implements VerbHandler {
     }
 
     private RestResponse update(ResourceRequest r) {
+        ResponseWriter.Negotiated response = codecs.writer().negotiate(r.http(), r.resource());
         codecs.fields().manager(r, "UpdateOptions", false);
-        Decoded body = codecs.decoder().decode(r.http(), r.resource().gvk());
+        Decoded body = codecs.decoder().read(r.http(), r.resource().gvk());
         var result = r.store().update(r.context(), r.info().namespace(), r.info().name(),
                 current -> body.object().deepCopy(), Write.body(body.duplicateFields()).on("status", null));
-        return codecs.writer().object(r.http(), r.resource(), 200, result.object());
+        return response.object(200, result.object());
     }
 }

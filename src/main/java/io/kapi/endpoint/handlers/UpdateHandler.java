@@ -5,15 +5,16 @@ import io.kapi.endpoint.codec.Decoded;
 import io.kapi.registry.UpdateResult;
 import io.kapi.registry.Write;
 
-/** PUT of one object: options → decode → the body replaces the stored object → 200 (201 if created). */
+/** PUT of one object: negotiate → options → read the body → it replaces the stored object → 200 (201 if created). */
 public record UpdateHandler(Codecs codecs) implements VerbHandler {
 
     @Override
     public RestResponse handle(ResourceRequest r) {
+        ResponseWriter.Negotiated response = codecs.writer().negotiate(r.http(), r.resource());
         codecs.fields().manager(r, "UpdateOptions", false);
-        Decoded body = codecs.decoder().decode(r.http(), r.resource().gvk());
+        Decoded body = codecs.decoder().read(r.http(), r.resource().gvk());
         UpdateResult result = r.store().update(r.context(), r.info().namespace(), r.info().name(),
                 current -> body.object().deepCopy(), Write.body(body.duplicateFields()));
-        return codecs.writer().object(r.http(), r.resource(), result.created() ? 201 : 200, result.object());
+        return response.object(result.created() ? 201 : 200, result.object());
     }
 }

@@ -25,6 +25,8 @@ final class Walk {
 
     private static final BigInteger INT64_MIN = BigInteger.valueOf(Long.MIN_VALUE);
     private static final BigInteger INT64_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+    /** Objects walked in this JVM: what a test counts to see that a write walks its object once. */
+    static final java.util.concurrent.atomic.LongAdder RUNS = new java.util.concurrent.atomic.LongAdder();
 
     private final GroupVersionKind gvk;
     private final Shape root;
@@ -54,6 +56,7 @@ final class Walk {
     private ApiException saved;
 
     void run(ObjectNode obj) {
+        RUNS.increment();
         walk(obj, root);
         if (saved != null) {
             throw saved;

@@ -1,0 +1,63 @@
+package io.kapi.machinery.validation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.kapi.harness.ApiHarness;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A write walks its object against the kind's schema once: the store's decode stage checks types,
+ * unknown and duplicate fields and required fields in one walk, and the body decoder does not walk
+ * the object a write stores again.
+ */
+class WriteWalksTest {
+
+    private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/default/deployments";
+    private static final String DEPLOYMENT = """
+            {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"%s"},
+             "spec":{"replicas":%d,"selector":{"matchLabels":{"app":"w"}},
+              "template":{"metadata":{"labels":{"app":"w"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}""";
+    private static ApiHarness api;
+
+    @BeforeAll
+    static void start() {
+        api = new ApiHarness();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        api.close();
+    }
+
+    private static long walks(Runnable request) {
+        long before = Walk.RUNS.sum();
+        request.run();
+        return Walk.RUNS.sum() - before;
+    }
+
+    @Test
+    @DisplayName("a create, an update (PUT) and a merge patch each walk the object once")
+    void oneWalkPerWrite() {
+        assertEquals(1, walks(() -> assertEquals(201, api.post(DEPLOYMENTS, DEPLOYMENT.formatted("web", 1)).code())));
+        String rv = api.get(DEPLOYMENTS + "/web").body().path("metadata").path("resourceVersion").asText();
+        String replaced = DEPLOYMENT.formatted("web", 2).replace("\"name\":\"web\"",
+                "\"name\":\"web\",\"resourceVersion\":\"" + rv + "\"");
+        assertEquals(1, walks(() -> assertEquals(200, api.put(DEPLOYMENTS + "/web", replaced).code())));
+        assertEquals(1, walks(() -> assertEquals(200, api.patch(DEPLOYMENTS + "/web", "application/merge-patch+json",
+                "{\"spec\":{\"replicas\":3}}").code())));
+    }
+
+    @Test
+    @DisplayName("a body of the wrong JSON types is still refused with Go's decoding error, by the one walk")
+    void typesStillChecked() {
+        ApiHarness.Reply reply = api.post(DEPLOYMENTS, "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\","
+                + "\"metadata\":{\"name\":\"bad\"},\"spec\":\"x\"}");
+        assertEquals(400, reply.code(), reply.text());
+        assertEquals("Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal string "
+                + "into Go struct field Deployment.spec of type v1.DeploymentSpec", reply.body().path("message").asText());
+        assertEquals(404, api.get(DEPLOYMENTS + "/bad").code());
+    }
+}
