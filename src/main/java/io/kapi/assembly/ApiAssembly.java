@@ -59,6 +59,7 @@ import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.watch.WatchConfig;
 import io.kapi.endpoint.watch.WatchHandler;
 import io.kapi.health.HealthCheck;
+import io.kapi.informers.SharedInformers;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.apply.FieldManagers;
@@ -156,8 +157,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Authentications authentications = Authentications.build(config.authentication(),
                 AuthorizationModes.effective(config.authorizationModes(), config.authorization()), verifying, issuers,
                 registry, legacyTokens, clock);
-        AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(), registry,
-                config.authorization(), () -> RbacPolicy.load().nodeRules());
+        SharedInformers informers = new SharedInformers(registry::store);
+        AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(),
+                new AuthorizationModes.Sources(informers, registry, () -> RbacPolicy.load().nodeRules()),
+                config.authorization());
+        informers.start();
         authorizationRef.set(authorization);
         Authorizer authorizer = authorization.authorizer();
         RestHandler api = handlers(config, aggregator, schemas, openApi, registry, codecs, tables, keys, issuer,
@@ -216,6 +220,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
             hooks.addAll(List.of(protection, quotas, policies));
             resources.addAll(List.of(protection, quotas, policies));
         }
+        resources.add(informers);
         resources.add(registry);
         resources.add(storage);
         return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authentications.request(), authorizer,
