@@ -168,7 +168,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 authentications, new AccessReviews(authorizer, authorization.rules()), storage, clock);
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
-        admission.bind(registry, apiserver, authorizer);
+        admission.bind(registry, informers, apiserver, authorizer);
         legacyTokens.bind(apiserver);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, storage, new BootstrapHooks.Endpoint(
@@ -190,7 +190,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
         List<AutoCloseable> resources = new ArrayList<>(List.of(openApiWarmUp, listEncoders, crds, aggregator, bootstrap, services,
-                eventTtl, authorization.resources(), admission.informers()));
+                eventTtl, authorization.resources()));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(
                     loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,
