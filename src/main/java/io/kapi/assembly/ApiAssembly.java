@@ -38,6 +38,7 @@ import io.kapi.controllers.LegacyTokenTracking;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.PolicyStatusController;
 import io.kapi.controllers.QuotaStatusController;
+import io.kapi.controllers.RootCaPublisher;
 import io.kapi.controllers.ServiceAccountController;
 import io.kapi.controllers.StorageProtectionController;
 import io.kapi.controllers.TokensController;
@@ -181,7 +182,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         bootstrapHooks.add(1, services);
         CacheStart cacheStart = CacheStart.after(registry.caches(), bootstrapHooks);
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
-        CrdController crds = new CrdController(registry, apiserver,
+        CrdController crds = new CrdController(registry, informers, apiserver,
                 new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry)), clock);
         OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi());
         PostStartHook apiServices = aggregator.controller(apiserver,
@@ -193,30 +194,36 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 eventTtl, authorization.resources()));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(
-                    loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,
-                    Duration.ofSeconds(1));
+                    loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry, informers);
             ServiceAccountController accounts = new ServiceAccountController(
-                    loopback.as(SystemUsers.controller("service-account-controller"), CONTROLLER_AGENT), registry,
-                    ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
+                    loopback.as(SystemUsers.controller("service-account-controller"), CONTROLLER_AGENT), informers);
             GarbageCollector collector = new GarbageCollector(
                     loopback.as(SystemUsers.controller("generic-garbage-collector"), CONTROLLER_AGENT), registry,
-                    Duration.ofSeconds(1));
+                    informers);
             TokensController tokens = new TokensController(
                     loopback.as(SystemUsers.CONTROLLER_MANAGER, CONTROLLER_AGENT), registry, keys,
-                    ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
+                    ClusterCa.read(config.dataDir()), informers);
             hooks.addAll(List.of(namespaces, accounts, collector, tokens));
             resources.addAll(List.of(namespaces, accounts, collector, tokens));
+            String clusterCa = ClusterCa.read(config.dataDir());
+            if (clusterCa != null) {
+                RootCaPublisher rootCa = new RootCaPublisher(
+                        loopback.as(SystemUsers.controller("root-ca-cert-publisher"), CONTROLLER_AGENT), clusterCa,
+                        informers);
+                hooks.add(rootCa);
+                resources.add(rootCa);
+            }
             StorageProtectionController protection = new StorageProtectionController(
                     loopback.as(SystemUsers.controller("pvc-protection-controller"), CONTROLLER_AGENT),
                     loopback.as(SystemUsers.controller("pv-protection-controller"), CONTROLLER_AGENT), registry,
-                    Duration.ofSeconds(1));
+                    informers);
             QuotaStatusController quotas = new QuotaStatusController(
                     loopback.as(SystemUsers.controller("resourcequota-controller"), CONTROLLER_AGENT), registry,
-                    Duration.ofSeconds(1));
+                    informers);
             PolicyStatusController policies = new PolicyStatusController(
                     loopback.as(SystemUsers.controller("validatingadmissionpolicy-status-controller"), CONTROLLER_AGENT),
                     registry, new PolicyTypeChecker(new ServedTypes(() -> models.get().table(), () -> models.get().schemas())),
-                    Duration.ofSeconds(1));
+                    informers);
             hooks.addAll(List.of(protection, quotas, policies));
             resources.addAll(List.of(protection, quotas, policies));
         }

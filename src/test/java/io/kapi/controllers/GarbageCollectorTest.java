@@ -27,7 +27,7 @@ class GarbageCollectorTest {
         api = new ApiHarness();
         collector = new GarbageCollector(api.assembly().loopback().as(
                 SystemUsers.controller("generic-garbage-collector"), "kube-controller-manager"),
-                api.assembly().registry(), Duration.ofSeconds(1));
+                api.assembly().registry(), new io.kapi.informers.SharedInformers(api.assembly().registry()::store));
     }
 
     @AfterEach

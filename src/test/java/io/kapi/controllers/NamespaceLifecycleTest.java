@@ -55,7 +55,7 @@ class NamespaceLifecycleTest {
 
     @Test
     @DisplayName("deleting a namespace makes it Terminating, refuses new content, and the controller finishes it")
-    void deleteNamespace() {
+    void deleteNamespace() throws InterruptedException {
         DeleteResult result = StoreCalls.delete(registry.namespaces(), "", "x", DeleteOptions.DEFAULT);
         assertFalse(result.deleted());
         assertEquals("Terminating", result.object().path("status").path("phase").asText());
@@ -64,9 +64,17 @@ class NamespaceLifecycleTest {
         assertEquals(403, refused.code());
         assertEquals("configmaps \"c2\" is forbidden: unable to create new content in namespace x because it is "
                 + "being terminated", refused.getMessage());
-        new NamespaceController(assembly.loopback().as(
-                io.kapi.user.SystemUsers.controller("namespace-controller"), "kube-controller-manager"), registry,
-                Duration.ofSeconds(1)).syncAll();
+        try (var informers = new io.kapi.informers.SharedInformers(registry::store);
+             var controller = new NamespaceController(assembly.loopback().as(
+                     io.kapi.user.SystemUsers.controller("namespace-controller"), "kube-controller-manager"), registry,
+                     informers)) {
+            informers.start();
+            controller.run();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (registry.namespaces().find("", "x").isPresent() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+        }
         assertThrows(ApiException.class, () -> configmaps.get("x", "c1"));
         ApiException gone = assertThrows(ApiException.class, () -> registry.namespaces().get("", "x"));
         assertEquals(404, gone.code());
