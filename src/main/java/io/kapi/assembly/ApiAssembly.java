@@ -172,7 +172,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         admission.bind(registry, informers, apiserver, authorizer);
         legacyTokens.bind(apiserver);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, storage, new BootstrapHooks.Endpoint(
+        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, informers, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         // the bootstrap hooks write into the system namespaces: they wait for them rather than fail and retry
         List<PostStartHook> afterNamespaces = new ArrayList<>(bootstrap.hooks());
