@@ -69,6 +69,7 @@ import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
+import io.kapi.registry.ReadPath;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceDefinition;
 import io.kapi.registry.ResourceStore;
@@ -81,7 +82,6 @@ import io.kapi.server.ServerConfig;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
 import io.kapi.storage.Storage;
-import io.kapi.storage.cache.CacheOptions;
 import io.kapi.user.SystemUsers;
 import io.kapi.webhook.WebhookClient;
 import java.security.PublicKey;
@@ -135,7 +135,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 lookup -> admission.chain(lookup)
                         .withFirst(new RbacEscalation(() -> authorizationRef.get().authorizer(),
                                 () -> authorizationRef.get() == null ? null : authorizationRef.get().rbac())),
-                CacheOptions.DEFAULT);
+                ReadPath.WATCH_CACHE);
         services.connect(registry);
         fieldManagers.convertThrough(registry);
         TableConvertor tables = TableConvertor.create(schemas, resource -> storedForm(registry, resource),

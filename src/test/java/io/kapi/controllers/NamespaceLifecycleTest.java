@@ -21,7 +21,6 @@ import io.kapi.registry.ResourceStore;
 import io.kapi.registry.StoreServices;
 import io.kapi.storage.Storage;
 import io.kapi.storage.backends.Storages;
-import io.kapi.storage.cache.CacheOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

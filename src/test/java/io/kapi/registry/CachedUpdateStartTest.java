@@ -49,7 +49,7 @@ class CachedUpdateStartTest {
         storage = new LaggingStorage(Storages.memory());
         Registry registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinStrategies(),
                 StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
-                lookup -> AdmissionChain.NONE, io.kapi.storage.cache.CacheOptions.DEFAULT);
+                lookup -> AdmissionChain.NONE, io.kapi.registry.ReadPath.WATCH_CACHE);
         StoreCalls.systemNamespaces(registry);
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
         ObjectNode cm = Json.object();

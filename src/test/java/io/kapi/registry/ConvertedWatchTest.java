@@ -39,7 +39,7 @@ class ConvertedWatchTest {
         storage = Storages.memory();
         registry = new Registry(List.of(table.find("", "v1", "namespaces").orElseThrow(), hpaV1, hpaV2), storage,
                 new BuiltinStrategies(), StoreServices.minimal((r, o) -> List.of(), Clock.systemUTC()),
-                lookup -> io.kapi.admission.AdmissionChain.NONE, WatchFixture.fastOptions());
+                lookup -> io.kapi.admission.AdmissionChain.NONE, new ReadPath.WatchCache(WatchFixture.fastOptions()));
         StoreCalls.systemNamespaces(registry);
         registry.caches().start();
         v1 = registry.store(hpaV1).orElseThrow();

@@ -50,7 +50,7 @@ class ResourceStoreTest {
         storage = Storages.memory();
         registry = new Registry(List.of(NAMESPACES, CONFIGMAPS, DEPLOYMENTS), storage, new BuiltinStrategies(),
                 StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
-                lookup -> new AdmissionChain(List.of(new NamespaceLifecycle(lookup))), CacheOptions.DEFAULT);
+                lookup -> new AdmissionChain(List.of(new NamespaceLifecycle(lookup))), ReadPath.WATCH_CACHE);
         StoreCalls.systemNamespaces(registry);
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
     }

@@ -35,7 +35,7 @@ final class WatchFixture implements AutoCloseable {
         storage = Storages.memory();
         registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinStrategies(),
                 StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
-                lookup -> io.kapi.admission.AdmissionChain.NONE, options);
+                lookup -> io.kapi.admission.AdmissionChain.NONE, new ReadPath.WatchCache(options));
         StoreCalls.systemNamespaces(registry);
         registry.caches().start();
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
