@@ -18,7 +18,8 @@ import java.util.List;
 /**
  * kube-apiserver's authentication chain built from its flags, in kube's order: front-proxy request
  * headers, client certificates, (Kapi: basic auth), then bearer tokens (static file, service accounts,
- * bootstrap tokens, JWT issuers, webhook; cached together for {@code tokenCacheTtl}), then anonymous.
+ * bootstrap tokens, JWT issuers, webhook; cached together for {@code tokenCacheTtl}); then, only for a
+ * request that presented no credential, anonymous.
  * With {@code AlwaysAllow} among the authorization modes anonymous requests reach only the public health
  * and version paths: kube-apiserver turns anonymous authentication off entirely with AlwaysAllow, Kapi
  * keeps the probes working.
@@ -56,15 +57,27 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
         TokenAuthenticator tokens = new TokenCache(TokenAuthenticator.union(tokenAuthenticators(config, file,
                 serviceAccountKeys, issuers, objects, legacyUse, clock)), config.tokenCacheTtl(), Duration.ZERO, clock);
         chain.add(new BearerTokens(tokens));
+        Authenticator credentials = Authenticator.union(chain);
+        AnonymousAuthenticator anonymous = anonymous(config, file, authorizationModes);
+        return new Authentications(anonymous == null ? credentials : Authenticator.failOnError(credentials, anonymous),
+                tokens);
+    }
+
+    /**
+     * The anonymous authenticator the flags and the configuration file ask for; null with {@code AlwaysAllow}
+     * and nothing said (then the authentication filter's own rule: anonymous only on the public paths).
+     */
+    private static AnonymousAuthenticator anonymous(AuthenticationConfig config, AuthenticationConfigFile file,
+                                                    List<String> authorizationModes) {
         AuthenticationConfigFile.Anonymous anonymous = file == null ? null : file.anonymous();
         if (anonymous != null) {
-            chain.add(new AnonymousAuthenticator(anonymous.enabled(), anonymous.paths()));
+            return new AnonymousAuthenticator(anonymous.enabled(), anonymous.paths());
         } else if (Boolean.FALSE.equals(config.anonymous())) {
-            chain.add(new AnonymousAuthenticator(false, List.of()));
+            return new AnonymousAuthenticator(false, List.of());
         } else if (!authorizationModes.contains("AlwaysAllow")) {
-            chain.add(new AnonymousAuthenticator(true, List.of()));
-        } // else the authentication filter's own rule: anonymous only on the public paths
-        return new Authentications(Authenticator.union(chain), tokens);
+            return new AnonymousAuthenticator(true, List.of());
+        }
+        return null;
     }
 
     private static List<TokenAuthenticator> tokenAuthenticators(AuthenticationConfig config,
