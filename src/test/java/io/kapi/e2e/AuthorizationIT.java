@@ -44,7 +44,8 @@ final class AuthorizationIT {
         try {
             Path file = Files.createTempFile("kapi-tokens-", ".csv");
             file.toFile().deleteOnExit();
-            Files.writeString(file, "viewer-token,vera,2001\nnobody-token,nora,2002\nroler-token,rory,2003\n");
+            Files.writeString(file, "viewer-token,vera,2001\nnobody-token,nora,2002\nroler-token,rory,2003\n"
+                    + "escalator-token,ursula,2004\n");
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -183,6 +184,69 @@ final class AuthorizationIT {
         assertTrue(more.stderr().contains("roles.rbac.authorization.k8s.io \"secret-reader\" is forbidden: user \"rory\" "
                 + "(groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n"
                 + "{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"get\"]}"), more.toString());
+    }
+
+    @Test
+    @DisplayName("a user who may write ClusterRoles and bindings cannot become cluster-admin: no aggregationRule "
+            + "(by patch, JSON patch, server-side apply, create or dry run), no binding of cluster-admin")
+    void aggregationEscalation() throws InterruptedException {
+        Kubectl admin = KAPI.kubectl();
+        admin.run("create", "clusterrole", "ursula-writer", "--verb=get,list,create,update,patch",
+                "--resource=clusterroles,clusterrolebindings").assertOk();
+        admin.runWithInput("""
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: ClusterRole
+                metadata: {name: ursula-own}
+                rules: []
+                """, "create", "-f", "-").assertOk();
+        admin.run("create", "clusterrolebinding", "ursula-writer", "--clusterrole=ursula-writer", "--user=ursula")
+                .assertOk();
+        admin.run("create", "clusterrolebinding", "ursula-own", "--clusterrole=ursula-own", "--user=ursula").assertOk();
+        Kubectl ursula = as.token("escalator-token");
+        eventually(0, () -> ursula.run("get", "clusterrole", "ursula-own")).assertOk();
+        String selector = "{\"clusterRoleSelectors\":[{\"matchLabels\":{"
+                + "\"rbac.authorization.k8s.io/aggregate-to-admin\":\"true\"}}]}";
+        String refused = "clusterroles.rbac.authorization.k8s.io \"ursula-own\" is forbidden: must have cluster-admin "
+                + "privileges to use the aggregationRule";
+        java.util.List<Kubectl.Result> attempts = java.util.List.of(
+                ursula.run("patch", "clusterrole", "ursula-own", "--type=merge", "-p",
+                        "{\"aggregationRule\":" + selector + "}"),
+                ursula.run("patch", "clusterrole", "ursula-own", "--type=json", "-p",
+                        "[{\"op\":\"add\",\"path\":\"/aggregationRule\",\"value\":" + selector + "}]"),
+                ursula.run("patch", "clusterrole", "ursula-own", "--type=merge", "--dry-run=server", "-p",
+                        "{\"aggregationRule\":" + selector + "}"),
+                ursula.runWithInput("""
+                        apiVersion: rbac.authorization.k8s.io/v1
+                        kind: ClusterRole
+                        metadata: {name: ursula-own}
+                        aggregationRule:
+                          clusterRoleSelectors:
+                          - matchLabels: {rbac.authorization.k8s.io/aggregate-to-admin: "true"}
+                        """, "apply", "--server-side", "-f", "-"));
+        for (Kubectl.Result r : attempts) {
+            assertTrue(r.exitCode() != 0 && r.stderr().contains("(Forbidden)") && r.stderr().contains(refused),
+                    r.toString());
+        }
+        Kubectl.Result create = ursula.runWithInput("""
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: ClusterRole
+                metadata: {name: ursula-admin}
+                aggregationRule:
+                  clusterRoleSelectors:
+                  - matchLabels: {rbac.authorization.k8s.io/aggregate-to-admin: "true"}
+                """, "create", "-f", "-").assertFailed();
+        assertTrue(create.stderr().contains("clusterroles.rbac.authorization.k8s.io \"ursula-admin\" is forbidden: "
+                + "must have cluster-admin privileges to use the aggregationRule"), create.toString());
+        assertEquals("", admin.run("get", "clusterrole", "ursula-own", "-o", "jsonpath={.aggregationRule}")
+                .assertOk().stdout().strip(), "nothing stored");
+        Kubectl.Result bind = ursula.run("create", "clusterrolebinding", "ursula-admin", "--clusterrole=cluster-admin",
+                "--user=ursula").assertFailed();
+        assertTrue(bind.stderr().contains("clusterrolebindings.rbac.authorization.k8s.io \"ursula-admin\" is "
+                + "forbidden: user \"ursula\" (groups=[\"system:authenticated\"]) is attempting to grant RBAC "
+                + "permissions not currently held:\n{APIGroups:[\"*\"], Resources:[\"*\"], Verbs:[\"*\"]}\n"
+                + "{NonResourceURLs:[\"*\"], Verbs:[\"*\"]}"), bind.toString());
+        Kubectl.Result secrets = ursula.run("get", "secrets", "-A").assertFailed();
+        assertTrue(secrets.stderr().contains("(Forbidden)"), secrets.toString());
     }
 
     @Test
