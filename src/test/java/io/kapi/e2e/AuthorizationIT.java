@@ -3,12 +3,16 @@ package io.kapi.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.certs.TestCertificates;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -28,6 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 final class AuthorizationIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String UNAUTHORIZED = "error: You must be logged in to the server (Unauthorized)";
 
     @RegisterExtension
     static final KapiExtension KAPI = new KapiExtension("--token-auth-file=" + tokenFile(),
@@ -39,7 +44,8 @@ final class AuthorizationIT {
         try {
             Path file = Files.createTempFile("kapi-tokens-", ".csv");
             file.toFile().deleteOnExit();
-            Files.writeString(file, "viewer-token,vera,2001\nnobody-token,nora,2002\nroler-token,rory,2003\n");
+            Files.writeString(file, "viewer-token,vera,2001\nnobody-token,nora,2002\nroler-token,rory,2003\n"
+                    + "escalator-token,ursula,2004\n");
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -77,6 +83,48 @@ final class AuthorizationIT {
             assertEquals(403, api.status(), api.toString());
             assertTrue(api.body().contains("namespaces is forbidden: User \\\"system:anonymous\\\" cannot list resource "
                     + "\\\"namespaces\\\" in API group \\\"\\\" at the cluster scope"), api.body());
+        }
+    }
+
+    @Test
+    @DisplayName("a credential that fails is kube's 401, never anonymous (whose 403, or 200 on /healthz and /version, "
+            + "would keep clients from refreshing it): an unknown, forged, tampered, unsigned or other-audience token, "
+            + "an untrusted client certificate")
+    void failedCredentialsAreUnauthorized() throws Exception {
+        Kubectl.Result unknown = as.token("no-such-token").run("get", "pods").assertFailed();
+        assertTrue(unknown.stderr().contains(UNAUTHORIZED), unknown.toString());
+        Kubectl.Result stranger = as.certificate(TestCertificates.client(TestCertificates.ca("stranger"), "mallory",
+                List.of("system:masters"))).run("get", "--raw", "/healthz").assertFailed();
+        assertTrue(stranger.stderr().contains("Unauthorized"), stranger.toString());
+
+        KAPI.kubectl().run("create", "serviceaccount", "probe").assertOk();
+        String good = KAPI.kubectl().run("create", "token", "probe").assertOk().stdout().strip();
+        String[] parts = good.split("\\.");
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        String otherClaims = b64.encodeToString(new String(Base64.getUrlDecoder().decode(parts[1]),
+                StandardCharsets.UTF_8).replace("\"default\"", "\"kube-system\"").getBytes(StandardCharsets.UTF_8));
+        Map<String, String> tokens = Map.of(
+                "unknown", "no-such-token",
+                "tampered", parts[0] + "." + otherClaims + "." + parts[2],
+                "alg none", b64.encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8)) + "." + parts[1]
+                        + ".",
+                "signature dropped", parts[0] + "." + parts[1] + ".",
+                "other audience", KAPI.kubectl().run("create", "token", "probe", "--audience=https://vault.example.com")
+                        .assertOk().stdout().strip());
+        for (var token : tokens.entrySet()) {
+            try (ApiClient client = ApiClient.anonymous(KAPI.kapi().kubeconfig(),
+                    Map.of("Authorization", "Bearer " + token.getValue()))) {
+                for (String path : List.of("/api/v1/namespaces", "/healthz", "/version")) {
+                    ApiClient.Response r = client.get(path);
+                    assertEquals(401, r.status(), token.getKey() + " " + path + ": " + r);
+                    assertEquals("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                            + "\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}", r.body().strip(),
+                            token.getKey() + " " + path);
+                }
+            }
+        }
+        try (ApiClient client = ApiClient.anonymous(KAPI.kapi().kubeconfig(), Map.of("Authorization", "Bearer " + good))) {
+            assertEquals(200, client.get("/version").status(), "the untouched token");
         }
     }
 
@@ -136,6 +184,69 @@ final class AuthorizationIT {
         assertTrue(more.stderr().contains("roles.rbac.authorization.k8s.io \"secret-reader\" is forbidden: user \"rory\" "
                 + "(groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n"
                 + "{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"get\"]}"), more.toString());
+    }
+
+    @Test
+    @DisplayName("a user who may write ClusterRoles and bindings cannot become cluster-admin: no aggregationRule "
+            + "(by patch, JSON patch, server-side apply, create or dry run), no binding of cluster-admin")
+    void aggregationEscalation() throws InterruptedException {
+        Kubectl admin = KAPI.kubectl();
+        admin.run("create", "clusterrole", "ursula-writer", "--verb=get,list,create,update,patch",
+                "--resource=clusterroles,clusterrolebindings").assertOk();
+        admin.runWithInput("""
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: ClusterRole
+                metadata: {name: ursula-own}
+                rules: []
+                """, "create", "-f", "-").assertOk();
+        admin.run("create", "clusterrolebinding", "ursula-writer", "--clusterrole=ursula-writer", "--user=ursula")
+                .assertOk();
+        admin.run("create", "clusterrolebinding", "ursula-own", "--clusterrole=ursula-own", "--user=ursula").assertOk();
+        Kubectl ursula = as.token("escalator-token");
+        eventually(0, () -> ursula.run("get", "clusterrole", "ursula-own")).assertOk();
+        String selector = "{\"clusterRoleSelectors\":[{\"matchLabels\":{"
+                + "\"rbac.authorization.k8s.io/aggregate-to-admin\":\"true\"}}]}";
+        String refused = "clusterroles.rbac.authorization.k8s.io \"ursula-own\" is forbidden: must have cluster-admin "
+                + "privileges to use the aggregationRule";
+        java.util.List<Kubectl.Result> attempts = java.util.List.of(
+                ursula.run("patch", "clusterrole", "ursula-own", "--type=merge", "-p",
+                        "{\"aggregationRule\":" + selector + "}"),
+                ursula.run("patch", "clusterrole", "ursula-own", "--type=json", "-p",
+                        "[{\"op\":\"add\",\"path\":\"/aggregationRule\",\"value\":" + selector + "}]"),
+                ursula.run("patch", "clusterrole", "ursula-own", "--type=merge", "--dry-run=server", "-p",
+                        "{\"aggregationRule\":" + selector + "}"),
+                ursula.runWithInput("""
+                        apiVersion: rbac.authorization.k8s.io/v1
+                        kind: ClusterRole
+                        metadata: {name: ursula-own}
+                        aggregationRule:
+                          clusterRoleSelectors:
+                          - matchLabels: {rbac.authorization.k8s.io/aggregate-to-admin: "true"}
+                        """, "apply", "--server-side", "-f", "-"));
+        for (Kubectl.Result r : attempts) {
+            assertTrue(r.exitCode() != 0 && r.stderr().contains("(Forbidden)") && r.stderr().contains(refused),
+                    r.toString());
+        }
+        Kubectl.Result create = ursula.runWithInput("""
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: ClusterRole
+                metadata: {name: ursula-admin}
+                aggregationRule:
+                  clusterRoleSelectors:
+                  - matchLabels: {rbac.authorization.k8s.io/aggregate-to-admin: "true"}
+                """, "create", "-f", "-").assertFailed();
+        assertTrue(create.stderr().contains("clusterroles.rbac.authorization.k8s.io \"ursula-admin\" is forbidden: "
+                + "must have cluster-admin privileges to use the aggregationRule"), create.toString());
+        assertEquals("", admin.run("get", "clusterrole", "ursula-own", "-o", "jsonpath={.aggregationRule}")
+                .assertOk().stdout().strip(), "nothing stored");
+        Kubectl.Result bind = ursula.run("create", "clusterrolebinding", "ursula-admin", "--clusterrole=cluster-admin",
+                "--user=ursula").assertFailed();
+        assertTrue(bind.stderr().contains("clusterrolebindings.rbac.authorization.k8s.io \"ursula-admin\" is "
+                + "forbidden: user \"ursula\" (groups=[\"system:authenticated\"]) is attempting to grant RBAC "
+                + "permissions not currently held:\n{APIGroups:[\"*\"], Resources:[\"*\"], Verbs:[\"*\"]}\n"
+                + "{NonResourceURLs:[\"*\"], Verbs:[\"*\"]}"), bind.toString());
+        Kubectl.Result secrets = ursula.run("get", "secrets", "-A").assertFailed();
+        assertTrue(secrets.stderr().contains("(Forbidden)"), secrets.toString());
     }
 
     @Test
