@@ -45,7 +45,7 @@ public abstract class PassHook implements PostStartHook, AutoCloseable {
     @Override
     public final void run() {
         syncAll();
-        passes.start();
+        passes.startAfterPass();
     }
 
     @Override

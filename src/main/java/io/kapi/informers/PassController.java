@@ -63,6 +63,11 @@ public final class PassController implements AutoCloseable {
         queue.queue().add(PASS);
     }
 
+    /** Starts the worker without a pass now: the caller just made one (a post-start hook's first run). */
+    public void startAfterPass() {
+        queue.start();
+    }
+
     /** Asks for a pass on every change of any of {@code informers}. */
     public PassController watching(Collection<Informer> informers) {
         informers.forEach(this::watching);

@@ -92,7 +92,7 @@ public final class CrdController implements PostStartHook, AutoCloseable {
     public void run() {
         syncAll();
         passes.watching(informers.informer(CRDS));
-        passes.start();
+        passes.startAfterPass();
     }
 
     private ResourceStore store() {

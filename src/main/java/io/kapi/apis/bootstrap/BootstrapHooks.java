@@ -107,7 +107,7 @@ public final class BootstrapHooks implements AutoCloseable {
         if (!closed) {
             PassController loop = new PassController(name, Duration.ZERO, task).resyncEvery(interval);
             loops.add(loop);
-            loop.start();
+            loop.startAfterPass();
         }
     }
 
