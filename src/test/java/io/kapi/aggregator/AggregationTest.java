@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * The aggregation layer in memory (endpoint routing) against a real HTTPS backend that serves three
  * group-versions: {@code healthy.example.com/v1} answers at once, {@code trickle.example.com/v1} sends its
  * discovery headers at once and its body a space every 100 ms, {@code hang.example.com/v1} sends nothing for
- * 20 s. A slow backend holds one availability check, never the others.
+ * 20 s ({@code timely.example.com/v1} is served as the healthy one). A slow backend holds one availability check, never the others, and a request its backend does not
+ * answer by the deadline gets kube's 504.
  */
 class AggregationTest {
 
@@ -72,13 +73,14 @@ class AggregationTest {
 
     private static void serve(HttpExchange exchange) throws IOException {
         try (exchange) {
-            String path = exchange.getRequestURI().getPath();
-            switch (path) {
+            // timely.example.com/v1 is served as healthy.example.com/v1 is, for a test of its own
+            String path = exchange.getRequestURI().getPath().replace("/timely.example.com/", "/healthy.example.com/");
+            switch (path.endsWith("/timely.example.com/v1") ? "/apis/healthy.example.com/v1" : path) {
                 case "/apis/healthy.example.com/v1" -> send(exchange, 200, HEALTHY_LIST);
                 case "/apis/healthy.example.com/v1/namespaces/default/things" -> send(exchange, 200,
                         "{\"kind\":\"ThingList\",\"apiVersion\":\"healthy.example.com/v1\",\"items\":[]}");
                 case "/apis/trickle.example.com/v1" -> trickle(exchange);
-                case "/apis/hang.example.com/v1" -> pause();
+                case "/apis/hang.example.com/v1", "/apis/healthy.example.com/v1/namespaces/default/hanging" -> pause();
                 default -> send(exchange, 404, "{}");
             }
         }
@@ -175,5 +177,23 @@ class AggregationTest {
         String url = "https://127.0.0.1:" + backend.getAddress().getPort() + "/apis/hang.example.com/v1";
         assertEquals("failing or missing response from " + url + ": Get \"" + url + "\": context deadline exceeded "
                 + "(Client.Timeout exceeded while awaiting headers)", hang.path("message").asText());
+    }
+
+    @Test
+    @DisplayName("a request its backend does not answer by the request's deadline gets kube's timeout filter's 504")
+    void hangingBackendTimesOut() throws Exception {
+        created(api.post("/apis/apiregistration.k8s.io/v1/apiservices", apiService("timely.example.com")));
+        assertEquals("True", available("timely.example.com", "True", Duration.ofSeconds(10)).path("status").asText());
+        until(() -> api.get("/apis/timely.example.com/v1/namespaces/default/things"), r -> r.code() == 200,
+                Duration.ofSeconds(3));
+
+        Instant start = Instant.now();
+        ApiHarness.Reply r = api.get("/apis/timely.example.com/v1/namespaces/default/hanging?timeout=1s");
+        Duration took = Duration.between(start, Instant.now());
+        assertEquals(504, r.code(), r.text());
+        assertEquals("{\"metadata\":{},\"status\":\"Failure\",\"message\":\"Timeout: request did not complete within "
+                + "the allotted timeout\",\"reason\":\"Timeout\",\"details\":{},\"code\":504}\n", r.text());
+        assertEquals("text/plain; charset=utf-8", r.header("content-type").getFirst());
+        assertTrue(took.compareTo(Duration.ofSeconds(3)) < 0, "answered after " + took);
     }
 }

@@ -42,7 +42,7 @@ public final class ApiHarness implements AutoCloseable {
     /** The default caller. */
     public static final UserInfo ADMIN = new UserInfo("admin", "", List.of("system:masters", "system:authenticated"));
 
-    /** A response, with its body parsed when it is JSON. */
+    /** A response, with its body parsed when it is JSON; its headers include the body's {@code content-type}. */
     public record Reply(int code, JsonNode body, String text, Map<String, List<String>> headers) {
 
         /** The values of a response header. */
@@ -154,6 +154,14 @@ public final class ApiHarness implements AutoCloseable {
         Map<String, List<String>> headers = new LinkedHashMap<>();
         response.headers().forEach(h -> headers.computeIfAbsent(h.getKey().toLowerCase(java.util.Locale.ROOT),
                 k -> new ArrayList<>()).add(h.getValue()));
+        String contentType = switch (response.body()) {
+            case RestResponse.Bytes bytes -> bytes.contentType();
+            case RestResponse.Encoded encoded -> encoded.contentType();
+            case RestResponse.Stream stream -> stream.contentType();
+        };
+        if (contentType != null) {
+            headers.putIfAbsent("content-type", List.of(contentType));
+        }
         byte[] data = switch (response.body()) {
             case RestResponse.Bytes bytes -> bytes.data();
             case RestResponse.Encoded encoded -> written(encoded.writer());
