@@ -185,7 +185,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         CrdController crds = new CrdController(registry, informers, apiserver,
                 new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry)), clock);
         OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi());
-        PostStartHook apiServices = aggregator.controller(apiserver,
+        PostStartHook apiServices = aggregator.controller(apiserver, informers,
                 gv -> registry.model().table().groupVersions().contains(gv), clock);
         hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers(), crds, apiServices));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);

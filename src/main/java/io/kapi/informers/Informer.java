@@ -122,6 +122,8 @@ public final class Informer implements AutoCloseable {
                     String revision = relist(s);
                     backoff = FIRST_BACKOFF;
                     follow(s, revision);
+                } else {
+                    unserved();
                 }
             } catch (InterruptedException e) {
                 return;
@@ -160,6 +162,19 @@ public final class Informer implements AutoCloseable {
             synced.countDown();
         }
         return list.resourceVersion();
+    }
+
+    /**
+     * The resource is not served (a custom resource not established, or gone, an API group turned off):
+     * it has no objects, which is what its informer holds, synced, until it is served.
+     */
+    private synchronized void unserved() {
+        for (var byNamespace : objects.entrySet()) {
+            for (String name : List.copyOf(byNamespace.getValue().keySet())) {
+                remove(byNamespace.getKey(), name);
+            }
+        }
+        synced.countDown();
     }
 
     private void follow(ResourceStore s, String revision) throws InterruptedException {

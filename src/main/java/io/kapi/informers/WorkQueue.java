@@ -29,6 +29,8 @@ public final class WorkQueue<K> {
     private final Set<K> processing = new HashSet<>();
     private final Map<K, Integer> failures = new HashMap<>();
     private final DelayQueue<Later<K>> later = new DelayQueue<>();
+    /** The soonest a delayed key is due: a later add of it changes nothing. */
+    private final Map<K, Long> due = new HashMap<>();
     private final Thread delayer;
     private boolean shutDown;
 
@@ -53,7 +55,15 @@ public final class WorkQueue<K> {
             add(key);
             return;
         }
-        later.add(new Later<>(key, System.nanoTime() + delay.toNanos()));
+        long at = System.nanoTime() + delay.toNanos();
+        synchronized (this) {
+            Long soonest = due.get(key);
+            if (soonest != null && soonest - at <= 0) {
+                return;
+            }
+            due.put(key, at);
+        }
+        later.add(new Later<>(key, at));
     }
 
     /** Queues {@code key} after its back-off, which doubles with each call until {@link #forget}. */
@@ -114,7 +124,11 @@ public final class WorkQueue<K> {
     private void releaseLater() {
         try {
             while (true) {
-                add(later.take().key());
+                Later<K> next = later.take();
+                synchronized (this) {
+                    due.remove(next.key(), next.dueNanos());
+                }
+                add(next.key());
             }
         } catch (InterruptedException e) {
             // shut down

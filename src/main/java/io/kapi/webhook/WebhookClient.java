@@ -9,7 +9,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -20,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Posts a JSON review to a webhook over HTTPS, as kube-apiserver's webhook client: a URL, or a Service
  * resolved to a ready endpoint; the server's certificate checked against the endpoint's caBundle for
  * the host asked for ({@code <name>.<namespace>.svc} for a Service); {@code ?timeout=<n>s} added to the
- * URL; no redirects. HTTP clients are kept per CA bundle and server name. Failures are
+ * URL, and the whole exchange (the answer's body too) held to that timeout, as kube's request context holds
+ * it; no redirects. HTTP clients are kept per CA bundle and server name. Failures are
  * {@link CallFailure}s in Go's words.
  */
 public final class WebhookClient {
@@ -60,7 +60,9 @@ public final class WebhookClient {
      * Posts {@code review} and returns the answer's JSON.
      *
      * @throws CallFailure not reached ({@code Post "<url>": dial tcp ...: connect: connection refused}, a
-     *         TLS failure, the timeout, a Service without endpoints), or answered with a non-2xx status
+     *         TLS failure, a Service without endpoints), past the timeout ({@code Post "<url>": context deadline
+     *         exceeded} before the headers, {@code unexpected error when reading response body. Please retry.
+     *         Original error: context deadline exceeded} after them), or answered with a non-2xx status
      *         ({@code an error on the server ("...") has prevented the request from succeeding}) or not JSON
      */
     public JsonNode post(WebhookEndpoint e, ObjectNode review, Duration timeout) throws CallFailure {
@@ -89,16 +91,18 @@ public final class WebhookClient {
         }
     }
 
+    /** Sends the review; the webhook's timeout holds the whole exchange, its body included. */
     private HttpResponse<byte[]> send(HttpClient client, URI target, ObjectNode review, Duration timeout)
             throws CallFailure {
         try {
-            HttpRequest req = HttpRequest.newBuilder(target).timeout(timeout)
+            HttpRequest req = HttpRequest.newBuilder(target)
                     .header("Content-Type", "application/json").header("Accept", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(review))).build();
-            return client.send(req, HttpResponse.BodyHandlers.ofByteArray());
-        } catch (HttpTimeoutException ex) {
-            throw new CallFailure("Post \"" + target
-                    + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)", false);
+            return BoundedExchange.send(client, req, HttpResponse.BodyHandlers.ofByteArray(), timeout);
+        } catch (BoundedExchange.DeadlineExceeded ex) {
+            throw new CallFailure(ex.answered()
+                    ? "unexpected error when reading response body. Please retry. Original error: context deadline exceeded"
+                    : "Post \"" + target + "\": context deadline exceeded", false);
         } catch (IOException ex) {
             throw new CallFailure("Post \"" + target + "\": " + CallErrors.describe(ex, target), false);
         } catch (InterruptedException ex) {

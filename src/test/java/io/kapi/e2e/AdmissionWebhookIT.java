@@ -172,6 +172,27 @@ final class AdmissionWebhookIT {
     }
 
     @Test
+    @DisplayName("a mutating webhook on every resource whose backend hangs fails writes at its timeout, and can be deleted")
+    void hangingWebhookOnEverything() throws Exception {
+        String config = "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n"
+                + "  name: hang.kapi.test\nwebhooks:\n- name: hang.kapi.test\n  clientConfig:\n    url: "
+                + webhooks.url("/trickle") + "\n    caBundle: " + webhooks.caBundle() + "\n  rules:\n"
+                + "  - apiGroups: [\"*\"]\n    apiVersions: [\"*\"]\n    operations: [\"*\"]\n    resources: [\"*/*\"]\n"
+                + "  namespaceSelector:\n    matchLabels:\n      kubernetes.io/metadata.name: default\n"
+                + "  failurePolicy: Fail\n  timeoutSeconds: 2\n  sideEffects: None\n  admissionReviewVersions: [\"v1\"]\n";
+        try {
+            kubectl().runWithInput(config, "apply", "-f", "-").assertOk();
+            Kubectl.Result r = untilSeen("h-", "default", "hang", x -> x.exitCode() != 0);
+            assertTrue(r.stderr().contains("failed calling webhook \"hang.kapi.test\": failed to call webhook: unexpected "
+                    + "error when reading response body. Please retry. Original error: context deadline exceeded"),
+                    r.toString());
+            kubectl().run("delete", "mutatingwebhookconfiguration", "hang.kapi.test").assertOk(); // never sent to it
+        } finally {
+            kubectl().run("delete", "mutatingwebhookconfiguration", "hang.kapi.test", "--ignore-not-found");
+        }
+    }
+
+    @Test
     @DisplayName("a webhook's warnings reach kubectl")
     void warnings() throws Exception {
         kubectl().runWithInput(configuration("ValidatingWebhookConfiguration", "warn.kapi.test", webhooks.url("/warn"),

@@ -174,6 +174,17 @@ final class AggregatorIT {
     }
 
     @Test
+    @DisplayName("a request the backend does not answer by the request's deadline fails with kube's 504, as kubectl shows it")
+    void backendTimeout() throws Exception {
+        Instant start = Instant.now();
+        Kubectl.Result r = kubectl().run("get", "--raw",
+                "/apis/wardle.example.com/v1alpha1/namespaces/default/flunders/slow?timeout=2s").assertFailed();
+        assertEquals("Error from server (Timeout): the server was unable to return a response in the time allotted, "
+                + "but may still be processing the request", r.stderr().strip(), r.toString());
+        assertTrue(Duration.between(start, Instant.now()).compareTo(Duration.ofSeconds(15)) < 0, r.toString());
+    }
+
+    @Test
     @DisplayName("an APIService whose Service is missing is unavailable (ServiceNotFound) and answers 503")
     void missingService() throws Exception {
         kubectl().runWithInput(apiService("v1beta1.gone.example.com", "nothing-here", 443), "apply", "-f", "-").assertOk();

@@ -25,7 +25,7 @@ public final class ApiHarness implements AutoCloseable {
     /** The default caller. */
     public static final UserInfo ADMIN = new UserInfo("admin", "", List.of("system:masters", "system:authenticated"));
 
-    /** A response, with its body parsed when it is JSON. */
+    /** A response, with its body parsed when it is JSON; its headers include the body's {@code content-type}. */
     public record Reply(int code, JsonNode body, String text, Map<String, List<String>> headers) {
 
         /** The values of a response header. */
