@@ -79,7 +79,19 @@ public final class WebhookClient {
         } catch (IllegalStateException | IllegalArgumentException ex) {
             throw new CallFailure(ex.getMessage(), false);
         }
-        HttpResponse<byte[]> response = send(client(e.caBundle(), serverName), withTimeout(uri, timeout), review, timeout);
+        return exchange(client(e.caBundle(), serverName), withTimeout(uri, timeout), null, review, timeout);
+    }
+
+    /**
+     * The one JSON exchange of every webhook the server calls (admission, conversion, token review,
+     * authorization, audit): {@code review} posted to {@code target} with the bearer {@code token} (null for
+     * none), the whole exchange held to {@code timeout}, the answer's JSON returned; failures worded as Go's.
+     *
+     * @throws CallFailure as {@link #post(WebhookEndpoint, ObjectNode, Duration)}
+     */
+    static JsonNode exchange(HttpClient client, URI target, String token, JsonNode review, Duration timeout)
+            throws CallFailure {
+        HttpResponse<byte[]> response = send(client, target, token, review, timeout);
         if (response.statusCode() < 200 || response.statusCode() >= 300) {
             throw new CallFailure("an error on the server (\"" + new String(response.body(), StandardCharsets.UTF_8).strip()
                     + "\") has prevented the request from succeeding", true);
@@ -92,13 +104,16 @@ public final class WebhookClient {
     }
 
     /** Sends the review; the webhook's timeout holds the whole exchange, its body included. */
-    private HttpResponse<byte[]> send(HttpClient client, URI target, ObjectNode review, Duration timeout)
-            throws CallFailure {
+    private static HttpResponse<byte[]> send(HttpClient client, URI target, String token, JsonNode review,
+                                             Duration timeout) throws CallFailure {
         try {
-            HttpRequest req = HttpRequest.newBuilder(target)
+            HttpRequest.Builder req = HttpRequest.newBuilder(target)
                     .header("Content-Type", "application/json").header("Accept", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(review))).build();
-            return BoundedExchange.send(client, req, HttpResponse.BodyHandlers.ofByteArray(), timeout);
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(review)));
+            if (token != null) {
+                req.header("Authorization", "Bearer " + token);
+            }
+            return BoundedExchange.send(client, req.build(), HttpResponse.BodyHandlers.ofByteArray(), timeout);
         } catch (BoundedExchange.DeadlineExceeded ex) {
             throw new CallFailure(ex.answered()
                     ? "unexpected error when reading response body. Please retry. Original error: context deadline exceeded"
