@@ -210,4 +210,15 @@ class CrdServingTest {
                 || message.contains("x-kubernetes-validations[0].rule: Invalid value: \"self.min <= self.nope\": "
                 + "compilation failed"), message);
     }
+
+    @Test
+    @DisplayName("a CRD whose rule nests thousands of parentheses is refused with cel-go's recursion error, not a 500")
+    void celRecursionLimit() {
+        String deep = "(".repeat(5000) + "self.min <= self.max" + ")".repeat(5000);
+        ApiHarness.Reply refused = api.post(CRDS, CEL_CRD.replace("self.min <= self.max", deep));
+        assertEquals(422, refused.code(), refused.text());
+        String message = refused.body().path("message").asText();
+        assertTrue(message.contains("x-kubernetes-validations[0].rule: Invalid value: \"" + deep + "\": compilation failed: "
+                + "ERROR: <input>:-1:0: expression recursion limit exceeded: 250"), message);
+    }
 }

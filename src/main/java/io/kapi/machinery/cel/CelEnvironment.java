@@ -46,6 +46,9 @@ public final class CelEnvironment {
             "(?m)^(ERROR: [^:\\n]*:\\d+:\\d+: )(mismatched input |extraneous input |missing |no viable alternative"
                     + "|token recognition error)");
 
+    private static final java.util.regex.Pattern RECURSION_ERROR = java.util.regex.Pattern.compile(
+            "(?m)^ERROR: [^:\\n]*:-?\\d+:\\d+: Expression recursion limit exceeded\\. limit: \\d+$");
+
     private final Cel cel;
     private final Map<String, Variable> variables;
     private final CelLimits limits;
@@ -77,6 +80,13 @@ public final class CelEnvironment {
      *         ({@code compilation failed: ERROR: <input>:1:5: ...})
      */
     public CelExpression compile(String expression) {
+        if (ParseDepth.exceeded(expression)) {
+            throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + ParseDepth.ERROR);
+        }
+        return onFreshStack(() -> compileHere(expression));
+    }
+
+    private CelExpression compileHere(String expression) {
         CelValidationResult result;
         try {
             result = objectConstruction ? compileWithObjects(expression) : cel.compile(expression);
@@ -96,11 +106,52 @@ public final class CelEnvironment {
     }
 
     /**
+     * Runs a compilation on a virtual thread of its own: the parser and checker recurse once per level of the
+     * expression (up to {@link ParseDepth#LIMIT} levels take a few hundred KiB of stack), which must not
+     * depend on how deep the caller's stack already is. A stack overflow all the same is the expression's
+     * depth, reported as cel-go reports one too deep.
+     */
+    private static CelExpression onFreshStack(java.util.function.Supplier<CelExpression> compilation) {
+        java.util.concurrent.atomic.AtomicReference<Object> outcome = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread worker = Thread.ofVirtual().name("cel-compile").start(() -> {
+            try {
+                outcome.set(compilation.get());
+            } catch (StackOverflowError e) {
+                outcome.set(new CelError(CelError.Kind.COMPILE, "compilation failed: " + ParseDepth.ERROR));
+            } catch (RuntimeException | Error e) {
+                outcome.set(e);
+            }
+        });
+        boolean interrupted = false;
+        while (true) {
+            try {
+                worker.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // a compilation is short and CPU-bound: finish it, keep the interrupt
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return switch (outcome.get()) {
+            case CelExpression compiled -> compiled;
+            case RuntimeException e -> throw e;
+            case Error e -> throw e;
+            default -> throw new IllegalStateException("compilation ended without an outcome");
+        };
+    }
+
+    /**
      * The parser's errors as cel-go words them: errors of the grammar (what ANTLR reports: mismatched,
      * extraneous or missing input, no viable alternative, an unknown token) start with {@code Syntax error: },
-     * which cel-java leaves out. Type-checker errors are unchanged.
+     * which cel-java leaves out. Type-checker errors are unchanged. cel-java's recursion error becomes cel-go's, which
+     * cel-go reports alone and without a location.
      */
     static String syntaxWording(String errors) {
+        if (RECURSION_ERROR.matcher(errors).find()) {
+            return ParseDepth.ERROR; // cel-go stops at it and reports it alone, with no location
+        }
         return ANTLR_ERROR.matcher(errors).replaceAll("$1Syntax error: $2");
     }
 
