@@ -1,17 +1,17 @@
 package io.kapi.apiextensions.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.re2j.Pattern;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.regex.GoRegexp;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * One node of a CRD's {@code openAPIV3Schema} (an {@code apiextensions.k8s.io/v1 JSONSchemaProps}),
@@ -151,13 +151,14 @@ public final class StructuralSchema {
         return List.copyOf(out);
     }
 
+    /** The schema's {@code pattern} as Go compiles it; null when there is none or it does not compile. */
     private static Pattern compile(String pattern) {
         if (pattern.isEmpty()) {
             return null;
         }
         try {
-            return Pattern.compile(GoRegex.toJava(pattern));
-        } catch (PatternSyntaxException e) {
+            return GoRegexp.compile(pattern);
+        } catch (GoRegexp.SyntaxError e) {
             return null;
         }
     }

@@ -3,6 +3,7 @@ package io.kapi.machinery.cel;
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelBuilder;
 import dev.cel.bundle.CelFactory;
+import dev.cel.checker.CelStandardDeclarations;
 import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationResult;
 import dev.cel.common.types.CelType;
@@ -13,6 +14,8 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.StructType;
 import dev.cel.extensions.CelExtensions;
 import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelStandardFunctions;
+import io.kapi.machinery.FreshStack;
 import com.google.common.collect.ImmutableCollection;
 import com.google.common.collect.ImmutableList;
 import java.util.ArrayList;
@@ -112,34 +115,11 @@ public final class CelEnvironment {
      * depth, reported as cel-go reports one too deep.
      */
     private static CelExpression onFreshStack(java.util.function.Supplier<CelExpression> compilation) {
-        java.util.concurrent.atomic.AtomicReference<Object> outcome = new java.util.concurrent.atomic.AtomicReference<>();
-        Thread worker = Thread.ofVirtual().name("cel-compile").start(() -> {
-            try {
-                outcome.set(compilation.get());
-            } catch (StackOverflowError e) {
-                outcome.set(new CelError(CelError.Kind.COMPILE, "compilation failed: " + ParseDepth.ERROR));
-            } catch (RuntimeException | Error e) {
-                outcome.set(e);
-            }
-        });
-        boolean interrupted = false;
-        while (true) {
-            try {
-                worker.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true; // a compilation is short and CPU-bound: finish it, keep the interrupt
-            }
+        try {
+            return FreshStack.call(compilation);
+        } catch (StackOverflowError e) {
+            throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + ParseDepth.ERROR);
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        return switch (outcome.get()) {
-            case CelExpression compiled -> compiled;
-            case RuntimeException e -> throw e;
-            case Error e -> throw e;
-            default -> throw new IllegalStateException("compilation ended without an outcome");
-        };
     }
 
     /**
@@ -249,6 +229,11 @@ public final class CelEnvironment {
             CelOptions options = CelOptions.current().enableOptionalSyntax(true)
                     .enableHeterogeneousNumericComparisons(true).maxRegexProgramSize(-1).build();
             CelBuilder b = CelFactory.standardCelBuilder().setOptions(options)
+                    // the standard library, its matches() replaced by Go's RE2 (RegexLibrary)
+                    .setStandardEnvironmentEnabled(false)
+                    .setStandardDeclarations(CelStandardDeclarations.newBuilder().build())
+                    .setStandardFunctions(CelStandardFunctions.newBuilder()
+                            .excludeFunctions(CelStandardFunctions.StandardFunction.MATCHES).build())
                     .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
                     .setTypeProvider(objectConstruction
                             ? new ObjectTypes(new StructTypes(structTypes()))

@@ -115,6 +115,25 @@ class CelEnvironmentTest {
     }
 
     @Test
+    @DisplayName("matches, find and findAll are Go's RE2: unanchored, linear, Go's syntax and limits, Go's errors")
+    void regularExpressions() {
+        assertEquals(true, eval("'abc'.matches('b') && matches('abc', 'c$') && !'abc'.matches('^b')"));
+        assertEquals(true, eval("'" + "a".repeat(20_000) + "'.matches('^(a|a)+$')"));
+        assertEquals("b1", eval("'ab1c'.find('[a-z][0-9]')"));
+        assertEquals(List.of("a", "b"), eval("'a1b2c'.findAll('[a-z]', 2)"));
+        CelError lookahead = assertThrows(CelError.class, () -> eval("'ab'.matches('a(?=b)')"));
+        assertEquals(CelError.Kind.EVALUATION, lookahead.kind());
+        assertEquals("error parsing regexp: invalid or unsupported Perl syntax: `(?=`", lookahead.getMessage());
+        assertEquals("error parsing regexp: invalid repeat count: `{1000}`",
+                assertThrows(CelError.class, () -> eval("'a'.matches('(a{1000}){1000}')")).getMessage());
+        String deep = "(".repeat(3000) + "x" + ")".repeat(3000);
+        assertEquals("error parsing regexp: expression nests too deeply: `" + deep + "`",
+                assertThrows(CelError.class, () -> eval("'x'.matches('" + deep + "')")).getMessage());
+        assertEquals("Illegal regex: error parsing regexp: missing closing ): `(`",
+                assertThrows(CelError.class, () -> eval("'x'.find('(')")).getMessage());
+    }
+
+    @Test
     @DisplayName("values follow the schema: integers, maps, lists, timestamps and int-or-string")
     void evaluationWithSchema() {
         JsonNode self = json("{'replicas':9,'name':'web','tags':['a','b'],'labels':{'app':'x'},"
