@@ -75,6 +75,9 @@ final class NodeRestrictionTest {
             ApiHarness.Reply r = as("PATCH", "/api/v1/nodes/n1", type, body);
             assertEquals(200, r.code(), type + ": " + r.text());
         }
+        ApiHarness.Reply applied = as("PATCH", "/api/v1/nodes/n1?fieldManager=kubelet", "application/apply-patch+yaml",
+                "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"},\"spec\":{\"taints\":[]}}");
+        assertEquals(200, applied.code(), applied.text());
         assertEquals(200, api.patch("/api/v1/nodes/n1", MERGE, "{\"spec\":{\"taints\":[{\"key\":\"k\","
                 + "\"effect\":\"NoSchedule\",\"timeAdded\":\"2024-01-02T03:04:05Z\"}]}}").code());
         ApiHarness.Reply same = as("PATCH", "/api/v1/nodes/n1", MERGE, "{\"spec\":{\"taints\":[{\"key\":\"k\","
