@@ -6,6 +6,7 @@ import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.Attributes;
 import io.kapi.admission.Operation;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.DeepStack;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
@@ -21,6 +22,7 @@ import io.kapi.storage.cache.ResourceCache;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The generic REST store of one resource (kube-apiserver's {@code registry.Store}): configured, not
@@ -176,6 +178,10 @@ public final class ResourceStore {
      *         wrong types), Forbidden (admission)
      */
     public ObjectNode create(RequestContext ctx, String namespace, ObjectNode object, Write write) {
+        if (!DeepStack.onDeepStack() && DeepStack.isDeep(object)) {
+            ObjectNode deep = object;
+            return DeepStack.call(() -> create(ctx, namespace, deep, write));
+        }
         assignNamespace(ObjectMeta.of(object), namespace);
         List<FieldError> missing = stages.decode(ctx, object, write);
         strategy.applyDefaults(object);
@@ -263,7 +269,12 @@ public final class ResourceStore {
             if (start == null) {
                 KeyValue current = read(key, name);
                 if (current == null) {
-                    Optional<UpdateResult> created = createOnUpdate(ctx, namespace, name, transform, write, using);
+                    Optional<UpdateResult> created;
+                    try {
+                        created = createOnUpdate(ctx, namespace, name, transform, write, using);
+                    } catch (DeepStack.Needed deep) {
+                        created = DeepStack.call(() -> createOnUpdate(ctx, namespace, name, transform, write, using));
+                    }
                     if (created.isPresent()) {
                         return created.get();
                     }
@@ -272,10 +283,19 @@ public final class ResourceStore {
                 start = new Start(codec.decode(current), current.modRevision(), true);
             }
             Optional<UpdateResult> result;
-            try {
-                ObjectNode oldServed = served.converts() ? served.servedCopy(start.old()) : start.old();
+            Start from = start;
+            Supplier<Optional<UpdateResult>> pass = () -> {
+                ObjectNode oldServed = served.converts() ? served.servedCopy(from.old()) : from.old();
                 ObjectNode object = transform.apply(oldServed.deepCopy());
-                result = updateOnce(ctx, key, start, new Old(start.old(), oldServed), object, write, using);
+                DeepStack.require(object);
+                return updateOnce(ctx, key, from, new Old(from.old(), oldServed), object, write, using);
+            };
+            try {
+                try {
+                    result = DeepStack.isDeep(start.old()) ? DeepStack.call(pass) : pass.get();
+                } catch (DeepStack.Needed deep) {
+                    result = DeepStack.call(pass); // the new object, or the body it came from, is deep
+                }
             } catch (ApiException e) {
                 if (start.current() || stillStored(key, name, start)) {
                     throw e;

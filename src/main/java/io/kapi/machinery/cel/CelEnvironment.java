@@ -109,10 +109,10 @@ public final class CelEnvironment {
     }
 
     /**
-     * Runs a compilation on a virtual thread of its own: the parser and checker recurse once per level of the
-     * expression (up to {@link ParseDepth#LIMIT} levels take a few hundred KiB of stack), which must not
-     * depend on how deep the caller's stack already is. A stack overflow all the same is the expression's
-     * depth, reported as cel-go reports one too deep.
+     * Runs a compilation on a stack of its own ({@link FreshStack}): the parser and checker recurse once per
+     * level of the expression (up to {@link ParseDepth#LIMIT} levels take a few hundred KiB of stack), which
+     * must not depend on how deep the caller's stack already is. A stack overflow all the same is the
+     * expression's depth, reported as cel-go reports one too deep.
      */
     private static CelExpression onFreshStack(java.util.function.Supplier<CelExpression> compilation) {
         try {
