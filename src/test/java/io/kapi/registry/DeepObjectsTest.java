@@ -197,9 +197,9 @@ class DeepObjectsTest {
     }
 
     @Test
-    @DisplayName("CRDs whose schemas nest 200 and 2,000 levels are created, served and published, with their resources")
+    @DisplayName("CRDs whose schemas nest 200 and 4,990 levels (a 10,000-level document) are created, served and published, with their resources")
     void deepSchemas() throws Exception {
-        for (int levels : new int[] {200, 2_000}) {
+        for (int levels : new int[] {200, 4_990}) {
             String plural = "s" + levels;
             createCrd(crd(plural, "S" + levels, nestedSchema(levels)));
             String path = "/apis/example.com/v1/namespaces/default/" + plural;
@@ -209,6 +209,20 @@ class DeepObjectsTest {
                     + nested("{\"a\":", levels, "1") + "}"));
             assertServed(422, wrong, plural + " wrong type at the bottom");
             assertServed(200, onRequestThread(() -> api.get(CRDS + "/" + plural + ".example.com")), plural + " get");
+        }
+        // a version converted on read is defaulted by its schema (and pruned), walks that follow the schema down
+        String schema = "\"schema\":{\"openAPIV3Schema\":{\"type\":\"object\",\"properties\":{\"spec\":"
+                + nestedSchema(4_990) + "}}}";
+        createCrd("""
+                {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"reads.example.com"},
+                 "spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"reads","kind":"Read"},
+                  "versions":[{"name":"v1","served":true,"storage":true,%s},{"name":"v2","served":true,"storage":false,%s}]}}"""
+                .formatted(schema, schema));
+        assertServed(201, onRequestThread(() -> api.post("/apis/example.com/v1/namespaces/default/reads",
+                "{\"metadata\":{\"name\":\"r\"},\"spec\":" + nested("{\"a\":", 4_990, "\"leaf\"") + "}")), "create");
+        for (String read : new String[] {"/apis/example.com/v2/namespaces/default/reads/r",
+                "/apis/example.com/v2/namespaces/default/reads"}) {
+            assertServed(200, onStack(256 * 1024, () -> api.get(read)), "read as v2 on half the request stack");
         }
         assertServed(200, onRequestThread(() -> api.get("/openapi/v3/apis/example.com/v1")), "OpenAPI v3");
         assertServed(200, onRequestThread(() -> api.get("/openapi/v2")), "OpenAPI v2");

@@ -50,6 +50,7 @@ public final class StructuralSchema {
     private final Long minLength;
     private final String pattern;
     private final Pattern compiledPattern;
+    private volatile Boolean deep;
     private final Long maxItems;
     private final Long minItems;
     private final boolean uniqueItems;
@@ -178,6 +179,39 @@ public final class StructuralSchema {
     /** The default value, or null when there is none (a JSON {@code null} default is a NullNode). */
     public JsonNode defaultValue() {
         return defaultValue;
+    }
+
+    /**
+     * Whether this schema nests deeper than {@link io.kapi.machinery.DeepStack#SHALLOW_DEPTH} levels of
+     * properties, items and additional properties: the walks it guides (defaulting, pruning, validation)
+     * recurse once per level, so values it shapes are then worked on a deep stack. Measured once, without
+     * recursion.
+     */
+    public boolean isDeep() {
+        Boolean deep = this.deep;
+        if (deep == null) {
+            deep = false;
+            java.util.ArrayDeque<Object[]> open = new java.util.ArrayDeque<>();
+            open.push(new Object[] {this, 1});
+            while (!open.isEmpty() && !deep) {
+                Object[] at = open.pop();
+                StructuralSchema s = (StructuralSchema) at[0];
+                int level = (int) at[1];
+                if (level > io.kapi.machinery.DeepStack.SHALLOW_DEPTH) {
+                    deep = true;
+                    break;
+                }
+                s.properties().values().forEach(p -> open.push(new Object[] {p, level + 1}));
+                if (s.items() != null) {
+                    open.push(new Object[] {s.items(), level + 1});
+                }
+                if (s.additionalProperties() != null) {
+                    open.push(new Object[] {s.additionalProperties(), level + 1});
+                }
+            }
+            this.deep = deep;
+        }
+        return deep;
     }
 
     public Map<String, StructuralSchema> properties() {
