@@ -208,6 +208,15 @@ class DeepObjectsTest {
             ApiHarness.Reply wrong = onRequestThread(() -> api.post(path, "{\"metadata\":{\"name\":\"y\"},\"spec\":"
                     + nested("{\"a\":", levels, "1") + "}"));
             assertServed(422, wrong, plural + " wrong type at the bottom");
+            // a shallow resource of a deep schema is worked on the request stack: what is built from the
+            // schema (types for managed fields and apply, CEL and validation) must not recurse through it there
+            assertServed(201, onRequestThread(() -> api.post(path, "{\"metadata\":{\"name\":\"z\"},\"spec\":"
+                    + "{\"a\":{\"a\":{}}}}")), plural + " shallow create");
+            assertServed(200, onRequestThread(() -> api.patch(path + "/z?fieldManager=a", "application/apply-patch+yaml",
+                    "{\"apiVersion\":\"example.com/v1\",\"kind\":\"S" + levels + "\",\"metadata\":{\"name\":\"z\"},"
+                            + "\"spec\":{\"a\":{\"a\":{\"a\":{}}}}}")), plural + " shallow apply");
+            assertServed(200, onRequestThread(() -> api.patch(path + "/z", "application/merge-patch+json",
+                    "{\"spec\":{\"a\":{\"b\":1}}}")), plural + " shallow merge patch");
             assertServed(200, onRequestThread(() -> api.get(CRDS + "/" + plural + ".example.com")), plural + " get");
         }
         // a version converted on read is defaulted by its schema (and pruned), walks that follow the schema down
