@@ -9,6 +9,7 @@ import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.DeepStack;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
@@ -110,7 +111,11 @@ public final class CrdController implements PostStartHook, AutoCloseable {
         for (Crd crd : all) {
             names.add(crd.name());
             try {
-                sync(crd, all);
+                // a CRD whose schema nests deep is compiled (structural schema, CEL, OpenAPI) on a deep stack
+                DeepStack.callIfDeep(() -> {
+                    sync(crd, all);
+                    return null;
+                }, crd.object());
             } catch (ApiException e) {
                 LOG.log(Level.DEBUG, "CRD {0} not reconciled yet: {1}", crd.name(), e.getMessage());
                 unfinished = true;

@@ -1,10 +1,10 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
+import io.kapi.machinery.Json;
 import io.kapi.machinery.labels.LabelSelector;
 import java.util.List;
 import java.util.Locale;
@@ -72,7 +72,7 @@ final class Batch {
             e.required("metadata.uid", "");
         }
         JsonNode labels = GoValues.at(spec, "template", "metadata", "labels");
-        ObjectNode expected = JsonNodeFactory.instance.objectNode();
+        ObjectNode expected = Json.NODES.objectNode();
         for (String[] label : new String[][] {{"controller-uid", uid}, {"job-name", name}, {CONTROLLER_UID, uid},
                 {JOB_NAME, name}}) {
             hasLabel(labels, label[0], label[1], e);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.Json;
 import io.kapi.registry.KindValidator;
 import io.kapi.registry.Strategy;
 import java.util.Map;
@@ -81,7 +82,7 @@ public final class BuiltinValidation {
             Map.entry("resource.k8s.io/ResourceClaimTemplate", ResourceClaims.TEMPLATE),
             Map.entry("resource.k8s.io/ResourceSlice", ResourceSlices.RULES));
 
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final JsonNodeFactory F = Json.NODES;
 
     /** "group/Kind" → the status kube's PrepareForCreate leaves (zero-value status as the v1 JSON shows it). */
     private static final Map<String, StatusPolicy> STATUS = Map.ofEntries(

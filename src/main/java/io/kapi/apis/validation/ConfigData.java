@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.machinery.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -16,7 +17,7 @@ final class ConfigData {
     /** kube's {@code MaxSecretSize}, shared by ConfigMaps. */
     static final int MAX_SIZE = 1024 * 1024;
     static final String IMMUTABLE_SET = "field is immutable when `immutable` is set";
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Json.MAPPER;
 
     private ConfigData() {
     }

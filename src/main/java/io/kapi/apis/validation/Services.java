@@ -2,10 +2,10 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
+import io.kapi.machinery.Json;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.ObjectMetaValidator;
 import java.util.HashSet;
@@ -37,7 +37,7 @@ final class Services {
 
     /** The effective clusterIPs: the field, else {@code [clusterIP]}, else empty. */
     static ArrayNode clusterIPs(JsonNode spec) {
-        ArrayNode ips = JsonNodeFactory.instance.arrayNode();
+        ArrayNode ips = Json.NODES.arrayNode();
         if (!GoValues.at(spec, "clusterIPs").isEmpty()) {
             GoValues.items(spec.get("clusterIPs")).forEach(ips::add);
         } else if (!GoValues.text(spec, "clusterIP").isEmpty()) {

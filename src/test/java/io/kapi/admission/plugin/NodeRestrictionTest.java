@@ -65,6 +65,31 @@ final class NodeRestrictionTest {
     private static final String MERGE = "application/merge-patch+json";
 
     @Test
+    @DisplayName("a node's no-op write of its own taints is allowed: compared as kube's semantic equality (nil and empty, zero values)")
+    void noOpTaints() {
+        // TaintNodesByCondition tainted n1 not-ready when it was made; the node lifecycle controller clears that
+        assertEquals(200, api.patch("/api/v1/nodes/n1", MERGE, "{\"spec\":{\"taints\":null}}").code());
+        for (String type : List.of(MERGE, "application/strategic-merge-patch+json", "application/json-patch+json")) {
+            String body = type.equals("application/json-patch+json")
+                    ? "[{\"op\":\"add\",\"path\":\"/spec/taints\",\"value\":[]}]" : "{\"spec\":{\"taints\":[]}}";
+            ApiHarness.Reply r = as("PATCH", "/api/v1/nodes/n1", type, body);
+            assertEquals(200, r.code(), type + ": " + r.text());
+        }
+        ApiHarness.Reply applied = as("PATCH", "/api/v1/nodes/n1?fieldManager=kubelet", "application/apply-patch+yaml",
+                "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"},\"spec\":{\"taints\":[]}}");
+        assertEquals(200, applied.code(), applied.text());
+        assertEquals(200, api.patch("/api/v1/nodes/n1", MERGE, "{\"spec\":{\"taints\":[{\"key\":\"k\","
+                + "\"effect\":\"NoSchedule\",\"timeAdded\":\"2024-01-02T03:04:05Z\"}]}}").code());
+        ApiHarness.Reply same = as("PATCH", "/api/v1/nodes/n1", MERGE, "{\"spec\":{\"taints\":[{\"key\":\"k\","
+                + "\"value\":\"\",\"effect\":\"NoSchedule\",\"timeAdded\":\"2024-01-02T04:04:05+01:00\"}]}}");
+        assertEquals(200, same.code(), same.text());
+        assertEquals("nodes \"n1\" is forbidden: node \"n1\" is not allowed to modify taints",
+                refused("PATCH", "/api/v1/nodes/n1", MERGE, "{\"spec\":{\"taints\":[{\"key\":\"k\","
+                        + "\"effect\":\"NoSchedule\",\"timeAdded\":\"2024-01-02T03:04:06Z\"}]}}"));
+        assertEquals(200, api.patch("/api/v1/nodes/n1", MERGE, "{\"spec\":{\"taints\":null}}").code());
+    }
+
+    @Test
     @DisplayName("a node may change its own Node but not another's, its taints or restricted labels")
     void nodes() {
         assertEquals(200, as("PATCH", "/api/v1/nodes/n1", MERGE,
