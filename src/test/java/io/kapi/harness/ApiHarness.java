@@ -53,6 +53,7 @@ public final class ApiHarness implements AutoCloseable {
 
     private final ApiAssembly assembly;
     private final FilterChain chain;
+    private volatile boolean closed;
 
     /** A memory-backed API with no standalone controllers, the system namespaces created. */
     public ApiHarness() {
@@ -178,8 +179,14 @@ public final class ApiHarness implements AutoCloseable {
         return out.toByteArray();
     }
 
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     @Override
     public void close() throws Exception {
+        closed = true;
         assembly.close();
     }
 }

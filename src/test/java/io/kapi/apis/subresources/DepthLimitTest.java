@@ -3,12 +3,11 @@ package io.kapi.apis.subresources;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.harness.InMemoryApi;
 import io.kapi.machinery.DecodeBudget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -21,17 +20,9 @@ import org.junit.jupiter.api.Test;
 class DepthLimitTest {
 
     private static final String CMS = "/api/v1/namespaces/default/configmaps";
+
+    @InMemoryApi
     private static Api api;
-
-    @BeforeAll
-    static void start() {
-        api = new Api();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
 
     /** fieldsV1 is free-form JSON kept as sent: the deepest thing a built-in object may hold. */
     private static String deepConfigMap(String name, int levels) {
