@@ -171,6 +171,11 @@ public final class KapiServer implements AutoCloseable {
         return inFlight.started();
     }
 
+    /** How many client connections the server has accepted and not yet closed (TLS handshake done or not). */
+    public int openConnections() {
+        return connector.getConnectedEndPoints().size();
+    }
+
     /** The port actually bound. */
     public int port() {
         return connector.getLocalPort();

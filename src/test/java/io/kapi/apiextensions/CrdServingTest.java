@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.apiextensions.serving.CrdController;
 import io.kapi.harness.ApiHarness;
-import org.junit.jupiter.api.AfterEach;
+import io.kapi.harness.InMemoryApi;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -32,19 +32,14 @@ class CrdServingTest {
                 "status":{"type":"object","properties":{"ready":{"type":"boolean"}}}}}}}]}}
             """;
 
+    @InMemoryApi
     private ApiHarness api;
     private CrdController controller;
 
     @BeforeEach
     void setUp() {
-        api = new ApiHarness();
         controller = api.assembly().hooks().stream().filter(CrdController.class::isInstance)
                 .map(CrdController.class::cast).findFirst().orElseThrow();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        api.close();
     }
 
     private void createCrd(String json) {

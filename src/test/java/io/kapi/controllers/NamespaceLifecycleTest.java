@@ -54,7 +54,7 @@ class NamespaceLifecycleTest {
 
     @Test
     @DisplayName("deleting a namespace makes it Terminating, refuses new content, and the controller finishes it")
-    void deleteNamespace() throws InterruptedException {
+    void deleteNamespace() {
         DeleteResult result = StoreCalls.delete(registry.namespaces(), "", "x", DeleteOptions.DEFAULT);
         assertFalse(result.deleted());
         assertEquals("Terminating", result.object().path("status").path("phase").asText());
@@ -69,10 +69,8 @@ class NamespaceLifecycleTest {
                      informers)) {
             informers.start();
             controller.run();
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (registry.namespaces().find("", "x").isPresent() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            io.kapi.fixtures.Await.atMost(Duration.ofSeconds(30)).until("namespace x finalized and gone",
+                    () -> registry.namespaces().find("", "x").isEmpty());
         }
         assertThrows(ApiException.class, () -> configmaps.get("x", "c1"));
         ApiException gone = assertThrows(ApiException.class, () -> registry.namespaces().get("", "x"));

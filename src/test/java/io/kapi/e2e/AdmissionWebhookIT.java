@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.fixtures.Await;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,16 +67,9 @@ final class AdmissionWebhookIT {
 
     /** Creates fresh configmaps until {@code done} holds for the result (the configuration is seen). */
     private static Kubectl.Result untilSeen(String prefix, String namespace, String selector,
-                                            Function<Kubectl.Result, Boolean> done) throws InterruptedException {
-        Instant end = Instant.now().plus(SEEN);
-        while (true) {
-            String name = prefix + NAMES.incrementAndGet();
-            Kubectl.Result r = kubectl().runWithInput(configMap(name, namespace, selector), "create", "-f", "-");
-            if (done.apply(r) || Instant.now().isAfter(end)) {
-                return r;
-            }
-            Thread.sleep(200);
-        }
+                                            Function<Kubectl.Result, Boolean> done) {
+        return Await.atMost(SEEN).every(Duration.ofMillis(200)).poll(() -> kubectl().runWithInput(
+                configMap(prefix + NAMES.incrementAndGet(), namespace, selector), "create", "-f", "-"), done::apply);
     }
 
     @Test

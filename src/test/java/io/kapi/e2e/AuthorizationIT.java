@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kapi.certs.TestCertificates;
+import io.kapi.fixtures.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,7 +31,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 final class AuthorizationIT {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
+    /** Bindings take effect once the authorizer's watch sees them: requests that need them are retried for 30 s. */
+    private static final Await WAIT = Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(200));
     private static final String UNAUTHORIZED = "error: You must be logged in to the server (Unauthorized)";
 
     @RegisterExtension
@@ -50,17 +51,6 @@ final class AuthorizationIT {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** Runs until it exits {@code expected} (bindings take effect once the authorizer's watch sees them). */
-    private static Kubectl.Result eventually(int expected, Supplier<Kubectl.Result> run) throws InterruptedException {
-        Instant deadline = Instant.now().plus(WAIT);
-        Kubectl.Result r = run.get();
-        while ((r.exitCode() == 0) != (expected == 0) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(200);
-            r = run.get();
-        }
-        return r;
     }
 
     @Test
@@ -137,7 +127,7 @@ final class AuthorizationIT {
         KAPI.kubectl().run("create", "rolebinding", "vera-view", "-n", "viewing", "--clusterrole=view", "--user=vera")
                 .assertOk();
         Kubectl vera = as.token("viewer-token");
-        eventually(0, () -> vera.run("get", "configmaps", "-n", "viewing")).assertOk();
+        WAIT.poll(() -> vera.run("get", "configmaps", "-n", "viewing"), r -> r.exitCode() == 0).assertOk();
         vera.run("get", "configmap", "cm1", "-n", "viewing", "-o", "name").assertOk();
         Kubectl.Result secrets = vera.run("get", "secrets", "-n", "viewing").assertFailed();
         assertTrue(secrets.stderr().contains("secrets is forbidden: User \"vera\" cannot list resource \"secrets\""),
@@ -177,7 +167,7 @@ final class AuthorizationIT {
         KAPI.kubectl().run("create", "rolebinding", "rory-maker", "-n", "roling", "--role=role-maker", "--user=rory")
                 .assertOk();
         Kubectl rory = as.token("roler-token");
-        eventually(0, () -> rory.run("auth", "can-i", "create", "roles", "-n", "roling")).assertOk();
+        WAIT.poll(() -> rory.run("auth", "can-i", "create", "roles", "-n", "roling"), r -> r.exitCode() == 0).assertOk();
         rory.run("create", "role", "cm-reader", "-n", "roling", "--verb=get", "--resource=configmaps").assertOk();
         Kubectl.Result more = rory.run("create", "role", "secret-reader", "-n", "roling", "--verb=get",
                 "--resource=secrets").assertFailed();
@@ -203,7 +193,7 @@ final class AuthorizationIT {
                 .assertOk();
         admin.run("create", "clusterrolebinding", "ursula-own", "--clusterrole=ursula-own", "--user=ursula").assertOk();
         Kubectl ursula = as.token("escalator-token");
-        eventually(0, () -> ursula.run("get", "clusterrole", "ursula-own")).assertOk();
+        WAIT.poll(() -> ursula.run("get", "clusterrole", "ursula-own"), r -> r.exitCode() == 0).assertOk();
         String selector = "{\"clusterRoleSelectors\":[{\"matchLabels\":{"
                 + "\"rbac.authorization.k8s.io/aggregate-to-admin\":\"true\"}}]}";
         String refused = "clusterroles.rbac.authorization.k8s.io \"ursula-own\" is forbidden: must have cluster-admin "
@@ -266,9 +256,9 @@ final class AuthorizationIT {
                 "node", new String[] {"--as=system:node:n1", "--as-group=system:nodes"},
                 "robot", new String[] {"--as=system:serviceaccount:matrix:robot"},
                 "rita", new String[] {"--as=rita"});
-        eventually(0, () -> admin.run("auth", "can-i", "list", "nodes", "--as=rita"));
-        eventually(0, () -> admin.run("auth", "can-i", "delete", "secrets", "-n", "matrix",
-                "--as=system:serviceaccount:matrix:robot"));
+        WAIT.poll(() -> admin.run("auth", "can-i", "list", "nodes", "--as=rita"), r -> r.exitCode() == 0);
+        WAIT.poll(() -> admin.run("auth", "can-i", "delete", "secrets", "-n", "matrix",
+                "--as=system:serviceaccount:matrix:robot"), r -> r.exitCode() == 0);
         java.util.List<String> wrong = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         try (var pool = java.util.concurrent.Executors.newFixedThreadPool(3)) {
             for (var identity : identities.entrySet()) {

@@ -4,18 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.fixtures.Await;
 import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -32,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 final class ServiceAccountTokensIT {
 
     private static final String UNAUTHORIZED = "error: You must be logged in to the server (Unauthorized)";
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
+    /** The token controller and the authenticator's caches act in the background: reads are polled for a minute. */
+    private static final Await PATIENCE = Await.atMost(Duration.ofSeconds(60)).every(Duration.ofMillis(250));
 
     @RegisterExtension
     static final KapiExtension KAPI = new KapiExtension();
@@ -53,25 +52,6 @@ final class ServiceAccountTokensIT {
 
     private static JsonNode whoami(Kubectl kubectl) {
         return json(kubectl.run("auth", "whoami", "-o", "json")).path("status").path("userInfo");
-    }
-
-    /** Polls {@code read} until {@code done} holds, for up to a minute. */
-    private static <T> T await(String what, Supplier<T> read, Predicate<T> done) {
-        Instant deadline = Instant.now().plus(PATIENCE);
-        T value = read.get();
-        while (!done.test(value)) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("timed out waiting for " + what + ", last: " + value);
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-            value = read.get();
-        }
-        return value;
     }
 
     /** The next request with the credential is refused: revocation is immediate. */
@@ -96,8 +76,8 @@ final class ServiceAccountTokensIT {
     }
 
     private static JsonNode filledSecret(String name) {
-        return await("the token controller to fill " + name, () -> json(admin().run("get", "secret", name, "-o", "json")),
-                s -> !s.path("data").path("token").asText().isEmpty());
+        return PATIENCE.until("the token controller to fill " + name,
+                () -> json(admin().run("get", "secret", name, "-o", "json")), s -> !s.path("data").path("token").asText().isEmpty());
     }
 
     @Test
@@ -128,7 +108,7 @@ final class ServiceAccountTokensIT {
                 user.path("groups").toString());
         String today = LocalDate.now(ZoneOffset.UTC).toString();
         String tomorrow = LocalDate.now(ZoneOffset.UTC).plusDays(1).toString();
-        await("the last-used label", () -> json(admin().run("get", "secret", "legacy-robot-token", "-o", "json"))
+        PATIENCE.until("the last-used label", () -> json(admin().run("get", "secret", "legacy-robot-token", "-o", "json"))
                 .path("metadata").path("labels").path("kubernetes.io/legacy-token-last-used").asText(),
                 day -> day.equals(today) || day.equals(tomorrow));
 
@@ -145,10 +125,10 @@ final class ServiceAccountTokensIT {
         assertEquals("system:serviceaccount:default:doomed-robot", whoami(robot).path("username").asText());
         admin().run("delete", "serviceaccount", "doomed-robot").assertOk();
         assertUnauthorized(robot, "refused once its account is deleted");
-        await("the token Secret to be deleted with its account",
+        PATIENCE.until("the token Secret to be deleted with its account",
                 () -> admin().run("get", "secret", "doomed-robot-token"), r -> r.exitCode() != 0);
         tokenSecret("orphan-token", "no-such-robot");
-        await("a token Secret of a missing account to be deleted",
+        PATIENCE.until("a token Secret of a missing account to be deleted",
                 () -> admin().run("get", "secret", "orphan-token"), r -> r.exitCode() != 0);
     }
 

@@ -36,6 +36,7 @@ public final class ApiHarness implements AutoCloseable {
 
     private final ApiAssembly assembly;
     private final InMemoryServer server;
+    private volatile boolean closed;
 
     /** A memory-backed API with no standalone controllers, the system namespaces created. */
     public ApiHarness() {
@@ -103,8 +104,14 @@ public final class ApiHarness implements AutoCloseable {
         return new Reply(response.status(), response.json(), response.text(), response.headers());
     }
 
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     @Override
     public void close() throws Exception {
+        closed = true;
         assembly.close();
     }
 }

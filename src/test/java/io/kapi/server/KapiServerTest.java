@@ -9,6 +9,7 @@ import io.kapi.certs.LocalPki;
 import io.kapi.certs.ServingNames;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.RestResponse;
+import io.kapi.fixtures.Await;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.Json;
 import java.io.BufferedReader;
@@ -273,7 +274,9 @@ class KapiServerTest {
         KapiServer other = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls()), r -> null, List.of(), List.of());
         int port = other.port();
         java.net.Socket tcp = new java.net.Socket("127.0.0.1", port);
-        Thread.sleep(200); // accepted by the server, not yet a byte sent: what a client is when its handshake is slow
+        // accepted by the server, not yet a byte sent: what a client is when its handshake is slow
+        Await.atMost(Duration.ofSeconds(10)).every(Duration.ofMillis(5)).until("the connection accepted",
+                () -> other.openConnections() == 1);
         Thread stopping = Thread.ofVirtual().start(other::shutdown);
         long t0 = System.nanoTime();
         while (listening(port)) {

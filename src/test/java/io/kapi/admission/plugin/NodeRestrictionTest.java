@@ -2,13 +2,11 @@ package io.kapi.admission.plugin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.kapi.assembly.ApiConfig;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.user.UserInfo;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -23,14 +21,13 @@ final class NodeRestrictionTest {
 
     private static final UserInfo N1 = new UserInfo("system:node:n1", "", List.of("system:nodes",
             "system:authenticated"), Map.of());
+
+    @InMemoryApi(authorizationModes = {"Node", "RBAC"}, enableAdmissionPlugins = "NodeRestriction")
     private static ApiHarness api;
     private static String n1Uid;
 
     @BeforeAll
     static void start() {
-        api = new ApiHarness(ApiConfig.builder().dataDir(Path.of("target/unused"))
-                .authorizationModes(List.of("Node", "RBAC"))
-                .admission(new ApiConfig.Admission(List.of("NodeRestriction"), List.of())).build());
         api.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"app\"}}");
         ApiHarness.Reply n1 = as("POST", "/api/v1/nodes", "application/json", """
                 {"metadata":{"name":"n1","labels":{"kubernetes.io/hostname":"n1","node.kubernetes.io/exclude":"x"}}}""");
@@ -39,11 +36,6 @@ final class NodeRestrictionTest {
         api.post("/api/v1/nodes", "{\"metadata\":{\"name\":\"n2\"}}");
         api.post("/api/v1/namespaces/app/pods", pod("on-n2", "n2"));
         api.post("/api/v1/namespaces/app/pods", pod("on-n1", "n1"));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
     }
 
     private static String pod(String name, String node) {

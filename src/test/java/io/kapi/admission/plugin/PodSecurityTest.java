@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.machinery.Json;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -23,17 +22,8 @@ class PodSecurityTest {
             + "seccompProfile (pod or container \"c\" must set securityContext.seccompProfile.type to \"RuntimeDefault\" "
             + "or \"Localhost\")";
 
+    @InMemoryApi
     private ApiHarness api;
-
-    @BeforeEach
-    void setUp() {
-        api = new ApiHarness();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        api.close();
-    }
 
     private void namespace(String name, Map<String, String> labels) {
         ApiHarness.Reply r = api.post("/api/v1/namespaces", namespaceJson(name, labels).toString());
