@@ -1,11 +1,14 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.time.Instant;
 import java.util.Locale;
 
@@ -31,7 +34,7 @@ final class Events {
                 col(eventsGroup, string("Message", Doc.core("Event", "message"), (o, now) -> GoValues.text(o, "message").strip())),
                 col(eventsGroup, string("First Seen", Doc.core("Event", "firstTimestamp"), Events::firstSeen).wide()),
                 col(eventsGroup, string("Count", Doc.core("Event", "count"), (o, now) -> count(o)).wide()),
-                col(eventsGroup, Column.nameColumn().wide()));
+                col(eventsGroup, Columns.nameColumn().wide()));
     }
 
     private static Column col(boolean eventsGroup, Column c) {

@@ -1,5 +1,8 @@
 package io.kapi.endpoint.table;
 
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -15,7 +18,7 @@ final class Printers {
      * the creation time in RFC 3339 UTC to the second ({@code 0001-01-01T00:00:00Z} when unset).
      */
     static final KindPrinter DEFAULT = KindPrinter.of(
-            Column.nameColumn(),
+            Columns.nameColumn(),
             new Column("Created At", "date", "", 0, Doc.meta("creationTimestamp"),
                     (o, now) -> createdAt(Obj.time(o, "metadata", "creationTimestamp"))));
 

@@ -1,13 +1,16 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.age;
-import static io.kapi.endpoint.table.Column.bool;
-import static io.kapi.endpoint.table.Column.integer;
-import static io.kapi.endpoint.table.Column.nameColumn;
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.endpoint.table.Columns.age;
+import static io.kapi.endpoint.table.Columns.nameColumn;
+import static io.kapi.registry.table.Column.bool;
+import static io.kapi.registry.table.Column.integer;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -8,6 +8,8 @@ import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.schema.Schemas;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.KindPrinter;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

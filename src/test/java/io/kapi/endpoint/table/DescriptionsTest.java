@@ -3,6 +3,7 @@ package io.kapi.endpoint.table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kapi.machinery.schema.Schemas;
+import io.kapi.registry.table.Doc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
