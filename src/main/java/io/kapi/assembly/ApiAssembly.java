@@ -11,7 +11,6 @@ import io.kapi.apiextensions.serving.CrdController;
 import io.kapi.apiextensions.serving.CustomResourceVersions;
 import io.kapi.apiextensions.validation.CrdValidation;
 import io.kapi.apis.AccessReviews;
-import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.ComponentStatuses;
 import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.OpenIdDiscovery;
@@ -20,6 +19,8 @@ import io.kapi.apis.SystemNamespaces;
 import io.kapi.apis.TokenReviews;
 import io.kapi.apis.bootstrap.BootstrapHooks;
 import io.kapi.apis.bootstrap.RbacPolicy;
+import io.kapi.apis.groups.BuiltinBehaviours;
+import io.kapi.apis.groups.ServerHooks;
 import io.kapi.apis.rbac.RbacEscalation;
 import io.kapi.apis.services.ServiceAllocators;
 import io.kapi.apis.services.ServiceRanges;
@@ -126,8 +127,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         AdmissionWiring admission = new AdmissionWiring(config.admission(), config.features().gates(), fieldManagers,
                 clock);
         Registry registry = new Registry(table.resources(), storage,
-                new BuiltinStrategies(Map.of("/services", services::decorate,
-                        "apiextensions.k8s.io/customresourcedefinitions",
+                new BuiltinBehaviours(new ServerHooks(services::decorate,
                         s -> new CrdStrategy(s, CrdValidation.withCel(), clock))), storeServices,
                 lookup -> admission.chain(lookup)
                         .withFirst(new RbacEscalation(() -> authorizationRef.get().authorizer(),

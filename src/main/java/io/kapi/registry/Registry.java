@@ -56,7 +56,7 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
      *
      * @param admission builds the admission chain from the lookup its plugins read through (this registry)
      */
-    public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies,
+    public Registry(Collection<ApiResource> served, Storage storage, BehaviourProvider behaviours,
                     StoreServices services, Function<ObjectLookup, AdmissionChain> admission,
                     CacheOptions cacheOptions) {
         this.storage = storage;
@@ -66,15 +66,15 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
         this.base = ResourceTable.builtinServing(served);
         List<ResourceDefinition> definitions = new ArrayList<>();
         for (ApiResource resource : served) {
-            definitions.add(ResourceDefinition.of(resource, base.facts(resource), strategies));
+            definitions.add(ResourceDefinition.of(resource, base.facts(resource), behaviours));
         }
         this.snapshot = build(0, definitions, List.of(), Map.of());
         this.admission = admission.apply(this);
     }
 
     /** A registry without admission plugins. */
-    public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies, StoreServices services) {
-        this(served, storage, strategies, services, lookup -> AdmissionChain.NONE, CacheOptions.DEFAULT);
+    public Registry(Collection<ApiResource> served, Storage storage, BehaviourProvider behaviours, StoreServices services) {
+        this(served, storage, behaviours, services, lookup -> AdmissionChain.NONE, CacheOptions.DEFAULT);
     }
 
     /**

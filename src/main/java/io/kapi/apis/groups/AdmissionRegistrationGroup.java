@@ -1,0 +1,67 @@
+package io.kapi.apis.groups;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.kapi.apis.conversion.SameShapeConversion;
+import io.kapi.apis.defaults.PolicyDefaults;
+import io.kapi.apis.validation.AdmissionPolicies;
+import io.kapi.apis.validation.MutatingPolicies;
+import io.kapi.machinery.GroupVersion;
+import java.util.List;
+
+/**
+ * The kinds of {@code admissionregistration.k8s.io}: webhook configurations and admission policies. The
+ * off-by-default {@code v1beta1} ValidatingAdmissionPolicies are stored as {@code v1}, the {@code v1alpha1}
+ * MutatingAdmissionPolicies as {@code v1beta1}, both of the same shape.
+ */
+final class AdmissionRegistrationGroup {
+
+    private static final GroupVersion V1 = new GroupVersion("admissionregistration.k8s.io", "v1");
+    private static final GroupVersion V1BETA1 = new GroupVersion("admissionregistration.k8s.io", "v1beta1");
+    private static final GroupVersion V1ALPHA1 = new GroupVersion("admissionregistration.k8s.io", "v1alpha1");
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    static final List<BuiltinKind> KINDS = List.of(
+            BuiltinKind.of(V1, "MutatingWebhookConfiguration")
+                    .defaults(o -> PolicyDefaults.webhookConfiguration(o, true))
+                    .validation(AdmissionPolicies.WEBHOOKS),
+            BuiltinKind.of(V1, "ValidatingAdmissionPolicy")
+                    .defaults(PolicyDefaults::validatingAdmissionPolicy)
+                    .validation(AdmissionPolicies.POLICY)
+                    .status(o -> F.objectNode()),
+            BuiltinKind.of(V1, "ValidatingAdmissionPolicyBinding")
+                    .defaults(PolicyDefaults::validatingAdmissionPolicyBinding)
+                    .validation(AdmissionPolicies.BINDING),
+            BuiltinKind.of(V1, "ValidatingWebhookConfiguration")
+                    .defaults(o -> PolicyDefaults.webhookConfiguration(o, false))
+                    .validation(AdmissionPolicies.WEBHOOKS),
+            BuiltinKind.of(V1BETA1, "MutatingAdmissionPolicy")
+                    .defaults(PolicyDefaults::validatingAdmissionPolicy)
+                    .validation(MutatingPolicies.POLICY),
+            BuiltinKind.of(V1BETA1, "MutatingAdmissionPolicyBinding")
+                    .defaults(PolicyDefaults::validatingAdmissionPolicyBinding)
+                    .validation(MutatingPolicies.BINDING),
+            BuiltinKind.of(V1BETA1, "ValidatingAdmissionPolicy")
+                    .defaults(PolicyDefaults::validatingAdmissionPolicy)
+                    .validation(AdmissionPolicies.POLICY)
+                    .status(o -> F.objectNode())
+                    .conversion(sameShape(V1BETA1, V1)),
+            BuiltinKind.of(V1BETA1, "ValidatingAdmissionPolicyBinding")
+                    .defaults(PolicyDefaults::validatingAdmissionPolicyBinding)
+                    .validation(AdmissionPolicies.BINDING)
+                    .conversion(sameShape(V1BETA1, V1)),
+            BuiltinKind.of(V1ALPHA1, "MutatingAdmissionPolicy")
+                    .defaults(PolicyDefaults::validatingAdmissionPolicy)
+                    .validation(MutatingPolicies.POLICY)
+                    .conversion(sameShape(V1ALPHA1, V1BETA1)),
+            BuiltinKind.of(V1ALPHA1, "MutatingAdmissionPolicyBinding")
+                    .defaults(PolicyDefaults::validatingAdmissionPolicyBinding)
+                    .validation(MutatingPolicies.BINDING)
+                    .conversion(sameShape(V1ALPHA1, V1BETA1)));
+
+    private AdmissionRegistrationGroup() {
+    }
+
+    private static SameShapeConversion sameShape(GroupVersion served, GroupVersion stored) {
+        return new SameShapeConversion(served.apiVersion(), stored.apiVersion());
+    }
+}

@@ -1,0 +1,29 @@
+package io.kapi.apis.groups;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.kapi.apis.JobStrategy;
+import io.kapi.apis.defaults.WorkloadDefaults;
+import io.kapi.apis.validation.Batch;
+import io.kapi.machinery.GroupVersion;
+import java.util.List;
+
+/** The kinds of {@code batch}, as kube's {@code pkg/registry/batch}. */
+final class BatchGroup {
+
+    private static final GroupVersion V1 = new GroupVersion("batch", "v1");
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    static final List<BuiltinKind> KINDS = List.of(
+            BuiltinKind.of(V1, "CronJob")
+                    .defaults(WorkloadDefaults::cronJob)
+                    .validation(Batch.CRON_JOB)
+                    .status(o -> F.objectNode()),
+            BuiltinKind.of(V1, "Job")
+                    .defaults(WorkloadDefaults::job)
+                    .validation(Batch.JOB)
+                    .status(o -> F.objectNode())
+                    .strategy((base, server) -> new JobStrategy(base)));
+
+    private BatchGroup() {
+    }
+}

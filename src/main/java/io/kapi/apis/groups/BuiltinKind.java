@@ -1,0 +1,98 @@
+package io.kapi.apis.groups;
+
+import io.kapi.apis.validation.SpecStatusStrategy;
+import io.kapi.apis.validation.StatusPolicy;
+import io.kapi.machinery.GroupVersion;
+import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.conversion.Converter;
+import io.kapi.registry.Defaulter;
+import io.kapi.registry.KindValidator;
+import io.kapi.registry.Strategy;
+import java.util.Objects;
+
+/**
+ * One built-in kind in one group version, as its group's registration declares it (the only place that
+ * does): what Kapi does with its objects beyond its schema and its row of the resource table, both data.
+ * Made with {@link #of} and the {@code with}-style methods below, each returning a changed copy:
+ *
+ * <pre>{@code
+ * BuiltinKind.of(APPS_V1, "Deployment")
+ *         .defaults(WorkloadDefaults::deployment)
+ *         .validation(Workloads.DEPLOYMENT)
+ *         .status(o -> F.objectNode())
+ * }</pre>
+ *
+ * <p>A kind served in several versions is registered once per version: defaults and conversion belong to
+ * the version; validation runs on the object as stored but is the served version's; the status split is the
+ * stored kind's (see {@link BuiltinBehaviours}).
+ *
+ * @param gvk the kind, e.g. {@code apps/v1 Deployment}
+ * @param defaults kube's {@code SetObjectDefaults_<Kind>} of this version; {@link Defaulter#NONE} for none
+ * @param validation kube's {@code Validate<Kind>} and {@code Validate<Kind>Update}, on the object as stored;
+ *        {@link KindValidator#NONE} for none
+ * @param status the status a new object starts with, when the kind's strategy splits spec and status (the
+ *        main resource keeps the stored status, {@code /status} changes it); null when it does not
+ * @param strategy what the kind's strategy adds to the generic one, or null for nothing
+ * @param conversion this version's conversion to the storage version; {@link Converter#NONE} when objects are
+ *        kept as served
+ */
+public record BuiltinKind(GroupVersionKind gvk, Defaulter defaults, KindValidator validation, StatusPolicy status,
+                          KindStrategy strategy, Converter conversion) {
+
+    public BuiltinKind {
+        Objects.requireNonNull(gvk, "gvk");
+        Objects.requireNonNull(defaults, "defaults");
+        Objects.requireNonNull(validation, "validation");
+        Objects.requireNonNull(conversion, "conversion");
+    }
+
+    /**
+     * The strategy of a kind whose Kubernetes strategy does more than the generic one (graceful deletion,
+     * status conditions, allocation, ...).
+     */
+    @FunctionalInterface
+    public interface KindStrategy {
+
+        /**
+         * @param base the generic strategy with the kind's defaults and validation (and status split)
+         * @param server what the running server gives the few kinds that need it
+         */
+        Strategy of(Strategy base, ServerHooks server);
+    }
+
+    /** {@code kind} of {@code groupVersion}, with no behaviour beyond its schema yet. */
+    public static BuiltinKind of(GroupVersion groupVersion, String kind) {
+        return of(new GroupVersionKind(groupVersion.group(), groupVersion.version(), kind));
+    }
+
+    /** {@code gvk} with no behaviour beyond its schema. */
+    public static BuiltinKind of(GroupVersionKind gvk) {
+        return new BuiltinKind(gvk, Defaulter.NONE, KindValidator.NONE, null, null, Converter.NONE);
+    }
+
+    public BuiltinKind defaults(Defaulter d) {
+        return new BuiltinKind(gvk, d, validation, status, strategy, conversion);
+    }
+
+    public BuiltinKind validation(KindValidator v) {
+        return new BuiltinKind(gvk, defaults, v, status, strategy, conversion);
+    }
+
+    /** This kind with kube's spec/status split, new objects starting with the status {@code initial} makes. */
+    public BuiltinKind status(StatusPolicy initial) {
+        return new BuiltinKind(gvk, defaults, validation, initial, strategy, conversion);
+    }
+
+    public BuiltinKind strategy(KindStrategy s) {
+        return new BuiltinKind(gvk, defaults, validation, status, s, conversion);
+    }
+
+    public BuiltinKind conversion(Converter c) {
+        return new BuiltinKind(gvk, defaults, validation, status, strategy, c);
+    }
+
+    /** {@code strategy} with this kind's spec/status split, or itself when the kind has none. */
+    public Strategy withStatusSplit(Strategy strategy) {
+        return status == null ? strategy : new SpecStatusStrategy(strategy, status);
+    }
+}

@@ -1,0 +1,23 @@
+package io.kapi.apis.groups;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.kapi.apis.CsrStrategy;
+import io.kapi.apis.validation.Certificates;
+import io.kapi.machinery.GroupVersion;
+import java.util.List;
+
+/** The kinds of {@code certificates.k8s.io}. */
+final class CertificatesGroup {
+
+    private static final GroupVersion V1 = new GroupVersion("certificates.k8s.io", "v1");
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    static final List<BuiltinKind> KINDS = List.of(
+            BuiltinKind.of(V1, "CertificateSigningRequest")
+                    .validation(Certificates.CSR)
+                    .status(o -> F.objectNode())
+                    .strategy((base, server) -> new CsrStrategy(base)));
+
+    private CertificatesGroup() {
+    }
+}

@@ -1,0 +1,33 @@
+package io.kapi.apis.groups;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.kapi.apis.defaults.ExtensionDefaults;
+import io.kapi.apis.validation.DeviceClasses;
+import io.kapi.apis.validation.ResourceClaims;
+import io.kapi.apis.validation.ResourceSlices;
+import io.kapi.machinery.GroupVersion;
+import java.util.List;
+
+/** The kinds of {@code resource.k8s.io} (dynamic resource allocation). */
+final class ResourceGroup {
+
+    private static final GroupVersion V1 = new GroupVersion("resource.k8s.io", "v1");
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    static final List<BuiltinKind> KINDS = List.of(
+            BuiltinKind.of(V1, "DeviceClass")
+                    .validation(DeviceClasses.RULES),
+            BuiltinKind.of(V1, "ResourceClaim")
+                    .defaults(ExtensionDefaults::resourceClaim)
+                    .validation(ResourceClaims.CLAIM)
+                    .status(o -> F.objectNode()),
+            BuiltinKind.of(V1, "ResourceClaimTemplate")
+                    .defaults(ExtensionDefaults::resourceClaimTemplate)
+                    .validation(ResourceClaims.TEMPLATE),
+            BuiltinKind.of(V1, "ResourceSlice")
+                    .defaults(ExtensionDefaults::resourceSlice)
+                    .validation(ResourceSlices.RULES));
+
+    private ResourceGroup() {
+    }
+}
