@@ -216,6 +216,11 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
         return snapshot.groupVersions().contains(group + "/" + version);
     }
 
+    /** The definition of a served resource (stored or computed), or empty when none is served. */
+    public Optional<ResourceDefinition> definition(GroupVersionResource gvr) {
+        return Optional.ofNullable(snapshot.definitions().get(gvr));
+    }
+
     /** The store of a resource, or empty for resources that are not stored objects. */
     public Optional<ResourceStore> store(ApiResource resource) {
         return store(resource.gvr());

@@ -5,6 +5,7 @@ import io.kapi.apis.conversion.SameShapeConversion;
 import io.kapi.apis.defaults.PolicyDefaults;
 import io.kapi.apis.validation.AdmissionPolicies;
 import io.kapi.apis.validation.MutatingPolicies;
+import io.kapi.endpoint.table.ControlPlanePrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -23,40 +24,50 @@ final class AdmissionRegistrationGroup {
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "MutatingWebhookConfiguration")
                     .defaults(o -> PolicyDefaults.webhookConfiguration(o, true))
-                    .validation(AdmissionPolicies.WEBHOOKS),
+                    .validation(AdmissionPolicies.WEBHOOKS)
+                    .printer(ControlPlanePrinters::webhookConfigurations),
             BuiltinKind.of(V1, "ValidatingAdmissionPolicy")
                     .defaults(PolicyDefaults::validatingAdmissionPolicy)
                     .validation(AdmissionPolicies.POLICY)
-                    .status(o -> F.objectNode()),
+                    .status(o -> F.objectNode())
+                    .printer(ControlPlanePrinters::validatingAdmissionPolicies),
             BuiltinKind.of(V1, "ValidatingAdmissionPolicyBinding")
                     .defaults(PolicyDefaults::validatingAdmissionPolicyBinding)
-                    .validation(AdmissionPolicies.BINDING),
+                    .validation(AdmissionPolicies.BINDING)
+                    .printer(ControlPlanePrinters::policyBindings),
             BuiltinKind.of(V1, "ValidatingWebhookConfiguration")
                     .defaults(o -> PolicyDefaults.webhookConfiguration(o, false))
-                    .validation(AdmissionPolicies.WEBHOOKS),
+                    .validation(AdmissionPolicies.WEBHOOKS)
+                    .printer(ControlPlanePrinters::webhookConfigurations),
             BuiltinKind.of(V1BETA1, "MutatingAdmissionPolicy")
                     .defaults(PolicyDefaults::validatingAdmissionPolicy)
-                    .validation(MutatingPolicies.POLICY),
+                    .validation(MutatingPolicies.POLICY)
+                    .printer(ControlPlanePrinters::mutatingAdmissionPolicies),
             BuiltinKind.of(V1BETA1, "MutatingAdmissionPolicyBinding")
                     .defaults(PolicyDefaults::validatingAdmissionPolicyBinding)
-                    .validation(MutatingPolicies.BINDING),
+                    .validation(MutatingPolicies.BINDING)
+                    .printer(ControlPlanePrinters::policyBindings),
             BuiltinKind.of(V1BETA1, "ValidatingAdmissionPolicy")
                     .defaults(PolicyDefaults::validatingAdmissionPolicy)
                     .validation(AdmissionPolicies.POLICY)
                     .status(o -> F.objectNode())
-                    .conversion(sameShape(V1BETA1, V1)),
+                    .conversion(sameShape(V1BETA1, V1))
+                    .printer(ControlPlanePrinters::validatingAdmissionPolicies),
             BuiltinKind.of(V1BETA1, "ValidatingAdmissionPolicyBinding")
                     .defaults(PolicyDefaults::validatingAdmissionPolicyBinding)
                     .validation(AdmissionPolicies.BINDING)
-                    .conversion(sameShape(V1BETA1, V1)),
+                    .conversion(sameShape(V1BETA1, V1))
+                    .printer(ControlPlanePrinters::policyBindings),
             BuiltinKind.of(V1ALPHA1, "MutatingAdmissionPolicy")
                     .defaults(PolicyDefaults::validatingAdmissionPolicy)
                     .validation(MutatingPolicies.POLICY)
-                    .conversion(sameShape(V1ALPHA1, V1BETA1)),
+                    .conversion(sameShape(V1ALPHA1, V1BETA1))
+                    .printer(ControlPlanePrinters::mutatingAdmissionPolicies),
             BuiltinKind.of(V1ALPHA1, "MutatingAdmissionPolicyBinding")
                     .defaults(PolicyDefaults::validatingAdmissionPolicyBinding)
                     .validation(MutatingPolicies.BINDING)
-                    .conversion(sameShape(V1ALPHA1, V1BETA1)));
+                    .conversion(sameShape(V1ALPHA1, V1BETA1))
+                    .printer(ControlPlanePrinters::policyBindings));
 
     private AdmissionRegistrationGroup() {
     }

@@ -2,6 +2,7 @@ package io.kapi.apis.groups;
 
 import io.kapi.apis.defaults.ExtensionDefaults;
 import io.kapi.apis.validation.ApiServices;
+import io.kapi.endpoint.table.ControlPlanePrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -13,7 +14,8 @@ final class ApiRegistrationGroup {
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "APIService")
                     .defaults(ExtensionDefaults::apiService)
-                    .validation(ApiServices.RULES));
+                    .validation(ApiServices.RULES)
+                    .printer(ControlPlanePrinters::apiServices));
 
     private ApiRegistrationGroup() {
     }

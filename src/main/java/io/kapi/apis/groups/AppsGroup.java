@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.kapi.apis.defaults.WorkloadDefaults;
 import io.kapi.apis.validation.MoreKinds;
 import io.kapi.apis.validation.Workloads;
+import io.kapi.endpoint.table.AppsPrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -15,24 +16,29 @@ final class AppsGroup {
 
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "ControllerRevision")
-                    .validation(MoreKinds.CONTROLLER_REVISION),
+                    .validation(MoreKinds.CONTROLLER_REVISION)
+                    .printer(AppsPrinters::controllerRevisions),
             BuiltinKind.of(V1, "DaemonSet")
                     .defaults(WorkloadDefaults::daemonSet)
                     .validation(Workloads.DAEMON_SET)
                     .status(o -> F.objectNode().put("currentNumberScheduled", 0).put("numberMisscheduled", 0)
-                            .put("desiredNumberScheduled", 0).put("numberReady", 0)),
+                            .put("desiredNumberScheduled", 0).put("numberReady", 0))
+                    .printer(AppsPrinters::daemonSets),
             BuiltinKind.of(V1, "Deployment")
                     .defaults(WorkloadDefaults::deployment)
                     .validation(Workloads.DEPLOYMENT)
-                    .status(o -> F.objectNode()),
+                    .status(o -> F.objectNode())
+                    .printer(AppsPrinters::deployments),
             BuiltinKind.of(V1, "ReplicaSet")
                     .defaults(WorkloadDefaults::replicaSet)
                     .validation(Workloads.REPLICA_SET)
-                    .status(o -> F.objectNode().put("replicas", 0)),
+                    .status(o -> F.objectNode().put("replicas", 0))
+                    .printer(AppsPrinters::replicaSets),
             BuiltinKind.of(V1, "StatefulSet")
                     .defaults(WorkloadDefaults::statefulSet)
                     .validation(Workloads.STATEFUL_SET)
-                    .status(o -> F.objectNode().put("replicas", 0).put("availableReplicas", 0)));
+                    .status(o -> F.objectNode().put("replicas", 0).put("availableReplicas", 0))
+                    .printer(AppsPrinters::statefulSets));
 
     private AppsGroup() {
     }

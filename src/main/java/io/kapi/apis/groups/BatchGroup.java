@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.kapi.apis.JobStrategy;
 import io.kapi.apis.defaults.WorkloadDefaults;
 import io.kapi.apis.validation.Batch;
+import io.kapi.endpoint.table.BatchPrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -17,12 +18,14 @@ final class BatchGroup {
             BuiltinKind.of(V1, "CronJob")
                     .defaults(WorkloadDefaults::cronJob)
                     .validation(Batch.CRON_JOB)
-                    .status(o -> F.objectNode()),
+                    .status(o -> F.objectNode())
+                    .printer(BatchPrinters::cronJobs),
             BuiltinKind.of(V1, "Job")
                     .defaults(WorkloadDefaults::job)
                     .validation(Batch.JOB)
                     .status(o -> F.objectNode())
-                    .strategy((base, server) -> new JobStrategy(base)));
+                    .strategy((base, server) -> new JobStrategy(base))
+                    .printer(BatchPrinters::jobs));
 
     private BatchGroup() {
     }

@@ -12,13 +12,13 @@ import io.kapi.registry.Strategy;
  * The behaviour of each built-in resource, made from its kind's registration ({@link BuiltinKinds}): the
  * generic strategy configured by the resource table's facts (which strategies set {@code metadata.generation},
  * which accept create-on-update) with the kind's defaults and validation, the status split, the kind's own
- * strategy, and its conversion to the storage version.
+ * strategy, its conversion to the storage version and its table printer.
  *
  * <p>For a resource served in several versions the store defaults in the served version but prepares and
  * validates the object converted to the storage version, as kube-apiserver's strategies work on the internal
- * type: the defaults are the served kind's, the status split is the stored kind's, and the validation rules,
- * written for the stored object, are the served kind's (the served group decides how strict they are: Events
- * written through {@code events.k8s.io} are checked harder than core ones).
+ * type: the defaults are the served kind's, the status split and the printer are the stored kind's, and the
+ * validation rules, written for the stored object, are the served kind's (the served group decides how strict
+ * they are: Events written through {@code events.k8s.io} are checked harder than core ones).
  */
 public final class BuiltinBehaviours implements BehaviourProvider {
 
@@ -43,6 +43,6 @@ public final class BuiltinBehaviours implements BehaviourProvider {
                 kind.validation());
         Strategy split = stored.withStatusSplit(generic);
         Strategy strategy = kind.strategy() == null ? split : kind.strategy().of(split, server);
-        return new ResourceBehaviour(strategy, converter);
+        return new ResourceBehaviour(strategy, converter, stored.printer());
     }
 }

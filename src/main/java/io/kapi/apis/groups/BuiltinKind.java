@@ -4,11 +4,14 @@ import io.kapi.apis.validation.SpecStatusStrategy;
 import io.kapi.apis.validation.StatusPolicy;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.Lazy;
 import io.kapi.machinery.conversion.Converter;
 import io.kapi.registry.Defaulter;
 import io.kapi.registry.KindValidator;
 import io.kapi.registry.Strategy;
+import io.kapi.registry.table.KindPrinter;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * One built-in kind in one group version, as its group's registration declares it (the only place that
@@ -20,6 +23,7 @@ import java.util.Objects;
  *         .defaults(WorkloadDefaults::deployment)
  *         .validation(Workloads.DEPLOYMENT)
  *         .status(o -> F.objectNode())
+ *         .printer(AppsPrinters::deployments)
  * }</pre>
  *
  * <p>A kind served in several versions is registered once per version: defaults and conversion belong to
@@ -35,9 +39,11 @@ import java.util.Objects;
  * @param strategy what the kind's strategy adds to the generic one, or null for nothing
  * @param conversion this version's conversion to the storage version; {@link Converter#NONE} when objects are
  *        kept as served
+ * @param printer its table columns (kube's {@code printers.go}), made once on first use; null for kube's default
+ *        NAME / CREATED AT table
  */
 public record BuiltinKind(GroupVersionKind gvk, Defaulter defaults, KindValidator validation, StatusPolicy status,
-                          KindStrategy strategy, Converter conversion) {
+                          KindStrategy strategy, Converter conversion, Supplier<KindPrinter> printer) {
 
     public BuiltinKind {
         Objects.requireNonNull(gvk, "gvk");
@@ -67,28 +73,33 @@ public record BuiltinKind(GroupVersionKind gvk, Defaulter defaults, KindValidato
 
     /** {@code gvk} with no behaviour beyond its schema. */
     public static BuiltinKind of(GroupVersionKind gvk) {
-        return new BuiltinKind(gvk, Defaulter.NONE, KindValidator.NONE, null, null, Converter.NONE);
+        return new BuiltinKind(gvk, Defaulter.NONE, KindValidator.NONE, null, null, Converter.NONE, null);
     }
 
     public BuiltinKind defaults(Defaulter d) {
-        return new BuiltinKind(gvk, d, validation, status, strategy, conversion);
+        return new BuiltinKind(gvk, d, validation, status, strategy, conversion, printer);
     }
 
     public BuiltinKind validation(KindValidator v) {
-        return new BuiltinKind(gvk, defaults, v, status, strategy, conversion);
+        return new BuiltinKind(gvk, defaults, v, status, strategy, conversion, printer);
     }
 
     /** This kind with kube's spec/status split, new objects starting with the status {@code initial} makes. */
     public BuiltinKind status(StatusPolicy initial) {
-        return new BuiltinKind(gvk, defaults, validation, initial, strategy, conversion);
+        return new BuiltinKind(gvk, defaults, validation, initial, strategy, conversion, printer);
     }
 
     public BuiltinKind strategy(KindStrategy s) {
-        return new BuiltinKind(gvk, defaults, validation, status, s, conversion);
+        return new BuiltinKind(gvk, defaults, validation, status, s, conversion, printer);
     }
 
     public BuiltinKind conversion(Converter c) {
-        return new BuiltinKind(gvk, defaults, validation, status, strategy, c);
+        return new BuiltinKind(gvk, defaults, validation, status, strategy, c, printer);
+    }
+
+    /** This kind printing with the columns {@code make} makes, the first time a table of it is asked for. */
+    public BuiltinKind printer(Supplier<KindPrinter> make) {
+        return new BuiltinKind(gvk, defaults, validation, status, strategy, conversion, Lazy.of(make));
     }
 
     /** {@code strategy} with this kind's spec/status split, or itself when the kind has none. */

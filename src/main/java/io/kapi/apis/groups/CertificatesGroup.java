@@ -3,6 +3,7 @@ package io.kapi.apis.groups;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.kapi.apis.CsrStrategy;
 import io.kapi.apis.validation.Certificates;
+import io.kapi.endpoint.table.ControlPlanePrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -16,7 +17,8 @@ final class CertificatesGroup {
             BuiltinKind.of(V1, "CertificateSigningRequest")
                     .validation(Certificates.CSR)
                     .status(o -> F.objectNode())
-                    .strategy((base, server) -> new CsrStrategy(base)));
+                    .strategy((base, server) -> new CsrStrategy(base))
+                    .printer(ControlPlanePrinters::certificateSigningRequests));
 
     private CertificatesGroup() {
     }

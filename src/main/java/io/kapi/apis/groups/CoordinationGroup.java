@@ -1,6 +1,7 @@
 package io.kapi.apis.groups;
 
 import io.kapi.apis.validation.Cluster;
+import io.kapi.endpoint.table.PolicyPrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -11,7 +12,8 @@ final class CoordinationGroup {
 
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "Lease")
-                    .validation(Cluster.LEASE));
+                    .validation(Cluster.LEASE)
+                    .printer(PolicyPrinters::leases));
 
     private CoordinationGroup() {
     }

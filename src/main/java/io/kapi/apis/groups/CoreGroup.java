@@ -14,6 +14,9 @@ import io.kapi.apis.validation.Quotas;
 import io.kapi.apis.validation.Services;
 import io.kapi.apis.validation.Storage;
 import io.kapi.apis.validation.Workloads;
+import io.kapi.endpoint.table.CorePrinters;
+import io.kapi.endpoint.table.Events;
+import io.kapi.endpoint.table.Volumes;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -25,57 +28,72 @@ final class CoreGroup {
 
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "Binding"),
-            BuiltinKind.of(V1, "ComponentStatus"),
+            BuiltinKind.of(V1, "ComponentStatus")
+                    .printer(CorePrinters::componentStatuses),
             BuiltinKind.of(V1, "ConfigMap")
-                    .validation(ConfigData.CONFIG_MAP),
+                    .validation(ConfigData.CONFIG_MAP)
+                    .printer(CorePrinters::configMaps),
             BuiltinKind.of(V1, "Endpoints")
                     .defaults(CoreDefaults::endpoints)
-                    .validation(EndpointRules.ENDPOINTS),
+                    .validation(EndpointRules.ENDPOINTS)
+                    .printer(CorePrinters::endpoints),
             BuiltinKind.of(V1, "Event")
-                    .validation(Cluster.EVENT),
+                    .validation(Cluster.EVENT)
+                    .printer(Events::coreEvents),
             BuiltinKind.of(V1, "LimitRange")
                     .defaults(CoreDefaults::limitRange)
                     .validation(ClusterKinds.LIMIT_RANGE),
             BuiltinKind.of(V1, "Namespace")
                     .defaults(CoreDefaults::namespace)
                     .validation(Cluster.NAMESPACE)
-                    .strategy((base, server) -> new NamespaceStrategy(base)),
+                    .strategy((base, server) -> new NamespaceStrategy(base))
+                    .printer(CorePrinters::namespaces),
             BuiltinKind.of(V1, "Node")
                     .defaults(CoreDefaults::node)
-                    .validation(Cluster.NODE),
+                    .validation(Cluster.NODE)
+                    .printer(CorePrinters::nodes),
             BuiltinKind.of(V1, "PersistentVolumeClaim")
                     .defaults(CoreDefaults::persistentVolumeClaim)
                     .validation(Storage.PVC)
-                    .status(o -> F.objectNode()),
+                    .status(o -> F.objectNode())
+                    .printer(Volumes::persistentVolumeClaims),
             BuiltinKind.of(V1, "PersistentVolume")
                     .defaults(CoreDefaults::persistentVolume)
                     .validation(Storage.PV)
-                    .status(o -> F.objectNode().put("phase", "Pending")),
+                    .status(o -> F.objectNode().put("phase", "Pending"))
+                    .printer(Volumes::persistentVolumes),
             BuiltinKind.of(V1, "Pod")
                     .defaults(CoreDefaults::pod)
                     .validation(Pods.RULES)
                     .status(Pods::initialStatus)
-                    .strategy((base, server) -> new PodStrategy(base)),
+                    .strategy((base, server) -> new PodStrategy(base))
+                    .printer(CorePrinters::pods),
             BuiltinKind.of(V1, "PodTemplate")
                     .defaults(CoreDefaults::podTemplate)
-                    .validation(Workloads.POD_TEMPLATE),
+                    .validation(Workloads.POD_TEMPLATE)
+                    .printer(CorePrinters::podTemplates),
             BuiltinKind.of(V1, "ReplicationController")
                     .defaults(CoreDefaults::replicationController)
                     .validation(Workloads.REPLICATION_CONTROLLER)
-                    .status(o -> F.objectNode().put("replicas", 0)),
+                    .status(o -> F.objectNode().put("replicas", 0))
+                    .printer(CorePrinters::replicationControllers),
             BuiltinKind.of(V1, "ResourceQuota")
                     .defaults(CoreDefaults::resourceQuota)
                     .validation(Quotas.RULES)
-                    .status(o -> F.objectNode()),
+                    .status(o -> F.objectNode())
+                    .printer(CorePrinters::resourceQuotas),
             BuiltinKind.of(V1, "Secret")
                     .defaults(CoreDefaults::secret)
-                    .validation(ConfigData.SECRET),
-            BuiltinKind.of(V1, "ServiceAccount"),
+                    .validation(ConfigData.SECRET)
+                    .printer(CorePrinters::secrets),
+            BuiltinKind.of(V1, "ServiceAccount")
+                    .printer(CorePrinters::serviceAccounts),
             BuiltinKind.of(V1, "Service")
                     .defaults(CoreDefaults::service)
                     .validation(Services.RULES)
                     .status(o -> loadBalancerStatus())
-                    .strategy((base, server) -> server.services().apply(base)));
+                    .strategy((base, server) -> server.services().apply(base))
+                    .printer(CorePrinters::services));
 
     private CoreGroup() {
     }

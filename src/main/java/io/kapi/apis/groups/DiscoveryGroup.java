@@ -2,6 +2,7 @@ package io.kapi.apis.groups;
 
 import io.kapi.apis.defaults.NetworkingDefaults;
 import io.kapi.apis.validation.EndpointRules;
+import io.kapi.endpoint.table.NetworkingPrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -13,7 +14,8 @@ final class DiscoveryGroup {
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "EndpointSlice")
                     .defaults(NetworkingDefaults::endpointSlice)
-                    .validation(EndpointRules.ENDPOINT_SLICE));
+                    .validation(EndpointRules.ENDPOINT_SLICE)
+                    .printer(NetworkingPrinters::endpointSlices));
 
     private DiscoveryGroup() {
     }

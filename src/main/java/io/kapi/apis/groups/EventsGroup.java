@@ -2,6 +2,7 @@ package io.kapi.apis.groups;
 
 import io.kapi.apis.conversion.EventsV1Conversion;
 import io.kapi.apis.validation.EventRules;
+import io.kapi.endpoint.table.Events;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -16,7 +17,8 @@ final class EventsGroup {
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "Event")
                     .validation(EventRules.STRICT)
-                    .conversion(new EventsV1Conversion()));
+                    .conversion(new EventsV1Conversion())
+                    .printer(Events::eventsGroupEvents));
 
     private EventsGroup() {
     }

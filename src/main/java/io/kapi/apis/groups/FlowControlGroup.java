@@ -2,6 +2,7 @@ package io.kapi.apis.groups;
 
 import io.kapi.apis.defaults.PolicyDefaults;
 import io.kapi.apis.validation.FlowControl;
+import io.kapi.endpoint.table.ControlPlanePrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -13,10 +14,12 @@ final class FlowControlGroup {
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "FlowSchema")
                     .defaults(PolicyDefaults::flowSchema)
-                    .validation(FlowControl.FLOW_SCHEMA),
+                    .validation(FlowControl.FLOW_SCHEMA)
+                    .printer(ControlPlanePrinters::flowSchemas),
             BuiltinKind.of(V1, "PriorityLevelConfiguration")
                     .defaults(PolicyDefaults::priorityLevelConfiguration)
-                    .validation(FlowControl.PRIORITY_LEVEL));
+                    .validation(FlowControl.PRIORITY_LEVEL)
+                    .printer(ControlPlanePrinters::priorityLevelConfigurations));
 
     private FlowControlGroup() {
     }

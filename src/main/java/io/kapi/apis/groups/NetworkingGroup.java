@@ -4,6 +4,7 @@ import io.kapi.apis.defaults.NetworkingDefaults;
 import io.kapi.apis.validation.ClusterKinds;
 import io.kapi.apis.validation.MoreKinds;
 import io.kapi.apis.validation.Networking;
+import io.kapi.endpoint.table.NetworkingPrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -15,17 +16,22 @@ final class NetworkingGroup {
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "IngressClass")
                     .defaults(NetworkingDefaults::ingressClass)
-                    .validation(ClusterKinds.INGRESS_CLASS),
+                    .validation(ClusterKinds.INGRESS_CLASS)
+                    .printer(NetworkingPrinters::ingressClasses),
             BuiltinKind.of(V1, "Ingress")
                     .validation(Networking.INGRESS)
-                    .status(o -> CoreGroup.loadBalancerStatus()),
+                    .status(o -> CoreGroup.loadBalancerStatus())
+                    .printer(NetworkingPrinters::ingresses),
             BuiltinKind.of(V1, "IPAddress")
-                    .validation(MoreKinds.IP_ADDRESS),
+                    .validation(MoreKinds.IP_ADDRESS)
+                    .printer(NetworkingPrinters::ipAddresses),
             BuiltinKind.of(V1, "NetworkPolicy")
                     .defaults(NetworkingDefaults::networkPolicy)
-                    .validation(Networking.NETWORK_POLICY),
+                    .validation(Networking.NETWORK_POLICY)
+                    .printer(NetworkingPrinters::networkPolicies),
             BuiltinKind.of(V1, "ServiceCIDR")
-                    .validation(MoreKinds.SERVICE_CIDR));
+                    .validation(MoreKinds.SERVICE_CIDR)
+                    .printer(NetworkingPrinters::serviceCidrs));
 
     private NetworkingGroup() {
     }

@@ -1,6 +1,7 @@
 package io.kapi.apis.groups;
 
 import io.kapi.apis.validation.ClusterKinds;
+import io.kapi.endpoint.table.PolicyPrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -11,7 +12,8 @@ final class NodeGroup {
 
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "RuntimeClass")
-                    .validation(ClusterKinds.RUNTIME_CLASS));
+                    .validation(ClusterKinds.RUNTIME_CLASS)
+                    .printer(PolicyPrinters::runtimeClasses));
 
     private NodeGroup() {
     }

@@ -2,6 +2,7 @@ package io.kapi.apis.groups;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.kapi.apis.validation.Scaling;
+import io.kapi.endpoint.table.PolicyPrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -15,7 +16,8 @@ final class PolicyGroup {
             BuiltinKind.of(V1, "PodDisruptionBudget")
                     .validation(Scaling.PDB)
                     .status(o -> F.objectNode().put("disruptionsAllowed", 0).put("currentHealthy", 0)
-                            .put("desiredHealthy", 0).put("expectedPods", 0)));
+                            .put("desiredHealthy", 0).put("expectedPods", 0))
+                    .printer(PolicyPrinters::podDisruptionBudgets));
 
     private PolicyGroup() {
     }

@@ -2,6 +2,7 @@ package io.kapi.apis.groups;
 
 import io.kapi.apis.defaults.PolicyDefaults;
 import io.kapi.apis.validation.Rbac;
+import io.kapi.endpoint.table.RbacPrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -13,12 +14,14 @@ final class RbacGroup {
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "ClusterRoleBinding")
                     .defaults(PolicyDefaults::binding)
-                    .validation(Rbac.CLUSTER_ROLE_BINDING),
+                    .validation(Rbac.CLUSTER_ROLE_BINDING)
+                    .printer(RbacPrinters::clusterRoleBindings),
             BuiltinKind.of(V1, "ClusterRole")
                     .validation(Rbac.CLUSTER_ROLE),
             BuiltinKind.of(V1, "RoleBinding")
                     .defaults(PolicyDefaults::binding)
-                    .validation(Rbac.ROLE_BINDING),
+                    .validation(Rbac.ROLE_BINDING)
+                    .printer(RbacPrinters::roleBindings),
             BuiltinKind.of(V1, "Role")
                     .validation(Rbac.ROLE));
 

@@ -5,6 +5,7 @@ import io.kapi.apis.defaults.ExtensionDefaults;
 import io.kapi.apis.validation.DeviceClasses;
 import io.kapi.apis.validation.ResourceClaims;
 import io.kapi.apis.validation.ResourceSlices;
+import io.kapi.endpoint.table.PolicyPrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -16,17 +17,21 @@ final class ResourceGroup {
 
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "DeviceClass")
-                    .validation(DeviceClasses.RULES),
+                    .validation(DeviceClasses.RULES)
+                    .printer(PolicyPrinters::deviceClasses),
             BuiltinKind.of(V1, "ResourceClaim")
                     .defaults(ExtensionDefaults::resourceClaim)
                     .validation(ResourceClaims.CLAIM)
-                    .status(o -> F.objectNode()),
+                    .status(o -> F.objectNode())
+                    .printer(PolicyPrinters::resourceClaims),
             BuiltinKind.of(V1, "ResourceClaimTemplate")
                     .defaults(ExtensionDefaults::resourceClaimTemplate)
-                    .validation(ResourceClaims.TEMPLATE),
+                    .validation(ResourceClaims.TEMPLATE)
+                    .printer(PolicyPrinters::resourceClaimTemplates),
             BuiltinKind.of(V1, "ResourceSlice")
                     .defaults(ExtensionDefaults::resourceSlice)
-                    .validation(ResourceSlices.RULES));
+                    .validation(ResourceSlices.RULES)
+                    .printer(PolicyPrinters::resourceSlices));
 
     private ResourceGroup() {
     }

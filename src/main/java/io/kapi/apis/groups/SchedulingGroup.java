@@ -2,6 +2,7 @@ package io.kapi.apis.groups;
 
 import io.kapi.apis.defaults.PolicyDefaults;
 import io.kapi.apis.validation.Cluster;
+import io.kapi.endpoint.table.PolicyPrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
 
@@ -13,7 +14,8 @@ final class SchedulingGroup {
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "PriorityClass")
                     .defaults(PolicyDefaults::priorityClass)
-                    .validation(Cluster.PRIORITY_CLASS));
+                    .validation(Cluster.PRIORITY_CLASS)
+                    .printer(PolicyPrinters::priorityClasses));
 
     private SchedulingGroup() {
     }

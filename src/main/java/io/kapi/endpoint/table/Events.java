@@ -16,13 +16,23 @@ import java.util.Locale;
  * The table of events. kube-apiserver prints {@code events.k8s.io/v1} Events through the core printer (both
  * are one stored kind), so those are first mapped to core/v1 field names.
  */
-final class Events {
+public final class Events {
 
     private Events() {
     }
 
+    /** The table of core/v1 Events (and of events.k8s.io/v1 Events once stored, as core Events). */
+    public static KindPrinter coreEvents() {
+        return printer(false);
+    }
+
+    /** The table of events.k8s.io/v1 Events as that version has them (field names mapped to core/v1's). */
+    public static KindPrinter eventsGroupEvents() {
+        return printer(true);
+    }
+
     /** The Event printer; {@code eventsGroup} when the objects are {@code events.k8s.io} Events. */
-    static KindPrinter printer(boolean eventsGroup) {
+    private static KindPrinter printer(boolean eventsGroup) {
         return KindPrinter.of(
                 col(eventsGroup, string("Last Seen", Doc.core("Event", "lastTimestamp"), Events::lastSeen)),
                 col(eventsGroup, string("Type", Doc.core("Event", "type"), (o, now) -> GoValues.text(o, "type"))),
