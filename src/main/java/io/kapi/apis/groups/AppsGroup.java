@@ -23,22 +23,26 @@ final class AppsGroup {
                     .validation(Workloads.DAEMON_SET)
                     .status(o -> F.objectNode().put("currentNumberScheduled", 0).put("numberMisscheduled", 0)
                             .put("desiredNumberScheduled", 0).put("numberReady", 0))
-                    .printer(AppsPrinters::daemonSets),
+                    .printer(AppsPrinters::daemonSets)
+                    .podTemplate("spec", "template"),
             BuiltinKind.of(V1, "Deployment")
                     .defaults(WorkloadDefaults::deployment)
                     .validation(Workloads.DEPLOYMENT)
                     .status(o -> F.objectNode())
-                    .printer(AppsPrinters::deployments),
+                    .printer(AppsPrinters::deployments)
+                    .podTemplate("spec", "template"),
             BuiltinKind.of(V1, "ReplicaSet")
                     .defaults(WorkloadDefaults::replicaSet)
                     .validation(Workloads.REPLICA_SET)
                     .status(o -> F.objectNode().put("replicas", 0))
-                    .printer(AppsPrinters::replicaSets),
+                    .printer(AppsPrinters::replicaSets)
+                    .podTemplate("spec", "template"),
             BuiltinKind.of(V1, "StatefulSet")
                     .defaults(WorkloadDefaults::statefulSet)
                     .validation(Workloads.STATEFUL_SET)
                     .status(o -> F.objectNode().put("replicas", 0).put("availableReplicas", 0))
-                    .printer(AppsPrinters::statefulSets));
+                    .printer(AppsPrinters::statefulSets)
+                    .podTemplate("spec", "template"));
 
     private AppsGroup() {
     }

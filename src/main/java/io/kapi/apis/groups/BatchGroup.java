@@ -19,13 +19,15 @@ final class BatchGroup {
                     .defaults(WorkloadDefaults::cronJob)
                     .validation(Batch.CRON_JOB)
                     .status(o -> F.objectNode())
-                    .printer(BatchPrinters::cronJobs),
+                    .printer(BatchPrinters::cronJobs)
+                    .podTemplate("spec", "jobTemplate", "spec", "template"),
             BuiltinKind.of(V1, "Job")
                     .defaults(WorkloadDefaults::job)
                     .validation(Batch.JOB)
                     .status(o -> F.objectNode())
                     .strategy((base, server) -> new JobStrategy(base))
-                    .printer(BatchPrinters::jobs));
+                    .printer(BatchPrinters::jobs)
+                    .podTemplate("spec", "template"));
 
     private BatchGroup() {
     }

@@ -12,7 +12,7 @@ import io.kapi.registry.Strategy;
  * The behaviour of each built-in resource, made from its kind's registration ({@link BuiltinKinds}): the
  * generic strategy configured by the resource table's facts (which strategies set {@code metadata.generation},
  * which accept create-on-update) with the kind's defaults and validation, the status split, the kind's own
- * strategy, its conversion to the storage version and its table printer.
+ * strategy, its conversion to the storage version, its table printer and where it holds a pod template.
  *
  * <p>For a resource served in several versions the store defaults in the served version but prepares and
  * validates the object converted to the storage version, as kube-apiserver's strategies work on the internal
@@ -43,6 +43,6 @@ public final class BuiltinBehaviours implements BehaviourProvider {
                 kind.validation());
         Strategy split = stored.withStatusSplit(generic);
         Strategy strategy = kind.strategy() == null ? split : kind.strategy().of(split, server);
-        return new ResourceBehaviour(strategy, converter, stored.printer());
+        return new ResourceBehaviour(strategy, converter, stored.printer(), kind.podTemplate());
     }
 }

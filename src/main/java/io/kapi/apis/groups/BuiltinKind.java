@@ -8,6 +8,7 @@ import io.kapi.machinery.Lazy;
 import io.kapi.machinery.conversion.Converter;
 import io.kapi.registry.Defaulter;
 import io.kapi.registry.KindValidator;
+import io.kapi.registry.PodTemplatePath;
 import io.kapi.registry.Strategy;
 import io.kapi.registry.table.KindPrinter;
 import java.util.Objects;
@@ -24,6 +25,7 @@ import java.util.function.Supplier;
  *         .validation(Workloads.DEPLOYMENT)
  *         .status(o -> F.objectNode())
  *         .printer(AppsPrinters::deployments)
+ *         .podTemplate("spec", "template")
  * }</pre>
  *
  * <p>A kind served in several versions is registered once per version: defaults and conversion belong to
@@ -41,9 +43,11 @@ import java.util.function.Supplier;
  *        kept as served
  * @param printer its table columns (kube's {@code printers.go}), made once on first use; null for kube's default
  *        NAME / CREATED AT table
+ * @param podTemplate where its objects hold a pod template (the workloads), null when they hold none
  */
 public record BuiltinKind(GroupVersionKind gvk, Defaulter defaults, KindValidator validation, StatusPolicy status,
-                          KindStrategy strategy, Converter conversion, Supplier<KindPrinter> printer) {
+                          KindStrategy strategy, Converter conversion, Supplier<KindPrinter> printer,
+                          PodTemplatePath podTemplate) {
 
     public BuiltinKind {
         Objects.requireNonNull(gvk, "gvk");
@@ -73,33 +77,39 @@ public record BuiltinKind(GroupVersionKind gvk, Defaulter defaults, KindValidato
 
     /** {@code gvk} with no behaviour beyond its schema. */
     public static BuiltinKind of(GroupVersionKind gvk) {
-        return new BuiltinKind(gvk, Defaulter.NONE, KindValidator.NONE, null, null, Converter.NONE, null);
+        return new BuiltinKind(gvk, Defaulter.NONE, KindValidator.NONE, null, null, Converter.NONE, null, null);
     }
 
     public BuiltinKind defaults(Defaulter d) {
-        return new BuiltinKind(gvk, d, validation, status, strategy, conversion, printer);
+        return new BuiltinKind(gvk, d, validation, status, strategy, conversion, printer, podTemplate);
     }
 
     public BuiltinKind validation(KindValidator v) {
-        return new BuiltinKind(gvk, defaults, v, status, strategy, conversion, printer);
+        return new BuiltinKind(gvk, defaults, v, status, strategy, conversion, printer, podTemplate);
     }
 
     /** This kind with kube's spec/status split, new objects starting with the status {@code initial} makes. */
     public BuiltinKind status(StatusPolicy initial) {
-        return new BuiltinKind(gvk, defaults, validation, initial, strategy, conversion, printer);
+        return new BuiltinKind(gvk, defaults, validation, initial, strategy, conversion, printer, podTemplate);
     }
 
     public BuiltinKind strategy(KindStrategy s) {
-        return new BuiltinKind(gvk, defaults, validation, status, s, conversion, printer);
+        return new BuiltinKind(gvk, defaults, validation, status, s, conversion, printer, podTemplate);
     }
 
     public BuiltinKind conversion(Converter c) {
-        return new BuiltinKind(gvk, defaults, validation, status, strategy, c, printer);
+        return new BuiltinKind(gvk, defaults, validation, status, strategy, c, printer, podTemplate);
     }
 
     /** This kind printing with the columns {@code make} makes, the first time a table of it is asked for. */
     public BuiltinKind printer(Supplier<KindPrinter> make) {
-        return new BuiltinKind(gvk, defaults, validation, status, strategy, conversion, Lazy.of(make));
+        return new BuiltinKind(gvk, defaults, validation, status, strategy, conversion, Lazy.of(make), podTemplate);
+    }
+
+    /** This kind holding a pod template at {@code fields} (e.g. {@code spec}, {@code template}). */
+    public BuiltinKind podTemplate(String... fields) {
+        return new BuiltinKind(gvk, defaults, validation, status, strategy, conversion, printer,
+                PodTemplatePath.of(fields));
     }
 
     /** {@code strategy} with this kind's spec/status split, or itself when the kind has none. */

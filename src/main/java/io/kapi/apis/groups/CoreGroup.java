@@ -71,12 +71,14 @@ final class CoreGroup {
             BuiltinKind.of(V1, "PodTemplate")
                     .defaults(CoreDefaults::podTemplate)
                     .validation(Workloads.POD_TEMPLATE)
-                    .printer(CorePrinters::podTemplates),
+                    .printer(CorePrinters::podTemplates)
+                    .podTemplate("template"),
             BuiltinKind.of(V1, "ReplicationController")
                     .defaults(CoreDefaults::replicationController)
                     .validation(Workloads.REPLICATION_CONTROLLER)
                     .status(o -> F.objectNode().put("replicas", 0))
-                    .printer(CorePrinters::replicationControllers),
+                    .printer(CorePrinters::replicationControllers)
+                    .podTemplate("spec", "template"),
             BuiltinKind.of(V1, "ResourceQuota")
                     .defaults(CoreDefaults::resourceQuota)
                     .validation(Quotas.RULES)
