@@ -1,10 +1,10 @@
 package io.kapi.apis.groups;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.kapi.apis.conversion.SameShapeConversion;
 import io.kapi.apis.defaults.PolicyDefaults;
 import io.kapi.apis.validation.AdmissionPolicies;
 import io.kapi.apis.validation.MutatingPolicies;
+import io.kapi.apis.validation.StatusPolicy;
 import io.kapi.endpoint.table.ControlPlanePrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
@@ -19,7 +19,6 @@ final class AdmissionRegistrationGroup {
     private static final GroupVersion V1 = new GroupVersion("admissionregistration.k8s.io", "v1");
     private static final GroupVersion V1BETA1 = new GroupVersion("admissionregistration.k8s.io", "v1beta1");
     private static final GroupVersion V1ALPHA1 = new GroupVersion("admissionregistration.k8s.io", "v1alpha1");
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "MutatingWebhookConfiguration")
@@ -29,7 +28,7 @@ final class AdmissionRegistrationGroup {
             BuiltinKind.of(V1, "ValidatingAdmissionPolicy")
                     .defaults(PolicyDefaults::validatingAdmissionPolicy)
                     .validation(AdmissionPolicies.POLICY)
-                    .status(o -> F.objectNode())
+                    .status(StatusPolicy.EMPTY)
                     .printer(ControlPlanePrinters::validatingAdmissionPolicies),
             BuiltinKind.of(V1, "ValidatingAdmissionPolicyBinding")
                     .defaults(PolicyDefaults::validatingAdmissionPolicyBinding)
@@ -50,7 +49,7 @@ final class AdmissionRegistrationGroup {
             BuiltinKind.of(V1BETA1, "ValidatingAdmissionPolicy")
                     .defaults(PolicyDefaults::validatingAdmissionPolicy)
                     .validation(AdmissionPolicies.POLICY)
-                    .status(o -> F.objectNode())
+                    .status(StatusPolicy.EMPTY)
                     .conversion(sameShape(V1BETA1, V1))
                     .printer(ControlPlanePrinters::validatingAdmissionPolicies),
             BuiltinKind.of(V1BETA1, "ValidatingAdmissionPolicyBinding")

@@ -3,6 +3,7 @@ package io.kapi.apis.groups;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.kapi.apis.defaults.WorkloadDefaults;
 import io.kapi.apis.validation.MoreKinds;
+import io.kapi.apis.validation.StatusPolicy;
 import io.kapi.apis.validation.Workloads;
 import io.kapi.endpoint.table.AppsPrinters;
 import io.kapi.machinery.GroupVersion;
@@ -28,7 +29,7 @@ final class AppsGroup {
             BuiltinKind.of(V1, "Deployment")
                     .defaults(WorkloadDefaults::deployment)
                     .validation(Workloads.DEPLOYMENT)
-                    .status(o -> F.objectNode())
+                    .status(StatusPolicy.EMPTY)
                     .printer(AppsPrinters::deployments)
                     .podTemplate("spec", "template"),
             BuiltinKind.of(V1, "ReplicaSet")

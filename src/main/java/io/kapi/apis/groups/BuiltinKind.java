@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * BuiltinKind.of(APPS_V1, "Deployment")
  *         .defaults(WorkloadDefaults::deployment)
  *         .validation(Workloads.DEPLOYMENT)
- *         .status(o -> F.objectNode())
+ *         .status(StatusPolicy.EMPTY)
  *         .printer(AppsPrinters::deployments)
  *         .podTemplate("spec", "template")
  * }</pre>

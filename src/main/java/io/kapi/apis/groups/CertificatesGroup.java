@@ -1,8 +1,8 @@
 package io.kapi.apis.groups;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.kapi.apis.CsrStrategy;
 import io.kapi.apis.validation.Certificates;
+import io.kapi.apis.validation.StatusPolicy;
 import io.kapi.endpoint.table.ControlPlanePrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
@@ -11,12 +11,11 @@ import java.util.List;
 final class CertificatesGroup {
 
     private static final GroupVersion V1 = new GroupVersion("certificates.k8s.io", "v1");
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "CertificateSigningRequest")
                     .validation(Certificates.CSR)
-                    .status(o -> F.objectNode())
+                    .status(StatusPolicy.EMPTY)
                     .strategy((base, server) -> new CsrStrategy(base))
                     .printer(ControlPlanePrinters::certificateSigningRequests));
 

@@ -12,6 +12,7 @@ import io.kapi.apis.validation.EndpointRules;
 import io.kapi.apis.validation.Pods;
 import io.kapi.apis.validation.Quotas;
 import io.kapi.apis.validation.Services;
+import io.kapi.apis.validation.StatusPolicy;
 import io.kapi.apis.validation.Storage;
 import io.kapi.apis.validation.Workloads;
 import io.kapi.endpoint.table.CorePrinters;
@@ -25,6 +26,12 @@ final class CoreGroup {
 
     private static final GroupVersion V1 = new GroupVersion("", "v1");
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    /** A new Service's (and Ingress's) status: an empty {@code loadBalancer}. */
+    static final StatusPolicy LOAD_BALANCER = o -> {
+        ObjectNode s = F.objectNode();
+        s.putObject("loadBalancer");
+        return s;
+    };
 
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "Binding"),
@@ -55,7 +62,7 @@ final class CoreGroup {
             BuiltinKind.of(V1, "PersistentVolumeClaim")
                     .defaults(CoreDefaults::persistentVolumeClaim)
                     .validation(Storage.PVC)
-                    .status(o -> F.objectNode())
+                    .status(StatusPolicy.EMPTY)
                     .printer(Volumes::persistentVolumeClaims),
             BuiltinKind.of(V1, "PersistentVolume")
                     .defaults(CoreDefaults::persistentVolume)
@@ -82,7 +89,7 @@ final class CoreGroup {
             BuiltinKind.of(V1, "ResourceQuota")
                     .defaults(CoreDefaults::resourceQuota)
                     .validation(Quotas.RULES)
-                    .status(o -> F.objectNode())
+                    .status(StatusPolicy.EMPTY)
                     .printer(CorePrinters::resourceQuotas),
             BuiltinKind.of(V1, "Secret")
                     .defaults(CoreDefaults::secret)
@@ -93,17 +100,10 @@ final class CoreGroup {
             BuiltinKind.of(V1, "Service")
                     .defaults(CoreDefaults::service)
                     .validation(Services.RULES)
-                    .status(o -> loadBalancerStatus())
+                    .status(LOAD_BALANCER)
                     .strategy((base, server) -> server.services().apply(base))
                     .printer(CorePrinters::services));
 
     private CoreGroup() {
-    }
-
-    /** A new Service's (and Ingress's) status: an empty {@code loadBalancer}. */
-    static ObjectNode loadBalancerStatus() {
-        ObjectNode s = F.objectNode();
-        s.putObject("loadBalancer");
-        return s;
     }
 }

@@ -20,7 +20,7 @@ final class NetworkingGroup {
                     .printer(NetworkingPrinters::ingressClasses),
             BuiltinKind.of(V1, "Ingress")
                     .validation(Networking.INGRESS)
-                    .status(o -> CoreGroup.loadBalancerStatus())
+                    .status(CoreGroup.LOAD_BALANCER)
                     .printer(NetworkingPrinters::ingresses),
             BuiltinKind.of(V1, "IPAddress")
                     .validation(MoreKinds.IP_ADDRESS)

@@ -1,10 +1,10 @@
 package io.kapi.apis.groups;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.kapi.apis.defaults.ExtensionDefaults;
 import io.kapi.apis.validation.DeviceClasses;
 import io.kapi.apis.validation.ResourceClaims;
 import io.kapi.apis.validation.ResourceSlices;
+import io.kapi.apis.validation.StatusPolicy;
 import io.kapi.endpoint.table.PolicyPrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
@@ -13,7 +13,6 @@ import java.util.List;
 final class ResourceGroup {
 
     private static final GroupVersion V1 = new GroupVersion("resource.k8s.io", "v1");
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     static final List<BuiltinKind> KINDS = List.of(
             BuiltinKind.of(V1, "DeviceClass")
@@ -22,7 +21,7 @@ final class ResourceGroup {
             BuiltinKind.of(V1, "ResourceClaim")
                     .defaults(ExtensionDefaults::resourceClaim)
                     .validation(ResourceClaims.CLAIM)
-                    .status(o -> F.objectNode())
+                    .status(StatusPolicy.EMPTY)
                     .printer(PolicyPrinters::resourceClaims),
             BuiltinKind.of(V1, "ResourceClaimTemplate")
                     .defaults(ExtensionDefaults::resourceClaimTemplate)

@@ -1,5 +1,6 @@
 package io.kapi.apis.validation;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -9,6 +10,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * only the {@code /status} subresource changes it.
  */
 public interface StatusPolicy {
+
+    /** A new object starts with an empty status, {@code {}}. */
+    StatusPolicy EMPTY = object -> JsonNodeFactory.instance.objectNode();
 
     /** The status a new object starts with, computed from the (defaulted) object; never null. */
     ObjectNode initial(ObjectNode object);
