@@ -16,8 +16,8 @@ import java.util.function.Supplier;
 
 /**
  * One built-in kind in one group version, as its group's registration declares it (the only place that
- * does): what Kapi does with its objects beyond its schema and its row of the resource table, both data.
- * Made with {@link #of} and the {@code with}-style methods below, each returning a changed copy:
+ * does): what Kapi does with its objects beyond its schema and its row of the resource table (both data).
+ * Made with {@link #of} and the with-style methods below, each returning a changed copy:
  *
  * <pre>{@code
  * BuiltinKind.of(APPS_V1, "Deployment")
@@ -29,8 +29,9 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>A kind served in several versions is registered once per version: defaults and conversion belong to
- * the version; validation runs on the object as stored but is the served version's; the status split is the
- * stored kind's (see {@link BuiltinBehaviours}).
+ * the version; validation runs on the object as stored but is the served version's; the status split and the
+ * printer are the stored kind's (see {@link BuiltinBehaviours}). A kind without a resource of its own (the
+ * Scale of the {@code scale} subresources) is registered for what it has (its printer).
  *
  * @param gvk the kind, e.g. {@code apps/v1 Deployment}
  * @param defaults kube's {@code SetObjectDefaults_<Kind>} of this version; {@link Defaulter#NONE} for none
@@ -112,8 +113,8 @@ public record BuiltinKind(GroupVersionKind gvk, Defaulter defaults, KindValidato
                 PodTemplatePath.of(fields));
     }
 
-    /** {@code strategy} with this kind's spec/status split, or itself when the kind has none. */
-    public Strategy withStatusSplit(Strategy strategy) {
-        return status == null ? strategy : new SpecStatusStrategy(strategy, status);
+    /** {@code base} with this kind's spec/status split, or itself when the kind has none. */
+    public Strategy withStatusSplit(Strategy base) {
+        return status == null ? base : new SpecStatusStrategy(base, status);
     }
 }
