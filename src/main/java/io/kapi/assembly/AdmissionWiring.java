@@ -13,6 +13,7 @@ import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceDefinition;
 import io.kapi.registry.ResourceStore;
 import java.time.Clock;
 import java.util.Optional;
@@ -50,7 +51,7 @@ final class AdmissionWiring {
     /** The chain, for the registry to build with itself as the lookup. */
     AdmissionChain chain(ObjectLookup lookup) {
         PluginContext context = new PluginContext(lookup, informers, this::updateStatus, () -> authorizer, clock, null,
-                this::resourceOf, shapes);
+                this::resourceOf, this::definitionOf, shapes);
         return AdmissionPlugins.chain(config.enable(), config.disable(), file, context, gates);
     }
 
@@ -72,6 +73,11 @@ final class AdmissionWiring {
             return Optional.empty();
         }
         return r.stores().stream().map(ResourceStore::resource).filter(api -> api.gvk().equals(kind)).findFirst();
+    }
+
+    private Optional<ResourceDefinition> definitionOf(GroupVersionResource resource) {
+        Registry r = registry;
+        return r == null ? Optional.empty() : r.definition(resource);
     }
 
     private ObjectNode updateStatus(GroupVersionResource resource, ObjectNode object) {

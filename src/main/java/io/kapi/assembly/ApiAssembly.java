@@ -1,6 +1,5 @@
 package io.kapi.assembly;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.policy.PolicyTypeChecker;
 import io.kapi.admission.policy.ServedTypes;
@@ -11,7 +10,6 @@ import io.kapi.apiextensions.serving.CrdController;
 import io.kapi.apiextensions.serving.CustomResourceVersions;
 import io.kapi.apiextensions.validation.CrdValidation;
 import io.kapi.apis.AccessReviews;
-import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.ComponentStatuses;
 import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.OpenIdDiscovery;
@@ -20,6 +18,8 @@ import io.kapi.apis.SystemNamespaces;
 import io.kapi.apis.TokenReviews;
 import io.kapi.apis.bootstrap.BootstrapHooks;
 import io.kapi.apis.bootstrap.RbacPolicy;
+import io.kapi.apis.groups.BuiltinBehaviours;
+import io.kapi.apis.groups.ServerHooks;
 import io.kapi.apis.rbac.RbacEscalation;
 import io.kapi.apis.services.ServiceAllocators;
 import io.kapi.apis.services.ServiceRanges;
@@ -65,14 +65,11 @@ import io.kapi.health.PostStartHook;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
-import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.registry.ReadPath;
 import io.kapi.registry.Registry;
-import io.kapi.registry.ResourceDefinition;
-import io.kapi.registry.ResourceStore;
 import io.kapi.registry.StoreServices;
 import io.kapi.server.Background;
 import io.kapi.server.HandlerChain;
@@ -129,8 +126,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         AdmissionWiring admission = new AdmissionWiring(config.admission(), config.features().gates(), fieldManagers,
                 clock);
         Registry registry = new Registry(table.resources(), storage,
-                new BuiltinStrategies(Map.of("/services", services::decorate,
-                        "apiextensions.k8s.io/customresourcedefinitions",
+                new BuiltinBehaviours(new ServerHooks(services::decorate,
                         s -> new CrdStrategy(s, CrdValidation.withCel(), clock))), storeServices,
                 lookup -> admission.chain(lookup)
                         .withFirst(new RbacEscalation(() -> authorizationRef.get().authorizer(),
@@ -138,8 +134,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 ReadPath.WATCH_CACHE);
         services.connect(registry);
         fieldManagers.convertThrough(registry);
-        TableConvertor tables = TableConvertor.create(schemas, resource -> storedForm(registry, resource),
-                resource -> printerColumns(registry, resource));
+        TableConvertor tables = TableConvertor.create(schemas, new TablePrinting(registry));
         ListEncoders listEncoders = ListEncoders.perCore();
         Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock, listEncoders),
                 new FieldTracking(fieldManagers, clock));
@@ -317,20 +312,6 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new OpenIdDiscovery(issuer, subresources.keys()::publicJwks),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
                         subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
-    }
-
-    /** How the table printers read a resource served in several versions: its stored form (null for the others). */
-    private static TableConvertor.StoredForm storedForm(Registry registry, ApiResource resource) {
-        return registry.store(resource).map(ResourceStore::definition).filter(ResourceDefinition::converts)
-                .map(d -> new TableConvertor.StoredForm(d.storedKind().group(), d.storedKind().kind(),
-                        o -> o instanceof ObjectNode object ? d.converter().toStorage(object) : o))
-                .orElse(null);
-    }
-
-    /** A custom resource version's printer columns (an empty array for the default ones), null for built-ins. */
-    private static com.fasterxml.jackson.databind.JsonNode printerColumns(Registry registry, ApiResource resource) {
-        return registry.store(resource).map(ResourceStore::definition).map(ResourceDefinition::custom)
-                .map(io.kapi.registry.CustomKind::printerColumns).orElse(null);
     }
 
     /** Closes in order: controllers and hooks first, storage last. */

@@ -58,7 +58,7 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
      *
      * @param admission builds the admission chain from the lookup its plugins read through (this registry)
      */
-    public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies,
+    public Registry(Collection<ApiResource> served, Storage storage, BehaviourProvider behaviours,
                     StoreServices services, Function<ObjectLookup, AdmissionChain> admission, ReadPath reads) {
         this.storage = storage;
         this.services = new StoreServices(services.metadata(), services.schema(), services.fields(),
@@ -71,15 +71,15 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
         this.base = ResourceTable.builtinServing(served);
         List<ResourceDefinition> definitions = new ArrayList<>();
         for (ApiResource resource : served) {
-            definitions.add(ResourceDefinition.of(resource, base.facts(resource), strategies));
+            definitions.add(ResourceDefinition.of(resource, base.facts(resource), behaviours));
         }
         this.snapshot = build(0, definitions, List.of(), Map.of());
         this.admission = admission.apply(this);
     }
 
     /** A registry without admission plugins. */
-    public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies, StoreServices services) {
-        this(served, storage, strategies, services, lookup -> AdmissionChain.NONE, ReadPath.WATCH_CACHE);
+    public Registry(Collection<ApiResource> served, Storage storage, BehaviourProvider behaviours, StoreServices services) {
+        this(served, storage, behaviours, services, lookup -> AdmissionChain.NONE, ReadPath.WATCH_CACHE);
     }
 
     /**
@@ -220,6 +220,11 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
 
     public boolean servesGroupVersion(String group, String version) {
         return snapshot.groupVersions().contains(group + "/" + version);
+    }
+
+    /** The definition of a served resource (stored or computed), or empty when none is served. */
+    public Optional<ResourceDefinition> definition(GroupVersionResource gvr) {
+        return Optional.ofNullable(snapshot.definitions().get(gvr));
     }
 
     /** The store of a resource, or empty for resources that are not stored objects. */

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.AdmissionChain;
-import io.kapi.apis.BuiltinStrategies;
+import io.kapi.apis.groups.BuiltinBehaviours;
 import io.kapi.fixtures.Await;
 import io.kapi.harness.ApiHarness;
 import io.kapi.harness.StoreCalls;
@@ -49,7 +49,7 @@ class CachedUpdateStartTest {
     @BeforeEach
     void setUp() {
         storage = new LaggingStorage(Storages.memory());
-        Registry registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinStrategies(),
+        Registry registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinBehaviours(),
                 StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
                 lookup -> AdmissionChain.NONE, io.kapi.registry.ReadPath.WATCH_CACHE);
         StoreCalls.systemNamespaces(registry);

@@ -148,6 +148,30 @@ class PodSecurityTest {
     }
 
     @Test
+    @DisplayName("a cron job's and a pod template's templates are warned about where each kind holds its template")
+    void templatesWhereTheKindHoldsThem() {
+        namespace("t", Map.of("warn", "baseline"));
+        ObjectNode cronJob = Json.object().put("apiVersion", "batch/v1").put("kind", "CronJob");
+        cronJob.putObject("metadata").put("name", "cj");
+        ObjectNode cronSpec = cronJob.putObject("spec").put("schedule", "*/5 * * * *");
+        ObjectNode jobPod = cronSpec.putObject("jobTemplate").putObject("spec").putObject("template").putObject("spec");
+        jobPod.put("hostIPC", true).put("restartPolicy", "OnFailure")
+                .putArray("containers").addObject().put("name", "c").put("image", "nginx");
+        ApiHarness.Reply r = api.post("/apis/batch/v1/namespaces/t/cronjobs", cronJob.toString());
+        assertEquals(201, r.code(), r.text());
+        assertEquals(List.of("would violate PodSecurity \"baseline:latest\": host namespaces (hostIPC=true)"), warnings(r));
+
+        ObjectNode podTemplate = Json.object().put("apiVersion", "v1").put("kind", "PodTemplate");
+        podTemplate.putObject("metadata").put("name", "pt");
+        ObjectNode templatePod = podTemplate.putObject("template").putObject("spec");
+        templatePod.put("hostNetwork", true).putArray("containers").addObject().put("name", "c").put("image", "nginx");
+        r = api.post("/api/v1/namespaces/t/podtemplates", podTemplate.toString());
+        assertEquals(201, r.code(), r.text());
+        assertEquals(List.of("would violate PodSecurity \"baseline:latest\": host namespaces (hostNetwork=true)"),
+                warnings(r));
+    }
+
+    @Test
     @DisplayName("the version label selects the checks: runAsUser=0 is allowed by restricted v1.22, not by latest")
     void versions() {
         namespace("old", Map.of("enforce", "restricted", "enforce-version", "v1.22"));

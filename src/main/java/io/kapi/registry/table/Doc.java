@@ -1,10 +1,10 @@
-package io.kapi.endpoint.table;
+package io.kapi.registry.table;
 
 /**
  * Where a column's description comes from. kube-apiserver takes most of them from the Go types' Swagger docs;
- * Kapi reads the same text from the OpenAPI definitions ({@link Descriptions}).
+ * Kapi reads the same text from the OpenAPI definitions (the endpoint layer's table convertor).
  */
-sealed interface Doc {
+public sealed interface Doc {
 
     /** The description of property {@code property} of the OpenAPI definition {@code definition}. */
     record Field(String definition, String property) implements Doc {
