@@ -6,6 +6,7 @@ import io.kapi.authz.AuthorizationConfig;
 import io.kapi.storage.etcd.EtcdConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -64,6 +65,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
     public record Admission(List<String> enable, List<String> disable, Path configFile) {
 
         public static final Admission DEFAULT = new Admission(List.of(), List.of());
+        private static final String SERVICE_ACCOUNT_PLUGIN = "ServiceAccount";
 
         public Admission {
             enable = List.copyOf(enable);
@@ -72,6 +74,21 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
 
         public Admission(List<String> enable, List<String> disable) {
             this(enable, disable, null);
+        }
+
+        /**
+         * These plugins as a bare API server runs them, the way envtest and kube's integration tests start
+         * kube-apiserver: with no controller making each namespace's {@code default} service account, the
+         * ServiceAccount plugin (which refuses a pod whose account is missing) is off unless named in
+         * {@link #enable()} or already in {@link #disable()}.
+         */
+        public Admission bare() {
+            if (enable.contains(SERVICE_ACCOUNT_PLUGIN) || disable.contains(SERVICE_ACCOUNT_PLUGIN)) {
+                return this;
+            }
+            List<String> off = new ArrayList<>(disable);
+            off.add(SERVICE_ACCOUNT_PLUGIN);
+            return new Admission(enable, off, configFile);
         }
     }
 

@@ -25,7 +25,12 @@ import java.time.Duration;
 public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Duration shutdownDelay,
                            long maxRequestBodyBytes, Duration idleTimeout, Security security, ClientLimits limits) {
 
-    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * kube-apiserver's {@code http.Server.IdleTimeout} (90 s), which its HTTP/2 server keeps too: a client
+     * pools a connection for that long (client-go's transport keeps idle ones 90 s), and a server that closed
+     * it sooner would race a client reusing it.
+     */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(90);
 
     /**
      * The request path's security settings.

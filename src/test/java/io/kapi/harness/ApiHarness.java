@@ -38,13 +38,17 @@ public final class ApiHarness implements AutoCloseable {
     private final InMemoryServer server;
     private volatile boolean closed;
 
-    /** A memory-backed API with no standalone controllers, the system namespaces created. */
+    /**
+     * A memory-backed API with no standalone controllers, the system namespaces created, and (as envtest,
+     * with nothing making default service accounts) no ServiceAccount admission.
+     */
     public ApiHarness() {
         this(attributes -> Decision.allow());
     }
 
     public ApiHarness(Authorizer authorizer) {
-        this(ApiConfig.builder().dataDir(Path.of("target/unused")).build(), authorizer);
+        this(ApiConfig.builder().dataDir(Path.of("target/unused")).admission(ApiConfig.Admission.DEFAULT.bare()).build(),
+                authorizer);
     }
 
     /** The API of {@code config}, authorized by its own chain ({@code config.authorizationModes()}). */

@@ -108,7 +108,7 @@ final class InMemoryApiExtension implements BeforeAllCallback, BeforeEachCallbac
             return new ApiHarness();
         }
         ApiConfig.Builder config = ApiConfig.builder().dataDir(Path.of("target/unused"))
-                .admission(new ApiConfig.Admission(List.of(api.enableAdmissionPlugins()), List.of()))
+                .admission(new ApiConfig.Admission(List.of(api.enableAdmissionPlugins()), List.of()).bare())
                 .features(new ApiConfig.Features(
                         api.featureGates().length == 0 ? FeatureGates.DEFAULT : FeatureGates.parse(List.of(api.featureGates())),
                         api.runtimeConfig().length == 0 ? ApiEnablement.DEFAULT : ApiEnablement.parse(List.of(api.runtimeConfig()))));

@@ -153,7 +153,7 @@ class KapiServerTest {
         HttpResponse<String> r = send(anonymous, get("/whoami").build());
         assertEquals(401, r.statusCode());
         assertEquals("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-                + "\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}", r.body());
+                + "\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}\n", r.body());
         assertEquals("application/json", r.headers().firstValue("content-type").orElseThrow());
     }
 
@@ -165,6 +165,13 @@ class KapiServerTest {
         HttpResponse<String> missing = send(admin, get("/nothing/here").build());
         assertEquals(404, missing.statusCode());
         assertEquals("NotFound", Json.MAPPER.readTree(missing.body()).path("reason").asText());
+        assertTrue(missing.body().endsWith("}\n"), "a Status body ends with a newline, as Go's json.Encoder writes it");
+    }
+
+    @Test
+    @DisplayName("idle connections are kept 90 s by default, as kube-apiserver's http.Server keeps them")
+    void idleTimeoutDefault() {
+        assertEquals(Duration.ofSeconds(90), ServerConfig.of("127.0.0.1", 0, pki.tls()).idleTimeout());
     }
 
     @Test

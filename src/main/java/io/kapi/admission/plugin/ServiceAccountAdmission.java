@@ -17,14 +17,18 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code default}; unless automounting is off (on the pod or its service account), a projected
  * {@code kube-api-access-xxxxx} volume (token, {@code kube-root-ca.crt}, namespace) is added and mounted
  * read-only in every container at {@code /var/run/secrets/kubernetes.io/serviceaccount}; the account's
- * image pull secrets are copied when the pod has none. A missing service account is tolerated, where
- * kube-apiserver refuses the pod: without a controller creating accounts that would refuse every pod.
+ * image pull secrets are copied when the pod has none. The account must exist: a pod naming a missing
+ * one is refused (403), as kube-apiserver refuses it; it is read from the watch cache, then from storage,
+ * and {@code default} again for up to a couple of seconds, as the service-account controller makes it
+ * when a namespace appears (kube's plugin retries the default account ten times, 100-200 ms apart).
  */
 public final class ServiceAccountAdmission implements MutatingPlugin {
 
     static final String TOKEN_MOUNT = "/var/run/secrets/kubernetes.io/serviceaccount";
     private static final GroupVersionResource SERVICE_ACCOUNTS = new GroupVersionResource("", "v1", "serviceaccounts");
     private static final String NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789";
+    /** kube's plugin looks the default account up this often before refusing: the controller may be making it. */
+    private static final int DEFAULT_ATTEMPTS = 10;
 
     private final ObjectLookup lookup;
 
@@ -57,16 +61,44 @@ public final class ServiceAccountAdmission implements MutatingPlugin {
             spec.put("serviceAccountName", name);
         }
         spec.put("serviceAccount", name);
-        Optional<ObjectNode> account = lookup.get(SERVICE_ACCOUNTS, a.target().namespace(), name);
-        if (!spec.has("imagePullSecrets") && account.isPresent() && account.get().has("imagePullSecrets")) {
-            spec.set("imagePullSecrets", account.get().get("imagePullSecrets").deepCopy());
+        String namespace = a.target().namespace();
+        String accountName = name;
+        ObjectNode account = account(namespace, name).orElseThrow(() -> a.forbidden(
+                "error looking up service account %s/%s: serviceaccount \"%s\" not found"
+                        .formatted(namespace, accountName, accountName)));
+        if (!spec.has("imagePullSecrets") && account.has("imagePullSecrets")) {
+            spec.set("imagePullSecrets", account.get("imagePullSecrets").deepCopy());
         }
         boolean automount = spec.has("automountServiceAccountToken")
                 ? spec.get("automountServiceAccountToken").asBoolean(true)
-                : account.map(acc -> acc.path("automountServiceAccountToken").asBoolean(true)).orElse(true);
+                : account.path("automountServiceAccountToken").asBoolean(true);
         if (automount) {
             mountToken(spec);
         }
+    }
+
+    /** kube's {@code getServiceAccount}: the cache, then storage, the default account up to ten times. */
+    private Optional<ObjectNode> account(String namespace, String name) {
+        Optional<ObjectNode> cached = lookup.cached(SERVICE_ACCOUNTS, namespace, name);
+        if (cached.isPresent()) {
+            return cached;
+        }
+        int attempts = name.equals("default") ? DEFAULT_ATTEMPTS : 1;
+        for (int i = 0; i < attempts; i++) {
+            if (i > 0) {
+                try {
+                    Thread.sleep(100 + ThreadLocalRandom.current().nextInt(100));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            Optional<ObjectNode> stored = lookup.get(SERVICE_ACCOUNTS, namespace, name);
+            if (stored.isPresent()) {
+                return stored;
+            }
+        }
+        return Optional.empty();
     }
 
     private static void mountToken(ObjectNode spec) {

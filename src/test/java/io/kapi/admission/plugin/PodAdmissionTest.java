@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.harness.ApiHarness;
 import io.kapi.harness.InMemoryApi;
 import io.kapi.machinery.Json;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -17,8 +18,16 @@ class PodAdmissionTest {
 
     private static final String PODS = "/api/v1/namespaces/default/pods";
 
-    @InMemoryApi
+    /** With the ServiceAccount plugin, which the harness (as envtest) leaves off without the account controller. */
+    @InMemoryApi(enableAdmissionPlugins = "ServiceAccount")
     private ApiHarness api;
+
+    /** The {@code default} account, as the service-account controller makes it in every namespace. */
+    @BeforeEach
+    void defaultAccount() {
+        assertEquals(201, api.post("/api/v1/namespaces/default/serviceaccounts",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\"default\"}}").code());
+    }
 
     private ApiHarness.Reply create(ObjectNode pod) {
         return api.post(PODS, pod.toString());
@@ -56,6 +65,32 @@ class PodAdmissionTest {
         assertEquals(403, reply.code());
         assertEquals("pods \"p\" is forbidden: no PriorityClass with name nope was found",
                 reply.body().path("message").asText());
+    }
+
+    @Test
+    @DisplayName("a pod naming a service account that does not exist is Forbidden, worded as kube-apiserver, and not stored")
+    void missingServiceAccount() {
+        ObjectNode p = pod("p");
+        p.with("spec").put("serviceAccountName", "nope");
+        ApiHarness.Reply reply = create(p);
+        assertEquals(403, reply.code(), reply.text());
+        assertEquals("pods \"p\" is forbidden: error looking up service account default/nope: "
+                + "serviceaccount \"nope\" not found", reply.body().path("message").asText());
+        assertEquals(404, api.get(PODS + "/p").code());
+    }
+
+    @Test
+    @DisplayName("a service account created just before its pod is found, and its image pull secrets are copied")
+    void existingServiceAccount() {
+        ObjectNode account = Json.object();
+        account.put("apiVersion", "v1").put("kind", "ServiceAccount").putObject("metadata").put("name", "robot");
+        account.putArray("imagePullSecrets").addObject().put("name", "registry");
+        assertEquals(201, api.post("/api/v1/namespaces/default/serviceaccounts", account.toString()).code());
+        ObjectNode p = pod("p");
+        p.with("spec").put("serviceAccountName", "robot");
+        ApiHarness.Reply reply = create(p);
+        assertEquals(201, reply.code(), reply.text());
+        assertEquals("registry", reply.body().path("spec").path("imagePullSecrets").get(0).path("name").asText());
     }
 
     @Test

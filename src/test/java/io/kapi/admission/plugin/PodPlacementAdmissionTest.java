@@ -44,7 +44,7 @@ class PodPlacementAdmissionTest {
                 """);
         ApiConfig config = ApiConfig.builder().dataDir(dir.resolve("data"))
                 .admission(new ApiConfig.Admission(List.of("AlwaysPullImages", "PodNodeSelector"), List.of(),
-                        dir.resolve("admission.yaml"))).build();
+                        dir.resolve("admission.yaml")).bare()).build();
         api = new ApiHarness(config, attributes -> Decision.allow());
     }
 

@@ -276,7 +276,9 @@ public final class KapiServer implements AutoCloseable {
         /**
          * Whether to run bin/kapi's standalone controllers (default true, as {@code --standalone}):
          * namespace deletion, the {@code default} service account and {@code kube-root-ca.crt} in every
-         * namespace, ClusterRole aggregation. Off, the server is a bare API server like envtest's.
+         * namespace, ClusterRole aggregation. Off, the server is a bare API server like envtest's: as envtest
+         * starts kube-apiserver, the ServiceAccount admission plugin is then off unless enabled by name (nothing
+         * would make the {@code default} account it requires of every pod).
          */
         public Builder standaloneControllers(boolean on) {
             standaloneControllers = on;

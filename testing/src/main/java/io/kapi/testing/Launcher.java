@@ -182,8 +182,15 @@ final class Launcher {
                 .advertiseAddress(LOOPBACK)
                 .securePort(port)
                 .standalone(settings.standaloneControllers())
-                .admission(new ApiConfig.Admission(settings.enableAdmissionPlugins(), settings.disableAdmissionPlugins()))
+                .admission(admission(settings))
                 .build();
+    }
+
+    /** The settings' plugins; without the standalone controllers, as envtest runs kube-apiserver (no ServiceAccount). */
+    private static ApiConfig.Admission admission(Settings settings) {
+        ApiConfig.Admission admission = new ApiConfig.Admission(settings.enableAdmissionPlugins(),
+                settings.disableAdmissionPlugins());
+        return settings.standaloneControllers() ? admission : admission.bare();
     }
 
     private static void awaitReady(Running running, Duration timeout) throws InterruptedException {
