@@ -5,7 +5,7 @@ import io.kapi.endpoint.codec.Decoded;
 import io.kapi.endpoint.codec.Format;
 import io.kapi.endpoint.codec.MediaType;
 import io.kapi.endpoint.codec.RequestDecoder;
-import io.kapi.endpoint.codec.protobuf.ProtobufCodec;
+import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.validation.SchemaValidator;
 import java.util.List;
