@@ -3,18 +3,24 @@ package io.kapi.machinery.protobuf;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import com.google.protobuf.WireFormat;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.DecodeBudget;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kubernetes.client.proto.Runtime;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.IntConsumer;
 
 /**
  * Kubernetes' protobuf wire format, {@code application/vnd.kubernetes.protobuf}, for the built-in kinds.
@@ -43,7 +49,6 @@ public final class ProtobufCodec {
 
     private static final Descriptor UNKNOWN = Runtime.Unknown.getDescriptor();
     private static final Descriptor TYPE_META = Runtime.TypeMeta.getDescriptor();
-    private static final Descriptor WATCH_EVENT = io.kubernetes.client.proto.Meta.WatchEvent.getDescriptor();
 
     private ProtobufCodec() {
     }
@@ -66,7 +71,7 @@ public final class ProtobufCodec {
      *         {@code no kind "Foo" is registered for version "v1" ...} for a kind without a message
      */
     public static ObjectNode decode(byte[] body, GroupVersionKind expected) {
-        Envelope envelope = envelope(body, expected);
+        Parsed envelope = envelope(body, expected);
         GroupVersionKind actual = withDefaults(envelope, expected);
         Descriptor type = KindIndex.builtIn().find(actual).orElseThrow(() -> cannotHandle(actual, expected,
                 "no kind \"%s\" is registered for version \"%s\" in scheme \"%s\""
@@ -92,30 +97,70 @@ public final class ProtobufCodec {
     /**
      * Encodes {@code object} as kube-apiserver writes {@code gvk} in protobuf: the envelope with
      * {@code typeMeta} from {@code gvk} and the object's message as {@code raw}. Use {@code ...List} kinds
-     * for lists and {@code v1 Status} for errors.
+     * for lists and {@code v1 Status} for errors. The message is written straight from the tree (see
+     * {@link TreeEncoder}): keys the message does not know, such as {@code apiVersion}, are left out.
      *
      * @throws IllegalArgumentException if {@code gvk} is not {@link #supports supported} or a field cannot
      *         be converted (such as a time that is not RFC 3339)
      */
     public static byte[] encode(JsonNode object, GroupVersionKind gvk) {
-        Descriptor type = KindIndex.builtIn().find(gvk)
-                .orElseThrow(() -> new IllegalArgumentException("no protobuf message for " + gvk));
-        ByteString raw = JsonToProto.message(object, type).toByteString();
-        Runtime.Unknown envelope = Runtime.Unknown.newBuilder()
-                .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion(gvk.apiVersion()).setKind(gvk.kind()))
-                .setRaw(raw)
-                .setContentEncoding("")
-                .setContentType("")
-                .build();
-        byte[] out = new byte[PREFIX.length + envelope.getSerializedSize()];
-        System.arraycopy(PREFIX, 0, out, 0, PREFIX.length);
+        MessagePlan plan = MessagePlan.of(message(gvk));
+        TreeEncoder encoder = new TreeEncoder();
+        int raw = encoder.size(object, plan);
+        byte[] out = new byte[PREFIX.length + Envelope.size(gvk, raw)];
+        CodedOutputStream cos = CodedOutputStream.newInstance(out);
         try {
-            envelope.writeTo(com.google.protobuf.CodedOutputStream.newInstance(out, PREFIX.length,
-                    out.length - PREFIX.length));
-        } catch (java.io.IOException e) {
+            cos.writeRawBytes(PREFIX);
+            Envelope.writeHead(gvk, raw, cos);
+            encoder.write(object, plan, cos);
+            Envelope.writeTail(cos);
+            cos.checkNoSpaceLeft();
+        } catch (IOException e) {
             throw new IllegalStateException("writing to an array", e);
         }
         return out;
+    }
+
+    /**
+     * Writes a list as {@link #encode} writes {@code envelope} with {@code items} in its {@code items},
+     * the same bytes, without building the list or its encoding: a first pass measures every item, a
+     * second writes them in turn to {@code out} (which it flushes, and does not close).
+     *
+     * @param envelope the list without items: its {@code metadata} (other keys are left out)
+     * @param items the items, each an object of the list's item kind ({@code apiVersion} and {@code kind}
+     *     are left out, as the message has no place for them)
+     * @param listKind the list's kind, such as {@code v1 PodList} or {@code meta.k8s.io/v1
+     *     PartialObjectMetadataList}
+     * @param eachItem told the index of each item before it is written (to yield the thread, say)
+     * @throws IllegalArgumentException as {@link #encode}, before anything is written
+     */
+    public static void writeList(JsonNode envelope, List<? extends JsonNode> items, GroupVersionKind listKind,
+                                 OutputStream out, IntConsumer eachItem) throws IOException {
+        MessagePlan list = MessagePlan.of(message(listKind));
+        MessagePlan.FieldPlan metadata = list.protoField("metadata");
+        MessagePlan.FieldPlan itemsField = list.protoField("items");
+        JsonNode meta = envelope.path("metadata");
+        TreeEncoder encoder = new TreeEncoder();
+        long raw = meta.isMissingNode() ? 0 : encoder.fieldSize(metadata, meta);
+        for (JsonNode item : items) {
+            raw += encoder.elementSize(itemsField, item);
+        }
+        if (raw > Integer.MAX_VALUE - 1024) {
+            throw new IllegalArgumentException("a list of " + raw + " bytes is too large for protobuf");
+        }
+        CodedOutputStream cos = CodedOutputStream.newInstance(out, 64 * 1024);
+        cos.writeRawBytes(PREFIX);
+        Envelope.writeHead(listKind, (int) raw, cos);
+        if (!meta.isMissingNode()) {
+            encoder.writeField(metadata, meta, cos);
+        }
+        int index = 0;
+        for (JsonNode item : items) {
+            eachItem.accept(index++);
+            encoder.writeElement(itemsField, item, cos);
+        }
+        Envelope.writeTail(cos);
+        cos.flush();
     }
 
     /**
@@ -127,15 +172,71 @@ public final class ProtobufCodec {
      * @throws IllegalArgumentException as {@link #encode}
      */
     public static byte[] encodeWatchEvent(String type, JsonNode object, GroupVersionKind gvk) {
-        Descriptor event = WATCH_EVENT;
-        Descriptor raw = event.findFieldByName("object").getMessageType();
-        byte[] message = DynamicMessage.newBuilder(event)
-                .setField(event.findFieldByName("type"), type)
-                .setField(event.findFieldByName("object"), DynamicMessage.newBuilder(raw)
-                        .setField(raw.findFieldByName("raw"), ByteString.copyFrom(encode(object, gvk)))
-                        .build())
-                .build().toByteArray();
-        return java.nio.ByteBuffer.allocate(4 + message.length).putInt(message.length).put(message).array();
+        return watchFrame(type, encode(object, gvk));
+    }
+
+    /**
+     * The watch frame of an object already {@link #encode encoded}: the frame's {@code WatchEvent}
+     * ({@code type} = 1, {@code object} = 2, a {@code RawExtension} whose {@code raw} = 1 is
+     * {@code encoded}) after its length.
+     */
+    public static byte[] watchFrame(String type, byte[] encoded) {
+        int object = 1 + CodedOutputStream.computeByteArraySizeNoTag(encoded);
+        int event = 1 + CodedOutputStream.computeStringSizeNoTag(type) + 1
+                + CodedOutputStream.computeUInt32SizeNoTag(object) + object;
+        byte[] out = new byte[4 + event];
+        CodedOutputStream cos = CodedOutputStream.newInstance(out);
+        try {
+            cos.writeRawBytes(new byte[] {(byte) (event >>> 24), (byte) (event >>> 16), (byte) (event >>> 8), (byte) event});
+            cos.writeString(1, type);
+            cos.writeUInt32NoTag(2 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED);
+            cos.writeUInt32NoTag(object);
+            cos.writeByteArray(1, encoded);
+            cos.checkNoSpaceLeft();
+        } catch (IOException e) {
+            throw new IllegalStateException("writing to an array", e);
+        }
+        return out;
+    }
+
+    private static Descriptor message(GroupVersionKind gvk) {
+        return KindIndex.builtIn().find(gvk)
+                .orElseThrow(() -> new IllegalArgumentException("no protobuf message for " + gvk));
+    }
+
+    /**
+     * The {@code runtime.Unknown} around a message: {@code typeMeta} = 1 ({@code apiVersion} = 1,
+     * {@code kind} = 2), {@code raw} = 2, and empty {@code contentEncoding} = 3 and {@code contentType} = 4,
+     * which kube-apiserver writes too.
+     */
+    private static final class Envelope {
+
+        private static final int TAIL = 4;
+
+        static int size(GroupVersionKind gvk, int raw) {
+            int typeMeta = typeMetaSize(gvk);
+            return 1 + CodedOutputStream.computeUInt32SizeNoTag(typeMeta) + typeMeta
+                    + 1 + CodedOutputStream.computeUInt32SizeNoTag(raw) + raw + TAIL;
+        }
+
+        static void writeHead(GroupVersionKind gvk, int raw, CodedOutputStream out) throws IOException {
+            out.writeUInt32NoTag(1 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED);
+            out.writeUInt32NoTag(typeMetaSize(gvk));
+            out.writeString(1, gvk.apiVersion());
+            out.writeString(2, gvk.kind());
+            out.writeUInt32NoTag(2 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED);
+            out.writeUInt32NoTag(raw);
+        }
+
+        static void writeTail(CodedOutputStream out) throws IOException {
+            out.writeString(3, "");
+            out.writeString(4, "");
+        }
+
+        private static int typeMetaSize(GroupVersionKind gvk) {
+            return 1 + CodedOutputStream.computeStringSizeNoTag(gvk.apiVersion())
+                    + 1 + CodedOutputStream.computeStringSizeNoTag(gvk.kind());
+        }
     }
 
     /**
@@ -143,7 +244,7 @@ public final class ProtobufCodec {
      * client-java-proto's generated parsers predate protobuf 22 and protobuf-java 4 warns about (and
      * guards against) them on every class's first parse.
      */
-    private static Envelope envelope(byte[] body, GroupVersionKind expected) {
+    private static Parsed envelope(byte[] body, GroupVersionKind expected) {
         if (body.length == 0) {
             throw unrecognized(expected, "empty data", body);
         }
@@ -158,7 +259,7 @@ public final class ProtobufCodec {
             DynamicMessage unknown = DynamicMessage.parseFrom(UNKNOWN,
                     ByteString.copyFrom(body, PREFIX.length, body.length - PREFIX.length));
             Message typeMeta = (Message) unknown.getField(UNKNOWN.findFieldByName("typeMeta"));
-            return new Envelope(
+            return new Parsed(
                     (String) typeMeta.getField(TYPE_META.findFieldByName("apiVersion")),
                     (String) typeMeta.getField(TYPE_META.findFieldByName("kind")),
                     (ByteString) unknown.getField(UNKNOWN.findFieldByName("raw")));
@@ -168,11 +269,11 @@ public final class ProtobufCodec {
     }
 
     /** The parts of {@code runtime.Unknown} that decoding uses. */
-    private record Envelope(String apiVersion, String kind, ByteString raw) {
+    private record Parsed(String apiVersion, String kind, ByteString raw) {
     }
 
     /** kube-apiserver's {@code copyKindDefaults}: an empty kind or version comes from the endpoint. */
-    private static GroupVersionKind withDefaults(Envelope envelope, GroupVersionKind expected) {
+    private static GroupVersionKind withDefaults(Parsed envelope, GroupVersionKind expected) {
         String apiVersion = envelope.apiVersion();
         int slash = apiVersion.indexOf('/');
         String group = slash < 0 ? "" : apiVersion.substring(0, slash);
