@@ -154,10 +154,21 @@ public final class ProtobufCodec {
         if (!meta.isMissingNode()) {
             encoder.writeField(metadata, meta, cos);
         }
+        cos.flush();
+        byte[] scratch = new byte[8192];
         int index = 0;
         for (JsonNode item : items) {
             eachItem.accept(index++);
-            encoder.writeElement(itemsField, item, cos);
+            int size = encoder.nextSize();
+            int element = itemsField.tagSize + CodedOutputStream.computeUInt32SizeNoTag(size) + size;
+            if (element > scratch.length) {
+                scratch = new byte[Math.max(element, scratch.length * 2)];
+            }
+            // each item through an array encoder, which writes without checking for room at every field
+            CodedOutputStream one = CodedOutputStream.newInstance(scratch, 0, element);
+            encoder.writeElement(itemsField, item, one);
+            one.checkNoSpaceLeft();
+            out.write(scratch, 0, element);
         }
         Envelope.writeTail(cos);
         cos.flush();

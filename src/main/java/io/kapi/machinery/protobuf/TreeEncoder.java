@@ -1,14 +1,16 @@
 package io.kapi.machinery.protobuf;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.NumericNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
-import io.kapi.machinery.Json;
 import io.kapi.machinery.protobuf.MessagePlan.FieldPlan;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
@@ -78,9 +80,14 @@ final class TreeEncoder {
         writeValue(field, value, out);
     }
 
+    /** The measure the second pass reads next: for a message value, its size. */
+    int nextSize() {
+        return sizes[sizeCursor];
+    }
+
     /** The size of the JSON value of a field with its tag(s); 0 when it is left out. */
     int fieldSize(FieldPlan f, JsonNode v) {
-        if (v.isNull()) {
+        if (v instanceof NullNode) {
             return f.time ? f.tagSize + 1 : 0;
         }
         if (f.map) {
@@ -94,7 +101,7 @@ final class TreeEncoder {
 
     /** Writes a field as {@link #fieldSize} measured it. */
     void writeField(FieldPlan f, JsonNode v, CodedOutputStream out) throws IOException {
-        if (v.isNull()) {
+        if (v instanceof NullNode) {
             if (f.time) {
                 out.writeUInt32NoTag(f.tag);
                 out.writeUInt32NoTag(0);
@@ -114,7 +121,7 @@ final class TreeEncoder {
     // ---- objects
 
     private int objectSize(JsonNode json, MessagePlan plan) {
-        if (!json.isObject()) {
+        if (!(json instanceof ObjectNode)) {
             throw new IllegalArgumentException("expected an object for " + plan.descriptor.getName() + ", got "
                     + json.getNodeType());
         }
@@ -156,7 +163,7 @@ final class TreeEncoder {
     }
 
     private int mapSize(FieldPlan f, JsonNode v) {
-        if (!v.isObject()) {
+        if (!(v instanceof ObjectNode)) {
             return 0;
         }
         FieldPlan key = f.key();
@@ -164,7 +171,7 @@ final class TreeEncoder {
         boolean messages = value.type == FieldDescriptor.Type.MESSAGE;
         int size = 0;
         for (Map.Entry<String, JsonNode> e : v.properties()) {
-            if (messages && e.getValue().isNull()) {
+            if (messages && e.getValue() instanceof NullNode) {
                 continue;
             }
             int slot = reserve();
@@ -176,14 +183,14 @@ final class TreeEncoder {
     }
 
     private void writeMap(FieldPlan f, JsonNode v, CodedOutputStream out) throws IOException {
-        if (!v.isObject()) {
+        if (!(v instanceof ObjectNode)) {
             return;
         }
         FieldPlan key = f.key();
         FieldPlan value = f.value();
         boolean messages = value.type == FieldDescriptor.Type.MESSAGE;
         for (Map.Entry<String, JsonNode> e : v.properties()) {
-            if (messages && e.getValue().isNull()) {
+            if (messages && e.getValue() instanceof NullNode) {
                 continue;
             }
             out.writeUInt32NoTag(f.tag);
@@ -196,7 +203,7 @@ final class TreeEncoder {
     }
 
     private int repeatedSize(FieldPlan f, JsonNode v) {
-        if (!v.isArray()) {
+        if (!(v instanceof ArrayNode)) {
             return 0;
         }
         if (f.packed) {
@@ -216,7 +223,7 @@ final class TreeEncoder {
     }
 
     private void writeRepeated(FieldPlan f, JsonNode v, CodedOutputStream out) throws IOException {
-        if (!v.isArray()) {
+        if (!(v instanceof ArrayNode)) {
             return;
         }
         if (f.packed) {
@@ -250,12 +257,12 @@ final class TreeEncoder {
                 sizes[slot] = n;
                 yield CodedOutputStream.computeUInt32SizeNoTag(n) + n;
             }
-            case INT32 -> CodedOutputStream.computeInt32SizeNoTag(v.asInt());
-            case INT64 -> CodedOutputStream.computeInt64SizeNoTag(v.asLong());
-            case UINT32 -> CodedOutputStream.computeUInt32SizeNoTag(v.asInt());
-            case UINT64 -> CodedOutputStream.computeUInt64SizeNoTag(v.asLong());
-            case SINT32 -> CodedOutputStream.computeSInt32SizeNoTag(v.asInt());
-            case SINT64 -> CodedOutputStream.computeSInt64SizeNoTag(v.asLong());
+            case INT32 -> CodedOutputStream.computeInt32SizeNoTag(asInt(v));
+            case INT64 -> CodedOutputStream.computeInt64SizeNoTag(asLong(v));
+            case UINT32 -> CodedOutputStream.computeUInt32SizeNoTag(asInt(v));
+            case UINT64 -> CodedOutputStream.computeUInt64SizeNoTag(asLong(v));
+            case SINT32 -> CodedOutputStream.computeSInt32SizeNoTag(asInt(v));
+            case SINT64 -> CodedOutputStream.computeSInt64SizeNoTag(asLong(v));
             case BOOL -> 1;
             case DOUBLE, FIXED64, SFIXED64 -> 8;
             case FLOAT, FIXED32, SFIXED32 -> 4;
@@ -275,17 +282,17 @@ final class TreeEncoder {
                 out.writeUInt32NoTag(sizes[sizeCursor++]);
                 write(v, f.message(), out);
             }
-            case INT32 -> out.writeInt32NoTag(v.asInt());
-            case INT64 -> out.writeInt64NoTag(v.asLong());
-            case UINT32 -> out.writeUInt32NoTag(v.asInt());
-            case UINT64 -> out.writeUInt64NoTag(v.asLong());
-            case SINT32 -> out.writeSInt32NoTag(v.asInt());
-            case SINT64 -> out.writeSInt64NoTag(v.asLong());
+            case INT32 -> out.writeInt32NoTag(asInt(v));
+            case INT64 -> out.writeInt64NoTag(asLong(v));
+            case UINT32 -> out.writeUInt32NoTag(asInt(v));
+            case UINT64 -> out.writeUInt64NoTag(asLong(v));
+            case SINT32 -> out.writeSInt32NoTag(asInt(v));
+            case SINT64 -> out.writeSInt64NoTag(asLong(v));
             case BOOL -> out.writeBoolNoTag(v.asBoolean());
             case DOUBLE -> out.writeDoubleNoTag(v.asDouble());
-            case FIXED64, SFIXED64 -> out.writeFixed64NoTag(v.asLong());
+            case FIXED64, SFIXED64 -> out.writeFixed64NoTag(asLong(v));
             case FLOAT -> out.writeFloatNoTag((float) v.asDouble());
-            case FIXED32, SFIXED32 -> out.writeFixed32NoTag(v.asInt());
+            case FIXED32, SFIXED32 -> out.writeFixed32NoTag(asInt(v));
             case ENUM -> out.writeEnumNoTag(enumNumber(f, v));
         }
     }
@@ -328,7 +335,7 @@ final class TreeEncoder {
                     : plan.protoField("type").tagSize + 1 + plan.protoField("strVal").tagSize + stringSize(json.asText());
             case QUANTITY -> elementSize(plan.protoField("string"), json);
             case PROPS_OR_ARRAY -> {
-                if (!json.isArray()) {
+                if (!(json instanceof ArrayNode)) {
                     yield elementSize(plan.protoField("schema"), json);
                 }
                 int size = 0;
@@ -338,8 +345,8 @@ final class TreeEncoder {
                 yield size;
             }
             case PROPS_OR_BOOL -> plan.protoField("allows").tagSize + 1
-                    + (json.isObject() ? elementSize(plan.protoField("schema"), json) : 0);
-            case PROPS_OR_STRING_ARRAY -> json.isArray()
+                    + (json instanceof ObjectNode ? elementSize(plan.protoField("schema"), json) : 0);
+            case PROPS_OR_STRING_ARRAY -> json instanceof ArrayNode
                     ? repeatedSize(plan.protoField("property"), json)
                     : elementSize(plan.protoField("schema"), json);
         };
@@ -386,7 +393,7 @@ final class TreeEncoder {
             }
             case QUANTITY -> writeElement(plan.protoField("string"), json, out);
             case PROPS_OR_ARRAY -> {
-                if (!json.isArray()) {
+                if (!(json instanceof ArrayNode)) {
                     writeElement(plan.protoField("schema"), json, out);
                 } else {
                     for (JsonNode s : json) {
@@ -397,12 +404,12 @@ final class TreeEncoder {
             case PROPS_OR_BOOL -> {
                 out.writeUInt32NoTag(plan.protoField("allows").tag);
                 out.writeBoolNoTag(!json.isBoolean() || json.booleanValue());
-                if (json.isObject()) {
+                if (json instanceof ObjectNode) {
                     writeElement(plan.protoField("schema"), json, out);
                 }
             }
             case PROPS_OR_STRING_ARRAY -> {
-                if (json.isArray()) {
+                if (json instanceof ArrayNode) {
                     writeRepeated(plan.protoField("property"), json, out);
                 } else {
                     writeElement(plan.protoField("schema"), json, out);
@@ -415,7 +422,15 @@ final class TreeEncoder {
 
     /** A string field's value: the text, {@code ""} for null, else the JSON of the value. */
     private static String text(JsonNode v) {
-        return v.isTextual() ? v.textValue() : v.isNull() ? "" : v.toString();
+        return v instanceof TextNode t ? t.textValue() : v instanceof NullNode ? "" : v.toString();
+    }
+
+    private static int asInt(JsonNode v) {
+        return v instanceof NumericNode n ? n.intValue() : v.asInt();
+    }
+
+    private static long asLong(JsonNode v) {
+        return v instanceof NumericNode n ? n.longValue() : v.asLong();
     }
 
     private static int stringSize(String s) {
@@ -423,7 +438,7 @@ final class TreeEncoder {
     }
 
     private static byte[] base64(JsonNode v) {
-        if (v.isNull()) {
+        if (v instanceof NullNode) {
             return new byte[0];
         }
         String s = v.asText();
@@ -443,11 +458,7 @@ final class TreeEncoder {
     }
 
     private static byte[] jsonBytes(JsonNode json) {
-        try {
-            return Json.MAPPER.writeValueAsBytes(json);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RawJson.bytes(json);
     }
 
     // ---- what the first pass keeps for the second
@@ -460,7 +471,8 @@ final class TreeEncoder {
     }
 
     private void reserveSet(int value) {
-        sizes[reserve()] = value;
+        int slot = reserve(); // before reading the field: reserve() may grow the array
+        sizes[slot] = value;
     }
 
     private void keepLong(long value) {
