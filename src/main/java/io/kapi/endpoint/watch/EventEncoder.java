@@ -53,8 +53,8 @@ final class EventEncoder {
             if (target.format() == Format.PROTOBUF) {
                 // ADDED and MODIFIED carry the event's new object, DELETED its previous one
                 String which = PROTOBUF + (type.equals("DELETED") ? "previous" : "current");
-                return shared.get(PROTOBUF + type, () -> ProtobufCodec.watchFrame(type,
-                        shared.get(which, () -> ProtobufCodec.encode(object, kindOf(object)))));
+                byte[] encoded = shared.get(which, () -> ProtobufCodec.encode(object, kindOf(object)));
+                return shared.get(PROTOBUF + type, () -> ProtobufCodec.watchFrame(type, encoded));
             }
             return shared.get(type, () -> frame(type, object));
         }
