@@ -85,15 +85,16 @@ public final class ResponseEncoder {
      * Items' {@code omit} fields (a built-in list's items carry no {@code apiVersion} and {@code kind}) are
      * left out; the items are not modified. Compact JSON only (pretty output is for people, and small).
      *
-     * In protobuf, the envelope's {@code kind} names the list's message, and items have no place for
-     * {@code apiVersion} and {@code kind} whatever {@code omit} says.
+     * In protobuf, the envelope's {@code kind} names the list's message, items have no place for
+     * {@code apiVersion} and {@code kind} whatever {@code omit} says, and {@code encodings} keeps (and
+     * gives back) each item's message; JSON ignores it.
      *
      * @param envelope the list without items: {@code kind}, {@code apiVersion}, {@code metadata}
      */
     public static void writeList(ObjectNode envelope, List<ObjectNode> items, Set<String> omit, ResponseTarget target,
-                                 OutputStream out) throws IOException {
+                                 OutputStream out, ProtobufCodec.ItemEncodings encodings) throws IOException {
         if (target.format() == Format.PROTOBUF) {
-            ProtobufCodec.writeList(envelope, items, kindOf(envelope), out, CpuShare::step);
+            ProtobufCodec.writeList(envelope, items, kindOf(envelope), out, CpuShare::step, encodings);
             return;
         }
         if (target.format() != Format.JSON || target.pretty()) {

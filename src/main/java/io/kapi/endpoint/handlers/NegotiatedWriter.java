@@ -18,6 +18,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.ListResult;
+import io.kapi.storage.cache.SharedFrames;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,8 @@ public final class NegotiatedWriter implements ResponseWriter {
 
     /** What a built-in list's items leave out, as kube-apiserver encodes them. */
     private static final Set<String> TYPE_FIELDS = Set.of("apiVersion", "kind");
+    /** The key of an item's protobuf message in its shared encodings. */
+    private static final String PROTOBUF_ITEM = "protobuf-item:";
 
     private final TableConvertor tables;
     private final Clock clock;
@@ -91,8 +94,22 @@ public final class NegotiatedWriter implements ResponseWriter {
                 typedItems);
         Set<String> omit = typedItems ? Set.of() : TYPE_FIELDS;
         List<ObjectNode> items = page.items();
+        ProtobufCodec.ItemEncodings kept = encodings(page);
         return new RestResponse(200, new ArrayList<>(), new RestResponse.Encoded(ResponseEncoder.contentType(target),
-                out -> encoders.encode(items.size(), () -> ResponseEncoder.writeList(envelope, items, omit, target, out))));
+                out -> encoders.encode(items.size(),
+                        () -> ResponseEncoder.writeList(envelope, items, omit, target, out, kept))));
+    }
+
+    /**
+     * Where the page's items keep their protobuf messages: the watch cache's objects keep them for as long
+     * as they live (a second LIST copies bytes), other items nowhere.
+     */
+    private static ProtobufCodec.ItemEncodings encodings(ListResult page) {
+        List<SharedFrames> shared = page.encodings();
+        if (shared == null) {
+            return ProtobufCodec.ItemEncodings.NONE;
+        }
+        return (index, kind, encoder) -> shared.get(index).get(PROTOBUF_ITEM + kind, encoder);
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * Kubernetes' protobuf wire format, {@code application/vnd.kubernetes.protobuf}, for the built-in kinds.
@@ -122,28 +123,57 @@ public final class ProtobufCodec {
     }
 
     /**
+     * Where a list's items keep their encodings from one response to the next: the shared objects of the
+     * watch cache do, so that a repeated LIST copies bytes instead of encoding every item again.
+     */
+    @FunctionalInterface
+    public interface ItemEncodings {
+        /** Items that keep nothing: every list encodes them anew. */
+        ItemEncodings NONE = (index, kind, encoder) -> encoder.get();
+
+        /**
+         * The message of item {@code index} as {@code kind} (without envelope), made by {@code encoder} if
+         * the item has none yet.
+         */
+        byte[] get(int index, String kind, Supplier<byte[]> encoder);
+    }
+
+    /**
      * Writes a list as {@link #encode} writes {@code envelope} with {@code items} in its {@code items},
-     * the same bytes, without building the list or its encoding: a first pass measures every item, a
-     * second writes them in turn to {@code out} (which it flushes, and does not close).
+     * the same bytes, without building the list or its encoding: each item's message is made once (or
+     * taken from {@code encodings}), measured, then written in turn to {@code out} (which it flushes, and
+     * does not close). Without encodings kept, a first pass measures every item and a second writes it, so
+     * that the list's encoding is never held whole.
      *
      * @param envelope the list without items: its {@code metadata} (other keys are left out)
      * @param items the items, each an object of the list's item kind ({@code apiVersion} and {@code kind}
      *     are left out, as the message has no place for them)
      * @param listKind the list's kind, such as {@code v1 PodList} or {@code meta.k8s.io/v1
      *     PartialObjectMetadataList}
-     * @param eachItem told the index of each item before it is written (to yield the thread, say)
+     * @param eachItem told the index of each item before it is encoded or written (to yield the thread)
+     * @param encodings where the items keep their messages, or {@link ItemEncodings#NONE}
      * @throws IllegalArgumentException as {@link #encode}, before anything is written
      */
     public static void writeList(JsonNode envelope, List<? extends JsonNode> items, GroupVersionKind listKind,
-                                 OutputStream out, IntConsumer eachItem) throws IOException {
+                                 OutputStream out, IntConsumer eachItem, ItemEncodings encodings) throws IOException {
         MessagePlan list = MessagePlan.of(message(listKind));
         MessagePlan.FieldPlan metadata = list.protoField("metadata");
         MessagePlan.FieldPlan itemsField = list.protoField("items");
         JsonNode meta = envelope.path("metadata");
         TreeEncoder encoder = new TreeEncoder();
         long raw = meta.isMissingNode() ? 0 : encoder.fieldSize(metadata, meta);
-        for (JsonNode item : items) {
-            raw += encoder.elementSize(itemsField, item);
+        byte[][] kept = encodings == ItemEncodings.NONE ? null : new byte[items.size()][];
+        String itemKind = itemsField.descriptor.getMessageType().getFullName();
+        for (int i = 0; i < items.size(); i++) {
+            if (kept == null) {
+                raw += encoder.elementSize(itemsField, items.get(i));
+            } else {
+                eachItem.accept(i);
+                JsonNode item = items.get(i);
+                byte[] message = encodings.get(i, itemKind, () -> message(item, itemsField.message()));
+                kept[i] = message;
+                raw += itemsField.tagSize + CodedOutputStream.computeByteArraySizeNoTag(message);
+            }
         }
         if (raw > Integer.MAX_VALUE - 1024) {
             throw new IllegalArgumentException("a list of " + raw + " bytes is too large for protobuf");
@@ -154,7 +184,23 @@ public final class ProtobufCodec {
         if (!meta.isMissingNode()) {
             encoder.writeField(metadata, meta, cos);
         }
+        if (kept != null) {
+            for (byte[] message : kept) {
+                cos.writeUInt32NoTag(itemsField.tag);
+                cos.writeUInt32NoTag(message.length);
+                cos.writeRawBytes(message);
+            }
+        } else {
+            cos.flush();
+            writeMeasured(items, itemsField, encoder, out, eachItem);
+        }
+        Envelope.writeTail(cos);
         cos.flush();
+    }
+
+    /** The second pass of an uncached list: each item through an array encoder, then to {@code out}. */
+    private static void writeMeasured(List<? extends JsonNode> items, MessagePlan.FieldPlan itemsField,
+                                      TreeEncoder encoder, OutputStream out, IntConsumer eachItem) throws IOException {
         byte[] scratch = new byte[8192];
         int index = 0;
         for (JsonNode item : items) {
@@ -164,14 +210,26 @@ public final class ProtobufCodec {
             if (element > scratch.length) {
                 scratch = new byte[Math.max(element, scratch.length * 2)];
             }
-            // each item through an array encoder, which writes without checking for room at every field
+            // an array encoder writes without checking for room at every field
             CodedOutputStream one = CodedOutputStream.newInstance(scratch, 0, element);
             encoder.writeElement(itemsField, item, one);
             one.checkNoSpaceLeft();
             out.write(scratch, 0, element);
         }
-        Envelope.writeTail(cos);
-        cos.flush();
+    }
+
+    /** The message of {@code json} alone, without tag or envelope. */
+    private static byte[] message(JsonNode json, MessagePlan plan) {
+        TreeEncoder encoder = new TreeEncoder();
+        byte[] out = new byte[encoder.size(json, plan)];
+        CodedOutputStream cos = CodedOutputStream.newInstance(out);
+        try {
+            encoder.write(json, plan, cos);
+            cos.checkNoSpaceLeft();
+        } catch (IOException e) {
+            throw new IllegalStateException("writing to an array", e);
+        }
+        return out;
     }
 
     /**

@@ -28,8 +28,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * A LIST response of running pods encoded as the server streams it, JSON ({@link ResponseEncoder#writeList})
  * against protobuf ({@link ProtobufCodec#writeList}), into a sink that only counts the bytes. The pods are
  * what a scheduled, running pod holds in kube: spec with defaults, status with conditions and container
- * statuses, managed fields of three managers. Run by {@code bench/protobuf.sh}, which also prints the
- * sizes ({@link #main}).
+ * statuses, managed fields of two managers (or none: {@code managedFields=false}). {@code protobufKept} is a
+ * repeated LIST of the watch cache's objects, which keep their protobuf messages from the first (see
+ * {@code CachedObject#encodings}); {@code protobuf} encodes every item anew, as a first LIST does. Run by
+ * {@code bench/protobuf.sh}, which also prints the sizes ({@link #main}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -95,12 +97,24 @@ public class ListEncodeBenchmark {
     @Param({"5000"})
     public int pods;
 
+    @Param({"true", "false"})
+    public boolean managedFields;
+
     private List<ObjectNode> items;
     private ObjectNode envelope;
+    private ProtobufCodec.ItemEncodings kept;
 
     @Setup
     public void setUp() throws Exception {
         items = pods(pods);
+        if (!managedFields) {
+            items.forEach(p -> ((ObjectNode) p.get("metadata")).remove("managedFields"));
+        }
+        byte[][] messages = new byte[items.size()][];
+        kept = (index, kind, encoder) -> {
+            byte[] m = messages[index];
+            return m != null ? m : (messages[index] = encoder.get());
+        };
         envelope = (ObjectNode) Json.MAPPER.readTree("{\"kind\":\"PodList\",\"apiVersion\":\"v1\","
                 + "\"metadata\":{\"resourceVersion\":\"123456\"}}");
     }
@@ -117,26 +131,36 @@ public class ListEncodeBenchmark {
     @Benchmark
     public long json() throws IOException {
         Counting out = new Counting();
-        ResponseEncoder.writeList(envelope, items, TYPE_FIELDS, ResponseTarget.JSON, out);
+        ResponseEncoder.writeList(envelope, items, TYPE_FIELDS, ResponseTarget.JSON, out, ProtobufCodec.ItemEncodings.NONE);
         return out.bytes;
     }
 
     @Benchmark
     public long protobuf() throws IOException {
         Counting out = new Counting();
-        ProtobufCodec.writeList(envelope, items, POD_LIST, out, i -> { });
+        ProtobufCodec.writeList(envelope, items, POD_LIST, out, i -> { }, ProtobufCodec.ItemEncodings.NONE);
+        return out.bytes;
+    }
+
+    @Benchmark
+    public long protobufKept() throws IOException {
+        Counting out = new Counting();
+        ProtobufCodec.writeList(envelope, items, POD_LIST, out, i -> { }, kept);
         return out.bytes;
     }
 
     /** Prints the size of each encoding of the list. */
     public static void main(String[] args) throws Exception {
-        ListEncodeBenchmark b = new ListEncodeBenchmark();
-        b.pods = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
-        b.setUp();
-        long json = b.json();
-        long protobuf = b.protobuf();
-        System.out.printf("%d pods: JSON %,d bytes, protobuf %,d bytes (%.2f x smaller)%n", b.pods, json, protobuf,
-                (double) json / protobuf);
+        for (boolean managed : new boolean[] {true, false}) {
+            ListEncodeBenchmark b = new ListEncodeBenchmark();
+            b.pods = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
+            b.managedFields = managed;
+            b.setUp();
+            long json = b.json();
+            long protobuf = b.protobuf();
+            System.out.printf("%d pods, managedFields=%s: JSON %,d bytes, protobuf %,d bytes (%.2f x smaller)%n",
+                    b.pods, managed, json, protobuf, (double) json / protobuf);
+        }
     }
 
     /** Counts what is written, and keeps nothing. */

@@ -54,7 +54,8 @@ class TreeEncoderTest {
         whole.putArray("items").addAll(items);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         List<Integer> seen = new ArrayList<>();
-        ProtobufCodec.writeList(whole.deepCopy().without("items"), items, POD_LIST, out, seen::add);
+        ProtobufCodec.writeList(whole.deepCopy().without("items"), items, POD_LIST, out, seen::add,
+                ProtobufCodec.ItemEncodings.NONE);
         assertArrayEquals(ProtobufCodec.encode(whole, POD_LIST), out.toByteArray());
         assertEquals(java.util.stream.IntStream.range(0, 50).boxed().toList(), seen);
         V1.PodList typed = V1.PodList.parseFrom(Runtime.Unknown.parseFrom(
@@ -66,10 +67,38 @@ class TreeEncoderTest {
     }
 
     @Test
+    @DisplayName("items that keep their messages are encoded once: a second list copies them, the same bytes")
+    void keptEncodings() throws Exception {
+        List<ObjectNode> items = pods(5);
+        JsonNode envelope = tree("{\"metadata\":{\"resourceVersion\":\"9\"}}");
+        java.util.Map<Integer, byte[]> kept = new java.util.HashMap<>();
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        ProtobufCodec.ItemEncodings keeping = (index, kind, encoder) -> {
+            assertEquals("k8s.io.api.core.v1.Pod", kind);
+            return kept.computeIfAbsent(index, i -> {
+                made.incrementAndGet();
+                return encoder.get();
+            });
+        };
+        byte[] none = list(envelope, items, ProtobufCodec.ItemEncodings.NONE);
+        assertArrayEquals(none, list(envelope, items, keeping));
+        assertArrayEquals(none, list(envelope, items, keeping));
+        assertEquals(5, made.get());
+    }
+
+    private static byte[] list(JsonNode envelope, List<ObjectNode> items, ProtobufCodec.ItemEncodings encodings)
+            throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProtobufCodec.writeList(envelope, items, POD_LIST, out, i -> { }, encodings);
+        return out.toByteArray();
+    }
+
+    @Test
     @DisplayName("an empty list is its envelope and list metadata")
     void emptyList() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ProtobufCodec.writeList(tree("{\"metadata\":{\"resourceVersion\":\"3\"}}"), List.of(), POD_LIST, out, i -> { });
+        ProtobufCodec.writeList(tree("{\"metadata\":{\"resourceVersion\":\"3\"}}"), List.of(), POD_LIST, out, i -> { },
+                ProtobufCodec.ItemEncodings.NONE);
         V1.PodList typed = V1.PodList.parseFrom(Runtime.Unknown.parseFrom(
                 Arrays.copyOfRange(out.toByteArray(), 4, out.size())).getRaw());
         assertEquals(0, typed.getItemsCount());
@@ -141,7 +170,8 @@ class TreeEncoderTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         List<ObjectNode> items = List.of((ObjectNode) tree("{\"metadata\":{\"creationTimestamp\":\"yesterday\"}}"));
         assertThrows(IllegalArgumentException.class,
-                () -> ProtobufCodec.writeList(tree("{}"), items, POD_LIST, out, i -> { }));
+                () -> ProtobufCodec.writeList(tree("{}"), items, POD_LIST, out, i -> { },
+                        ProtobufCodec.ItemEncodings.NONE));
         assertEquals(0, out.size());
         assertThrows(IllegalArgumentException.class, () -> ProtobufCodec.encode(
                 tree("{\"metadata\":\"x\"}"), ProtobufDecodeTest.CONFIG_MAP));
