@@ -43,7 +43,8 @@ final class MessagePlan {
             if (f.inline()) {
                 inlined.add(plan);
             } else {
-                named.put(f.jsonName(), plan);
+                // interned, as Jackson interns the keys it reads: a lookup then compares references
+                named.put(f.jsonName().intern(), plan);
             }
         }
         this.byJsonName = Map.copyOf(named);
