@@ -408,7 +408,7 @@ public final class WatchBench {
         private final java.io.DataInputStream frames;
 
         ProtobufEvents(InputStream in) {
-            frames = new java.io.DataInputStream(new java.io.BufferedInputStream(in, 65536));
+            frames = new java.io.DataInputStream(new java.io.BufferedInputStream(in, 8192)); // as the JSON reader reads
         }
 
         @Override
