@@ -32,8 +32,8 @@ mvn -q -B -f reactor.xml package -DskipTests dependency:build-classpath -Dmdep.o
 # Class-Path (for java -jar), which a JVM would add behind it; beside an installed jar there are none.
 jars=testing/target/bench-jars
 rm -rf "$jars" && mkdir -p "$jars"
-server="$(ls target/kapi-*.jar | grep -v -e sources -e tests | head -n 1)"
-built_library="$(ls testing/target/kapi-testing-*.jar | grep -v -e sources -e tests | head -n 1)"
+server="$(ls target/kapi-*.jar | grep -v -e '-sources\.jar$' -e '-tests\.jar$' | head -n 1)"
+built_library="$(ls testing/target/kapi-testing-*.jar | grep -v -e '-sources\.jar$' -e '-tests\.jar$' | head -n 1)"
 cp "$server" "$built_library" "$jars/"
 library="$jars/$(basename "$built_library")"
 deps="$(tr ':' '\n' < testing/target/test-classpath.txt | sed "s#^.*/target/$(basename "$server")\$#$jars/$(basename "$server")#" | paste -sd:)"

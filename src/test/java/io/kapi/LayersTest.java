@@ -39,6 +39,7 @@ final class LayersTest {
             List.of("endpoint"),
             List.of("admission.*"),
             List.of("authz"),
+            List.of("informers"),
             List.of("registry"),
             List.of("webhook"),
             List.of("admission"),

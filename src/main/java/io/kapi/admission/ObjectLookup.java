@@ -22,6 +22,16 @@ public interface ObjectLookup {
         return get(resource, namespace, name);
     }
 
+    /**
+     * The object as the watch cache holds it, or as storage does when the cache has none (not there yet, or
+     * not cached): kube's service-account token getter, a lister first and then a live GET. Cheap for the
+     * objects that exist; what a per-request check that must see a new object at once should read.
+     */
+    default Optional<ObjectNode> cachedOrStored(GroupVersionResource resource, String namespace, String name) {
+        Optional<ObjectNode> cached = cached(resource, namespace, name);
+        return cached.isPresent() ? cached : get(resource, namespace, name);
+    }
+
     /** Every object of a resource in {@code namespace} ("" for all, or for cluster-scoped ones). */
     List<ObjectNode> list(GroupVersionResource resource, String namespace);
 

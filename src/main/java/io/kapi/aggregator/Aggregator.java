@@ -4,6 +4,7 @@ import io.kapi.client.LocalClient;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.discovery.ExternalVersion;
 import io.kapi.health.PostStartHook;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.registry.Registry;
 import java.time.Clock;
@@ -63,8 +64,9 @@ public final class Aggregator implements AutoCloseable {
      * @param apiserver writes APIService status as kube-apiserver itself (the API the proxy is part of)
      * @param servedHere the group-versions this server serves (never proxied)
      */
-    public PostStartHook controller(LocalClient apiserver, Predicate<GroupVersion> servedHere, Clock clock) {
-        AggregatorController c = new AggregatorController(registry, apiserver.resource(AggregatorController.API_SERVICES),
+    public PostStartHook controller(LocalClient apiserver, SharedInformers informers, Predicate<GroupVersion> servedHere,
+                                    Clock clock) {
+        AggregatorController c = new AggregatorController(registry, informers, apiserver.resource(AggregatorController.API_SERVICES),
                 new Availability(registry, locator, backends), servedHere, clock, routes);
         controller = c;
         return c;

@@ -1,39 +1,66 @@
 package io.kapi.aggregator;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.client.ResourceClient;
 import io.kapi.health.PostStartHook;
+import io.kapi.informers.PassController;
+import io.kapi.informers.QueueController;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Conditions;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.Registry;
-import io.kapi.registry.WatchedPasses;
 import io.kapi.registry.ResourceStore;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 /**
- * kube-aggregator's remote availability and discovery controllers in one loop: on every APIService event,
- * and every few seconds, each APIService that names a Service is {@linkplain Availability checked}, its
- * {@code Available} condition written when it changed (the transition time kept while the status stays),
- * and the {@link Routes} the proxy and discovery read are replaced. A route whose group-version this
- * server serves itself is not taken: a built-in API cannot be sent elsewhere by mistake.
+ * kube-aggregator's APIService registration, remote availability and discovery controllers in one:
+ * <ul>
+ *   <li>every APIService that names a Service has a {@link Routes route} as soon as it is seen, available
+ *       as its stored {@code Available} condition says (so an APIService not checked yet answers 503, as
+ *       kube's proxy handler does until the condition is True);</li>
+ *   <li>{@value #WORKERS} workers {@linkplain Availability check} APIServices in parallel, as kube's
+ *       controller runs 5: each check is bounded (5 s), so a slow backend holds one worker, never the
+ *       checks of the others. A checked APIService's condition is written when it changed (the transition
+ *       time kept while the status stays), and what its backend listed goes to discovery;</li>
+ *   <li>an APIService is queued when it is new or its spec changed, and every one again every 10 s (2 s
+ *       while some is unavailable), as kube's resync does.</li>
+ * </ul>
+ * A route whose group-version this server serves itself is not taken: a built-in API cannot be sent
+ * elsewhere by mistake.
  */
 final class AggregatorController implements PostStartHook, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(AggregatorController.class.getName());
     static final GroupVersionResource API_SERVICES =
             new GroupVersionResource("apiregistration.k8s.io", "v1", "apiservices");
+    private static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
+    private static final GroupVersionResource ENDPOINT_SLICES =
+            new GroupVersionResource("discovery.k8s.io", "v1", "endpointslices");
+    private static final Duration PASS_SPACING = Duration.ofMillis(10);
+    /** kube-aggregator's {@code availableController.Run(5, ...)}. */
+    static final int WORKERS = 5;
     /** Resync while some APIService is unavailable: a Service or endpoint made later is seen soon. */
     private static final Duration RETRY = Duration.ofSeconds(2);
     private static final Duration RESYNC = Duration.ofSeconds(10);
+
+    /** What the last check of an APIService read from its backend, for discovery and OpenAPI. */
+    private record Checked(GroupVersion groupVersion, ObjectNode resourceList, String openApiV3) {
+    }
 
     private final Registry registry;
     private final ResourceClient apiServices;
@@ -41,11 +68,24 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
     private final Predicate<GroupVersion> servedHere;
     private final Clock clock;
     private final AtomicReference<Routes> routes;
-    private volatile Thread worker;
+    /** Checks one APIService at a time per name, {@link #WORKERS} at once. */
+    private final QueueController checks;
+    /** Publishes the routes and queues what is due, on changes of APIServices and what they point at. */
+    private final PassController passes;
+    private final SharedInformers informers;
+    private final Map<String, Checked> checked = new ConcurrentHashMap<>();
+    /** The spec each APIService had when last queued: a change queues it again. Loop thread only. */
+    private final Map<String, JsonNode> queuedSpecs = new HashMap<>();
+    private long nextResync = System.nanoTime();
+    private boolean started;
 
-    AggregatorController(Registry registry, ResourceClient apiServices, Availability availability,
-                         Predicate<GroupVersion> servedHere, Clock clock, AtomicReference<Routes> routes) {
+    AggregatorController(Registry registry, SharedInformers informers, ResourceClient apiServices,
+                         Availability availability, Predicate<GroupVersion> servedHere, Clock clock,
+                         AtomicReference<Routes> routes) {
         this.registry = registry;
+        this.informers = informers;
+        this.checks = new QueueController("apiservice-availability", WORKERS, this::check);
+        this.passes = new PassController("apiservice-routes", PASS_SPACING, this::pass);
         this.apiServices = apiServices;
         this.availability = availability;
         this.servedHere = servedHere;
@@ -58,41 +98,93 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
         return "apiservice-status-remote-available-controller";
     }
 
+    /**
+     * Starts the checks, and the passes on changes of the APIServices, Services and EndpointSlices (their
+     * shared informers, as kube's availability controller watches them).
+     */
     @Override
-    public void run() {
-        if (worker == null) {
-            worker = Thread.ofVirtual().name("apiservice-availability").start(this::loop);
+    public synchronized void run() {
+        if (started) {
+            return;
         }
+        started = true;
+        checks.start();
+        passes.watching(List.of(informers.informer(API_SERVICES), informers.informer(SERVICES),
+                informers.informer(ENDPOINT_SLICES)));
+        passes.start();
     }
 
-    private void loop() {
-        WatchedPasses.run(this::store, () -> sync() ? RESYNC : RETRY, "APIService availability", LOG);
+    /** On every change and resync: routes published, new, changed or due APIServices queued for a check. */
+    private void pass() {
+        List<ObjectNode> all = publish();
+        long now = System.nanoTime();
+        boolean resync = now - nextResync >= 0;
+        Map<String, JsonNode> seen = new HashMap<>();
+        boolean allAvailable = true;
+        for (ObjectNode apiService : all) {
+            String name = ObjectMeta.of(apiService).name();
+            JsonNode spec = apiService.path("spec");
+            seen.put(name, spec);
+            if (routed(apiService).isEmpty()) {
+                continue;
+            }
+            allAvailable &= ApiServiceRoute.availableCondition(apiService);
+            if (resync || !spec.equals(queuedSpecs.get(name))) {
+                checks.queue().add(name);
+            }
+        }
+        queuedSpecs.clear();
+        queuedSpecs.putAll(seen);
+        checked.keySet().retainAll(seen.keySet());
+        if (resync) {
+            nextResync = now + (allAvailable ? RESYNC : RETRY).toNanos();
+        }
+        passes.triggerAfter(Duration.ofNanos(Math.max(nextResync - now, 0)));
     }
 
-    /** One pass over every APIService; true when every routed one is available. */
-    boolean sync() {
+    /** Checks one APIService (as stored now), writes its condition, and publishes what it found. */
+    private void check(String name) {
+        Optional<ObjectNode> apiService = store().find("", name);
+        Optional<ApiServiceRoute> route = apiService.flatMap(this::routed);
+        if (route.isEmpty()) {
+            checked.remove(name);
+            return;
+        }
+        Availability.Result result = availability.check(route.get());
+        checked.put(name, new Checked(route.get().groupVersion(), result.resourceList(), result.openApiV3()));
+        writeCondition(apiService.get(), result);
+        publish();
+    }
+
+    private Optional<ApiServiceRoute> routed(ObjectNode apiService) {
+        return ApiServiceRoute.of(apiService).filter(r -> !servedHere.test(r.groupVersion()));
+    }
+
+    /**
+     * Replaces the routes with those of the APIServices stored now, and what their last checks read.
+     *
+     * @return the APIServices stored now
+     */
+    private synchronized List<ObjectNode> publish() {
+        List<ObjectNode> all = store().list("", ListOptions.ALL).items();
         Map<GroupVersion, ApiServiceRoute> found = new HashMap<>();
         Map<GroupVersion, ObjectNode> resources = new HashMap<>();
         Map<String, String> openApi = new HashMap<>();
-        boolean allAvailable = true;
-        for (ObjectNode apiService : store().list("", ListOptions.ALL).items()) {
-            ApiServiceRoute route = ApiServiceRoute.of(apiService).orElse(null);
-            if (route == null || servedHere.test(route.groupVersion())) {
+        for (ObjectNode apiService : all) {
+            ApiServiceRoute route = routed(apiService).orElse(null);
+            if (route == null) {
                 continue;
             }
-            Availability.Result result = availability.check(route);
-            boolean available = "True".equals(result.status());
-            allAvailable &= available;
-            if (writeCondition(apiService, result)) {
-                route = route.withAvailable(available);
-            }
             found.put(route.groupVersion(), route);
-            if (result.resourceList() != null) {
-                resources.put(route.groupVersion(), result.resourceList());
+            Checked c = checked.get(route.name());
+            if (c == null || !c.groupVersion().equals(route.groupVersion())) {
+                continue;
             }
-            if (result.openApiV3() != null) {
-                openApi.put("apis/" + route.groupVersion().group() + "/" + route.groupVersion().version(),
-                        result.openApiV3());
+            if (c.resourceList() != null) {
+                resources.put(route.groupVersion(), c.resourceList());
+            }
+            if (c.openApiV3() != null) {
+                openApi.put("apis/" + route.groupVersion().group() + "/" + route.groupVersion().version(), c.openApiV3());
             }
         }
         availability.retain(found.keySet());
@@ -100,14 +192,14 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
         if (!next.equals(routes.get())) {
             routes.set(next);
         }
-        return allAvailable;
+        return all;
     }
 
-    /** Writes the condition when it differs from the stored one; true when the stored one now says it. */
-    private boolean writeCondition(ObjectNode apiService, Availability.Result result) {
+    /** Writes the condition when it differs from the stored one. */
+    private void writeCondition(ObjectNode apiService, Availability.Result result) {
         ObjectNode changed = apiService.deepCopy();
         if (!Conditions.set(changed, "Available", result.status(), result.reason(), result.message(), clock.instant())) {
-            return true;
+            return;
         }
         try {
             apiServices.update(changed, "status");
@@ -115,10 +207,8 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
                 LOG.log(Level.INFO, "APIService {0} Available={1}: {2}", changed.path("metadata").path("name").asText(),
                         result.status(), result.message());
             }
-            return true;
         } catch (ApiException e) {
             LOG.log(Level.DEBUG, "APIService status not written yet: {0}", e.getMessage());
-            return false;
         }
     }
 
@@ -127,10 +217,8 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
     }
 
     @Override
-    public void close() {
-        Thread t = worker;
-        if (t != null) {
-            t.interrupt();
-        }
+    public synchronized void close() {
+        passes.close();
+        checks.close();
     }
 }

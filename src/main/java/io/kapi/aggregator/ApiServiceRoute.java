@@ -29,12 +29,6 @@ public record ApiServiceRoute(String name, GroupVersion groupVersion, int groupP
         }
     }
 
-    /** This route with its APIService's availability as {@code available}. */
-    ApiServiceRoute withAvailable(boolean available) {
-        return new ApiServiceRoute(name, groupVersion, groupPriority, versionPriority, service, caBundle, insecure,
-                available);
-    }
-
     /** The route of an APIService object, or empty for a local one (no {@code spec.service}). */
     public static Optional<ApiServiceRoute> of(ObjectNode apiService) {
         JsonNode spec = apiService.path("spec");

@@ -7,26 +7,27 @@ import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.webhook.BoundedExchange;
 import io.kapi.webhook.CallErrors;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * kube-aggregator's remote availability check of one APIService that names a Service, in its order and
  * words: the Service exists; a cluster-IP Service listens on the port and has EndpointSlices with a
  * ready endpoint on that port's name; the backend answers {@code GET /apis/<group>/<version>} with a 2xx
- * within 5 seconds (its certificate not checked, the caller {@code system:kube-aggregator} in
- * {@code system:masters}). What it answered is the group-version's resources for discovery; its OpenAPI v3
+ * within 5 seconds, the whole exchange held to them (its certificate not checked, the caller
+ * {@code system:kube-aggregator} in {@code system:masters}). Checks of several APIServices may run at once.
+ * What it answered is the group-version's resources for discovery; its OpenAPI v3
  * document ({@code /openapi/v3/apis/<group>/<version>}, at most 8 MiB) is fetched with it for {@code /openapi/v3},
  * at most once a minute (as kube's OpenAPI aggregation refreshes), not on every check.
  */
@@ -141,8 +142,9 @@ final class Availability {
         Answer answer;
         try {
             answer = get(url);
-        } catch (HttpTimeoutException e) {
-            return missing(url, "Get \"" + url + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
+        } catch (BoundedExchange.DeadlineExceeded e) {
+            return missing(url, "Get \"" + url + "\": context deadline exceeded (Client.Timeout exceeded while awaiting "
+                    + "headers)");
         } catch (IOException e) {
             return missing(url, "Get \"" + url + "\": " + CallErrors.describe(e, url));
         } catch (InterruptedException e) {
@@ -153,7 +155,7 @@ final class Availability {
             return Result.failed("FailedDiscoveryCheck", "failing or missing response from " + url + ": bad status from "
                     + url + ": " + answer.status());
         }
-        return new Result("True", "Passed", "all checks passed", resourceList(answer.body()),
+        return new Result("True", "Passed", "all checks passed", answer.body() == null ? null : resourceList(answer.body()),
                 openApiV3(route.groupVersion(), url));
     }
 
@@ -178,7 +180,7 @@ final class Availability {
         URI url = discovery.resolve("/openapi/v3" + discovery.getRawPath());
         try {
             Answer answer = get(url);
-            if (answer.status() != 200 || answer.body().length == 0
+            if (answer.status() != 200 || answer.body() == null || answer.body().length == 0
                     || !(Json.MAPPER.readTree(answer.body()) instanceof ObjectNode)) {
                 return null;
             }
@@ -196,21 +198,38 @@ final class Availability {
     }
 
     /**
-     * A GET of {@code url} as the aggregator's check makes it: its answer with at most {@link #BODY_MAX} bytes of its body, read as they come; a larger
-     * body is given up (the stream closed) and reads as empty, so that a backend cannot make the check hold more.
+     * A GET of {@code url} as the aggregator's check makes it, held as a whole to {@link #TIMEOUT} (kube's
+     * {@code http.Client.Timeout}): its status and at most {@link #BODY_MAX} bytes of its body. A body that
+     * is larger, or does not all come in time, is given up (the exchange ended) and reads as null: kube's
+     * check looks at the status alone, and a backend cannot make it hold more, or longer.
+     *
+     * @throws BoundedExchange.DeadlineExceeded no status came in time
      */
     private Answer get(URI url) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(url).timeout(TIMEOUT).header("Accept", "application/json")
+        HttpRequest request = HttpRequest.newBuilder(url).header("Accept", "application/json")
                 .header("X-Remote-User", "system:kube-aggregator").header("X-Remote-Group", "system:masters")
                 .GET().build();
-        HttpResponse<InputStream> answer = backends.unverified().send(request, HttpResponse.BodyHandlers.ofInputStream());
-        try (InputStream in = answer.body()) {
-            byte[] body = in.readNBytes(BODY_MAX + 1);
-            return new Answer(answer.statusCode(), body.length > BODY_MAX ? new byte[0] : body);
+        AtomicInteger status = new AtomicInteger(-1);
+        try {
+            HttpResponse<byte[]> answer = BoundedExchange.send(backends.unverified(), request, info -> {
+                status.set(info.statusCode());
+                return HttpResponse.BodySubscribers.limiting(HttpResponse.BodySubscribers.ofByteArray(), BODY_MAX);
+            }, TIMEOUT);
+            return new Answer(answer.statusCode(), answer.body());
+        } catch (BoundedExchange.DeadlineExceeded e) {
+            if (!e.answered()) {
+                throw e;
+            }
+            return new Answer(e.status(), null);
+        } catch (IOException e) {
+            if (status.get() < 0) {
+                throw e;
+            }
+            return new Answer(status.get(), null);
         }
     }
 
-    /** A backend's status code and body (empty when it was larger than {@link #BODY_MAX}). */
+    /** A backend's status code and body (null when it was larger than {@link #BODY_MAX} or did not all come). */
     private record Answer(int status, byte[] body) {
     }
 

@@ -4,6 +4,8 @@ import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.GroupVersion;
+import io.kapi.machinery.Status;
+import io.kapi.webhook.BoundedExchange;
 import io.kapi.webhook.CallErrors;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +34,9 @@ import java.util.function.Supplier;
  *
  * <p>As on kube-apiserver: an APIService that is not {@code Available} answers {@code 503 service
  * unavailable}, and so does a Service that cannot be resolved; a backend that cannot be reached answers 503
- * with Go's words for the failure. Upgrades (exec-style streams) are not proxied.
+ * with Go's words for the failure; a backend that sends nothing by the request's deadline
+ * ({@code --request-timeout}, or the request's {@code timeout} parameter when shorter) answers 504, as kube's
+ * timeout filter. Upgrades (exec-style streams) are not proxied.
  */
 final class ProxyHandler implements RestHandler {
 
@@ -102,14 +106,14 @@ final class ProxyHandler implements RestHandler {
         });
         AuthProxyHeaders.add(out, request.requireContext().user());
         boolean watch = isWatch(request);
-        Instant deadline = request.requireContext().deadline();
-        if (!watch && deadline != null) {
-            Duration left = Duration.between(Instant.now(), deadline);
-            out.timeout(left.isNegative() ? Duration.ofSeconds(1) : left.plusSeconds(1));
-        }
+        Instant deadline = watch ? null : request.requireContext().deadline();
         HttpResponse<InputStream> answer;
         try {
-            answer = client.send(out.build(), HttpResponse.BodyHandlers.ofInputStream());
+            answer = deadline == null ? client.send(out.build(), HttpResponse.BodyHandlers.ofInputStream())
+                    : BoundedExchange.send(client, out.build(), HttpResponse.BodyHandlers.ofInputStream(),
+                            Duration.between(Instant.now(), deadline));
+        } catch (BoundedExchange.DeadlineExceeded e) {
+            return timedOut();
         } catch (IOException e) {
             return text(503, CallErrors.describe(e, target));
         } catch (InterruptedException e) {
@@ -198,6 +202,14 @@ final class ProxyHandler implements RestHandler {
         } catch (java.net.URISyntaxException e) {
             throw io.kapi.machinery.ApiException.badRequest("invalid path " + path);
         }
+    }
+
+    /**
+     * kube's answer to a request whose backend sent nothing by the request's deadline: its timeout filter's
+     * 504, the Status JSON without a type, which Go's server labels as text.
+     */
+    private static RestResponse timedOut() {
+        return RestResponse.bytes(504, TEXT, (Status.deadlineExceeded() + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     /** A plain-text answer as Go's {@code http.Error} writes it. */

@@ -16,7 +16,7 @@ import java.util.Map;
  * neither spec nor status, and an update through {@code /status} does not change the conditions (only the
  * {@code approval} subresource does).
  */
-record CsrStrategy(Strategy base) implements StrategyDecorator {
+public record CsrStrategy(Strategy base) implements StrategyDecorator {
 
     private static final List<String> REQUESTER = List.of("username", "uid", "groups", "extra");
 

@@ -12,7 +12,7 @@ import io.kapi.registry.StrategyDecorator;
  * gets {@code matchLabels: {batch.kubernetes.io/controller-uid: <uid>}}. Labels or a selector the
  * client set that contradict these are left for validation to refuse.
  */
-record JobStrategy(Strategy base) implements StrategyDecorator {
+public record JobStrategy(Strategy base) implements StrategyDecorator {
 
     static final String JOB_NAME = "batch.kubernetes.io/job-name";
     static final String LEGACY_JOB_NAME = "job-name";

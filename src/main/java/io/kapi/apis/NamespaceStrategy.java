@@ -17,7 +17,7 @@ import java.util.List;
  * {@code kubernetes} finalizer and the {@code kubernetes.io/metadata.name} label; an update keeps the
  * status and finalizers (they change through {@code /status} and {@code /finalize}).
  */
-record NamespaceStrategy(Strategy base) implements StrategyDecorator {
+public record NamespaceStrategy(Strategy base) implements StrategyDecorator {
 
     static final String NAME_LABEL = "kubernetes.io/metadata.name";
 

@@ -12,7 +12,7 @@ import io.kapi.registry.StrategyDecorator;
  * {@code spec.terminationGracePeriodSeconds}, else 30 s) for the kubelet to end; an unscheduled or
  * finished pod, or a grace period of 0, is removed at once.
  */
-record PodStrategy(Strategy base) implements StrategyDecorator {
+public record PodStrategy(Strategy base) implements StrategyDecorator {
 
     private static final long DEFAULT_GRACE_SECONDS = 30;
 

@@ -85,7 +85,7 @@ public final class AdmissionPlugins {
             Map.entry("ResourceQuota", c -> new ResourceQuotaAdmission(c.lookup(),
                     c.live().watch(ResourceQuotaAdmission.QUOTAS), c.writer())),
             Map.entry("PodNodeSelector", c -> new PodNodeSelector(c.lookup(), c.configuration())),
-            Map.entry("PodSecurity", c -> new PodSecurity(c.lookup(), c.configuration())),
+            Map.entry("PodSecurity", c -> new PodSecurity(c.lookup(), c.definitions(), c.configuration())),
             Map.entry("TaintNodesByCondition", c -> new TaintNodesByCondition()),
             Map.entry("DefaultStorageClass", c -> new DefaultStorageClass(c.lookup())),
             Map.entry("StorageObjectInUseProtection", c -> new StorageObjectInUseProtection()),

@@ -8,10 +8,12 @@ import io.kapi.admission.initializer.PluginContext;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
 import io.kapi.client.LocalClient;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceDefinition;
 import io.kapi.registry.ResourceStore;
 import java.time.Clock;
 import java.util.Optional;
@@ -19,7 +21,7 @@ import java.util.Optional;
 /**
  * Builds the admission chain of {@code --enable/--disable-admission-plugins} and
  * {@code --admission-control-config-file}, and gives its plugins what is made after them: the registry
- * (for the informers), the loopback client (for quota status writes) and the authorizer.
+ * and its shared informers, the loopback client (for quota status writes) and the authorizer.
  */
 final class AdmissionWiring {
 
@@ -30,6 +32,7 @@ final class AdmissionWiring {
     private final io.kapi.machinery.features.FeatureGates gates;
     private final RegistryShapes shapes;
     private volatile Registry registry;
+    private volatile SharedInformers sharedInformers;
     private volatile LocalClient client;
     private volatile Authorizer authorizer = attributes -> Decision.noOpinion();
 
@@ -42,23 +45,24 @@ final class AdmissionWiring {
         this.file = config.configFile() == null ? AdmissionConfiguration.NONE
                 : AdmissionConfiguration.read(config.configFile());
         this.clock = clock;
-        this.informers = new StoreInformers(() -> registry);
+        this.informers = new StoreInformers(() -> sharedInformers);
     }
 
     /** The chain, for the registry to build with itself as the lookup. */
     AdmissionChain chain(ObjectLookup lookup) {
         PluginContext context = new PluginContext(lookup, informers, this::updateStatus, () -> authorizer, clock, null,
-                this::resourceOf, shapes);
+                this::resourceOf, this::definitionOf, shapes);
         return AdmissionPlugins.chain(config.enable(), config.disable(), file, context, gates);
     }
 
-    void bind(Registry builtRegistry, LocalClient apiserver, Authorizer serverAuthorizer) {
+    void bind(Registry builtRegistry, SharedInformers shared, LocalClient apiserver, Authorizer serverAuthorizer) {
         this.registry = builtRegistry;
+        this.sharedInformers = shared;
         this.client = apiserver;
         this.authorizer = serverAuthorizer;
     }
 
-    /** The informers' post-start hook (after the watch caches start); also to close. */
+    /** The informers' post-start hook (after the watch caches start). */
     StoreInformers informers() {
         return informers;
     }
@@ -69,6 +73,11 @@ final class AdmissionWiring {
             return Optional.empty();
         }
         return r.stores().stream().map(ResourceStore::resource).filter(api -> api.gvk().equals(kind)).findFirst();
+    }
+
+    private Optional<ResourceDefinition> definitionOf(GroupVersionResource resource) {
+        Registry r = registry;
+        return r == null ? Optional.empty() : r.definition(resource);
     }
 
     private ObjectNode updateStatus(GroupVersionResource resource, ObjectNode object) {

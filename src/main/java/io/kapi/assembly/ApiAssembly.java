@@ -1,6 +1,5 @@
 package io.kapi.assembly;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.policy.PolicyTypeChecker;
 import io.kapi.admission.policy.ServedTypes;
@@ -11,7 +10,6 @@ import io.kapi.apiextensions.serving.CrdController;
 import io.kapi.apiextensions.serving.CustomResourceVersions;
 import io.kapi.apiextensions.validation.CrdValidation;
 import io.kapi.apis.AccessReviews;
-import io.kapi.apis.BuiltinStrategies;
 import io.kapi.apis.ComponentStatuses;
 import io.kapi.apis.NamespaceFinalize;
 import io.kapi.apis.OpenIdDiscovery;
@@ -20,6 +18,8 @@ import io.kapi.apis.SystemNamespaces;
 import io.kapi.apis.TokenReviews;
 import io.kapi.apis.bootstrap.BootstrapHooks;
 import io.kapi.apis.bootstrap.RbacPolicy;
+import io.kapi.apis.groups.BuiltinBehaviours;
+import io.kapi.apis.groups.ServerHooks;
 import io.kapi.apis.rbac.RbacEscalation;
 import io.kapi.apis.services.ServiceAllocators;
 import io.kapi.apis.services.ServiceRanges;
@@ -38,6 +38,7 @@ import io.kapi.controllers.LegacyTokenTracking;
 import io.kapi.controllers.NamespaceController;
 import io.kapi.controllers.PolicyStatusController;
 import io.kapi.controllers.QuotaStatusController;
+import io.kapi.controllers.RootCaPublisher;
 import io.kapi.controllers.ServiceAccountController;
 import io.kapi.controllers.StorageProtectionController;
 import io.kapi.controllers.TokensController;
@@ -59,17 +60,16 @@ import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.watch.WatchConfig;
 import io.kapi.endpoint.watch.WatchHandler;
 import io.kapi.health.HealthCheck;
+import io.kapi.informers.SharedInformers;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
-import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
+import io.kapi.registry.ReadPath;
 import io.kapi.registry.Registry;
-import io.kapi.registry.ResourceDefinition;
-import io.kapi.registry.ResourceStore;
 import io.kapi.registry.StoreServices;
 import io.kapi.server.Background;
 import io.kapi.server.HandlerChain;
@@ -79,7 +79,6 @@ import io.kapi.server.ServerConfig;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
 import io.kapi.storage.Storage;
-import io.kapi.storage.cache.CacheOptions;
 import io.kapi.user.SystemUsers;
 import io.kapi.webhook.WebhookClient;
 import java.security.PublicKey;
@@ -127,17 +126,15 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         AdmissionWiring admission = new AdmissionWiring(config.admission(), config.features().gates(), fieldManagers,
                 clock);
         Registry registry = new Registry(table.resources(), storage,
-                new BuiltinStrategies(Map.of("/services", services::decorate,
-                        "apiextensions.k8s.io/customresourcedefinitions",
+                new BuiltinBehaviours(new ServerHooks(services::decorate,
                         s -> new CrdStrategy(s, CrdValidation.withCel(), clock))), storeServices,
                 lookup -> admission.chain(lookup)
                         .withFirst(new RbacEscalation(() -> authorizationRef.get().authorizer(),
                                 () -> authorizationRef.get() == null ? null : authorizationRef.get().rbac())),
-                CacheOptions.DEFAULT);
+                ReadPath.WATCH_CACHE);
         services.connect(registry);
         fieldManagers.convertThrough(registry);
-        TableConvertor tables = TableConvertor.create(schemas, resource -> storedForm(registry, resource),
-                resource -> printerColumns(registry, resource));
+        TableConvertor tables = TableConvertor.create(schemas, new TablePrinting(registry));
         ListEncoders listEncoders = ListEncoders.perCore();
         Codecs codecs = new Codecs(new KubeBodyDecoder(schemaValidator), new NegotiatedWriter(tables, clock, listEncoders),
                 new FieldTracking(fieldManagers, clock));
@@ -156,18 +153,21 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Authentications authentications = Authentications.build(config.authentication(),
                 AuthorizationModes.effective(config.authorizationModes(), config.authorization()), verifying, issuers,
                 registry, legacyTokens, clock);
-        AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(), registry,
-                config.authorization(), () -> RbacPolicy.load().nodeRules());
+        SharedInformers informers = new SharedInformers(registry::store);
+        AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(),
+                new AuthorizationModes.Sources(informers, registry, () -> RbacPolicy.load().nodeRules()),
+                config.authorization());
+        informers.start();
         authorizationRef.set(authorization);
         Authorizer authorizer = authorization.authorizer();
         RestHandler api = handlers(config, aggregator, schemas, openApi, registry, codecs, tables, keys, issuer,
                 authentications, new AccessReviews(authorizer, authorization.rules()), storage, clock);
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
-        admission.bind(registry, apiserver, authorizer);
+        admission.bind(registry, informers, apiserver, authorizer);
         legacyTokens.bind(apiserver);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
-        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, storage, new BootstrapHooks.Endpoint(
+        BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, informers, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
         // the bootstrap hooks write into the system namespaces: they wait for them rather than fail and retry
         List<PostStartHook> afterNamespaces = new ArrayList<>(bootstrap.hooks());
@@ -177,45 +177,52 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         bootstrapHooks.add(1, services);
         CacheStart cacheStart = CacheStart.after(registry.caches(), bootstrapHooks);
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
-        CrdController crds = new CrdController(registry, apiserver,
+        CrdController crds = new CrdController(registry, informers, apiserver,
                 new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry)), clock);
         OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi());
-        PostStartHook apiServices = aggregator.controller(apiserver,
+        PostStartHook apiServices = aggregator.controller(apiserver, informers,
                 gv -> registry.model().table().groupVersions().contains(gv), clock);
         hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers(), crds, apiServices));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
         List<AutoCloseable> resources = new ArrayList<>(List.of(openApiWarmUp, listEncoders, crds, aggregator, bootstrap, services,
-                eventTtl, authorization.resources(), admission.informers()));
+                eventTtl, authorization.resources()));
         if (config.standalone()) {
             NamespaceController namespaces = new NamespaceController(
-                    loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry,
-                    Duration.ofSeconds(1));
+                    loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry, informers);
             ServiceAccountController accounts = new ServiceAccountController(
-                    loopback.as(SystemUsers.controller("service-account-controller"), CONTROLLER_AGENT), registry,
-                    ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
+                    loopback.as(SystemUsers.controller("service-account-controller"), CONTROLLER_AGENT), informers);
             GarbageCollector collector = new GarbageCollector(
                     loopback.as(SystemUsers.controller("generic-garbage-collector"), CONTROLLER_AGENT), registry,
-                    Duration.ofSeconds(1));
+                    informers);
             TokensController tokens = new TokensController(
                     loopback.as(SystemUsers.CONTROLLER_MANAGER, CONTROLLER_AGENT), registry, keys,
-                    ClusterCa.read(config.dataDir()), Duration.ofSeconds(1));
+                    ClusterCa.read(config.dataDir()), informers);
             hooks.addAll(List.of(namespaces, accounts, collector, tokens));
             resources.addAll(List.of(namespaces, accounts, collector, tokens));
+            String clusterCa = ClusterCa.read(config.dataDir());
+            if (clusterCa != null) {
+                RootCaPublisher rootCa = new RootCaPublisher(
+                        loopback.as(SystemUsers.controller("root-ca-cert-publisher"), CONTROLLER_AGENT), clusterCa,
+                        informers);
+                hooks.add(rootCa);
+                resources.add(rootCa);
+            }
             StorageProtectionController protection = new StorageProtectionController(
                     loopback.as(SystemUsers.controller("pvc-protection-controller"), CONTROLLER_AGENT),
                     loopback.as(SystemUsers.controller("pv-protection-controller"), CONTROLLER_AGENT), registry,
-                    Duration.ofSeconds(1));
+                    informers);
             QuotaStatusController quotas = new QuotaStatusController(
                     loopback.as(SystemUsers.controller("resourcequota-controller"), CONTROLLER_AGENT), registry,
-                    Duration.ofSeconds(1));
+                    informers);
             PolicyStatusController policies = new PolicyStatusController(
                     loopback.as(SystemUsers.controller("validatingadmissionpolicy-status-controller"), CONTROLLER_AGENT),
                     registry, new PolicyTypeChecker(new ServedTypes(() -> models.get().table(), () -> models.get().schemas())),
-                    Duration.ofSeconds(1));
+                    informers);
             hooks.addAll(List.of(protection, quotas, policies));
             resources.addAll(List.of(protection, quotas, policies));
         }
+        resources.add(informers);
         resources.add(registry);
         resources.add(storage);
         return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authentications.request(), authorizer,
@@ -305,20 +312,6 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new OpenIdDiscovery(issuer, subresources.keys()::publicJwks),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
                         subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
-    }
-
-    /** How the table printers read a resource served in several versions: its stored form (null for the others). */
-    private static TableConvertor.StoredForm storedForm(Registry registry, ApiResource resource) {
-        return registry.store(resource).map(ResourceStore::definition).filter(ResourceDefinition::converts)
-                .map(d -> new TableConvertor.StoredForm(d.storedKind().group(), d.storedKind().kind(),
-                        o -> o instanceof ObjectNode object ? d.converter().toStorage(object) : o))
-                .orElse(null);
-    }
-
-    /** A custom resource version's printer columns (an empty array for the default ones), null for built-ins. */
-    private static com.fasterxml.jackson.databind.JsonNode printerColumns(Registry registry, ApiResource resource) {
-        return registry.store(resource).map(ResourceStore::definition).map(ResourceDefinition::custom)
-                .map(io.kapi.registry.CustomKind::printerColumns).orElse(null);
     }
 
     /** Closes in order: controllers and hooks first, storage last. */

@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The last authenticator of the chain, as kube's {@code anonymous} one: a request no one else
- * authenticated is {@code system:anonymous} in {@code system:unauthenticated} (then authorization
+ * The fallback of the chain, as kube's {@code anonymous} one (asked through
+ * {@link Authenticator#failOnError}, so only for a request that presented no credential: one whose
+ * credential was refused is 401): a request no one else authenticated is {@code system:anonymous} in {@code system:unauthenticated} (then authorization
  * decides), on every path or only on {@code paths} ({@code --authentication-config}'s conditions);
  * when anonymous requests are off ({@code --anonymous-auth=false}) it is 401.
  *

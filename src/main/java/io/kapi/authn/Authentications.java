@@ -18,7 +18,9 @@ import java.util.List;
 /**
  * kube-apiserver's authentication chain built from its flags, in kube's order: front-proxy request
  * headers, client certificates, (Kapi: basic auth), then bearer tokens (static file, service accounts,
- * bootstrap tokens, JWT issuers, webhook; cached together for {@code tokenCacheTtl}), then anonymous.
+ * bootstrap tokens, JWT issuers, webhook); then, only for a request that presented no credential,
+ * anonymous. kube caches all token answers for {@code tokenCacheTtl}; Kapi caches only those of the JWT
+ * issuers and the webhook, so a deleted service account, bound object or bootstrap token is refused at once.
  * With {@code AlwaysAllow} among the authorization modes anonymous requests reach only the public health
  * and version paths: kube-apiserver turns anonymous authentication off entirely with AlwaysAllow, Kapi
  * keeps the probes working.
@@ -53,18 +55,30 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
         }
         AuthenticationConfigFile file = config.authenticationConfigFile() == null ? null
                 : AuthenticationConfigFile.read(config.authenticationConfigFile(), issuers);
-        TokenAuthenticator tokens = new TokenCache(TokenAuthenticator.union(tokenAuthenticators(config, file,
-                serviceAccountKeys, issuers, objects, legacyUse, clock)), config.tokenCacheTtl(), Duration.ZERO, clock);
+        TokenAuthenticator tokens = TokenAuthenticator.union(tokenAuthenticators(config, file, serviceAccountKeys,
+                issuers, objects, legacyUse, clock));
         chain.add(new BearerTokens(tokens));
+        Authenticator credentials = Authenticator.union(chain);
+        AnonymousAuthenticator anonymous = anonymous(config, file, authorizationModes);
+        return new Authentications(anonymous == null ? credentials : Authenticator.failOnError(credentials, anonymous),
+                tokens);
+    }
+
+    /**
+     * The anonymous authenticator the flags and the configuration file ask for; null with {@code AlwaysAllow}
+     * and nothing said (then the authentication filter's own rule: anonymous only on the public paths).
+     */
+    private static AnonymousAuthenticator anonymous(AuthenticationConfig config, AuthenticationConfigFile file,
+                                                    List<String> authorizationModes) {
         AuthenticationConfigFile.Anonymous anonymous = file == null ? null : file.anonymous();
         if (anonymous != null) {
-            chain.add(new AnonymousAuthenticator(anonymous.enabled(), anonymous.paths()));
+            return new AnonymousAuthenticator(anonymous.enabled(), anonymous.paths());
         } else if (Boolean.FALSE.equals(config.anonymous())) {
-            chain.add(new AnonymousAuthenticator(false, List.of()));
+            return new AnonymousAuthenticator(false, List.of());
         } else if (!authorizationModes.contains("AlwaysAllow")) {
-            chain.add(new AnonymousAuthenticator(true, List.of()));
-        } // else the authentication filter's own rule: anonymous only on the public paths
-        return new Authentications(Authenticator.union(chain), tokens);
+            return new AnonymousAuthenticator(true, List.of());
+        }
+        return null;
     }
 
     private static List<TokenAuthenticator> tokenAuthenticators(AuthenticationConfig config,
@@ -82,12 +96,12 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
             tokens.add(new AudienceAgnostic(apiAudiences, new BootstrapTokens(objects, clock)));
         }
         if (config.oidc() != null) {
-            tokens.add(new AudienceAgnostic(apiAudiences,
-                    new JwtAuthenticator(AuthenticationConfigFile.fromFlags(config.oidc()), clock)));
+            tokens.add(new AudienceAgnostic(apiAudiences, cached(config,
+                    new JwtAuthenticator(AuthenticationConfigFile.fromFlags(config.oidc()), clock), clock)));
         }
         if (file != null) {
             for (JwtIssuer issuer : file.jwt()) {
-                tokens.add(new AudienceAgnostic(apiAudiences, new JwtAuthenticator(issuer, clock)));
+                tokens.add(new AudienceAgnostic(apiAudiences, cached(config, new JwtAuthenticator(issuer, clock), clock)));
             }
         }
         if (config.webhookConfigFile() != null) {
@@ -98,10 +112,16 @@ public record Authentications(Authenticator request, TokenAuthenticator tokens) 
                         + "successful token authentication attempts.", GoDuration.format(ttl),
                         GoDuration.format(config.tokenCacheTtl()));
             }
-            tokens.add(new TokenCache(new WebhookTokenAuthenticator(client, config.webhookVersion(), apiAudiences),
-                    config.webhookCacheTtl(), config.webhookCacheTtl(), clock));
+            tokens.add(cached(config, new TokenCache(new WebhookTokenAuthenticator(client, config.webhookVersion(),
+                    apiAudiences), config.webhookCacheTtl(), config.webhookCacheTtl(), clock), clock));
         }
         return tokens;
+    }
+
+    /** {@code tokens} behind kube's token cache ({@code tokenCacheTtl} for an accepted token, none for a refused one). */
+    private static TokenAuthenticator cached(AuthenticationConfig config, TokenAuthenticator tokens, Clock clock) {
+        return config.tokenCacheTtl().isPositive() ? new TokenCache(tokens, config.tokenCacheTtl(), Duration.ZERO, clock)
+                : tokens;
     }
 
     /** The public keys of {@code --service-account-key-file} files. */

@@ -10,8 +10,10 @@ import java.util.Optional;
  * Tells who made a request, like {@code authenticator.Request} in k8s.io/apiserver. An authenticator
  * answers empty when the request carries no credential it understands, so the next one may try; it
  * throws {@link io.kapi.machinery.ApiException#unauthorized()} for a credential it understands but
- * rejects (an expired token): in a {@link #union} the others still try, and when none accepts the request
- * it is 401, never anonymous. The {@code system:authenticated} group is added by the caller.
+ * rejects (an expired token, a certificate that does not verify): in a {@link #union} the others still try,
+ * and when none accepts the request it is 401. Such a rejection is never turned into an anonymous user:
+ * anonymous comes {@linkplain #failOnError after} the union, for requests that presented no credential.
+ * The {@code system:authenticated} group is added by the caller.
  */
 @FunctionalInterface
 public interface Authenticator {
@@ -49,6 +51,19 @@ public interface Authenticator {
                 throw io.kapi.machinery.ApiException.unauthorized();
             }
             return Optional.empty();
+        };
+    }
+
+    /**
+     * kube's {@code union.NewFailOnError(credentials, anonymous)}: {@code credentials} decides, and only a
+     * request it neither accepts nor rejects (no credential presented) is asked of {@code fallback}. A
+     * credential that fails (a bad token, a forged or tampered JWT, a token for another audience, a client
+     * certificate that does not verify) is 401, never anonymous: clients rely on that 401 to refresh it.
+     */
+    static Authenticator failOnError(Authenticator credentials, Authenticator fallback) {
+        return (request, certs) -> {
+            Optional<UserInfo> user = credentials.authenticate(request, certs);
+            return user.isPresent() ? user : fallback.authenticate(request, certs);
         };
     }
 }

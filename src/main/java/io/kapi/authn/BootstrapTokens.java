@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * {@code kube-system/bootstrap-token-<id>} of type {@code bootstrap.kubernetes.io/token}, as kube's
  * bootstrap token authenticator reads it: {@code token-secret} must match, {@code
  * usage-bootstrap-authentication} be {@code true}, {@code expiration} (if any) in the future, the secret
- * not being deleted. The user is {@code system:bootstrap:<id>} in {@code system:bootstrappers} and the
+ * not being deleted (read on every request, so deleting it revokes the token at once). The user is {@code system:bootstrap:<id>} in {@code system:bootstrappers} and the
  * {@code auth-extra-groups} (each {@code system:bootstrappers:*}).
  */
 public record BootstrapTokens(ObjectLookup objects, Clock clock) implements TokenAuthenticator {
@@ -37,7 +37,7 @@ public record BootstrapTokens(ObjectLookup objects, Clock clock) implements Toke
             return Optional.empty();
         }
         String id = m.group(1);
-        Optional<ObjectNode> found = objects.get(SECRETS, "kube-system", "bootstrap-token-" + id);
+        Optional<ObjectNode> found = objects.cachedOrStored(SECRETS, "kube-system", "bootstrap-token-" + id);
         if (found.isEmpty()) {
             LOG.log(System.Logger.Level.DEBUG, "no secret for bootstrap token {0}", id);
             return Optional.empty();

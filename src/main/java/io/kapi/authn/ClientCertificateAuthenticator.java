@@ -2,6 +2,7 @@ package io.kapi.authn;
 
 import io.kapi.certs.SubjectName;
 import io.kapi.endpoint.RestRequest;
+import io.kapi.machinery.ApiException;
 import io.kapi.user.UserInfo;
 import java.lang.System.Logger.Level;
 import java.security.GeneralSecurityException;
@@ -30,8 +31,9 @@ import java.util.stream.Collectors;
  * {@code RequestedClientCertificates}); this verifies it as Go's {@code x509.Certificate.Verify} with
  * {@code ExtKeyUsageClientAuth}: a chain from the leaf (through the intermediates the client sent) to one
  * of the client CAs, every certificate valid now, and no extended key usage in the chain that excludes
- * client authentication. A certificate that fails is no credential: the request is answered 401, or
- * proceeds as anonymous where anonymous users may go.
+ * client authentication. A certificate that fails is refused ({@code 401}, as kube's
+ * {@code x509} authenticator returns its verification error), never taken for anonymous; a verified one
+ * without a CN names no user (the next authenticator, or anonymous, decides).
  *
  * <p>Verified chains are remembered (at most {@value #CACHE_SIZE}, until the first of their certificates
  * expires), so a client's requests pay for one verification, not one each.
@@ -66,7 +68,7 @@ public final class ClientCertificateAuthenticator implements Authenticator {
         if (known == null || !now.isBefore(known.until()) || now.isBefore(known.from())) {
             known = verify(clientCertificates, now);
             if (known == null) {
-                return Optional.empty();
+                throw ApiException.unauthorized();
             }
             if (verified.size() >= CACHE_SIZE) {
                 verified.clear();

@@ -35,9 +35,11 @@ public final class RequestHeaderAuthenticator implements Authenticator {
         if (clientCertificates.isEmpty()) {
             return Optional.empty();
         }
+        // a certificate that is not the proxy's is refused here (kube's CA verifier returns its error); in the
+        // union the client certificate authenticator still decides whether it is a client's
         Optional<UserInfo> proxy = proxies.authenticate(request, clientCertificates);
         if (proxy.isEmpty()) {
-            return Optional.empty(); // not the proxy: the client certificate authenticator decides
+            return Optional.empty();
         }
         if (!config.allowedNames().isEmpty() && !config.allowedNames().contains(proxy.get().name())) {
             throw io.kapi.machinery.ApiException.unauthorized();

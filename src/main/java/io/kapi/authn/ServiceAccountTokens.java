@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Service-account tokens, as kube's {@code serviceaccount} token authenticator: JWTs signed by one of the
@@ -33,12 +34,18 @@ import java.util.Optional;
  *   <li>bound tokens ({@code TokenRequest}, {@code kubectl create token}): {@code iss} one of
  *       {@code --service-account-issuer}, an {@code aud} among the accepted audiences, within
  *       {@code nbf}/{@code exp} (60 s leeway), and the {@code kubernetes.io} claim naming the account and
- *       the object it is bound to; or</li>
+ *       the object it is bound to; always looked up, as kube's validator: the account must exist with the
+ *       token's uid, and so must the pod, secret or node it is bound to (a node only for a token bound to
+ *       a node alone: a pod-bound token's node is information), none deleted more than 60 s ago; or</li>
  *   <li>legacy tokens ({@code iss: kubernetes/serviceaccount}) stored in a
- *       {@code kubernetes.io/service-account-token} Secret, which must still hold that token.</li>
+ *       {@code kubernetes.io/service-account-token} Secret: with lookup ({@code --service-account-lookup},
+ *       the default) the Secret must still exist, not be deleting, be of that type for that account and hold
+ *       this very token, and the account must exist with the token's uid and not be deleting.</li>
  * </ul>
- * With lookup ({@code --service-account-lookup}, the default) the account must still exist with the
- * token's uid and not be deleted, and so must the bound pod, secret or node. The user is
+ * Revocation is immediate: the objects are read on every authentication (the watch cache's copy, storage's
+ * when it has none, as kube's getter reads a lister then the API), and this authenticator is not behind the
+ * token cache (kube caches its answers for 10 s; Kapi remembers only which tokens carry a valid signature,
+ * the costly part, and checks times, audiences and objects each time). The user is
  * {@code system:serviceaccount:<ns>:<name>} in {@code system:serviceaccounts} and
  * {@code system:serviceaccounts:<ns>}, with kube's {@code authentication.kubernetes.io/*} extras.
  */
@@ -46,6 +53,11 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
 
     static final String LEGACY_ISSUER = "kubernetes/serviceaccount";
     private static final String INVALID_SINCE = "kubernetes.io/legacy-token-invalid-since";
+    private static final String ACCOUNT_NAME = "kubernetes.io/service-account.name";
+    private static final String ACCOUNT_UID = "kubernetes.io/service-account.uid";
+    static final int MAX_VERIFIED = 8192;
+    private static final GroupVersionResource SECRETS = new GroupVersionResource("", "v1", "secrets");
+    private static final GroupVersionResource ACCOUNTS = new GroupVersionResource("", "v1", "serviceaccounts");
     private static final Duration LEEWAY = Duration.ofSeconds(60);
     private static final String EXTRA = "authentication.kubernetes.io/";
     private static final System.Logger LOG = System.getLogger(ServiceAccountTokens.class.getName());
@@ -57,11 +69,14 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
     private final boolean lookup;
     private final LegacyTokenUse legacyUse;
     private final Clock clock;
+    /** The claims of tokens whose signature verified, by SHA-256 of the token; cleared when full. */
+    private final Map<String, ObjectNode> verified = new ConcurrentHashMap<>();
 
     /**
      * @param apiAudiences the audiences accepted when the caller names none (kube: {@code --api-audiences},
      *                     defaulting to the issuers)
      * @param objects where accounts, secrets, pods and nodes are looked up
+     * @param lookup whether legacy tokens are looked up (bound tokens always are)
      * @param legacyUse told of each use of a legacy token (with lookup)
      */
     public ServiceAccountTokens(List<PublicKey> keys, List<String> issuers, List<String> apiAudiences,
@@ -89,18 +104,8 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
 
     @Override
     public Optional<Accepted> authenticate(String token, List<String> audiences) {
-        if (token.chars().filter(c -> c == '.').count() != 2) {
-            return Optional.empty();
-        }
-        ObjectNode claims;
-        try {
-            SignedJWT jwt = SignedJWT.parse(token);
-            String issuer = issuer(token);
-            if (issuer == null || !(issuers.contains(issuer) || issuer.equals(LEGACY_ISSUER)) || !verified(jwt)) {
-                return Optional.empty();
-            }
-            claims = (ObjectNode) Json.MAPPER.readTree(jwt.getPayload().toString());
-        } catch (ParseException | java.io.IOException | ClassCastException e) {
+        ObjectNode claims = verifiedClaims(token);
+        if (claims == null) {
             return Optional.empty();
         }
         try {
@@ -115,6 +120,37 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
             LOG.log(System.Logger.Level.DEBUG, "service account token refused: {0}", e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /**
+     * The claims of a token of one of our issuers whose signature one of our keys verifies, or null. Remembered
+     * (the keys do not change, so neither does the answer): the callers only read the claims.
+     */
+    private ObjectNode verifiedClaims(String token) {
+        if (token.chars().filter(c -> c == '.').count() != 2) {
+            return null;
+        }
+        String key = TokenCache.digest(token, List.of());
+        ObjectNode known = verified.get(key);
+        if (known != null) {
+            return known;
+        }
+        ObjectNode claims;
+        try {
+            SignedJWT jwt = SignedJWT.parse(token);
+            String issuer = issuer(token);
+            if (issuer == null || !(issuers.contains(issuer) || issuer.equals(LEGACY_ISSUER)) || !verified(jwt)) {
+                return null;
+            }
+            claims = (ObjectNode) Json.MAPPER.readTree(jwt.getPayload().toString());
+        } catch (ParseException | java.io.IOException | ClassCastException e) {
+            return null;
+        }
+        if (verified.size() >= MAX_VERIFIED) {
+            verified.clear();
+        }
+        verified.put(key, claims);
+        return claims;
     }
 
     /** The unverified {@code iss} claim, to skip JWTs of other issuers cheaply; null when unreadable. */
@@ -166,25 +202,26 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
         if (namespace.isEmpty() || account.path("name").asText("").isEmpty()) {
             return Optional.empty();
         }
+        Instant invalidIfDeletedBefore = now.minus(LEEWAY);
         Map<String, List<String>> extra = new LinkedHashMap<>();
-        if (lookup && !exists("serviceaccounts", namespace, account)) {
+        if (!live("serviceaccounts", namespace, account, invalidIfDeletedBefore)) {
             return Optional.empty();
         }
-        for (String kind : List.of("pod", "secret")) {
+        for (String kind : List.of("secret", "pod")) {
             JsonNode ref = k8s.path(kind);
-            if (!ref.isMissingNode()) {
-                if (lookup && !exists(kind + "s", namespace, ref)) {
-                    return Optional.empty();
-                }
-                if (kind.equals("pod")) {
-                    extra.put(EXTRA + "pod-name", List.of(ref.path("name").asText()));
-                    extra.put(EXTRA + "pod-uid", List.of(ref.path("uid").asText()));
-                }
+            if (!ref.isMissingNode() && !live(kind + "s", namespace, ref, invalidIfDeletedBefore)) {
+                return Optional.empty();
             }
+        }
+        JsonNode pod = k8s.path("pod");
+        if (!pod.isMissingNode()) {
+            extra.put(EXTRA + "pod-name", List.of(pod.path("name").asText()));
+            extra.put(EXTRA + "pod-uid", List.of(pod.path("uid").asText()));
         }
         JsonNode node = k8s.path("node");
         if (!node.isMissingNode()) {
-            if (lookup && k8s.path("pod").isMissingNode() && !exists("nodes", "", node)) {
+            // a pod-bound token's node is information only; a token bound to the node alone lives with it
+            if (pod.isMissingNode() && !live("nodes", "", node, invalidIfDeletedBefore)) {
                 return Optional.empty();
             }
             extra.put(EXTRA + "node-name", List.of(node.path("name").asText()));
@@ -201,8 +238,9 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
 
     /**
      * kube's legacy validator: the claims name the account (with its uid) and the Secret; with lookup the
-     * Secret must still hold this token, not be deleted nor labelled {@code legacy-token-invalid-since},
-     * and the account must exist with that uid. Each use is reported to the {@link LegacyTokenUse}.
+     * Secret must still hold this token, not be deleting nor labelled {@code legacy-token-invalid-since}, and
+     * (Kapi, beyond kube) still be the account's token Secret (its type and its account annotations), and the
+     * account must exist with that uid and not be deleting. Each use is reported to the {@link LegacyTokenUse}.
      */
     private Optional<Accepted> legacy(String token, ObjectNode claims) {
         String namespace = claims.path("kubernetes.io/serviceaccount/namespace").asText("");
@@ -214,9 +252,13 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
             return Optional.empty();
         }
         if (lookup) {
-            Optional<ObjectNode> secret = objects.get(new GroupVersionResource("", "v1", "secrets"), namespace, secretName);
+            Optional<ObjectNode> secret = objects.cachedOrStored(SECRETS, namespace, secretName);
             if (secret.isEmpty() || deleting(secret.get()) || !TokenFile.sameSecret(storedToken(secret.get()), token)
-                    || !exists("serviceaccounts", namespace, Json.object().put("name", name).put("uid", uid))) {
+                    || !tokenSecretOf(secret.get(), name, uid)) {
+                return Optional.empty();
+            }
+            Optional<ObjectNode> account = objects.cachedOrStored(ACCOUNTS, namespace, name);
+            if (account.isEmpty() || deleting(account.get()) || !uid.equals(uid(account.get()))) {
                 return Optional.empty();
             }
             legacyUse.used(secret.get());
@@ -229,6 +271,15 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
         return Optional.of(new Accepted(user(namespace, name, uid, Map.of()), List.of()));
     }
 
+    /** Whether {@code secret} is a service-account token Secret of account {@code name} (uid {@code uid}). */
+    private static boolean tokenSecretOf(ObjectNode secret, String name, String uid) {
+        JsonNode annotations = secret.path("metadata").path("annotations");
+        String annotatedUid = annotations.path(ACCOUNT_UID).asText("");
+        return secret.path("type").asText().equals("kubernetes.io/service-account-token")
+                && annotations.path(ACCOUNT_NAME).asText("").equals(name)
+                && (annotatedUid.isEmpty() || annotatedUid.equals(uid));
+    }
+
     private static String storedToken(ObjectNode secret) {
         try {
             return new String(Base64.getDecoder().decode(secret.path("data").path("token").asText("")),
@@ -239,23 +290,26 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
     }
 
     /**
-     * Whether the object a bound token's claim names ({@code name}, optional {@code uid}) still exists and
-     * its deletion time (a pod's grace period) has not passed, as kube's bound-token validator.
+     * Whether the object a bound token's claim names ({@code name} and {@code uid}) still exists with that uid
+     * and was not deleted before {@code invalidIfDeletedBefore} (a pod in its grace period, and up to 60 s
+     * after, may still call), as kube's bound-token validator. A claim without a uid matches nothing.
      */
-    private boolean exists(String resource, String namespace, JsonNode ref) {
-        Optional<ObjectNode> found = objects.get(new GroupVersionResource("", "v1", resource), namespace,
-                ref.path("name").asText());
-        if (found.isEmpty() || deletedBefore(found.get(), clock.instant())) {
-            return false;
-        }
+    private boolean live(String resource, String namespace, JsonNode ref, Instant invalidIfDeletedBefore) {
         String uid = ref.path("uid").asText("");
-        return uid.isEmpty() || uid.equals(found.get().path("metadata").path("uid").asText());
+        Optional<ObjectNode> found = objects.cachedOrStored(new GroupVersionResource("", "v1", resource), namespace,
+                ref.path("name").asText(""));
+        return found.isPresent() && !uid.isEmpty() && uid.equals(uid(found.get()))
+                && !deletedBefore(found.get(), invalidIfDeletedBefore);
     }
 
-    private static boolean deletedBefore(ObjectNode object, Instant now) {
+    private static String uid(ObjectNode object) {
+        return object.path("metadata").path("uid").asText("");
+    }
+
+    private static boolean deletedBefore(ObjectNode object, Instant instant) {
         String ts = object.path("metadata").path("deletionTimestamp").asText("");
         try {
-            return !ts.isEmpty() && !Instant.parse(ts).isAfter(now);
+            return !ts.isEmpty() && Instant.parse(ts).isBefore(instant);
         } catch (java.time.format.DateTimeParseException e) {
             return true;
         }

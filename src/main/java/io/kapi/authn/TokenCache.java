@@ -15,7 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Remembers token authentications, as kube's {@code tokencache}: an accepted token for
  * {@code successTtl}, a refused one for {@code failureTtl} (zero: not at all). So a revoked credential
- * (a deleted service account) keeps working for at most {@code successTtl}, as in kube-apiserver (10 s).
+ * keeps working for at most {@code successTtl}: Kapi puts only the authenticators whose credentials are
+ * revoked outside the API (OIDC issuers, the token webhook) behind it, never those the API revokes
+ * (service-account and bootstrap tokens, whose answers kube caches for 10 s, are checked on every request).
  * Keys are SHA-256 digests of the token and audiences, never the token itself; at most
  * {@value #MAX_ENTRIES} entries (all dropped when full, so a flood of random tokens cannot grow it).
  */
@@ -38,7 +40,7 @@ public final class TokenCache implements TokenAuthenticator {
 
     @Override
     public Optional<Accepted> authenticate(String token, List<String> audiences) {
-        String key = key(token, audiences);
+        String key = digest(token, audiences);
         Instant now = clock.instant();
         Entry cached = entries.get(key);
         if (cached != null && now.isBefore(cached.until())) {
@@ -55,7 +57,8 @@ public final class TokenCache implements TokenAuthenticator {
         return result;
     }
 
-    private static String key(String token, List<String> audiences) {
+    /** The SHA-256 of the token and the audiences, in hex: a key that does not hold the token. */
+    static String digest(String token, List<String> audiences) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             sha.update(token.getBytes(StandardCharsets.UTF_8));

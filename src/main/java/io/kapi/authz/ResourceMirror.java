@@ -1,33 +1,25 @@
 package io.kapi.authz;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.informers.EventHandler;
+import io.kapi.informers.Informer;
 import io.kapi.machinery.ObjectMeta;
-import io.kapi.registry.ListOptions;
-import io.kapi.registry.ListResult;
-import io.kapi.registry.ResourceStore;
-import io.kapi.storage.cache.CacheWatch;
-import io.kapi.storage.cache.Delivery;
-import io.kapi.storage.cache.EventType;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
- * Every object of one resource, decoded, kept current by a list and then a watch from the list's
- * revision (an informer): relisted whenever the watch ends or fails. Reads never touch storage. One
- * virtual thread per mirror; {@link #close()} stops it. Authorizers (RBAC, Node) answer from mirrors.
+ * Every object of one resource, decoded into what an authorizer needs, kept current by the resource's
+ * shared {@link Informer} (one list and watch, whoever else reads it): the decoded form of each object is
+ * made once, as its change arrives. Reads never touch storage. Authorizers (RBAC, Node) answer from mirrors.
  *
  * @param <T> the decoded form
  */
 public final class ResourceMirror<T> implements AutoCloseable {
 
     /**
-     * Told of every change a mirror applies, on the mirror's thread, in the order applied (an
+     * Told of every change a mirror applies, on the informer's thread, in the order applied (an
      * informer's event handler): {@code before} null is an addition, {@code after} null a removal.
      * A relist reports what it changed as such changes too.
      */
@@ -36,43 +28,38 @@ public final class ResourceMirror<T> implements AutoCloseable {
         void changed(String namespace, String name, T before, T after);
     }
 
-    private static final System.Logger LOG = System.getLogger(ResourceMirror.class.getName());
-    private static final long POLL_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-    private final String name;
-    private final Supplier<ResourceStore> store;
+    private final Informer informer;
     private final Function<ObjectNode, T> decode;
     private final Listener<T> listener;
     private final Map<String, Map<String, T>> objects = new ConcurrentHashMap<>();
-    private final CountDownLatch synced = new CountDownLatch(1);
-    private final Thread thread;
-    private volatile boolean closed;
 
-    /**
-     * @param store the store, or null while it is not served yet
-     * @param listener told of every change applied
-     */
-    public ResourceMirror(String name, Supplier<ResourceStore> store, Function<ObjectNode, T> decode,
-                          Listener<T> listener) {
-        this.name = name;
-        this.store = store;
+    /** @param listener told of every change applied */
+    public ResourceMirror(Informer informer, Function<ObjectNode, T> decode, Listener<T> listener) {
+        this.informer = informer;
         this.decode = decode;
         this.listener = listener;
-        this.thread = Thread.ofVirtual().name("authz-mirror-" + name).unstarted(this::run);
+        informer.addHandler(new EventHandler() {
+            @Override
+            public void onAdd(ObjectNode object) {
+                put(object);
+            }
+
+            @Override
+            public void onUpdate(ObjectNode before, ObjectNode after) {
+                put(after);
+            }
+
+            @Override
+            public void onDelete(ObjectNode object) {
+                ObjectMeta meta = ObjectMeta.of(object);
+                remove(meta.namespace(), meta.name());
+            }
+        });
     }
 
     /** A mirror no one listens to. */
-    public ResourceMirror(String name, Supplier<ResourceStore> store, Function<ObjectNode, T> decode) {
-        this(name, store, decode, (ns, n, before, after) -> { });
-    }
-
-    public void start() {
-        thread.start();
-    }
-
-    /** The store mirrored, or null while it is not served yet. */
-    public ResourceStore store() {
-        return store.get();
+    public ResourceMirror(Informer informer, Function<ObjectNode, T> decode) {
+        this(informer, decode, (ns, n, before, after) -> { });
     }
 
     /** The objects of {@code namespace} ("" : cluster-scoped ones) by name; a live view. */
@@ -101,82 +88,15 @@ public final class ResourceMirror<T> implements AutoCloseable {
 
     /** Waits until the first list was applied; false when {@code timeout} passed first. */
     public boolean awaitSynced(Duration timeout) throws InterruptedException {
-        return synced.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return informer.awaitSynced(timeout);
     }
 
     public boolean synced() {
-        return synced.getCount() == 0;
+        return informer.synced();
     }
 
-    private void run() {
-        Duration backoff = Duration.ofMillis(50);
-        while (!closed) {
-            try {
-                ResourceStore s = store.get();
-                if (s != null) {
-                    String revision = relist(s);
-                    backoff = Duration.ofMillis(50);
-                    follow(s, revision);
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.log(Level.DEBUG, "Authorization mirror of {0}: {1}; listing again", name, e.getMessage());
-            }
-            try {
-                Thread.sleep(backoff);
-            } catch (InterruptedException e) {
-                return;
-            }
-            backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(2)) > 0 ? Duration.ofSeconds(2)
-                    : backoff.multipliedBy(2);
-        }
-    }
-
-    private String relist(ResourceStore s) {
-        ListResult list = s.list("", ListOptions.ALL);
-        java.util.Set<String> listed = new java.util.HashSet<>();
-        for (ObjectNode o : list.items()) {
-            put(o);
-            listed.add(ObjectMeta.of(o).namespace() + "/" + ObjectMeta.of(o).name());
-        }
-        objects.forEach((ns, byName) -> java.util.List.copyOf(byName.keySet()).stream()
-                .filter(n -> !listed.contains(ns + "/" + n)).forEach(n -> remove(ns, n)));
-        synced.countDown();
-        return list.resourceVersion();
-    }
-
-    private void follow(ResourceStore s, String revision) throws InterruptedException {
-        try (CacheWatch watch = s.watch("", ListOptions.ALL.atResourceVersion(revision, "").forWatch(null, false))) {
-            while (!closed) {
-                Delivery d = watch.poll(POLL_NANOS);
-                switch (d) {
-                    case null -> {
-                    }
-                    case Delivery.Change c -> {
-                        if (c.type() == EventType.DELETED) {
-                            ObjectMeta meta = ObjectMeta.of(c.object());
-                            remove(meta.namespace(), meta.name());
-                        } else if (c.type() == EventType.ADDED || c.type() == EventType.MODIFIED) {
-                            put(c.object());
-                        }
-                    }
-                    case Delivery.InitialEventsEnd e -> {
-                    }
-                    case Delivery.Failure f -> {
-                        return;
-                    }
-                    case Delivery.End e -> {
-                        return;
-                    }
-                }
-            }
-        }
-    }
-
+    /** Nothing to stop: the informer is the factory's, shared, and stops with it. */
     @Override
     public void close() {
-        closed = true;
-        thread.interrupt();
     }
 }

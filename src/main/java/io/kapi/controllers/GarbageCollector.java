@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.client.LocalClient;
 import io.kapi.health.PostStartHook;
+import io.kapi.informers.PassController;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionKind;
@@ -18,6 +20,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The garbage collector of standalone mode (kube-controller-manager's, simplified): an object whose
@@ -27,31 +30,39 @@ import java.util.Set;
  * the finalizer once none is left; one deleted with {@code Orphan} ({@code orphan} finalizer) has its
  * references removed from its dependents, then loses the finalizer. Owners are matched by uid.
  *
- * <p>It polls the watch caches (no copies of objects it need not change) and writes through the API
- * as {@code system:serviceaccount:kube-system:generic-garbage-collector}; it runs on one virtual thread
- * started by its post-start hook and stops on {@link #close()}.
+ * <p>A pass reads the watch caches (no copies of objects it need not change) and writes through the API
+ * as {@code system:serviceaccount:kube-system:generic-garbage-collector}; passes run when any stored
+ * resource changes (its shared informer tells; kube's collector monitors every resource), coalesced
+ * and at least {@link #SPACING} apart, from its post-start hook until {@link #close()}.
  */
 public final class GarbageCollector implements PostStartHook, AutoCloseable {
 
     static final String FOREGROUND = "foregroundDeletion";
     static final String ORPHAN = "orphan";
+    /**
+     * How soon after a change a pass runs, and so how far apart passes are under a flood of writes: a pass
+     * reads every object of the watch caches (at 100k objects a walk over all of them).
+     */
+    private static final Duration SPACING = Duration.ofMillis(100);
+    /** A pass every minute in any case: what a pass could not do (a failed delete) is tried again. */
     private static final Duration FULL_PASS = Duration.ofMinutes(1);
 
     private final LocalClient client;
     private final Registry registry;
-    private final PeriodicWorker worker;
+    private final SharedInformers informers;
+    private final PassController passes;
+    private final Set<String> watched = ConcurrentHashMap.newKeySet();
 
     /**
      * @param client writes as the collector's identity
      * @param registry what it reads: every stored resource
+     * @param informers whose changes of any stored resource (kube's GC monitors every one) ask for a pass
      */
-    public GarbageCollector(LocalClient client, Registry registry, Duration interval) {
+    public GarbageCollector(LocalClient client, Registry registry, SharedInformers informers) {
         this.client = client;
         this.registry = registry;
-        // a pass reads only the watch caches: none while they have applied no write (at 100k objects a
-        // pass is a walk over all of them), and one every minute in any case
-        this.worker = new PeriodicWorker("garbage-collector", interval, false, this::collect,
-                registry.caches()::progress, FULL_PASS);
+        this.informers = informers;
+        this.passes = new PassController("garbage-collector", SPACING, this::collect).resyncEvery(FULL_PASS);
     }
 
     @Override
@@ -61,7 +72,17 @@ public final class GarbageCollector implements PostStartHook, AutoCloseable {
 
     @Override
     public void run() {
-        worker.start();
+        watchEveryResource();
+        passes.start();
+    }
+
+    /** Watches every stored resource not watched yet (custom resources come and go). */
+    private void watchEveryResource() {
+        for (ResourceStore store : registry.stores()) {
+            if (watched.add(store.definition().keys().prefix())) {
+                passes.watching(informers.informer(store.resource().gvr()));
+            }
+        }
     }
 
 
@@ -74,6 +95,7 @@ public final class GarbageCollector implements PostStartHook, AutoCloseable {
 
     /** One pass over every stored resource. */
     public void collect() {
+        watchEveryResource();
         Set<String> present = new HashSet<>();
         List<Found> dependents = new ArrayList<>();
         List<Found> finalizing = new ArrayList<>();
@@ -262,6 +284,6 @@ public final class GarbageCollector implements PostStartHook, AutoCloseable {
 
     @Override
     public void close() {
-        worker.close();
+        passes.close();
     }
 }

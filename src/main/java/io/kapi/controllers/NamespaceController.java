@@ -1,10 +1,17 @@
 package io.kapi.controllers;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.client.LocalClient;
+import io.kapi.client.ResourceClient;
 import io.kapi.health.PostStartHook;
+import io.kapi.informers.EventHandler;
+import io.kapi.informers.Informer;
+import io.kapi.informers.QueueController;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
@@ -12,8 +19,6 @@ import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
 import java.time.Duration;
 import java.util.Iterator;
-import io.kapi.client.LocalClient;
-import io.kapi.client.ResourceClient;
 
 /**
  * The namespace controller of standalone mode (kube-controller-manager's, simplified): for every
@@ -21,25 +26,40 @@ import io.kapi.client.ResourceClient;
  * {@code kubernetes} finalizer and deletes the namespace, so {@code kubectl delete ns} completes.
  * Objects held by their own finalizers or grace periods keep the namespace waiting, as in kube.
  *
- * <p>It polls, which is enough for a few namespaces being deleted at a time; it runs on one virtual
- * thread started by its post-start hook and stops on {@link #close()}.
+ * <p>Driven by the namespaces' shared informer: a namespace marked for deletion is put on a work queue
+ * at once, and looked at again every second while content remains (kube's controller requeues after an
+ * estimate of the content's grace), and every five minutes in any case ({@code --namespace-sync-period}).
  */
 public final class NamespaceController implements PostStartHook, AutoCloseable {
 
     private static final String FINALIZER = "kubernetes";
 
+    private static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
+    /** How soon a namespace whose content is still going is looked at again. */
+    private static final Duration REMAINING = Duration.ofSeconds(1);
+    /** kube-controller-manager's {@code --namespace-sync-period}. */
+    private static final Duration RESYNC = Duration.ofMinutes(5);
+
     private final LocalClient client;
     private final Registry registry;
-    private final PeriodicWorker worker;
+    private final Informer namespaces;
+    private final QueueController controller;
 
     /**
      * @param client writes as the controller's identity
-     * @param registry what it reads: the namespaces and every namespaced resource
+     * @param registry what it reads: every namespaced resource
      */
-    public NamespaceController(LocalClient client, Registry registry, Duration interval) {
+    public NamespaceController(LocalClient client, Registry registry, SharedInformers informers) {
         this.client = client;
         this.registry = registry;
-        this.worker = new PeriodicWorker("namespace-controller", interval, true, this::syncAll);
+        this.namespaces = informers.informer(NAMESPACES);
+        this.controller = new QueueController("namespace-controller", 2, this::reconcile)
+                .resyncEvery(RESYNC, () -> namespaces.list("").stream().map(QueueController::key).toList());
+        namespaces.addHandler(EventHandler.onAnyChange(ns -> {
+            if (!ObjectMeta.of(ns).deletionTimestamp().isEmpty()) {
+                controller.enqueue(ns);
+            }
+        }));
     }
 
     @Override
@@ -49,20 +69,15 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
 
     @Override
     public void run() {
-        worker.start();
+        controller.start();
     }
 
-
-    /** One pass over every terminating namespace. */
-    public void syncAll() {
-        for (ObjectNode ns : registry.namespaces().list("", ListOptions.ALL).items()) {
-            if (!ObjectMeta.of(ns).deletionTimestamp().isEmpty()) {
-                sync(ObjectMeta.of(ns).name());
-            }
+    /** Deletes what is left in a terminating namespace, and the namespace once nothing is. */
+    private void reconcile(String namespace) {
+        ObjectNode ns = namespaces.get("", namespace).orElse(null);
+        if (ns == null || ObjectMeta.of(ns).deletionTimestamp().isEmpty()) {
+            return;
         }
-    }
-
-    private void sync(String namespace) {
         boolean empty = true;
         for (ResourceStore store : registry.stores()) {
             if (store.resource().namespaced()) {
@@ -71,6 +86,8 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
         }
         if (empty) {
             finalizeNamespace(namespace);
+        } else {
+            controller.queue().addAfter(namespace, REMAINING);
         }
     }
 
@@ -117,6 +134,6 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
 
     @Override
     public void close() {
-        worker.close();
+        controller.close();
     }
 }

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.policy.PolicyTypeChecker;
 import io.kapi.client.LocalClient;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.Registry;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -17,7 +17,7 @@ import java.util.List;
  * ({@link PolicyTypeChecker}) and gets {@code status.observedGeneration} and {@code status.typeChecking}
  * (its {@code expressionWarnings}, left out when there are none); the rest of its status is kept.
  */
-public final class PolicyStatusController extends Polling {
+public final class PolicyStatusController extends PassHook {
 
     private static final GroupVersionResource POLICIES =
             new GroupVersionResource("admissionregistration.k8s.io", "v1", "validatingadmissionpolicies");
@@ -26,8 +26,9 @@ public final class PolicyStatusController extends Polling {
     private final Registry registry;
     private final PolicyTypeChecker checker;
 
-    public PolicyStatusController(LocalClient client, Registry registry, PolicyTypeChecker checker, Duration interval) {
-        super(interval);
+    public PolicyStatusController(LocalClient client, Registry registry, PolicyTypeChecker checker,
+                                  SharedInformers informers) {
+        super(informers, List.of(POLICIES), null);
         this.client = client;
         this.registry = registry;
         this.checker = checker;

@@ -5,6 +5,7 @@ import io.kapi.admission.plugin.quota.QuotaScopes;
 import io.kapi.admission.plugin.quota.QuotaUsage;
 import io.kapi.admission.plugin.quota.ResourceList;
 import io.kapi.client.LocalClient;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
@@ -16,6 +17,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * kube-controller-manager's resourcequota controller, for standalone mode: every quota's {@code status.hard}
@@ -23,7 +26,7 @@ import java.util.Optional;
  * (releasing what deleted objects were charged). A usage is raised at once; it is lowered only once the quota
  * has kept its resourceVersion for a whole pass, so a charge whose object is still being stored is not undone.
  */
-public final class QuotaStatusController extends Polling {
+public final class QuotaStatusController extends PassHook {
 
     private static final GroupVersionResource QUOTAS = new GroupVersionResource("", "v1", "resourcequotas");
 
@@ -31,8 +34,13 @@ public final class QuotaStatusController extends Polling {
     private final Registry registry;
     private final Map<String, String> lastSeen = new HashMap<>();
 
-    public QuotaStatusController(LocalClient client, Registry registry, Duration interval) {
-        super(interval);
+    /** kube-controller-manager's {@code --resource-quota-sync-period}. */
+    private static final Duration RESYNC = Duration.ofMinutes(5);
+
+    private final Set<GroupVersionResource> watched = ConcurrentHashMap.newKeySet();
+
+    public QuotaStatusController(LocalClient client, Registry registry, SharedInformers informers) {
+        super(informers, List.of(QUOTAS), RESYNC);
         this.client = client;
         this.registry = registry;
     }
@@ -105,6 +113,9 @@ public final class QuotaStatusController extends Polling {
             return ResourceList.EMPTY;
         }
         GroupVersionResource gvr = store.get().resource().gvr();
+        if (watched.add(gvr)) {
+            watch(gvr); // what a quota counts: its changes bring the next pass (kube's replenishment)
+        }
         ResourceList total = ResourceList.EMPTY;
         List<ObjectNode> items = store.get().list(namespace, ListOptions.ALL).items();
         for (ObjectNode o : items) {

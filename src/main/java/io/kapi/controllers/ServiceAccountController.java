@@ -1,47 +1,50 @@
 package io.kapi.controllers;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.client.LocalClient;
 import io.kapi.health.PostStartHook;
+import io.kapi.informers.EventHandler;
+import io.kapi.informers.Informer;
+import io.kapi.informers.QueueController;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
-import java.time.Duration;
-import io.kapi.admission.ObjectLookup;
-import io.kapi.client.LocalClient;
-import io.kapi.machinery.GroupVersionResource;
 
 /**
- * The service-account and root-CA publisher controllers of standalone mode (kube-controller-manager's,
- * simplified): every active namespace gets the {@code default} ServiceAccount and the
- * {@code kube-root-ca.crt} ConfigMap holding the cluster CA, recreated if deleted. Polls on one
- * virtual thread started by its post-start hook; stops on {@link #close()}.
+ * kube-controller-manager's {@code serviceaccount-controller}: every active namespace has the
+ * {@code default} ServiceAccount, made when the namespace appears and again if it is deleted. Driven by
+ * the namespaces' and service accounts' shared informers: a new namespace has its account within
+ * milliseconds. Writes as {@code system:serviceaccount:kube-system:service-account-controller}.
  */
 public final class ServiceAccountController implements PostStartHook, AutoCloseable {
 
-    static final String ROOT_CA = "kube-root-ca.crt";
-    private static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
+    static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
     private static final GroupVersionResource SERVICE_ACCOUNTS = new GroupVersionResource("", "v1", "serviceaccounts");
-    private static final GroupVersionResource CONFIG_MAPS = new GroupVersionResource("", "v1", "configmaps");
-    private static final String ROOT_CA_DESCRIPTION = "Contains a CA bundle that can be used to verify the "
-            + "kube-apiserver when using internal endpoints such as the internal service IP or "
-            + "kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.";
+    private static final String DEFAULT = "default";
 
     private final LocalClient client;
-    private final ObjectLookup lookup;
-    private final String caBundle;
-    private final PeriodicWorker worker;
+    private final Informer namespaces;
+    private final Informer accounts;
+    private final QueueController controller;
 
-    /**
-     * @param client writes as the controller's identity
-     * @param lookup reads (as a controller reads its informers' caches)
-     * @param caBundle the PEM of the cluster CA, or null when it is not known (no ConfigMap then)
-     */
-    public ServiceAccountController(LocalClient client, ObjectLookup lookup, String caBundle, Duration interval) {
+    /** @param client writes as the controller's identity */
+    public ServiceAccountController(LocalClient client, SharedInformers informers) {
         this.client = client;
-        this.lookup = lookup;
-        this.caBundle = caBundle;
-        this.worker = new PeriodicWorker("serviceaccount-controller", interval, false, this::syncAll);
+        this.namespaces = informers.informer(NAMESPACES);
+        this.accounts = informers.informer(SERVICE_ACCOUNTS);
+        this.controller = new QueueController("serviceaccount-controller", 2, this::reconcile);
+        namespaces.addHandler(controller.enqueueing());
+        accounts.addHandler(new EventHandler() {
+            @Override
+            public void onDelete(ObjectNode account) {
+                if (ObjectMeta.of(account).name().equals(DEFAULT)) {
+                    controller.queue().add(ObjectMeta.of(account).namespace());
+                }
+            }
+        });
     }
 
     @Override
@@ -51,51 +54,32 @@ public final class ServiceAccountController implements PostStartHook, AutoClosea
 
     @Override
     public void run() {
-        syncAll();
-        worker.start();
+        controller.start();
     }
 
-
-    /** One pass over every active namespace. */
-    public void syncAll() {
-        for (ObjectNode ns : lookup.list(NAMESPACES, "")) {
-            ObjectMeta meta = ObjectMeta.of(ns);
-            if (!meta.deletionTimestamp().isEmpty()) {
-                continue;
-            }
-            ensure(SERVICE_ACCOUNTS, meta.name(), object("ServiceAccount", "default"));
-            if (caBundle != null) {
-                ObjectNode cm = object("ConfigMap", ROOT_CA);
-                cm.with("metadata").putObject("annotations").put("kubernetes.io/description", ROOT_CA_DESCRIPTION);
-                cm.putObject("data").put("ca.crt", caBundle);
-                ensure(CONFIG_MAPS, meta.name(), cm);
-            }
-        }
-    }
-
-    private void ensure(GroupVersionResource resource, String namespace, ObjectNode object) {
-        if (lookup.get(resource, namespace, ObjectMeta.of(object).name()).isPresent()) {
+    /** Makes the {@code default} account of an active namespace (a namespace's key is its name). */
+    private void reconcile(String namespace) {
+        ObjectNode ns = namespaces.get("", namespace).orElse(null);
+        if (ns == null || !ObjectMeta.of(ns).deletionTimestamp().isEmpty()
+                || accounts.get(namespace, DEFAULT).isPresent()) {
             return;
         }
+        ObjectNode account = Json.object();
+        account.put("apiVersion", "v1");
+        account.put("kind", "ServiceAccount");
+        account.putObject("metadata").put("name", DEFAULT);
         try {
-            client.resource(resource).create(namespace, object);
+            client.resource(SERVICE_ACCOUNTS).create(namespace, account);
         } catch (ApiException e) {
+            // made meanwhile, or the namespace is going or gone: nothing to retry
             if (e.reason() != StatusReason.ALREADY_EXISTS && e.code() != 403 && e.code() != 404) {
                 throw e;
             }
         }
     }
 
-    private static ObjectNode object(String kind, String name) {
-        ObjectNode o = Json.object();
-        o.put("apiVersion", "v1");
-        o.put("kind", kind);
-        o.putObject("metadata").put("name", name);
-        return o;
-    }
-
     @Override
     public void close() {
-        worker.close();
+        controller.close();
     }
 }

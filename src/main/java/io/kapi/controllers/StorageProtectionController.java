@@ -5,16 +5,17 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.ObjectLookup;
 import io.kapi.client.LocalClient;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
-import java.time.Duration;
+import java.util.List;
 
 /**
  * kube-controller-manager's pvc-protection and pv-protection controllers, for standalone mode: the finalizers
  * the StorageObjectInUseProtection plugin adds are removed from a deleted claim once no running pod uses it
  * (a {@code persistentVolumeClaim} or generic ephemeral volume), and from a deleted volume once it is not Bound.
  */
-public final class StorageProtectionController extends Polling {
+public final class StorageProtectionController extends PassHook {
 
     static final String PVC_FINALIZER = "kubernetes.io/pvc-protection";
     static final String PV_FINALIZER = "kubernetes.io/pv-protection";
@@ -30,8 +31,9 @@ public final class StorageProtectionController extends Polling {
      * @param claims writes claims (as kube's pvc-protection-controller)
      * @param volumes writes volumes (as kube's pv-protection-controller)
      */
-    public StorageProtectionController(LocalClient claims, LocalClient volumes, ObjectLookup lookup, Duration interval) {
-        super(interval);
+    public StorageProtectionController(LocalClient claims, LocalClient volumes, ObjectLookup lookup,
+                                       SharedInformers informers) {
+        super(informers, List.of(PVCS, PVS, PODS), null);
         this.claims = claims;
         this.volumes = volumes;
         this.lookup = lookup;

@@ -5,7 +5,7 @@ import io.kapi.admission.ObjectLookup;
 import io.kapi.apis.subresources.ServiceAccountKeys;
 import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;
-import io.kapi.health.PostStartHook;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
@@ -13,8 +13,8 @@ import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
 import io.kapi.registry.DeleteOptions;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -28,7 +28,7 @@ import java.util.Optional;
  * stops on {@link #close()}. Reads through the lookup (kube: informers), writes as
  * {@code system:kube-controller-manager} (kube's tokens controller uses the root credentials).
  */
-public final class TokensController implements PostStartHook, AutoCloseable {
+public final class TokensController extends PassHook {
 
     /** The Secret type this controller fills. */
     public static final String TYPE = "kubernetes.io/service-account-token";
@@ -43,20 +43,18 @@ public final class TokensController implements PostStartHook, AutoCloseable {
     private final ObjectLookup lookup;
     private final ServiceAccountKeys keys;
     private final String caBundle;
-    private final Duration interval;
-    private volatile Thread worker;
 
     /**
      * @param client writes as the controller's identity
      * @param caBundle the PEM put in {@code ca.crt}, or null when the cluster CA is not known
      */
     public TokensController(LocalClient client, ObjectLookup lookup, ServiceAccountKeys keys, String caBundle,
-                            Duration interval) {
+                            SharedInformers informers) {
+        super(informers, List.of(SECRETS, SERVICE_ACCOUNTS), null);
         this.secrets = client.resource(SECRETS);
         this.lookup = lookup;
         this.keys = keys;
         this.caBundle = caBundle;
-        this.interval = interval;
     }
 
     @Override
@@ -64,27 +62,8 @@ public final class TokensController implements PostStartHook, AutoCloseable {
         return "start-kapi-serviceaccount-tokens-controller";
     }
 
-    @Override
-    public void run() {
-        if (worker == null) {
-            worker = Thread.ofVirtual().name("serviceaccount-tokens-controller").start(this::loop);
-        }
-    }
-
-    private void loop() {
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                syncAll();
-                Thread.sleep(interval);
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "service account tokens controller pass failed: {0}", e.toString());
-            }
-        }
-    }
-
     /** One pass over every service-account token Secret. */
+    @Override
     public void syncAll() {
         for (ObjectNode secret : lookup.list(SECRETS, "")) {
             if (TYPE.equals(secret.path("type").asText()) && ObjectMeta.of(secret).deletionTimestamp().isEmpty()) {
@@ -172,13 +151,5 @@ public final class TokensController implements PostStartHook, AutoCloseable {
 
     private static String encoded(String value) {
         return Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    @Override
-    public void close() {
-        Thread t = worker;
-        if (t != null) {
-            t.interrupt();
-        }
     }
 }

@@ -8,14 +8,13 @@ import java.util.Map;
 
 /**
  * The bounds a request body is decoded within, whatever its format (JSON, YAML, protobuf, patch bodies),
- * so that what a handler receives can be walked recursively (validation, defaulting, patch, apply,
- * encoding) on a request thread's stack and held in memory without regard to how it was sent.
+ * so that what a handler receives is held in memory without regard to how it was sent.
  *
  * <ul>
- *   <li><b>Depth</b>: at most {@link #MAX_DEPTH} nested objects and arrays. Go allows 10000, on stacks that
- *       grow; a request thread's stack does not, and no Kubernetes object (a CRD's schema included) comes
- *       near 100 levels. The limit leaves every recursive walk of the server a wide margin (a body at the
- *       limit goes through all of them on a quarter of the default stack: {@code DepthLimitTest}).</li>
+ *   <li><b>Depth</b>: at most {@link #MAX_DEPTH} nested objects and arrays, Go's limit (its JSON decoder's
+ *       {@code maxNestingDepth} and go-yaml's {@code max depth}). The readers and every whole-tree operation
+ *       ({@link io.kapi.machinery.tree.StacklessNodes}: copy, equality, hashing, writing) keep their own
+ *       stack, so this depth never needs as many frames of a request thread's stack.</li>
  *   <li><b>Decoded size</b>: at most {@link #MAX_DECODED_BYTES} of JSON-equivalent text (scalars with
  *       their quotes, keys with their colon, a separator a value, two bytes a container), so a body whose decoding expands
  *       (YAML aliases, protobuf's compact field tags) cannot pin more memory than a JSON body of twice the
@@ -29,7 +28,7 @@ import java.util.Map;
 public final class DecodeBudget {
 
     /** The deepest nesting of objects and arrays a decoded body may have. */
-    public static final int MAX_DEPTH = 256;
+    public static final int MAX_DEPTH = 10_000;
 
     /** The most JSON-equivalent bytes a decoded body may amount to: twice the wire limit of 3 MiB. */
     public static final long MAX_DECODED_BYTES = 2L * 3 * 1024 * 1024;

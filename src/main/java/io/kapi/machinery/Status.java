@@ -40,6 +40,22 @@ public final class Status {
     }
 
     /**
+     * What kube-apiserver's timeout filter writes for a request that outlived its deadline before anything
+     * was answered: {@code NewTimeoutError("request did not complete within the allotted timeout", 0)}'s
+     * Status as Go's JSON encoder writes it, without kind and apiVersion (it is never typed), details empty.
+     */
+    public static ObjectNode deadlineExceeded() {
+        ObjectNode s = Json.object();
+        s.putObject("metadata");
+        s.put("status", "Failure");
+        s.put("message", "Timeout: request did not complete within the allotted timeout");
+        s.put("reason", StatusReason.TIMEOUT.wire());
+        s.putObject("details");
+        s.put("code", 504);
+        return s;
+    }
+
+    /**
      * The error a {@code Failure} Status body describes (what a client reads back): reason, code,
      * message and details as sent.
      */

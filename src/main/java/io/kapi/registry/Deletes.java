@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.DeepStack;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.request.RequestContext;
 import io.kapi.storage.KeyValue;
@@ -50,6 +51,10 @@ final class Deletes {
     /** One pass; empty when a concurrent write changed the object first. */
     private Optional<DeleteResult> deleteOnce(RequestContext ctx, String key, KeyValue current, DeleteOptions options) {
         ObjectNode object = store.codec().decode(current);
+        if (!DeepStack.onDeepStack() && DeepStack.isDeep(object)) {
+            // admission (policies' CEL, webhooks) and the strategy walk the object
+            return DeepStack.call(() -> deleteOnce(ctx, key, current, options));
+        }
         ObjectMeta meta = ObjectMeta.of(object);
         checkPreconditions(meta, options);
         var attributes = store.deleteAttributes(ctx.withWriteOptions(options.dryRun(), ctx.fieldManager(),

@@ -40,6 +40,7 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
     private final Storage storage;
     private final StoreServices services;
     private final WatchCacheHub caches;
+    private final boolean cached;
     private final AdmissionChain admission;
     private final ResourceTable base;
     private volatile Snapshot snapshot;
@@ -51,30 +52,34 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
     }
 
     /**
-     * Builds every store of {@code served} (built-ins, with the resource table's facts) with its watch
-     * cache, which starts on the resource's first read that needs it; {@link #close()} stops the caches.
+     * Builds every store of {@code served} (built-ins, with the resource table's facts), reading as
+     * {@code reads} says: through a watch cache per resource, which starts on the resource's first read
+     * that needs it ({@link #close()} stops the caches), or from storage.
      *
      * @param admission builds the admission chain from the lookup its plugins read through (this registry)
      */
-    public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies,
-                    StoreServices services, Function<ObjectLookup, AdmissionChain> admission,
-                    CacheOptions cacheOptions) {
+    public Registry(Collection<ApiResource> served, Storage storage, BehaviourProvider behaviours,
+                    StoreServices services, Function<ObjectLookup, AdmissionChain> admission, ReadPath reads) {
         this.storage = storage;
         this.services = new StoreServices(services.metadata(), services.schema(), services.fields(),
                 this::admission, services.clock());
-        this.caches = new WatchCacheHub(storage, cacheOptions);
+        this.cached = reads instanceof ReadPath.WatchCache;
+        this.caches = new WatchCacheHub(storage, switch (reads) {
+            case ReadPath.WatchCache w -> w.options();
+            case ReadPath.Storage s -> CacheOptions.DEFAULT; // holds no cache
+        });
         this.base = ResourceTable.builtinServing(served);
         List<ResourceDefinition> definitions = new ArrayList<>();
         for (ApiResource resource : served) {
-            definitions.add(ResourceDefinition.of(resource, base.facts(resource), strategies));
+            definitions.add(ResourceDefinition.of(resource, base.facts(resource), behaviours));
         }
         this.snapshot = build(0, definitions, List.of(), Map.of());
         this.admission = admission.apply(this);
     }
 
     /** A registry without admission plugins. */
-    public Registry(Collection<ApiResource> served, Storage storage, StrategyProvider strategies, StoreServices services) {
-        this(served, storage, strategies, services, lookup -> AdmissionChain.NONE, CacheOptions.DEFAULT);
+    public Registry(Collection<ApiResource> served, Storage storage, BehaviourProvider behaviours, StoreServices services) {
+        this(served, storage, behaviours, services, lookup -> AdmissionChain.NONE, ReadPath.WATCH_CACHE);
     }
 
     /**
@@ -136,7 +141,8 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
                 stores.put(d.api().gvr(), existing);
             } else {
                 String prefix = d.keys().prefix();
-                var cache = caches.register(prefix, decoder(d, SelectableFields.of(fieldsByPrefix.get(prefix))));
+                var cache = cached ? caches.register(prefix, decoder(d, SelectableFields.of(fieldsByPrefix.get(prefix))))
+                        : null;
                 stores.put(d.api().gvr(), new ResourceStore(d, storage, services, cache));
             }
         }
@@ -184,7 +190,7 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
         return snapshot.model();
     }
 
-    /** The watch caches of the stores. */
+    /** The watch caches of the stores (none when they read from storage). */
     public WatchCacheHub caches() {
         return caches;
     }
@@ -214,6 +220,11 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
 
     public boolean servesGroupVersion(String group, String version) {
         return snapshot.groupVersions().contains(group + "/" + version);
+    }
+
+    /** The definition of a served resource (stored or computed), or empty when none is served. */
+    public Optional<ResourceDefinition> definition(GroupVersionResource gvr) {
+        return Optional.ofNullable(snapshot.definitions().get(gvr));
     }
 
     /** The store of a resource, or empty for resources that are not stored objects. */

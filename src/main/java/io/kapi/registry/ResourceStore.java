@@ -6,6 +6,8 @@ import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.Attributes;
 import io.kapi.admission.Operation;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.DeepStack;
+import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
@@ -19,6 +21,7 @@ import io.kapi.storage.cache.ResourceCache;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The generic REST store of one resource (kube-apiserver's {@code registry.Store}): configured, not
@@ -173,6 +176,9 @@ public final class ResourceStore {
      *         wrong types), Forbidden (admission)
      */
     public ObjectNode create(RequestContext ctx, String namespace, ObjectNode object, Write write) {
+        if (!DeepStack.onDeepStack() && DeepStack.isDeep(object)) {
+            return DeepStack.call(() -> create(ctx, namespace, object, write));
+        }
         WritePass pass = WritePass.create(ctx, write, strategy, namespace, object);
         boolean stored = false;
         try {
@@ -237,7 +243,12 @@ public final class ResourceStore {
             if (start == null) {
                 KeyValue current = read(key, name);
                 if (current == null) {
-                    Optional<UpdateResult> created = createOnUpdate(ctx, namespace, name, transform, write, using);
+                    Optional<UpdateResult> created;
+                    try {
+                        created = createOnUpdate(ctx, namespace, name, transform, write, using);
+                    } catch (DeepStack.Needed deep) {
+                        created = DeepStack.call(() -> createOnUpdate(ctx, namespace, name, transform, write, using));
+                    }
                     if (created.isPresent()) {
                         return created.get();
                     }
@@ -246,8 +257,14 @@ public final class ResourceStore {
                 start = new Start(codec.decode(current), current.modRevision(), true);
             }
             Optional<UpdateResult> result;
+            Start from = start;
+            Supplier<Optional<UpdateResult>> pass = () -> updateOnce(ctx, key, from, transform, write, using);
             try {
-                result = updateOnce(ctx, key, start, transform, write, using);
+                try {
+                    result = DeepStack.isDeep(start.old()) ? DeepStack.call(pass) : pass.get();
+                } catch (DeepStack.Needed deep) {
+                    result = DeepStack.call(pass); // the new object, or the body it came from, is deep
+                }
             } catch (ApiException e) {
                 if (start.current() || stillStored(key, name, start)) {
                     throw e;
@@ -329,6 +346,7 @@ public final class ResourceStore {
                                               Write write, Strategy using) {
         ObjectNode oldServed = served.converts() ? served.servedCopy(start.old()) : start.old();
         ObjectNode transformed = transform.apply(oldServed.deepCopy());
+        DeepStack.require(transformed);
         WritePass pass = WritePass.update(ctx, write, using, transformed, start.old(), oldServed, start.revision());
         boolean stored = false;
         try {

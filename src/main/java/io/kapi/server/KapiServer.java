@@ -57,6 +57,17 @@ public final class KapiServer implements AutoCloseable {
     private static final Duration NEW_CONNECTION_GRACE = Duration.ofSeconds(5);
     private static final long STOP_MILLIS = 5_000;
     private static final int MAX_JETTY_THREADS = 48;
+    /**
+     * The request line and headers of a request may take what Go's server reads of them: kube-apiserver's
+     * {@code MaxHeaderBytes} of 1 MiB plus the 4 KiB its reader allows beyond it. More is 431.
+     */
+    private static final int MAX_HEADER_BYTES = (1 << 20) + 4096;
+    /**
+     * Go's server writes response headers of any size; Jetty needs a bound. Twice the request's leaves room
+     * for a response that echoes a request header (a WebSocket subprotocol) beside its own. Responses start
+     * with Jetty's usual header buffer; a larger one is taken only for headers that need it.
+     */
+    private static final int MAX_RESPONSE_HEADER_BYTES = 2 * MAX_HEADER_BYTES;
 
     private final ServerConfig config;
     private final Server jetty;
@@ -160,6 +171,11 @@ public final class KapiServer implements AutoCloseable {
         return inFlight.started();
     }
 
+    /** How many client connections the server has accepted and not yet closed (TLS handshake done or not). */
+    public int openConnections() {
+        return connector.getConnectedEndPoints().size();
+    }
+
     /** The port actually bound. */
     public int port() {
         return connector.getLocalPort();
@@ -244,7 +260,8 @@ public final class KapiServer implements AutoCloseable {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
-        http.setRequestHeaderSize(64 * 1024);
+        http.setRequestHeaderSize(MAX_HEADER_BYTES);
+        http.setMaxResponseHeaderSize(MAX_RESPONSE_HEADER_BYTES);
         SecureRequestCustomizer secure = new SecureRequestCustomizer();
         secure.setSniHostCheck(false);
         secure.setSniRequired(false);

@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,14 +18,14 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A webhook kube-apiserver calls (token authentication, authorization), configured by a kubeconfig file
  * as kube reads one for webhooks: the current context's (else the first) cluster {@code server},
  * {@code certificate-authority}/{@code -data}, and user {@code client-certificate}/{@code client-key}
- * (or {@code -data}) and {@code token}. Relative file names are relative to the kubeconfig.
+ * (or {@code -data}) and {@code token}. Relative file names are relative to the kubeconfig. The server's
+ * certificate is checked as every webhook's ({@link WebhookTrust}: the CA, else the system roots, and the
+ * host's name).
  */
 public final class KubeconfigWebhook {
 
@@ -60,15 +58,16 @@ public final class KubeconfigWebhook {
         }
         Path dir = file.toAbsolutePath().getParent();
         try {
-            SSLContext ssl = SSLContext.getInstance("TLS");
             String caPem = pem(cluster, "certificate-authority", dir);
             String certPem = pem(user, "client-certificate", dir);
             String keyPem = pem(user, "client-key", dir);
-            ssl.init(certPem == null ? null : keyManagers(certPem, keyPem), caPem == null ? null : trustManagers(caPem),
-                    null);
-            HttpClient http = HttpClient.newBuilder().sslContext(ssl).connectTimeout(timeout).build();
+            URI uri = URI.create(server);
+            byte[] ca = caPem == null ? new byte[0] : caPem.getBytes(StandardCharsets.US_ASCII);
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .sslContext(WebhookTrust.context(ca, uri.getHost(), certPem == null ? null : keyManagers(certPem, keyPem)))
+                    .connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
             String token = user.path("token").asText("");
-            return new KubeconfigWebhook(URI.create(server), http, token.isEmpty() ? null : token, timeout);
+            return new KubeconfigWebhook(uri, http, token.isEmpty() ? null : token, timeout);
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalArgumentException("webhook kubeconfig " + file + ": " + e.getMessage(), e);
         }
@@ -93,18 +92,6 @@ public final class KubeconfigWebhook {
         return file.isEmpty() ? null : Files.readString(dir.resolve(file));
     }
 
-    private static javax.net.ssl.TrustManager[] trustManagers(String caPem) throws GeneralSecurityException, IOException {
-        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-        trust.load(null, null);
-        int i = 0;
-        for (X509Certificate ca : Pem.certificates(caPem)) {
-            trust.setCertificateEntry("ca-" + i++, ca);
-        }
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        return tmf.getTrustManagers();
-    }
-
     private static javax.net.ssl.KeyManager[] keyManagers(String certPem, String keyPem)
             throws GeneralSecurityException, IOException {
         if (keyPem == null) {
@@ -121,27 +108,16 @@ public final class KubeconfigWebhook {
     }
 
     /**
-     * POSTs {@code review} (JSON) and returns the webhook's answer.
+     * POSTs {@code review} (JSON) and returns the webhook's answer, through the server's one webhook
+     * exchange ({@link WebhookClient}): the whole call held to the timeout, failures worded as Go's.
      *
      * @throws IOException when the webhook cannot be reached, answers other than 2xx, or not JSON
      */
     public JsonNode post(JsonNode review) throws IOException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(server).timeout(timeout)
-                .header("Content-Type", "application/json").header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(review)));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        HttpResponse<byte[]> response;
         try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted calling the webhook", e);
+            return WebhookClient.exchange(http, server, token, review, timeout);
+        } catch (WebhookClient.CallFailure e) {
+            throw new IOException(e.getMessage(), e);
         }
-        if (response.statusCode() / 100 != 2) {
-            throw new IOException("webhook answered HTTP " + response.statusCode());
-        }
-        return Json.MAPPER.readTree(response.body());
     }
 }

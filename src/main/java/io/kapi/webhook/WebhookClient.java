@@ -9,7 +9,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -20,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Posts a JSON review to a webhook over HTTPS, as kube-apiserver's webhook client: a URL, or a Service
  * resolved to a ready endpoint; the server's certificate checked against the endpoint's caBundle for
  * the host asked for ({@code <name>.<namespace>.svc} for a Service); {@code ?timeout=<n>s} added to the
- * URL; no redirects. HTTP clients are kept per CA bundle and server name. Failures are
+ * URL, and the whole exchange (the answer's body too) held to that timeout, as kube's request context holds
+ * it; no redirects. HTTP clients are kept per CA bundle and server name. Failures are
  * {@link CallFailure}s in Go's words.
  */
 public final class WebhookClient {
@@ -60,7 +60,9 @@ public final class WebhookClient {
      * Posts {@code review} and returns the answer's JSON.
      *
      * @throws CallFailure not reached ({@code Post "<url>": dial tcp ...: connect: connection refused}, a
-     *         TLS failure, the timeout, a Service without endpoints), or answered with a non-2xx status
+     *         TLS failure, a Service without endpoints), past the timeout ({@code Post "<url>": context deadline
+     *         exceeded} before the headers, {@code unexpected error when reading response body. Please retry.
+     *         Original error: context deadline exceeded} after them), or answered with a non-2xx status
      *         ({@code an error on the server ("...") has prevented the request from succeeding}) or not JSON
      */
     public JsonNode post(WebhookEndpoint e, ObjectNode review, Duration timeout) throws CallFailure {
@@ -77,7 +79,19 @@ public final class WebhookClient {
         } catch (IllegalStateException | IllegalArgumentException ex) {
             throw new CallFailure(ex.getMessage(), false);
         }
-        HttpResponse<byte[]> response = send(client(e.caBundle(), serverName), withTimeout(uri, timeout), review, timeout);
+        return exchange(client(e.caBundle(), serverName), withTimeout(uri, timeout), null, review, timeout);
+    }
+
+    /**
+     * The one JSON exchange of every webhook the server calls (admission, conversion, token review,
+     * authorization, audit): {@code review} posted to {@code target} with the bearer {@code token} (null for
+     * none), the whole exchange held to {@code timeout}, the answer's JSON returned; failures worded as Go's.
+     *
+     * @throws CallFailure as {@link #post(WebhookEndpoint, ObjectNode, Duration)}
+     */
+    static JsonNode exchange(HttpClient client, URI target, String token, JsonNode review, Duration timeout)
+            throws CallFailure {
+        HttpResponse<byte[]> response = send(client, target, token, review, timeout);
         if (response.statusCode() < 200 || response.statusCode() >= 300) {
             throw new CallFailure("an error on the server (\"" + new String(response.body(), StandardCharsets.UTF_8).strip()
                     + "\") has prevented the request from succeeding", true);
@@ -89,16 +103,21 @@ public final class WebhookClient {
         }
     }
 
-    private HttpResponse<byte[]> send(HttpClient client, URI target, ObjectNode review, Duration timeout)
-            throws CallFailure {
+    /** Sends the review; the webhook's timeout holds the whole exchange, its body included. */
+    private static HttpResponse<byte[]> send(HttpClient client, URI target, String token, JsonNode review,
+                                             Duration timeout) throws CallFailure {
         try {
-            HttpRequest req = HttpRequest.newBuilder(target).timeout(timeout)
+            HttpRequest.Builder req = HttpRequest.newBuilder(target)
                     .header("Content-Type", "application/json").header("Accept", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(review))).build();
-            return client.send(req, HttpResponse.BodyHandlers.ofByteArray());
-        } catch (HttpTimeoutException ex) {
-            throw new CallFailure("Post \"" + target
-                    + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)", false);
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(review)));
+            if (token != null) {
+                req.header("Authorization", "Bearer " + token);
+            }
+            return BoundedExchange.send(client, req.build(), HttpResponse.BodyHandlers.ofByteArray(), timeout);
+        } catch (BoundedExchange.DeadlineExceeded ex) {
+            throw new CallFailure(ex.answered()
+                    ? "unexpected error when reading response body. Please retry. Original error: context deadline exceeded"
+                    : "Post \"" + target + "\": context deadline exceeded", false);
         } catch (IOException ex) {
             throw new CallFailure("Post \"" + target + "\": " + CallErrors.describe(ex, target), false);
         } catch (InterruptedException ex) {

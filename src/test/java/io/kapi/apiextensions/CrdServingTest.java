@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.apiextensions.serving.CrdController;
 import io.kapi.harness.ApiHarness;
-import org.junit.jupiter.api.AfterEach;
+import io.kapi.harness.InMemoryApi;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -32,19 +32,14 @@ class CrdServingTest {
                 "status":{"type":"object","properties":{"ready":{"type":"boolean"}}}}}}}]}}
             """;
 
+    @InMemoryApi
     private ApiHarness api;
     private CrdController controller;
 
     @BeforeEach
     void setUp() {
-        api = new ApiHarness();
         controller = api.assembly().hooks().stream().filter(CrdController.class::isInstance)
                 .map(CrdController.class::cast).findFirst().orElseThrow();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        api.close();
     }
 
     private void createCrd(String json) {
@@ -209,5 +204,33 @@ class CrdServingTest {
                 + "Invalid value: \"self.min <= self.nope\": compilation failed: ERROR: <input>:1:17: undefined field 'nope'")
                 || message.contains("x-kubernetes-validations[0].rule: Invalid value: \"self.min <= self.nope\": "
                 + "compilation failed"), message);
+    }
+
+    @Test
+    @DisplayName("a CRD whose rule nests thousands of parentheses is refused with cel-go's recursion error, not a 500")
+    void celRecursionLimit() {
+        String deep = "(".repeat(5000) + "self.min <= self.max" + ")".repeat(5000);
+        ApiHarness.Reply refused = api.post(CRDS, CEL_CRD.replace("self.min <= self.max", deep));
+        assertEquals(422, refused.code(), refused.text());
+        String message = refused.body().path("message").asText();
+        assertTrue(message.contains("x-kubernetes-validations[0].rule: Invalid value: \"" + deep + "\": compilation failed: "
+                + "ERROR: <input>:-1:0: expression recursion limit exceeded: 250"), message);
+    }
+
+    @Test
+    @DisplayName("a pattern is matched by Go's RE2: ^(a|a)+$ against thousands of characters is answered at once, not a 500")
+    void patternIsRe2() {
+        String crd = CRD.replace("\"color\":{", "\"word\":{\"type\":\"string\",\"pattern\":\"^(a|a)+$\"},\"color\":{");
+        assertTrue(crd.contains("^(a|a)+$"), "the CRD has the pattern");
+        createCrd(crd);
+        long started = System.nanoTime();
+        ApiHarness.Reply ok = api.post(WIDGETS, "{\"metadata\":{\"name\":\"re2\"},\"spec\":{\"word\":\""
+                + "a".repeat(5000) + "\"}}");
+        assertEquals(201, ok.code(), ok.text());
+        ApiHarness.Reply bad = api.post(WIDGETS, "{\"metadata\":{\"name\":\"re2-bad\"},\"spec\":{\"word\":\""
+                + "a".repeat(5000) + "b\"}}");
+        assertEquals(422, bad.code(), bad.text());
+        assertTrue(bad.body().path("message").asText().endsWith("in body should match '^(a|a)+$'"), bad.text());
+        assertTrue(System.nanoTime() - started < java.time.Duration.ofSeconds(10).toNanos());
     }
 }

@@ -72,6 +72,23 @@ class CrdValidationTest {
                         crd(c -> ((ObjectNode) specSchema(c).get("properties").get("size")).put("default", "big")),
                         "spec.validation.openAPIV3Schema.properties[spec].properties[size].default: Invalid value: "
                                 + "\"string\":  in body must be of type integer: \"string\""),
+                Arguments.of("a pattern of Java's syntax that Go's RE2 refuses (a possessive quantifier)",
+                        crd(c -> specSchema(c).put("pattern", "a++")),
+                        "spec.validation.openAPIV3Schema.properties[spec].pattern: Invalid value: \"a++\": must be a valid "
+                                + "regular expression, but isn't: error parsing regexp: invalid nested repetition operator: `++`"),
+                Arguments.of("a pattern with a Java character class",
+                        crd(c -> specSchema(c).put("pattern", "\\p{javaLowerCase}")),
+                        "must be a valid regular expression, but isn't: error parsing regexp: invalid character class range: "
+                                + "`\\p{javaLowerCase}`"),
+                Arguments.of("a pattern whose nested counted repetitions multiply past 1000",
+                        crd(c -> specSchema(c).put("pattern", "(a{100}){11}")),
+                        "must be a valid regular expression, but isn't: error parsing regexp: invalid repeat count: `{11}`"),
+                Arguments.of("a pattern nested deeper than Go's 1000 levels",
+                        crd(c -> specSchema(c).put("pattern", "(".repeat(3000) + "a" + ")".repeat(3000))),
+                        "must be a valid regular expression, but isn't: error parsing regexp: expression nests too deeply: `((("),
+                Arguments.of("a pattern whose program would pass Go's 128 MiB",
+                        crd(c -> specSchema(c).put("pattern", "a{1000}".repeat(4000))),
+                        "must be a valid regular expression, but isn't: error parsing regexp: expression too large: `a{1000}"),
                 Arguments.of("a kind that is not a DNS label when lower-cased",
                         crd(c -> ((ObjectNode) spec(c).get("names")).put("kind", "Wid get")),
                         "spec.names.kind: Invalid value: \"Wid get\""));

@@ -7,11 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.certs.TestCsrs;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.user.UserInfo;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -21,17 +20,9 @@ class CsrStrategyTest {
     private static final String CSRS = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
     private static final UserInfo JANE = new UserInfo("jane", "uid-1", List.of("dev", "system:authenticated"),
             Map.of("scopes", List.of("a", "b")));
+
+    @InMemoryApi
     private static ApiHarness api;
-
-    @BeforeAll
-    static void start() {
-        api = new ApiHarness();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
 
     private static String csr(String name) {
         return """

@@ -3,25 +3,15 @@ package io.kapi.apis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kapi.harness.ApiHarness;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.kapi.harness.InMemoryApi;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SelfReviewsTest {
 
+    @InMemoryApi
     private static ApiHarness api;
-
-    @BeforeAll
-    static void setUp() {
-        api = new ApiHarness();
-    }
-
-    @AfterAll
-    static void tearDown() throws Exception {
-        api.close();
-    }
 
     @ParameterizedTest
     @ValueSource(strings = {"/apis/authentication.k8s.io/v1/selfsubjectreviews",

@@ -1,6 +1,7 @@
 package io.kapi.authn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kapi.certs.LocalPki;
@@ -8,9 +9,11 @@ import io.kapi.certs.ServingNames;
 import io.kapi.certs.TestCertificates.Cert;
 import io.kapi.certs.TestCertificates;
 import io.kapi.endpoint.RestRequest;
+import io.kapi.machinery.ApiException;
 import io.kapi.user.UserInfo;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,17 +44,17 @@ class ClientCertificateAuthenticatorTest {
     }
 
     @Test
-    @DisplayName("a certificate from another CA, or none, authenticates nobody")
+    @DisplayName("a certificate from another CA is refused (401, never anonymous); none authenticates nobody")
     void rejected(@TempDir Path a, @TempDir Path b) {
         LocalPki ours = LocalPki.ensure(a, NAMES);
         LocalPki theirs = LocalPki.ensure(b, NAMES);
         Authenticator authn = new ClientCertificateAuthenticator(List.of(ours.ca()));
-        assertTrue(authn.authenticate(REQUEST, List.of(theirs.adminCertificate())).isEmpty());
+        assertRefused(authn, theirs.adminCertificate(), "another CA");
         assertTrue(authn.authenticate(REQUEST, List.of()).isEmpty());
     }
 
     @Test
-    @DisplayName("expired, not yet valid, self-signed and serverAuth-only certificates authenticate nobody")
+    @DisplayName("expired, not yet valid, self-signed and serverAuth-only certificates are refused")
     void refusedShapes(@TempDir Path dir) throws Exception {
         LocalPki pki = LocalPki.ensure(dir, NAMES);
         Cert ca = TestCertificates.caOf(pki);
@@ -66,7 +69,7 @@ class ClientCertificateAuthenticatorTest {
                 "serverAuth only", TestCertificates.leaf(ca, "server", List.of(), now.minus(Duration.ofHours(1)),
                         now.plus(Duration.ofDays(1)), KeyPurposeId.id_kp_serverAuth));
         Authenticator authn = new ClientCertificateAuthenticator(List.of(pki.ca()));
-        bad.forEach((what, cert) -> assertTrue(authn.authenticate(REQUEST, List.of(cert.certificate())).isEmpty(), what));
+        bad.forEach((what, cert) -> assertRefused(authn, cert.certificate(), what));
     }
 
     @Test
@@ -79,7 +82,7 @@ class ClientCertificateAuthenticatorTest {
         Authenticator authn = new ClientCertificateAuthenticator(List.of(pki.ca()));
         assertEquals(Optional.of(new UserInfo("jane", "", List.of("dev"))),
                 authn.authenticate(REQUEST, List.of(jane.certificate(), intermediate.certificate())));
-        assertTrue(authn.authenticate(REQUEST, List.of(jane.certificate())).isEmpty(), "intermediate missing");
+        assertRefused(authn, jane.certificate(), "intermediate missing");
         Cert plain = TestCertificates.leaf(ca, "plain", List.of(), Instant.now().minus(Duration.ofHours(1)),
                 Instant.now().plus(Duration.ofDays(1)), null);
         assertEquals("plain", authn.authenticate(REQUEST, List.of(plain.certificate())).orElseThrow().name());
@@ -96,7 +99,13 @@ class ClientCertificateAuthenticatorTest {
         Authenticator authn = new ClientCertificateAuthenticator(List.of(pki.ca()), clock);
         assertTrue(authn.authenticate(REQUEST, List.of(shortLived.certificate())).isPresent());
         clock.now = clock.now.plus(Duration.ofMinutes(10));
-        assertTrue(authn.authenticate(REQUEST, List.of(shortLived.certificate())).isEmpty());
+        assertRefused(authn, shortLived.certificate(), "expired since remembered");
+    }
+
+    /** kube's x509 authenticator returns the verification error: a 401, not "no credential". */
+    private static void assertRefused(Authenticator authn, X509Certificate cert, String what) {
+        ApiException e = assertThrows(ApiException.class, () -> authn.authenticate(REQUEST, List.of(cert)), what);
+        assertEquals(401, e.code(), what);
     }
 
     private static final class MutableClock extends Clock {

@@ -97,15 +97,15 @@ final class AbacAuthorizerTest {
         Path file = dir.resolve("policy.jsonl");
         Files.writeString(file, POLICIES);
         AuthorizationConfig config = AuthorizationConfig.DEFAULT.withPolicyFile(file);
-        Authorizer abacThenDeny = AuthorizationModes.build(List.of("ABAC", "AlwaysDeny"), null, config, List::of).authorizer();
+        Authorizer abacThenDeny = AuthorizationModes.build(List.of("ABAC", "AlwaysDeny"), null, config).authorizer();
         assertInstanceOf(Decision.Allow.class, abacThenDeny.authorize(resource("bob", List.of(), "get", "", "pods",
                 "projectCaribou")));
         assertInstanceOf(Decision.Deny.class, abacThenDeny.authorize(resource("bob", List.of(), "delete", "", "pods",
                 "projectCaribou")));
-        Authorizer denyThenAbac = AuthorizationModes.build(List.of("AlwaysDeny", "ABAC"), null, config, List::of).authorizer();
+        Authorizer denyThenAbac = AuthorizationModes.build(List.of("AlwaysDeny", "ABAC"), null, config).authorizer();
         assertInstanceOf(Decision.Deny.class, denyThenAbac.authorize(resource("bob", List.of(), "get", "", "pods",
                 "projectCaribou")));
-        Authorizer abacThenAllow = AuthorizationModes.build(List.of("ABAC", "AlwaysAllow"), null, config, List::of).authorizer();
+        Authorizer abacThenAllow = AuthorizationModes.build(List.of("ABAC", "AlwaysAllow"), null, config).authorizer();
         assertInstanceOf(Decision.Allow.class, abacThenAllow.authorize(resource("bob", List.of(), "delete", "", "pods",
                 "projectCaribou")));
         assertInstanceOf(Decision.Allow.class, denyThenAbac.authorize(resource("root", List.of("system:masters"),

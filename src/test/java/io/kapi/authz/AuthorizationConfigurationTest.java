@@ -94,7 +94,7 @@ final class AuthorizationConfigurationTest {
     }
 
     private Authorizer chain(String yaml) throws Exception {
-        return AuthorizationModes.build(List.of(), null, AuthorizationConfig.DEFAULT.withConfigFile(file(yaml)), List::of)
+        return AuthorizationModes.build(List.of(), null, AuthorizationConfig.DEFAULT.withConfigFile(file(yaml)))
                 .authorizer();
     }
 

@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.fixtures.Await;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.user.SystemUsers;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,21 +20,20 @@ class GarbageCollectorTest {
 
     private static final String CM = "/api/v1/namespaces/default/configmaps";
 
+    @InMemoryApi
     private ApiHarness api;
     private GarbageCollector collector;
 
     @BeforeEach
     void setUp() {
-        api = new ApiHarness();
         collector = new GarbageCollector(api.assembly().loopback().as(
                 SystemUsers.controller("generic-garbage-collector"), "kube-controller-manager"),
-                api.assembly().registry(), Duration.ofSeconds(1));
+                api.assembly().registry(), new io.kapi.informers.SharedInformers(api.assembly().registry()::store));
     }
 
     @AfterEach
     void tearDown() throws Exception {
         collector.close();
-        api.close();
     }
 
     private String owner(String name) {
@@ -61,13 +61,14 @@ class GarbageCollectorTest {
      * Collector passes until {@code done} holds: each pass works from the watch caches, which follow the
      * writes a moment later (a pass may not see a delete it just made, nor the test's).
      */
-    private void collectUntil(String what, BooleanSupplier done) throws InterruptedException {
-        Instant end = Instant.now().plus(Duration.ofSeconds(30));
-        while (!done.getAsBoolean()) {
-            assertTrue(Instant.now().isBefore(end), "timed out waiting for " + what);
+    private void collectUntil(String what, BooleanSupplier done) {
+        Await.atMost(Duration.ofSeconds(30)).until(what, () -> {
+            if (done.getAsBoolean()) {
+                return true;
+            }
             collector.collect();
-            Thread.sleep(20);
-        }
+            return false;
+        });
     }
 
     /** A few more passes, after which what the collector should leave alone must still be there. */

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.plugin.NamespaceLifecycle;
-import io.kapi.apis.BuiltinStrategies;
 import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
@@ -21,7 +20,6 @@ import io.kapi.registry.ResourceStore;
 import io.kapi.registry.StoreServices;
 import io.kapi.storage.Storage;
 import io.kapi.storage.backends.Storages;
-import io.kapi.storage.cache.CacheOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -64,9 +62,15 @@ class NamespaceLifecycleTest {
         assertEquals(403, refused.code());
         assertEquals("configmaps \"c2\" is forbidden: unable to create new content in namespace x because it is "
                 + "being terminated", refused.getMessage());
-        new NamespaceController(assembly.loopback().as(
-                io.kapi.user.SystemUsers.controller("namespace-controller"), "kube-controller-manager"), registry,
-                Duration.ofSeconds(1)).syncAll();
+        try (var informers = new io.kapi.informers.SharedInformers(registry::store);
+             var controller = new NamespaceController(assembly.loopback().as(
+                     io.kapi.user.SystemUsers.controller("namespace-controller"), "kube-controller-manager"), registry,
+                     informers)) {
+            informers.start();
+            controller.run();
+            io.kapi.fixtures.Await.atMost(Duration.ofSeconds(30)).until("namespace x finalized and gone",
+                    () -> registry.namespaces().find("", "x").isEmpty());
+        }
         assertThrows(ApiException.class, () -> configmaps.get("x", "c1"));
         ApiException gone = assertThrows(ApiException.class, () -> registry.namespaces().get("", "x"));
         assertEquals(404, gone.code());

@@ -3,10 +3,9 @@ package io.kapi.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.fixtures.Await;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,29 +24,20 @@ final class AdmissionPluginsIT {
     @RegisterExtension
     static final KapiExtension KAPI = new KapiExtension("--enable-admission-plugins=AlwaysPullImages,PodNodeSelector");
 
+    private static final Await WAIT = Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(200));
+
     private static Kubectl kubectl() {
         return KAPI.kubectl();
-    }
-
-    /** Polls {@code done} (the controllers and watches work in the background) for up to 30 seconds. */
-    private static void await(String what, Supplier<Boolean> done) throws InterruptedException {
-        Instant end = Instant.now().plus(Duration.ofSeconds(30));
-        while (!done.get()) {
-            if (Instant.now().isAfter(end)) {
-                throw new AssertionError(what + " not seen in 30s");
-            }
-            Thread.sleep(200);
-        }
     }
 
     @Test
     @DisplayName("a quota of 12 configmaps refuses the 13th (kube-root-ca.crt counts)")
     void quota() throws Exception {
         kubectl().run("create", "namespace", "quota").assertOk();
-        await("kube-root-ca.crt", () -> kubectl().run("get", "configmap", "kube-root-ca.crt", "-n", "quota").exitCode() == 0);
+        WAIT.until("kube-root-ca.crt", () -> kubectl().run("get", "configmap", "kube-root-ca.crt", "-n", "quota").exitCode() == 0);
         kubectl().run("create", "quota", "q", "--hard=count/configmaps=12", "-n", "quota").assertOk();
         kubectl().run("create", "quota", "probe", "--hard=secrets=0", "-n", "quota").assertOk();
-        await("the quotas", () -> kubectl().run("create", "secret", "generic", "probe", "--dry-run=server",
+        WAIT.until("the quotas", () -> kubectl().run("create", "secret", "generic", "probe", "--dry-run=server",
                 "-n", "quota").exitCode() != 0);
         for (int i = 2; i <= 12; i++) {
             kubectl().run("create", "configmap", "c" + i, "-n", "quota").assertOk();
@@ -67,7 +57,7 @@ final class AdmissionPluginsIT {
                 + "spec:\n  limits:\n  - type: Container\n    default:\n      memory: 256Mi\n    defaultRequest:\n"
                 + "      memory: 128Mi\n", "create", "-f", "-").assertOk();
         String[] run = {"run", "p", "--image=nginx", "--image-pull-policy=IfNotPresent", "-n", "shaped"};
-        await("the default service account and the LimitRange", () -> {
+        WAIT.until("the default service account and the LimitRange", () -> {
             Kubectl.Result dry = kubectl().run(concat(run, "--dry-run=server", "-o", "jsonpath={.metadata.annotations}"));
             return dry.exitCode() == 0 && dry.stdout().contains("kubernetes.io/limit-ranger");
         });
@@ -94,22 +84,22 @@ final class AdmissionPluginsIT {
                 + "  - name: c\n    image: nginx\n    volumeMounts: [{name: d, mountPath: /d}]\n  volumes:\n"
                 + "  - name: d\n    persistentVolumeClaim: {claimName: data}\n", "create", "-f", "-").assertOk();
         kubectl().run("delete", "pvc", "data", "--wait=false").assertOk();
-        await("the claim marked for deletion", () -> !kubectl().run("get", "pvc", "data",
+        WAIT.until("the claim marked for deletion", () -> !kubectl().run("get", "pvc", "data",
                 "-o=jsonpath={.metadata.deletionTimestamp}").stdout().isEmpty());
         assertEquals("kubernetes.io/pvc-protection", kubectl().run("get", "pvc", "data",
                 "-o=jsonpath={.metadata.finalizers[0]}").assertOk().stdout(), "kept while the pod uses it");
         kubectl().run("delete", "pod", "user", "--grace-period=0", "--force").exitCode();
-        await("the claim gone once no pod uses it", () -> kubectl().run("get", "pvc", "data").exitCode() != 0);
+        WAIT.until("the claim gone once no pod uses it", () -> kubectl().run("get", "pvc", "data").exitCode() != 0);
     }
 
     @Test
     @DisplayName("a compute quota: status.used kept by the controller, exceeded in kube's words, released on delete")
     void computeQuota() throws Exception {
         kubectl().run("create", "namespace", "compute").assertOk();
-        await("the default service account", () -> kubectl().run("get", "serviceaccount", "default", "-n", "compute")
+        WAIT.until("the default service account", () -> kubectl().run("get", "serviceaccount", "default", "-n", "compute")
                 .exitCode() == 0);
         kubectl().run("create", "quota", "compute", "--hard=requests.cpu=1,pods=2", "-n", "compute").assertOk();
-        await("the controller's status", () -> "0 0".equals(kubectl().run("get", "quota", "compute", "-n", "compute",
+        WAIT.until("the controller's status", () -> "0 0".equals(kubectl().run("get", "quota", "compute", "-n", "compute",
                 "-o=jsonpath={.status.used.pods} {.status.used.requests\\.cpu}").stdout()));
         String pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\nspec:\n  containers:\n  - name: c\n"
                 + "    image: nginx\n    resources:\n      requests: {cpu: %s}\n";
@@ -120,7 +110,7 @@ final class AdmissionPluginsIT {
                 + "quota: compute, requested: requests.cpu=500m, used: requests.cpu=600m, limited: requests.cpu=1",
                 over.stderr().strip(), over.toString());
         kubectl().run("delete", "pod", "a", "-n", "compute", "--grace-period=0", "--force").exitCode();
-        await("the release of the deleted pod's charge", () -> "0 0".equals(kubectl().run("get", "quota", "compute",
+        WAIT.until("the release of the deleted pod's charge", () -> "0 0".equals(kubectl().run("get", "quota", "compute",
                 "-n", "compute", "-o=jsonpath={.status.used.pods} {.status.used.requests\\.cpu}").stdout()));
         kubectl().runWithInput(pod.formatted("b", "500m"), "create", "-f", "-", "-n", "compute").assertOk();
     }

@@ -3,8 +3,8 @@ package io.kapi.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.fixtures.Await;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -54,18 +54,15 @@ final class AdmissionPolicyIT {
     }
 
     /** {@code kubectl create deployment} with fresh names until {@code done} holds (the policy is seen). */
-    private static Kubectl.Result untilSeen(String namespace, int replicas, Function<Kubectl.Result, Boolean> done)
-            throws InterruptedException {
-        Instant end = Instant.now().plus(SEEN);
-        while (true) {
-            String name = "web-" + NAMES.incrementAndGet();
-            Kubectl.Result r = kubectl().run("create", "deployment", name, "--image=nginx", "--replicas=" + replicas,
-                    "-n", namespace);
-            if (done.apply(r) || Instant.now().isAfter(end)) {
-                return r;
-            }
-            Thread.sleep(200);
-        }
+    private static Kubectl.Result untilSeen(String namespace, int replicas, Function<Kubectl.Result, Boolean> done) {
+        return Await.atMost(SEEN).every(Duration.ofMillis(200)).poll(() -> kubectl().run("create", "deployment",
+                "web-" + NAMES.incrementAndGet(), "--image=nginx", "--replicas=" + replicas, "-n", namespace), done::apply);
+    }
+
+    /** The policy's status once the controller has checked generation {@code generation} (or the last read). */
+    private static com.fasterxml.jackson.databind.JsonNode statusOf(String policy, long generation) {
+        return Await.atMost(SEEN).every(Duration.ofMillis(200)).poll(() -> kubectl().run("get", "validatingadmissionpolicy",
+                policy, "-o", "json").assertOk().json().path("status"), s -> s.path("observedGeneration").asLong() >= generation);
     }
 
     @Test
@@ -134,12 +131,7 @@ final class AdmissionPolicyIT {
     void typeChecking() throws Exception {
         kubectl().runWithInput(policy("typed", "  - expression: \"object.spec.replicas <= 5\"\n"
                 + "  - expression: \"object.spec.replicass <= 5\"\n", ""), "apply", "-f", "-").assertOk();
-        Instant end = Instant.now().plus(SEEN);
-        com.fasterxml.jackson.databind.JsonNode status;
-        do {
-            Thread.sleep(200);
-            status = kubectl().run("get", "validatingadmissionpolicy", "typed", "-o", "json").assertOk().json().path("status");
-        } while (status.path("observedGeneration").asLong() < 1 && Instant.now().isBefore(end));
+        com.fasterxml.jackson.databind.JsonNode status = statusOf("typed", 1);
         assertEquals(1, status.path("observedGeneration").asLong(), status.toString());
         com.fasterxml.jackson.databind.JsonNode warnings = status.path("typeChecking").path("expressionWarnings");
         assertEquals(1, warnings.size(), status.toString());
@@ -149,11 +141,7 @@ final class AdmissionPolicyIT {
 
         kubectl().runWithInput(policy("typed", "  - expression: \"object.spec.replicas <= 5\"\n", ""),
                 "apply", "-f", "-").assertOk();
-        end = Instant.now().plus(SEEN);
-        do {
-            Thread.sleep(200);
-            status = kubectl().run("get", "validatingadmissionpolicy", "typed", "-o", "json").assertOk().json().path("status");
-        } while (status.path("observedGeneration").asLong() < 2 && Instant.now().isBefore(end));
+        status = statusOf("typed", 2);
         assertEquals(2, status.path("observedGeneration").asLong(), status.toString());
         assertEquals("{}", status.path("typeChecking").toString(), "no warnings once the expression checks");
     }

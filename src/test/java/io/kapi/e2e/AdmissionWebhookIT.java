@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.fixtures.Await;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,16 +67,9 @@ final class AdmissionWebhookIT {
 
     /** Creates fresh configmaps until {@code done} holds for the result (the configuration is seen). */
     private static Kubectl.Result untilSeen(String prefix, String namespace, String selector,
-                                            Function<Kubectl.Result, Boolean> done) throws InterruptedException {
-        Instant end = Instant.now().plus(SEEN);
-        while (true) {
-            String name = prefix + NAMES.incrementAndGet();
-            Kubectl.Result r = kubectl().runWithInput(configMap(name, namespace, selector), "create", "-f", "-");
-            if (done.apply(r) || Instant.now().isAfter(end)) {
-                return r;
-            }
-            Thread.sleep(200);
-        }
+                                            Function<Kubectl.Result, Boolean> done) {
+        return Await.atMost(SEEN).every(Duration.ofMillis(200)).poll(() -> kubectl().runWithInput(
+                configMap(prefix + NAMES.incrementAndGet(), namespace, selector), "create", "-f", "-"), done::apply);
     }
 
     @Test
@@ -169,6 +163,27 @@ final class AdmissionWebhookIT {
                 && r.stderr().contains("context deadline exceeded"), r.toString());
         assertFalse(webhooks.received("/slow").isEmpty());
         assertTrue(Duration.between(start, Instant.now()).compareTo(SEEN) < 0);
+    }
+
+    @Test
+    @DisplayName("a mutating webhook on every resource whose backend hangs fails writes at its timeout, and can be deleted")
+    void hangingWebhookOnEverything() throws Exception {
+        String config = "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n"
+                + "  name: hang.kapi.test\nwebhooks:\n- name: hang.kapi.test\n  clientConfig:\n    url: "
+                + webhooks.url("/trickle") + "\n    caBundle: " + webhooks.caBundle() + "\n  rules:\n"
+                + "  - apiGroups: [\"*\"]\n    apiVersions: [\"*\"]\n    operations: [\"*\"]\n    resources: [\"*/*\"]\n"
+                + "  namespaceSelector:\n    matchLabels:\n      kubernetes.io/metadata.name: default\n"
+                + "  failurePolicy: Fail\n  timeoutSeconds: 2\n  sideEffects: None\n  admissionReviewVersions: [\"v1\"]\n";
+        try {
+            kubectl().runWithInput(config, "apply", "-f", "-").assertOk();
+            Kubectl.Result r = untilSeen("h-", "default", "hang", x -> x.exitCode() != 0);
+            assertTrue(r.stderr().contains("failed calling webhook \"hang.kapi.test\": failed to call webhook: unexpected "
+                    + "error when reading response body. Please retry. Original error: context deadline exceeded"),
+                    r.toString());
+            kubectl().run("delete", "mutatingwebhookconfiguration", "hang.kapi.test").assertOk(); // never sent to it
+        } finally {
+            kubectl().run("delete", "mutatingwebhookconfiguration", "hang.kapi.test", "--ignore-not-found");
+        }
     }
 
     @Test

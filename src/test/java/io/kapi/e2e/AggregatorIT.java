@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.fixtures.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
@@ -31,7 +33,7 @@ final class AggregatorIT {
     @RegisterExtension
     static final KapiExtension KAPI = new KapiExtension("--enable-aggregator-routing=true");
 
-    private static final Duration SEEN = Duration.ofSeconds(60);
+    private static final Await SEEN = Await.atMost(Duration.ofSeconds(60)).every(Duration.ofMillis(250));
     private static final String API_SERVICE = "v1alpha1.wardle.example.com";
     private static TestExtensionServer wardle;
 
@@ -73,8 +75,8 @@ final class AggregatorIT {
     }
 
     /** Waits for the APIService's Available condition to have {@code status}; returns the condition. */
-    static com.fasterxml.jackson.databind.JsonNode awaitCondition(String name, String status) throws InterruptedException {
-        return await("APIService " + name + " Available=" + status, () -> {
+    static com.fasterxml.jackson.databind.JsonNode awaitCondition(String name, String status) {
+        return SEEN.until("APIService " + name + " Available=" + status, () -> {
             Kubectl.Result r = kubectl().run("get", "apiservice", name, "-o", "json");
             if (r.exitCode() != 0) {
                 return null;
@@ -85,28 +87,12 @@ final class AggregatorIT {
                 }
             }
             return null;
-        });
+        }, Objects::nonNull);
     }
 
-    static <T> T await(String what, java.util.function.Supplier<T> probe) throws InterruptedException {
-        Instant end = Instant.now().plus(SEEN);
-        while (true) {
-            T value = probe.get();
-            if (value != null) {
-                return value;
-            }
-            if (Instant.now().isAfter(end)) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(250);
-        }
-    }
-
-    static Kubectl.Result until(Predicate<Kubectl.Result> done, String... args) throws InterruptedException {
-        return await(String.join(" ", args), () -> {
-            Kubectl.Result r = kubectl().run(args);
-            return done.test(r) ? r : null;
-        });
+    /** Runs {@code kubectl ARGS} until {@code done} holds for its result; returns that result. */
+    static Kubectl.Result until(Predicate<Kubectl.Result> done, String... args) {
+        return SEEN.until(String.join(" ", args), () -> kubectl().run(args), done);
     }
 
     @Test
@@ -171,6 +157,17 @@ final class AggregatorIT {
         var events = kubectl().run("get", "--raw",
                 "/apis/wardle.example.com/v1alpha1/namespaces/default/flunders?watch=true").assertOk().stdout();
         assertTrue(events.contains("\"type\":\"ADDED\""), events);
+    }
+
+    @Test
+    @DisplayName("a request the backend does not answer by the request's deadline fails with kube's 504, as kubectl shows it")
+    void backendTimeout() throws Exception {
+        Instant start = Instant.now();
+        Kubectl.Result r = kubectl().run("get", "--raw",
+                "/apis/wardle.example.com/v1alpha1/namespaces/default/flunders/slow?timeout=2s").assertFailed();
+        assertEquals("Error from server (Timeout): the server was unable to return a response in the time allotted, "
+                + "but may still be processing the request", r.stderr().strip(), r.toString());
+        assertTrue(Duration.between(start, Instant.now()).compareTo(Duration.ofSeconds(15)) < 0, r.toString());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.certs.TestCertificates;
+import io.kapi.fixtures.Await;
 import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -149,15 +150,9 @@ final class AuthenticationIT {
         assertTrue(user.path("extra").path("authentication.kubernetes.io/credential-id").get(0).asText()
                 .startsWith("JTI="), user.toString());
         KAPI.kubectl().run("delete", "serviceaccount", "robot").assertOk();
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60)); // kube caches authentications for 10 s
-        Kubectl.Result r;
-        do {
-            r = as.token(token).run("auth", "whoami");
-            if (r.exitCode() != 0) {
-                break;
-            }
-            Thread.sleep(500);
-        } while (Instant.now().isBefore(deadline));
+        // kube caches authentications for 10 s
+        Kubectl.Result r = Await.atMost(Duration.ofSeconds(60)).every(Duration.ofMillis(500))
+                .poll(() -> as.token(token).run("auth", "whoami"), refused -> refused.exitCode() != 0);
         assertTrue(r.stderr().contains(UNAUTHORIZED), "refused after the account is deleted: " + r);
     }
 

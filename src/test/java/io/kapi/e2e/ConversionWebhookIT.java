@@ -9,10 +9,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kapi.fixtures.Await;
 import io.kapi.machinery.Json;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,6 +41,9 @@ final class ConversionWebhookIT {
 
     @RegisterExtension
     static final KapiExtension KAPI = new KapiExtension("--storage-backend=memory");
+
+    /** A CRD's change reaches the served definitions a moment later: probed for up to a minute. */
+    private static final Await CRD_CHANGE = Await.atMost(Duration.ofSeconds(60)).every(Duration.ofMillis(200));
 
     private static final String V2 = "backends.v2.conv.example.com";
     private static TestWebhookServer webhook;
@@ -295,32 +301,24 @@ final class ConversionWebhookIT {
      * Waits until writes of v2 store v2 (the CRD's change reaches its definitions): a probe created in v2
      * needs no conversion then. The probes are deleted.
      */
-    private static void awaitStorage(String version) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        for (int i = 0; ; i++) {
+    private static void awaitStorage(String version) {
+        AtomicInteger probes = new AtomicInteger();
+        CRD_CHANGE.until("storage version " + version + " in use", () -> {
+            int i = probes.getAndIncrement();
             int before = webhook.received("/convert").size();
             KAPI.kubectl().runWithInput("apiVersion: conv.example.com/" + version + "\nkind: Backend\nmetadata: {name: probe"
                     + i + "}\nspec: {address: 'p:1'}\n", "create", "-f", "-").assertOk();
             boolean converted = webhook.received("/convert").size() != before;
             kubectl("delete", V2, "probe" + i).assertOk();
-            if (!converted) {
-                return;
-            }
-            assertTrue(System.nanoTime() < end, "storage version " + version + " not in use within 60s");
-            Thread.sleep(200);
-        }
+            return !converted;
+        });
     }
 
     /** Points the CRD at {@code url} and waits until a get of v2 shows it in use ({@code used} holds for it). */
-    private static void useWebhook(String url, Predicate<Kubectl.Result> used) throws InterruptedException {
+    private static void useWebhook(String url, Predicate<Kubectl.Result> used) {
         kubectl("patch", "crd", "backends.conv.example.com", "--type=json", "-p", "[{\"op\":\"replace\",\"path\":"
                 + "\"/spec/conversion/webhook/clientConfig/url\",\"value\":\"" + url + "\"}]").assertOk();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        Kubectl.Result r = kubectl("get", V2, "db");
-        while (!used.test(r) && System.nanoTime() < end) {
-            Thread.sleep(200);
-            r = kubectl("get", V2, "db");
-        }
+        Kubectl.Result r = CRD_CHANGE.poll(() -> kubectl("get", V2, "db"), used);
         assertTrue(used.test(r), "the CRD's webhook " + url + " not in use within 60s: " + r);
     }
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kapi.fixtures.Await;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
@@ -254,10 +256,12 @@ final class CustomResourcesIT {
                 + "\"/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/tier\",\"value\":" + tier + "},"
                 + "{\"op\":\"add\",\"path\":\"/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/tier\","
                 + "\"value\":" + tier + "}]").assertOk();
-        assertEquals("gold", eventually(() -> kubectl("get", "gadget", "g1", "-o", "json").json()
-                .path("spec").path("tier").asText()), "defaulted on read, single version");
-        assertEquals("gold", eventually(() -> kubectl("get", "crontabs.v2.stable.example.com", "later", "-o", "json").json()
-                .path("spec").path("tier").asText()), "defaulted on read from the v1 storage, served as v2");
+        // the CRD's update reaches the served definitions a moment later: read until it shows, for up to a minute
+        Await crdUpdate = Await.atMost(Duration.ofSeconds(60)).every(Duration.ofMillis(200));
+        assertEquals("gold", crdUpdate.poll(() -> kubectl("get", "gadget", "g1", "-o", "json").json()
+                .path("spec").path("tier").asText(), "gold"::equals), "defaulted on read, single version");
+        assertEquals("gold", crdUpdate.poll(() -> kubectl("get", "crontabs.v2.stable.example.com", "later", "-o", "json").json()
+                .path("spec").path("tier").asText(), "gold"::equals), "defaulted on read from the v1 storage, served as v2");
         JsonNode listed = kubectl("get", "gadgets", "-o", "json").json().path("items").get(0);
         assertEquals("gold", listed.path("spec").path("tier").asText(), "lists too: " + listed);
         String watched = kubectl("get", "--raw", "/apis/single.example.com/v1/namespaces/default/gadgets?watch=1"
@@ -297,16 +301,4 @@ final class CustomResourcesIT {
         }
         return null;
     }
-
-    /** What {@code read} gives once it gives "gold" (the CRD's update reaches the served definitions), or its last. */
-    private static String eventually(java.util.function.Supplier<String> read) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String last = read.get();
-        while (!last.equals("gold") && System.nanoTime() < end) {
-            Thread.sleep(200);
-            last = read.get();
-        }
-        return last;
-    }
-
 }

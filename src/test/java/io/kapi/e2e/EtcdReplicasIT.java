@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kapi.fixtures.Await;
 import io.kapi.storage.etcd.EtcdCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -40,6 +40,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 final class EtcdReplicasIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A replica or a member that is down refuses or fails requests: a failed try is "not yet". */
+    private static final Await REPLICAS = Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(100))
+            .ignoring(RuntimeException.class);
     private static EtcdCluster etcd;
     private static Path data;
     private static KapiProcess a;
@@ -104,7 +107,7 @@ final class EtcdReplicasIT {
         }
         ApiClient.Response deleted = ca.delete(list + "/w0");
         assertEquals(200, deleted.status(), deleted.toString());
-        await(() -> seen.size() >= written.size() + 1, Duration.ofSeconds(30), "watch events through replica b");
+        REPLICAS.until("watch events through replica b", () -> seen.size() >= written.size() + 1);
         watcher.interrupt();
         List<String> got = seen.stream().map(e -> e.path("type").asText() + " " + e.path("object").path("metadata")
                 .path("name").asText() + " " + e.path("object").path("metadata").path("resourceVersion").asText()).toList();
@@ -130,8 +133,8 @@ final class EtcdReplicasIT {
     @Order(2)
     @DisplayName("the kubernetes endpoints list every live replica, and the identity lease is kube's")
     void endpointsAndIdentity() throws Exception {
-        await(() -> addresses(ca).equals(List.of("127.0.0.1", "127.0.0.2")), Duration.ofSeconds(40),
-                "kubernetes endpoints of both replicas");
+        REPLICAS.within(Duration.ofSeconds(40)).until("kubernetes endpoints of both replicas",
+                () -> addresses(ca).equals(List.of("127.0.0.1", "127.0.0.2")));
         assertEquals(List.of("127.0.0.1", "127.0.0.2"), addresses(cb));
         JsonNode leases = ca.get("/apis/coordination.k8s.io/v1/namespaces/kube-system/leases"
                 + "?labelSelector=apiserver.kubernetes.io%2Fidentity%3Dkube-apiserver").json();
@@ -196,10 +199,10 @@ final class EtcdReplicasIT {
                     }
                 }));
             }
-            Thread.sleep(1000);
+            REPLICAS.until("the load under way through both replicas", () -> ok.get() >= 20);
             etcd.stop(follower);
             long stopped = ok.get();
-            await(() -> ok.get() > stopped + 100, Duration.ofSeconds(60), "writes after the member stopped");
+            REPLICAS.within(Duration.ofSeconds(60)).until("writes after the member stopped", () -> ok.get() > stopped + 100);
             running.set(false);
             for (Future<?> f : loops) {
                 f.get();
@@ -219,7 +222,7 @@ final class EtcdReplicasIT {
         List<String> before = names(ca);
         etcd.stop(1);
         etcd.stop(2);
-        await(() -> ca.get("/readyz").status() == 500, Duration.ofSeconds(30), "readyz failing without quorum");
+        REPLICAS.until("readyz failing without quorum", () -> ca.get("/readyz").status() == 500);
         assertEquals(500, cb.get("/readyz/etcd").status());
         long t0 = System.nanoTime();
         ApiClient.Response write = ca.post("/api/v1/namespaces/default/configmaps", configMap("during-outage"));
@@ -229,8 +232,8 @@ final class EtcdReplicasIT {
         etcd.restart(1);
         etcd.restart(2);
         etcd.awaitHealthy(1, Duration.ofSeconds(60));
-        await(() -> ca.get("/readyz").status() == 200 && cb.get("/readyz").status() == 200, Duration.ofSeconds(60),
-                "readyz passing again");
+        REPLICAS.within(Duration.ofSeconds(60)).until("readyz passing again",
+                () -> ca.get("/readyz").status() == 200 && cb.get("/readyz").status() == 200);
         ApiClient.Response after = cb.post("/api/v1/namespaces/default/configmaps", configMap("after-outage"));
         assertEquals(201, after.status(), after.toString());
         List<String> now = names(ca);
@@ -261,7 +264,7 @@ final class EtcdReplicasIT {
                     }
                 });
             }
-            await(() -> acknowledged.size() > 100, Duration.ofSeconds(60), "writes through replica a");
+            REPLICAS.within(Duration.ofSeconds(60)).until("writes through replica a", () -> acknowledged.size() > 100);
             a.kill();
         }
         Set<String> stored = new TreeSet<>(names(cb));
@@ -288,19 +291,4 @@ final class EtcdReplicasIT {
         return names;
     }
 
-    private static void await(BooleanSupplier condition, Duration max, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + max.toNanos();
-        while (!safely(condition)) {
-            assertTrue(System.nanoTime() < deadline, "no " + what + " within " + max.toSeconds() + " s");
-            Thread.sleep(100);
-        }
-    }
-
-    private static boolean safely(BooleanSupplier condition) {
-        try {
-            return condition.getAsBoolean();
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
 }

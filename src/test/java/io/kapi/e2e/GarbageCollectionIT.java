@@ -3,10 +3,9 @@ package io.kapi.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.fixtures.Await;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -24,6 +23,8 @@ final class GarbageCollectionIT {
 
     @RegisterExtension
     static final KapiExtension KAPI = new KapiExtension();
+
+    private static final Await WAIT = Await.atMost(Duration.ofSeconds(60)).every(Duration.ofMillis(200));
 
     private static final String NS = "e2e-gc";
 
@@ -77,14 +78,6 @@ final class GarbageCollectionIT {
         return kubectl("get", kinds, "-n", NS, "-l", selector, "-o", "name").assertOk().stdout().strip();
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        Instant end = Instant.now().plus(Duration.ofSeconds(60));
-        while (!condition.getAsBoolean()) {
-            assertTrue(Instant.now().isBefore(end), "timed out waiting for " + what);
-            Thread.sleep(200);
-        }
-    }
-
     @Test
     @DisplayName("kubectl delete --cascade=foreground returns once the ReplicaSet and its Pods are gone")
     void foreground() {
@@ -101,7 +94,7 @@ final class GarbageCollectionIT {
         deployment("bg");
         replicaSet("bg", "bg");
         kubectl("delete", "deployment", "bg", "-n", NS).assertOk();
-        await("the ReplicaSet and Pods of bg to go", () -> names("replicaset,pod", "app=bg").isEmpty());
+        WAIT.until("the ReplicaSet and Pods of bg to go", () -> names("replicaset,pod", "app=bg").isEmpty());
     }
 
     @Test
@@ -109,8 +102,8 @@ final class GarbageCollectionIT {
     void orphan() throws InterruptedException {
         replicaSet("or", null);
         kubectl("delete", "replicaset", "or", "-n", NS, "--cascade=orphan").assertOk();
-        await("the ReplicaSet or to go", () -> names("replicaset", "app=or").isEmpty());
-        await("the Pods to lose their owner references", () -> kubectl("get", "pods", "-n", NS, "-l", "app=or",
+        WAIT.until("the ReplicaSet or to go", () -> names("replicaset", "app=or").isEmpty());
+        WAIT.until("the Pods to lose their owner references", () -> kubectl("get", "pods", "-n", NS, "-l", "app=or",
                 "-o", "jsonpath={.items[*].metadata.ownerReferences}").assertOk().stdout().isBlank());
         assertEquals("pod/or-0\npod/or-1", names("pod", "app=or"));
     }

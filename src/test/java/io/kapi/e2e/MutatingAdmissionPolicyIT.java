@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.fixtures.Await;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -55,16 +55,9 @@ final class MutatingAdmissionPolicyIT {
     }
 
     /** Runs {@code create} (given a fresh name) until {@code done} holds for its result, or the time is up. */
-    private static Kubectl.Result untilSeen(Function<String, Kubectl.Result> create, Function<Kubectl.Result, Boolean> done)
-            throws InterruptedException {
-        Instant end = Instant.now().plus(SEEN);
-        while (true) {
-            Kubectl.Result r = create.apply("obj-" + NAMES.incrementAndGet());
-            if (done.apply(r) || Instant.now().isAfter(end)) {
-                return r;
-            }
-            Thread.sleep(200);
-        }
+    private static Kubectl.Result untilSeen(Function<String, Kubectl.Result> create, Function<Kubectl.Result, Boolean> done) {
+        return Await.atMost(SEEN).every(Duration.ofMillis(200)).poll(() -> create.apply("obj-" + NAMES.incrementAndGet()),
+                done::apply);
     }
 
     @Test

@@ -3,15 +3,14 @@ package io.kapi.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.fixtures.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -28,7 +27,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 final class NodeAuthorizationIT {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
+    /** The Node authorizer's graph follows the objects a moment later: requests that need it are retried for 30 s. */
+    private static final Await WAIT = Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(200));
 
     @RegisterExtension
     static final KapiExtension KAPI = new KapiExtension("--authorization-config=" + authorizationConfig(),
@@ -87,21 +87,11 @@ final class NodeAuthorizationIT {
                 """, "apply", "-f", "-").assertOk();
     }
 
-    private static Kubectl.Result eventually(int expected, Supplier<Kubectl.Result> run) throws InterruptedException {
-        Instant deadline = Instant.now().plus(WAIT);
-        Kubectl.Result r = run.get();
-        while ((r.exitCode() == 0) != (expected == 0) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(200);
-            r = run.get();
-        }
-        return r;
-    }
-
     @Test
     @DisplayName("a node's certificate reads its pods' secrets and configmaps, not others, nor another node's")
     void certificate() throws InterruptedException {
         Kubectl n1 = as.certificate("system:node:n1", List.of("system:nodes"));
-        eventually(0, () -> n1.run("get", "secret", "db", "-n", "app", "-o", "name")).assertOk();
+        WAIT.poll(() -> n1.run("get", "secret", "db", "-n", "app", "-o", "name"), r -> r.exitCode() == 0).assertOk();
         n1.run("get", "configmap", "settings", "-n", "app", "-o", "name").assertOk();
         n1.run("get", "pod", "web", "-n", "app", "-o", "name").assertOk();
         Kubectl.Result other = n1.run("get", "secret", "unrelated", "-n", "app").assertFailed();
@@ -125,7 +115,7 @@ final class NodeAuthorizationIT {
     void canIImpersonated() throws InterruptedException {
         Kubectl admin = KAPI.kubectl();
         String[] node = {"--as=system:node:n1", "--as-group=system:nodes"};
-        eventually(0, () -> admin.run(concat(node, "auth", "can-i", "get", "secret/db", "-n", "app")));
+        WAIT.poll(() -> admin.run(concat(node, "auth", "can-i", "get", "secret/db", "-n", "app")), r -> r.exitCode() == 0);
         assertEquals("yes", admin.run(concat(node, "auth", "can-i", "get", "secret/db", "-n", "app")).stdout().strip());
         assertEquals("no - no relationship found between node 'n1' and this object", admin.run(concat(node, "auth",
                 "can-i", "get", "secret/unrelated", "-n", "app")).stdout().strip(), "kubectl shows the review's reason");
@@ -146,7 +136,7 @@ final class NodeAuthorizationIT {
     @DisplayName("NodeRestriction: a node labels its own Node, not another's, nor with restricted labels")
     void nodeRestriction() throws InterruptedException {
         Kubectl n1 = as.certificate("system:node:n1", List.of("system:nodes"));
-        eventually(0, () -> n1.run("label", "node", "n1", "rack=r1")).assertOk();
+        WAIT.poll(() -> n1.run("label", "node", "n1", "rack=r1"), r -> r.exitCode() == 0).assertOk();
         Kubectl.Result read = n1.run("label", "node", "n2", "rack=r1").assertFailed();
         assertTrue(read.stderr().contains("nodes \"n2\" is forbidden: User \"system:node:n1\" cannot get resource "
                 + "\"nodes\" in API group \"\" at the cluster scope: node 'n1' cannot read 'n2', only its own Node object"),

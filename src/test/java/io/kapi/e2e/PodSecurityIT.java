@@ -2,10 +2,9 @@ package io.kapi.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.kapi.fixtures.Await;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -22,6 +21,8 @@ final class PodSecurityIT {
     @RegisterExtension
     static final KapiExtension KAPI = new KapiExtension();
 
+    private static final Await WAIT = Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(200));
+
     private static final String RESTRICTED_PLAIN = "allowPrivilegeEscalation != false (container \"%1$s\" must set "
             + "securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container \"%1$s\" must set "
             + "securityContext.capabilities.drop=[\"ALL\"]), runAsNonRoot != true (pod or container \"%1$s\" must set "
@@ -32,19 +33,9 @@ final class PodSecurityIT {
         return KAPI.kubectl();
     }
 
-    private static void await(String what, Supplier<Boolean> done) throws InterruptedException {
-        Instant end = Instant.now().plus(Duration.ofSeconds(30));
-        while (!done.get()) {
-            if (Instant.now().isAfter(end)) {
-                throw new AssertionError(what + " not seen in 30s");
-            }
-            Thread.sleep(200);
-        }
-    }
-
     private static void namespace(String name) throws InterruptedException {
         kubectl().run("create", "namespace", name).assertOk();
-        await("the default service account", () -> kubectl().run("get", "serviceaccount", "default", "-n", name)
+        WAIT.until("the default service account", () -> kubectl().run("get", "serviceaccount", "default", "-n", name)
                 .exitCode() == 0);
     }
 

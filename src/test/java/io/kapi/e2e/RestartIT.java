@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.fixtures.Await;
 import io.kapi.machinery.Json;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -78,10 +80,7 @@ final class RestartIT {
                     }
                 });
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (acknowledged.size() < 300 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Await.atMost(Duration.ofSeconds(20)).every(Duration.ofMillis(10)).poll(acknowledged::size, n -> n >= 300);
             KAPI.kapi().kill();
             stop.set(true);
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.fixtures.Await;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -72,10 +73,7 @@ class ShutdownIT {
                 int writer = w;
                 writers.add(Thread.ofVirtual().start(() -> load(kc, writer, acknowledged, outcomes, lost, reset, refused)));
             }
-            long t0 = System.nanoTime();
-            while (acknowledged.size() < 50 && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(60)) {
-                Thread.sleep(50);
-            }
+            Await.atMost(Duration.ofSeconds(60)).every(Duration.ofMillis(50)).poll(acknowledged::size, n -> n >= 50);
             int exit = kapi.terminate(Duration.ofSeconds(90));
             for (Thread t : writers) {
                 t.join(Duration.ofSeconds(60));

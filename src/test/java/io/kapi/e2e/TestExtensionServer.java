@@ -21,7 +21,8 @@ import javax.net.ssl.SSLContext;
  * {@code wardle.example.com/v1alpha1}: its APIResourceList (flunders, namespaced, short name {@code fl}; the
  * same for any other group-version asked for, so that one server can back several APIServices), a
  * list of one flunder per namespace ({@code GET .../namespaces/<ns>/flunders}), a create that echoes the
- * body with 201, a watch that sends one ADDED event and ends, and the group-version's OpenAPI v3 document. Its certificate names 127.0.0.1,
+ * body with 201, a watch that sends one ADDED event and ends, a flunder named {@code slow} that is not answered
+ * for 20 s, and the group-version's OpenAPI v3 document. Its certificate names 127.0.0.1,
  * {@code localhost} and {@link #SERVICE_NAME}. Every request's method, path, query and headers are kept.
  */
 final class TestExtensionServer implements AutoCloseable {
@@ -95,7 +96,9 @@ final class TestExtensionServer implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             seen.add(new Seen(exchange.getRequestMethod(), path, query, Map.copyOf(exchange.getRequestHeaders()), body));
             String base = "/apis/" + GROUP_VERSION;
-            if (path.equals("/openapi/v3/apis/" + GROUP_VERSION)) {
+            if (path.matches(base + "/namespaces/[^/]+/flunders/slow")) {
+                sleep(); // a backend that never answers in time
+            } else if (path.equals("/openapi/v3/apis/" + GROUP_VERSION)) {
                 send(exchange, 200, OPENAPI);
             } else if (path.matches("/apis/[^/]+/[^/]+")) {
                 send(exchange, 200, resourceList(path.substring("/apis/".length())));
@@ -110,6 +113,14 @@ final class TestExtensionServer implements AutoCloseable {
                 send(exchange, 404, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"NotFound\","
                         + "\"code\":404,\"message\":\"the server could not find the requested resource\"}");
             }
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(20_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -25,7 +25,8 @@ import javax.net.ssl.SSLContext;
  * An admission webhook server on 127.0.0.1 (a free port) over HTTPS with a CA of its own, answering
  * AdmissionReview v1 by path: {@code /label} adds the label {@code mutated=yes} with a JSONPatch,
  * {@code /deny} refuses with a message naming the object, {@code /warn} allows with a warning and an audit
- * annotation, {@code /slow} answers after 5 seconds; other paths answer as a test {@linkplain #answer tells
+ * annotation, {@code /slow} answers after 5 seconds, {@code /trickle} sends its headers at once and then its
+ * body a space every 100 ms for 20 seconds (until the caller goes away); other paths answer as a test {@linkplain #answer tells
  * them} (a conversion webhook, say). Its certificate names 127.0.0.1 and {@link #SERVICE_NAME}. Every
  * review received is kept.
  */
@@ -83,6 +84,10 @@ public final class TestWebhookServer implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             received.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>()).add(review);
             UnaryOperator<JsonNode> custom = answers.get(path);
+            if (path.equals("/trickle")) {
+                trickle(exchange);
+                return;
+            }
             if (custom != null) {
                 send(exchange, custom.apply(review));
                 return;
@@ -118,6 +123,25 @@ public final class TestWebhookServer implements AutoCloseable {
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(200, body.length);
         exchange.getResponseBody().write(body);
+    }
+
+    /** Headers now, then a body that takes 20 s to come (JSON whitespace); ends early when the caller leaves. */
+    private static void trickle(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, 0);
+        var out = exchange.getResponseBody();
+        try {
+            for (int i = 0; i < 200; i++) {
+                out.write(' ');
+                out.flush();
+                Thread.sleep(100);
+            }
+            out.write("{}".getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            // the caller gave up: what the trickle is for
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void label(JsonNode request, ObjectNode response) {

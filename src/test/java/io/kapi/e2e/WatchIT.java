@@ -6,15 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,18 +23,15 @@ final class WatchIT {
     @Test
     @DisplayName("get -w --output-watch-events shows ADDED, MODIFIED and DELETED for changes made in another shell")
     void getWatchEvents() throws Exception {
-        Process watch = background("get", "cm", "-w", "--output-watch-events");
-        BlockingQueue<String> lines = lines(watch);
-        try {
-            assertTrue(waitFor(lines, "EVENT"), "header");
+        try (BackgroundKubectl watch = BackgroundKubectl.start(KAPI.kubectl(), "get", "cm", "-w", "--output-watch-events")) {
+            assertTrue(watch.awaitLine("EVENT"), "header");
+            watch.awaitWatching();
             KAPI.kubectl().run("create", "cm", "w1", "--from-literal=k=a").assertOk();
-            assertTrue(waitFor(lines, "ADDED      w1"), "added");
+            assertTrue(watch.awaitLine("ADDED      w1"), "added");
             KAPI.kubectl().run("label", "cm", "w1", "x=y").assertOk();
-            assertTrue(waitFor(lines, "MODIFIED   w1"), "modified");
+            assertTrue(watch.awaitLine("MODIFIED   w1"), "modified");
             KAPI.kubectl().run("delete", "cm", "w1").assertOk();
-            assertTrue(waitFor(lines, "DELETED    w1"), "deleted");
-        } finally {
-            watch.destroy();
+            assertTrue(watch.awaitLine("DELETED    w1"), "deleted");
         }
     }
 
@@ -48,24 +39,27 @@ final class WatchIT {
     @DisplayName("wait --for=delete returns once the object is gone")
     void waitForDelete() throws Exception {
         KAPI.kubectl().run("create", "cm", "d1", "--from-literal=k=a").assertOk();
-        Process wait = background("wait", "--for=delete", "cm/d1", "--timeout=60s");
-        Thread.sleep(1500);
-        KAPI.kubectl().run("delete", "cm", "d1").assertOk();
-        assertTrue(wait.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, wait.exitValue(), new String(wait.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        try (BackgroundKubectl wait = BackgroundKubectl.start(KAPI.kubectl(), "wait", "--for=delete", "cm/d1", "--timeout=60s")) {
+            wait.awaitWatching();
+            KAPI.kubectl().run("delete", "cm", "d1").assertOk();
+            assertTrue(wait.awaitExit(Duration.ofSeconds(60)));
+            assertEquals(0, wait.exitValue(), wait.stderr());
+        }
     }
 
     @Test
     @DisplayName("wait --for=jsonpath returns once the field has the value")
     void waitForJsonPath() throws Exception {
         KAPI.kubectl().run("create", "cm", "j1", "--from-literal=k=a").assertOk();
-        Process wait = background("wait", "--for=jsonpath={.data.k}=b", "cm/j1", "--timeout=60s");
-        Thread.sleep(1500);
-        KAPI.kubectl().run("patch", "cm", "j1", "-p", "{\"data\":{\"k\":\"b\"}}").assertOk();
-        assertTrue(wait.waitFor(60, TimeUnit.SECONDS));
-        String out = new String(wait.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, wait.exitValue(), out);
-        assertTrue(out.contains("configmap/j1 condition met"), out);
+        try (BackgroundKubectl wait = BackgroundKubectl.start(KAPI.kubectl(), "wait", "--for=jsonpath={.data.k}=b", "cm/j1",
+                "--timeout=60s")) {
+            wait.awaitWatching();
+            KAPI.kubectl().run("patch", "cm", "j1", "-p", "{\"data\":{\"k\":\"b\"}}").assertOk();
+            assertTrue(wait.awaitExit(Duration.ofSeconds(60)));
+            String out = wait.stdout();
+            assertEquals(0, wait.exitValue(), out);
+            assertTrue(out.contains("configmap/j1 condition met"), out);
+        }
     }
 
     @Test
@@ -74,16 +68,18 @@ final class WatchIT {
         String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p1\",\"namespace\":\"default\"},"
                 + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}";
         KAPI.kubectl().runWithInput(pod, "create", "-f", "-").assertOk();
-        Process wait = background("wait", "--for=condition=Ready", "pod/p1", "--timeout=60s");
-        Thread.sleep(1500);
-        ObjectNode current = (ObjectNode) Json.MAPPER.readTree(
-                KAPI.kubectl().run("get", "pod", "p1", "-o", "json").assertOk().stdout());
-        ObjectNode status = current.putObject("status");
-        status.put("phase", "Running");
-        status.putArray("conditions").addObject().put("type", "Ready").put("status", "True");
-        KAPI.kubectl().runWithInput(current.toString(), "replace", "--subresource=status", "-f", "-").assertOk();
-        assertTrue(wait.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, wait.exitValue());
+        try (BackgroundKubectl wait = BackgroundKubectl.start(KAPI.kubectl(), "wait", "--for=condition=Ready", "pod/p1",
+                "--timeout=60s")) {
+            wait.awaitWatching();
+            ObjectNode current = (ObjectNode) Json.MAPPER.readTree(
+                    KAPI.kubectl().run("get", "pod", "p1", "-o", "json").assertOk().stdout());
+            ObjectNode status = current.putObject("status");
+            status.put("phase", "Running");
+            status.putArray("conditions").addObject().put("type", "Ready").put("status", "True");
+            KAPI.kubectl().runWithInput(current.toString(), "replace", "--subresource=status", "-f", "-").assertOk();
+            assertTrue(wait.awaitExit(Duration.ofSeconds(60)));
+            assertEquals(0, wait.exitValue());
+        }
     }
 
     @Test
@@ -124,36 +120,5 @@ final class WatchIT {
         assertTrue(initial.stream().allMatch(f -> f.path("type").asText().equals("ADDED")), out);
         assertTrue(initial.stream().anyMatch(f -> f.path("object").path("metadata").path("name").asText()
                 .equals("raw1")), out);
-    }
-
-    private static Process background(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("kubectl", "--kubeconfig", KAPI.kapi().kubeconfigPath().toString()));
-        cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).start();
-    }
-
-    private static BlockingQueue<String> lines(Process p) {
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread.ofVirtual().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        });
-        return lines;
-    }
-
-    private static boolean waitFor(BlockingQueue<String> lines, String prefix) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            String line = lines.poll(200, TimeUnit.MILLISECONDS);
-            if (line != null && line.startsWith(prefix)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

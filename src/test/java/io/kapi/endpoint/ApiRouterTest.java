@@ -3,8 +3,7 @@ package io.kapi.endpoint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kapi.harness.ApiHarness;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.kapi.harness.InMemoryApi;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -12,17 +11,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** Routing of resource requests, in memory: what is served, what is 404 and what is 405. */
 class ApiRouterTest {
 
+    @InMemoryApi
     private static ApiHarness api;
-
-    @BeforeAll
-    static void start() {
-        api = new ApiHarness();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
 
     @ParameterizedTest(name = "{0} {1} → {2} {3}")
     @DisplayName("paths route to the resource and verb, or answer kube-apiserver's 404/405")

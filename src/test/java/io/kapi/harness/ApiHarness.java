@@ -25,7 +25,7 @@ public final class ApiHarness implements AutoCloseable {
     /** The default caller. */
     public static final UserInfo ADMIN = new UserInfo("admin", "", List.of("system:masters", "system:authenticated"));
 
-    /** A response, with its body parsed when it is JSON. */
+    /** A response, with its body parsed when it is JSON; its headers include the body's {@code content-type}. */
     public record Reply(int code, JsonNode body, String text, Map<String, List<String>> headers) {
 
         /** The values of a response header. */
@@ -36,6 +36,7 @@ public final class ApiHarness implements AutoCloseable {
 
     private final ApiAssembly assembly;
     private final InMemoryServer server;
+    private volatile boolean closed;
 
     /** A memory-backed API with no standalone controllers, the system namespaces created. */
     public ApiHarness() {
@@ -109,8 +110,14 @@ public final class ApiHarness implements AutoCloseable {
         return server.call(ADMIN, method, pathAndQuery, headers, body);
     }
 
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     @Override
     public void close() throws Exception {
+        closed = true;
         assembly.close();
     }
 }

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.AdmissionChain;
-import io.kapi.apis.BuiltinStrategies;
+import io.kapi.apis.groups.BuiltinBehaviours;
+import io.kapi.fixtures.Await;
 import io.kapi.harness.ApiHarness;
 import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.Json;
@@ -20,6 +21,7 @@ import io.kapi.storage.Watch;
 import io.kapi.storage.WatchEvent;
 import io.kapi.storage.backends.Storages;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -47,9 +49,9 @@ class CachedUpdateStartTest {
     @BeforeEach
     void setUp() {
         storage = new LaggingStorage(Storages.memory());
-        Registry registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinStrategies(),
+        Registry registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinBehaviours(),
                 StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
-                lookup -> AdmissionChain.NONE, io.kapi.storage.cache.CacheOptions.DEFAULT);
+                lookup -> AdmissionChain.NONE, io.kapi.registry.ReadPath.WATCH_CACHE);
         StoreCalls.systemNamespaces(registry);
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
         ObjectNode cm = Json.object();
@@ -67,13 +69,8 @@ class CachedUpdateStartTest {
     }
 
     private void awaitCached(String value) {
-        long end = System.nanoTime() + 10_000_000_000L;
-        while (!configmaps.get("default", "c", "0").path("data").path("k").asText().equals(value)) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("the cache never showed k=" + value);
-            }
-            Thread.onSpinWait();
-        }
+        Await.atMost(Duration.ofSeconds(10)).every(Duration.ofMillis(1)).until("the cache to show k=" + value,
+                () -> configmaps.get("default", "c", "0").path("data").path("k").asText().equals(value));
     }
 
     private ObjectNode update(Transform transform) {

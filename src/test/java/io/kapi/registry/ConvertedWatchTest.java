@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.apis.BuiltinStrategies;
+import io.kapi.apis.groups.BuiltinBehaviours;
 import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
@@ -38,8 +38,8 @@ class ConvertedWatchTest {
         ApiResource hpaV2 = table.find("autoscaling", "v2", "horizontalpodautoscalers").orElseThrow();
         storage = Storages.memory();
         registry = new Registry(List.of(table.find("", "v1", "namespaces").orElseThrow(), hpaV1, hpaV2), storage,
-                new BuiltinStrategies(), StoreServices.minimal((r, o) -> List.of(), Clock.systemUTC()),
-                lookup -> io.kapi.admission.AdmissionChain.NONE, WatchFixture.fastOptions());
+                new BuiltinBehaviours(), StoreServices.minimal((r, o) -> List.of(), Clock.systemUTC()),
+                lookup -> io.kapi.admission.AdmissionChain.NONE, new ReadPath.WatchCache(WatchFixture.fastOptions()));
         StoreCalls.systemNamespaces(registry);
         registry.caches().start();
         v1 = registry.store(hpaV1).orElseThrow();

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.AdmissionChain;
 import io.kapi.admission.plugin.NamespaceLifecycle;
-import io.kapi.apis.BuiltinStrategies;
+import io.kapi.apis.groups.BuiltinBehaviours;
 import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
@@ -48,9 +48,9 @@ class ResourceStoreTest {
     @BeforeEach
     void setUp() {
         storage = Storages.memory();
-        registry = new Registry(List.of(NAMESPACES, CONFIGMAPS, DEPLOYMENTS), storage, new BuiltinStrategies(),
+        registry = new Registry(List.of(NAMESPACES, CONFIGMAPS, DEPLOYMENTS), storage, new BuiltinBehaviours(),
                 StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
-                lookup -> new AdmissionChain(List.of(new NamespaceLifecycle(lookup))), CacheOptions.DEFAULT);
+                lookup -> new AdmissionChain(List.of(new NamespaceLifecycle(lookup))), ReadPath.WATCH_CACHE);
         StoreCalls.systemNamespaces(registry);
         configmaps = registry.store(CONFIGMAPS).orElseThrow();
     }

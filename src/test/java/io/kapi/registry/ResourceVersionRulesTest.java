@@ -15,7 +15,6 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
 import io.kapi.machinery.labels.LabelSelector;
-import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.Delivery;
 import java.time.Duration;

@@ -8,14 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.resource.ResourceFacts;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -28,17 +27,8 @@ class RuntimeResourcesTest {
     private static final String SCHEMA = "com.example.v1.Widget";
     private static final String PATH = "/apis/example.com/v1/namespaces/default/widgets";
 
+    @InMemoryApi
     private ApiHarness api;
-
-    @BeforeEach
-    void setUp() {
-        api = new ApiHarness();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        api.close();
-    }
 
     private Registry registry() {
         return api.assembly().registry();

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.fixtures.Await;
 import io.kapi.machinery.ApiException;
 import io.kapi.storage.Watch;
 import io.kapi.storage.WatchEvent;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.Delivery;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -61,9 +63,8 @@ class WatchConsistencyTest {
             }
             assertTrue(done.await(60, TimeUnit.SECONDS));
             long end = f.storage.currentRevision();
-            while (truth.isEmpty() || !truth.getLast().startsWith(end + " ")) {
-                Thread.sleep(10);
-            }
+            Await.atMost(Duration.ofSeconds(60)).every(Duration.ofMillis(10)).until("the reference watch at revision " + end,
+                    () -> !truth.isEmpty() && truth.getLast().startsWith(end + " "));
             target.set(Long.parseLong(truth.getLast().split(" ")[0]));
             for (Thread t : watchers) {
                 t.join(30_000);

@@ -1,7 +1,7 @@
 package io.kapi.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.apis.BuiltinStrategies;
+import io.kapi.apis.groups.BuiltinBehaviours;
 import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
@@ -33,9 +33,9 @@ final class WatchFixture implements AutoCloseable {
 
     WatchFixture(CacheOptions options) {
         storage = Storages.memory();
-        registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinStrategies(),
+        registry = new Registry(List.of(NAMESPACES, CONFIGMAPS), storage, new BuiltinBehaviours(),
                 StoreServices.minimal((resource, object) -> List.of(), Clock.systemUTC()),
-                lookup -> io.kapi.admission.AdmissionChain.NONE, options);
+                lookup -> io.kapi.admission.AdmissionChain.NONE, new ReadPath.WatchCache(options));
         StoreCalls.systemNamespaces(registry);
         registry.caches().start();
         configmaps = registry.store(CONFIGMAPS).orElseThrow();

@@ -5,13 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -19,18 +18,10 @@ import org.junit.jupiter.api.Test;
 class WritePipelineTest {
 
     private static final String CMS = "/api/v1/namespaces/default/configmaps";
+
+    @InMemoryApi
     private static ApiHarness api;
     private static int next;
-
-    @BeforeAll
-    static void start() {
-        api = new ApiHarness();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
 
     private static String fresh() {
         String name = "cm" + next++;

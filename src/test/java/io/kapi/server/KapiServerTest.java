@@ -9,6 +9,7 @@ import io.kapi.certs.LocalPki;
 import io.kapi.certs.ServingNames;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.RestResponse;
+import io.kapi.fixtures.Await;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.Json;
 import java.io.BufferedReader;
@@ -106,6 +107,9 @@ class KapiServerTest {
                         }
                         out.frame("{\"n\":2}\n".getBytes(StandardCharsets.UTF_8));
                     }));
+            case "/one-frame" -> new RestResponse(200, new java.util.ArrayList<>(),
+                    new RestResponse.Stream("application/json",
+                            out -> out.frame("{\"n\":1}\n".getBytes(StandardCharsets.UTF_8))));
             case "/until-closed" -> new RestResponse(200, new java.util.ArrayList<>(),
                     new RestResponse.Stream("application/json", out -> {
                         out.frame("{\"n\":1}\n".getBytes(StandardCharsets.UTF_8));
@@ -270,7 +274,9 @@ class KapiServerTest {
         KapiServer other = KapiServer.start(ServerConfig.of("127.0.0.1", 0, pki.tls()), r -> null, List.of(), List.of());
         int port = other.port();
         java.net.Socket tcp = new java.net.Socket("127.0.0.1", port);
-        Thread.sleep(200); // accepted by the server, not yet a byte sent: what a client is when its handshake is slow
+        // accepted by the server, not yet a byte sent: what a client is when its handshake is slow
+        Await.atMost(Duration.ofSeconds(10)).every(Duration.ofMillis(5)).until("the connection accepted",
+                () -> other.openConnections() == 1);
         Thread stopping = Thread.ofVirtual().start(other::shutdown);
         long t0 = System.nanoTime();
         while (listening(port)) {
@@ -349,6 +355,59 @@ class KapiServerTest {
                     .getBytes(StandardCharsets.US_ASCII));
             assertTrue(readUntil(in, "\r\n\r\n").startsWith("HTTP/1.1 200"), "the connection is still good");
         }
+    }
+
+    /** What the server answers {@code request}, sent raw over TLS: the status line and headers. */
+    private static String rawHead(String request) throws Exception {
+        javax.net.ssl.SSLSocketFactory tls = TestClients.tls(pki, true).getSocketFactory();
+        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) tls.createSocket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(15_000);
+            socket.startHandshake();
+            // written beside the read: a server that refuses a request before it has all of it (431) answers
+            // and closes while the client may still be writing, which then fails with a broken pipe
+            Thread writer = Thread.ofVirtual().start(() -> {
+                try {
+                    socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+                } catch (IOException ignored) {
+                    // the answer, read below, tells what happened
+                }
+            });
+            try {
+                return readUntil(socket.getInputStream(), "\r\n\r\n");
+            } finally {
+                writer.join();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("an HTTP/0.9 request line, or one of another major version, is 400 as Go's server answers it, not 505")
+    void http09() throws Exception {
+        for (String line : List.of("GET /livez\r\n\r\n", "GET /livez HTTP/0.9\r\n\r\n", "GET /livez HTTP/2.0\r\n\r\n",
+                "GET /livez HTTP/3.0\r\nHost: x\r\n\r\n")) {
+            String head = rawHead(line);
+            assertTrue(head.startsWith("HTTP/1.1 400 "), line.strip() + " -> " + head);
+        }
+    }
+
+    @Test
+    @DisplayName("a WebSocket upgrade offering a 30,000-character subprotocol is switched and the subprotocol echoed, as Go's")
+    void longWebSocketProtocol() throws Exception {
+        String protocol = "v4." + "a".repeat(30_000);
+        String head = rawHead("GET /one-frame HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Protocol: " + protocol + "\r\n\r\n");
+        assertTrue(head.startsWith("HTTP/1.1 101 "), head.substring(0, Math.min(head.length(), 300)));
+        assertTrue(head.toLowerCase(java.util.Locale.ROOT).contains("sec-websocket-protocol: " + protocol + "\r\n"), head.substring(0, Math.min(head.length(), 300)));
+    }
+
+    @Test
+    @DisplayName("request headers up to Go's 1 MiB are read; more is 431 Request Header Fields Too Large")
+    void headerLimit() throws Exception {
+        String big = "x".repeat(900 * 1024);
+        assertTrue(rawHead("GET /livez HTTP/1.1\r\nHost: x\r\nX-Big: " + big + "\r\n\r\n").startsWith("HTTP/1.1 200 "));
+        String head = rawHead("GET /livez HTTP/1.1\r\nHost: x\r\nX-Big: " + big + big + "\r\n\r\n");
+        assertTrue(head.startsWith("HTTP/1.1 431 "), head);
     }
 
     /** Reads until the text read ends with {@code end}; fails at end of stream or after the socket timeout. */

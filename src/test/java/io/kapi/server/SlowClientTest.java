@@ -183,6 +183,22 @@ class SlowClientTest {
     }
 
     @Test
+    @DisplayName("a body that stops arriving is answered 504 at the request timeout")
+    void stalledBody() throws Exception {
+        try (SSLSocket s = tls("127.0.0.2")) {
+            OutputStream out = s.getOutputStream();
+            out.write(("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"a\":").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            long started = System.nanoTime();
+            s.setSoTimeout((int) (LIMIT.toMillis() + GRACE_MILLIS));
+            String head = new String(s.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+            assertEquals("HTTP/1.1 504", head);
+            long took = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(took >= LIMIT.toMillis() - 500, "answered at the deadline, not before: " + took + " ms");
+        }
+    }
+
+    @Test
     @DisplayName("a client past its connection limit is refused; another client is not")
     void connectionsPerClient() throws Exception {
         List<SSLSocket> held = new ArrayList<>();

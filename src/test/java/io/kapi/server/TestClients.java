@@ -37,8 +37,57 @@ final class TestClients {
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(keys, new char[0]);
         SSLContext context = SSLContext.getInstance("TLS");
-        context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        context.init(new javax.net.ssl.KeyManager[] {new AlwaysPresenting(
+                (javax.net.ssl.X509ExtendedKeyManager) kmf.getKeyManagers()[0])}, tmf.getTrustManagers(), null);
         return context;
+    }
+
+    /**
+     * Presents its one certificate whatever CAs the server names, as Go's client (kubectl) does: the JDK's own
+     * key manager withholds a certificate whose issuer the server did not name, and the server then sees none.
+     */
+    private static final class AlwaysPresenting extends javax.net.ssl.X509ExtendedKeyManager {
+        private final javax.net.ssl.X509ExtendedKeyManager keys;
+
+        AlwaysPresenting(javax.net.ssl.X509ExtendedKeyManager keys) {
+            this.keys = keys;
+        }
+
+        @Override
+        public String chooseClientAlias(String[] keyType, java.security.Principal[] issuers, java.net.Socket socket) {
+            return "client";
+        }
+
+        @Override
+        public String chooseEngineClientAlias(String[] keyType, java.security.Principal[] issuers,
+                                              javax.net.ssl.SSLEngine engine) {
+            return "client";
+        }
+
+        @Override
+        public String[] getClientAliases(String keyType, java.security.Principal[] issuers) {
+            return new String[] {"client"};
+        }
+
+        @Override
+        public String[] getServerAliases(String keyType, java.security.Principal[] issuers) {
+            return keys.getServerAliases(keyType, issuers);
+        }
+
+        @Override
+        public String chooseServerAlias(String keyType, java.security.Principal[] issuers, java.net.Socket socket) {
+            return keys.chooseServerAlias(keyType, issuers, socket);
+        }
+
+        @Override
+        public X509Certificate[] getCertificateChain(String alias) {
+            return keys.getCertificateChain(alias);
+        }
+
+        @Override
+        public java.security.PrivateKey getPrivateKey(String alias) {
+            return keys.getPrivateKey(alias);
+        }
     }
 
     private static HttpClient client(LocalPki pki, boolean withCertificate) throws Exception {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.fixtures.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -429,7 +430,8 @@ abstract class StorageContract {
             }
         });
         Recorder recorder = new Recorder();
-        Thread.sleep(2);
+        Await.atMost(Duration.ofSeconds(10)).every(Duration.ofMillis(1)).until("the writer under way",
+                () -> written.size() > 50);
         try (Watch ignored = roomy.watch("/registry/r/", from, recorder)) {
             writer.join();
             List<Long> expected = written.stream().filter(r -> r > from).sorted().toList();

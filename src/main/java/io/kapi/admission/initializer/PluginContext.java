@@ -9,9 +9,11 @@ import io.kapi.admission.ObjectShapes;
 import io.kapi.admission.ObjectWriter;
 import io.kapi.authz.Authorizer;
 import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.schema.Schemas;
+import io.kapi.registry.ResourceDefinition;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -28,11 +30,15 @@ import java.util.function.Supplier;
  * @param clock the server's clock
  * @param configuration the plugin's part of the AdmissionConfiguration file, or null
  * @param kinds the resource served for a kind (a policy's paramKind), empty when none is
+ * @param definitions the definition of a served resource (what its kind's registration says of its objects,
+ *        e.g. where they hold a pod template), empty when none is served
  * @param shapes how apply configurations merge into objects and objects get their defaults
  */
 public record PluginContext(ObjectLookup lookup, ConfigSource live, ObjectWriter writer,
                             Supplier<Authorizer> authorizer, Clock clock, JsonNode configuration,
-                            Function<GroupVersionKind, Optional<ApiResource>> kinds, ObjectShapes shapes) {
+                            Function<GroupVersionKind, Optional<ApiResource>> kinds,
+                            Function<GroupVersionResource, Optional<ResourceDefinition>> definitions,
+                            ObjectShapes shapes) {
 
     /** The built-in kinds' schemas, loaded on first use by a test's context. */
     private static final class BuiltinShapes implements ObjectShapes {
@@ -49,8 +55,8 @@ public record PluginContext(ObjectLookup lookup, ConfigSource live, ObjectWriter
     }
 
     /**
-     * Reads only, live views listed on each call, nothing authorized, built-in schemas for merges and no
-     * defaulting: for tests of single plugins.
+     * Reads only, live views listed on each call, nothing authorized, no resource definitions, built-in
+     * schemas for merges and no defaulting: for tests of single plugins.
      */
     public static PluginContext of(ObjectLookup lookup) {
         return new PluginContext(lookup, resource -> new LiveObjects() {
@@ -64,15 +70,16 @@ public record PluginContext(ObjectLookup lookup, ConfigSource live, ObjectWriter
                 return System.nanoTime();
             }
         }, ObjectWriter.NONE, () -> attributes -> io.kapi.authz.Decision.noOpinion(), Clock.systemUTC(), null, kind -> Optional.empty(),
-                new BuiltinShapes());
+                resource -> Optional.empty(), new BuiltinShapes());
     }
 
     public PluginContext withConfiguration(JsonNode configuration) {
-        return new PluginContext(lookup, live, writer, authorizer, clock, configuration, kinds, shapes);
+        return new PluginContext(lookup, live, writer, authorizer, clock, configuration, kinds, definitions, shapes);
     }
 
     /** This context with {@code lookup} read through and {@code shapes} for merges and defaults. */
     public PluginContext withShapes(ObjectShapes objectShapes) {
-        return new PluginContext(lookup, live, writer, authorizer, clock, configuration, kinds, objectShapes);
+        return new PluginContext(lookup, live, writer, authorizer, clock, configuration, kinds, definitions,
+                objectShapes);
     }
 }

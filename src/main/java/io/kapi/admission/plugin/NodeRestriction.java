@@ -10,6 +10,10 @@ import io.kapi.authz.node.NodeIdentity;
 import io.kapi.authz.node.PodReferences;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -206,10 +210,10 @@ public final class NodeRestriction implements MutatingPlugin {
     }
 
     private static List<List<String>> claimStatuses(JsonNode pod) {
-        List<List<String>> out = new java.util.ArrayList<>();
+        List<List<String>> out = new ArrayList<>();
         for (JsonNode s : pod.path("status").path("resourceClaimStatuses")) {
             JsonNode claim = s.path("resourceClaimName");
-            out.add(java.util.Arrays.asList(s.path("name").asText(""), claim.isTextual() ? claim.asText() : null));
+            out.add(Arrays.asList(s.path("name").asText(""), claim.isTextual() ? claim.asText() : null));
         }
         return out;
     }
@@ -289,10 +293,33 @@ public final class NodeRestriction implements MutatingPlugin {
         }
     }
 
-    /** Taints compared as kube's semantic equality does: absent and empty are the same. */
-    private static JsonNode taints(JsonNode spec) {
-        JsonNode t = spec.path("taints");
-        return t.isArray() && !t.isEmpty() ? t : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    /**
+     * Taints as kube's {@code apiequality.Semantic.DeepEqual} compares the decoded {@code []Taint}: absent,
+     * null and empty lists are the same, and within a taint a field that is absent, null or the zero value
+     * ({@code value: ""}) is the same, and {@code timeAdded} is an instant whatever its offset. Fields a
+     * taint does not have are dropped, as decoding drops them.
+     */
+    private static List<List<Object>> taints(JsonNode spec) {
+        List<List<Object>> out = new ArrayList<>();
+        for (JsonNode t : spec.path("taints")) {
+            out.add(Arrays.asList(text(t, "key"), text(t, "value"), text(t, "effect"), time(t.path("timeAdded"))));
+        }
+        return out;
+    }
+
+    private static String text(JsonNode taint, String field) {
+        return taint.path(field).isTextual() ? taint.path(field).asText() : "";
+    }
+
+    private static Object time(JsonNode added) {
+        if (!added.isTextual()) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(added.asText()).toInstant();
+        } catch (DateTimeParseException e) {
+            return added.asText();
+        }
     }
 
     private static Set<String> modified(Map<String, String> a, Map<String, String> b) {

@@ -11,17 +11,19 @@ import io.kapi.admission.plugin.podsecurity.Level;
 import io.kapi.admission.plugin.podsecurity.LevelVersion;
 import io.kapi.admission.plugin.podsecurity.NamespacePolicy;
 import io.kapi.admission.plugin.podsecurity.PodSecurityConfig;
-import io.kapi.admission.plugin.podsecurity.PodTemplates;
 import io.kapi.admission.plugin.podsecurity.PodView;
 import io.kapi.admission.plugin.podsecurity.Violation;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.registry.PodTemplatePath;
+import io.kapi.registry.ResourceDefinition;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * kube-apiserver's default-on {@code PodSecurity}: the Pod Security Standards by namespace label
@@ -42,12 +44,18 @@ public final class PodSecurity implements ValidatingPlugin {
             "portforward", "proxy", "status");
 
     private final ObjectLookup lookup;
+    private final Function<GroupVersionResource, Optional<ResourceDefinition>> definitions;
     private final PodSecurityConfig config;
     private final Evaluator evaluator = new Evaluator();
 
-    /** @throws IllegalArgumentException for a configuration whose defaults do not parse */
-    public PodSecurity(ObjectLookup lookup, JsonNode configuration) {
+    /**
+     * @param definitions the served resources' definitions, which say where a workload holds its pod template
+     * @throws IllegalArgumentException for a configuration whose defaults do not parse
+     */
+    public PodSecurity(ObjectLookup lookup, Function<GroupVersionResource, Optional<ResourceDefinition>> definitions,
+                       JsonNode configuration) {
         this.lookup = lookup;
+        this.definitions = definitions;
         this.config = PodSecurityConfig.parse(configuration);
     }
 
@@ -71,8 +79,11 @@ public final class PodSecurity implements ValidatingPlugin {
             validateNamespace(a);
         } else if (r.group().isEmpty() && r.resource().equals("pods")) {
             validatePod(a);
-        } else if (PodTemplates.holdsTemplate(r) && a.target().subresource().isEmpty()) {
-            PodTemplates.template(r, a.object()).ifPresent(t -> validateWorkload(a, t));
+        } else if (a.target().subresource().isEmpty()) {
+            PodTemplatePath template = definitions.apply(r).map(d -> d.behaviour().podTemplate()).orElse(null);
+            if (template != null) {
+                PodView.ofTemplate(template.in(a.object())).ifPresent(t -> validateWorkload(a, t));
+            }
         }
     }
 

@@ -3,6 +3,7 @@ package io.kapi.admission.policy;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
+import io.kapi.admission.ConfigurationExemption;
 import io.kapi.admission.LiveCompiled;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ReinvocablePlugin;
@@ -37,7 +38,8 @@ import java.util.Set;
  * again in the chain's second pass when the object changed after it ran ({@link Reinvocation}). Errors
  * (configuration, match conditions, expressions, patches) deny the request unless the policy's
  * failurePolicy is Ignore: {@code policy 'p' with binding 'b' denied request: ...}, as kube's dispatcher
- * words it, after every policy ran.
+ * words it, after every policy ran. Policies and bindings themselves are never mutated
+ * ({@link ConfigurationExemption}).
  */
 public final class MutatingAdmissionPolicyPlugin implements ReinvocablePlugin {
 
@@ -131,7 +133,7 @@ public final class MutatingAdmissionPolicyPlugin implements ReinvocablePlugin {
     @Override
     public void admit(Attributes a, Reinvocation reinvocation) {
         List<Hook> all = hooks.get();
-        if (all.isEmpty()) {
+        if (all.isEmpty() || ConfigurationExemption.fromPolicies(a)) {
             return;
         }
         State state = reinvocation.state(name(), State::new);

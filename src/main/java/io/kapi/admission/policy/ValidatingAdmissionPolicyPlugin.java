@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
+import io.kapi.admission.ConfigurationExemption;
 import io.kapi.admission.LiveCompiled;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
@@ -28,7 +29,8 @@ import java.util.Optional;
  * kube-apiserver's {@code ValidatingAdmissionPolicy} plugin: every binding (by name) of a policy that
  * matches the request runs the policy's validations once per parameter object; a failure is denied,
  * warned about or audited as the binding's {@code validationActions} say, the first denial answering
- * the request ({@code ValidatingAdmissionPolicy 'p' with binding 'b' denied request: ...}).
+ * the request ({@code ValidatingAdmissionPolicy 'p' with binding 'b' denied request: ...}). Policies and
+ * bindings themselves are never checked ({@link ConfigurationExemption}).
  */
 public final class ValidatingAdmissionPolicyPlugin implements ValidatingPlugin {
 
@@ -81,7 +83,7 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingPlugin {
     @Override
     public void validate(Attributes a) {
         Compiled c = compiled.get();
-        if (c.bindings().isEmpty()) {
+        if (c.bindings().isEmpty() || ConfigurationExemption.fromPolicies(a)) {
             return;
         }
         Denial first = null;

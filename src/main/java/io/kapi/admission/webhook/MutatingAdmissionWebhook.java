@@ -2,6 +2,7 @@ package io.kapi.admission.webhook;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
+import io.kapi.admission.ConfigurationExemption;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ReinvocablePlugin;
 import io.kapi.admission.Reinvocation;
@@ -19,7 +20,8 @@ import java.util.Optional;
  * MutatingWebhookConfiguration are called one after the other, each seeing the object as the ones before
  * left it; a JSONPatch response is applied to the object. A webhook with {@code reinvocationPolicy:
  * IfNeeded} is called once more, in the chain's second pass, when a later webhook (or, in that pass,
- * another plugin) changed the object after it ran, as kube's dispatcher decides it.
+ * another plugin) changed the object after it ran, as kube's dispatcher decides it. Writes of admission
+ * configuration are never sent ({@link ConfigurationExemption}).
  */
 public final class MutatingAdmissionWebhook implements ReinvocablePlugin {
 
@@ -59,7 +61,7 @@ public final class MutatingAdmissionWebhook implements ReinvocablePlugin {
     @Override
     public void admit(Attributes a, Reinvocation reinvocation) {
         List<Webhook> hooks = source.hooks();
-        if (hooks.isEmpty()) {
+        if (hooks.isEmpty() || ConfigurationExemption.fromWebhooks(a)) {
             return;
         }
         State state = reinvocation.state(name(), State::new);

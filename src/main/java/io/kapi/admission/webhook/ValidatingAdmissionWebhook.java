@@ -1,6 +1,7 @@
 package io.kapi.admission.webhook;
 
 import io.kapi.admission.Attributes;
+import io.kapi.admission.ConfigurationExemption;
 import io.kapi.admission.Operation;
 import io.kapi.admission.ValidatingPlugin;
 import io.kapi.admission.initializer.PluginContext;
@@ -16,7 +17,8 @@ import java.util.concurrent.Future;
 /**
  * kube-apiserver's {@code ValidatingAdmissionWebhook}: every matching webhook of every
  * ValidatingWebhookConfiguration (picked up live) is called, in parallel, on virtual threads; the first
- * refusal in webhook order is the answer.
+ * refusal in webhook order is the answer. Writes of admission configuration are never sent
+ * ({@link ConfigurationExemption}).
  */
 public final class ValidatingAdmissionWebhook implements ValidatingPlugin {
 
@@ -44,7 +46,7 @@ public final class ValidatingAdmissionWebhook implements ValidatingPlugin {
     @Override
     public void validate(Attributes a) {
         List<Webhook> hooks = source.hooks();
-        if (hooks.isEmpty()) {
+        if (hooks.isEmpty() || ConfigurationExemption.fromWebhooks(a)) {
             return;
         }
         List<Webhook> relevant = new ArrayList<>();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.apiextensions.schema.Defaulting;
 import io.kapi.apiextensions.schema.Pruning;
 import io.kapi.apiextensions.schema.StructuralSchema;
+import io.kapi.machinery.DeepStack;
 import io.kapi.machinery.conversion.Converter;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +34,9 @@ public record CustomResourceConverter(String served, String stored, Map<String, 
 
     @Override
     public ObjectNode toStorage(ObjectNode object) {
+        if (!DeepStack.onDeepStack() && schemas.values().stream().anyMatch(StructuralSchema::isDeep)) {
+            return DeepStack.call(() -> toStorage(object));
+        }
         List<ObjectNode> out = converted(List.of(object.deepCopy()), stored, false);
         Defaulting.apply(out.getFirst(), schemas.get(stored));
         return out.getFirst();
@@ -49,6 +53,9 @@ public record CustomResourceConverter(String served, String stored, Map<String, 
     }
 
     private List<ObjectNode> fromStorage(List<ObjectNode> objects, boolean list) {
+        if (!DeepStack.onDeepStack() && schemas.values().stream().anyMatch(StructuralSchema::isDeep)) {
+            return DeepStack.call(() -> fromStorage(objects, list)); // defaulting and pruning recurse per level
+        }
         List<ObjectNode> copies = new ArrayList<>(objects.size());
         for (ObjectNode o : objects) {
             ObjectNode copy = o.deepCopy();

@@ -96,10 +96,13 @@ public final class Pruning {
 
     /** Removes {@code null}s where the schema neither allows them ({@code nullable}) nor has a default. */
     public static void pruneNonNullableNulls(JsonNode x, StructuralSchema s) {
+        if (s == null) {
+            return; // no schema below: nothing here is removed
+        }
         if (x instanceof ObjectNode obj) {
             for (Iterator<Map.Entry<String, JsonNode>> it = obj.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                StructuralSchema field = s == null ? null : s.property(e.getKey()) != null ? s.property(e.getKey())
+                StructuralSchema field = s.property(e.getKey()) != null ? s.property(e.getKey())
                         : s.additionalProperties();
                 if (e.getValue().isNull() && field != null && !field.nullable() && field.defaultValue() == null) {
                     it.remove();
@@ -109,7 +112,7 @@ public final class Pruning {
             }
         } else if (x instanceof ArrayNode arr) {
             for (JsonNode item : arr) {
-                pruneNonNullableNulls(item, s == null ? null : s.items());
+                pruneNonNullableNulls(item, s.items());
             }
         }
     }

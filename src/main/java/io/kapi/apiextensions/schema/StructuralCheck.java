@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GoStrings;
+import io.kapi.machinery.regex.GoRegexp;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -167,7 +168,7 @@ public final class StructuralCheck {
             nested(v.not(), false, lvl, path + ".not", errors);
         }
         if (!v.pattern().isEmpty()) {
-            GoRegex.error(v.pattern()).ifPresent(err -> errors.add(FieldError.invalid(path + ".pattern",
+            GoRegexp.error(v.pattern()).ifPresent(err -> errors.add(FieldError.invalid(path + ".pattern",
                     GoStrings.quote(v.pattern()), "must be a valid regular expression, but isn't: " + err)));
         }
     }

@@ -1,17 +1,17 @@
 package io.kapi.apiextensions.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.re2j.Pattern;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.regex.GoRegexp;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * One node of a CRD's {@code openAPIV3Schema} (an {@code apiextensions.k8s.io/v1 JSONSchemaProps}),
@@ -50,6 +50,7 @@ public final class StructuralSchema {
     private final Long minLength;
     private final String pattern;
     private final Pattern compiledPattern;
+    private volatile Boolean deep;
     private final Long maxItems;
     private final Long minItems;
     private final boolean uniqueItems;
@@ -151,13 +152,14 @@ public final class StructuralSchema {
         return List.copyOf(out);
     }
 
+    /** The schema's {@code pattern} as Go compiles it; null when there is none or it does not compile. */
     private static Pattern compile(String pattern) {
         if (pattern.isEmpty()) {
             return null;
         }
         try {
-            return Pattern.compile(GoRegex.toJava(pattern));
-        } catch (PatternSyntaxException e) {
+            return GoRegexp.compile(pattern);
+        } catch (GoRegexp.SyntaxError e) {
             return null;
         }
     }
@@ -177,6 +179,39 @@ public final class StructuralSchema {
     /** The default value, or null when there is none (a JSON {@code null} default is a NullNode). */
     public JsonNode defaultValue() {
         return defaultValue;
+    }
+
+    /**
+     * Whether this schema nests deeper than {@link io.kapi.machinery.DeepStack#SHALLOW_DEPTH} levels of
+     * properties, items and additional properties: the walks it guides (defaulting, pruning, validation)
+     * recurse once per level, so values it shapes are then worked on a deep stack. Measured once, without
+     * recursion.
+     */
+    public boolean isDeep() {
+        Boolean deep = this.deep;
+        if (deep == null) {
+            deep = false;
+            java.util.ArrayDeque<Object[]> open = new java.util.ArrayDeque<>();
+            open.push(new Object[] {this, 1});
+            while (!open.isEmpty() && !deep) {
+                Object[] at = open.pop();
+                StructuralSchema s = (StructuralSchema) at[0];
+                int level = (int) at[1];
+                if (level > io.kapi.machinery.DeepStack.SHALLOW_DEPTH) {
+                    deep = true;
+                    break;
+                }
+                s.properties().values().forEach(p -> open.push(new Object[] {p, level + 1}));
+                if (s.items() != null) {
+                    open.push(new Object[] {s.items(), level + 1});
+                }
+                if (s.additionalProperties() != null) {
+                    open.push(new Object[] {s.additionalProperties(), level + 1});
+                }
+            }
+            this.deep = deep;
+        }
+        return deep;
     }
 
     public Map<String, StructuralSchema> properties() {

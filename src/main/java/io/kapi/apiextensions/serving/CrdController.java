@@ -9,13 +9,15 @@ import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.DeepStack;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.Registry;
-import io.kapi.registry.WatchedPasses;
+import io.kapi.informers.PassController;
+import io.kapi.informers.SharedInformers;
 import io.kapi.registry.ResourceDefinition;
 import io.kapi.registry.ResourceStore;
 import java.lang.System.Logger.Level;
@@ -37,7 +39,8 @@ import java.util.Set;
  *
  * <p>The API is served before {@code Established=True} is written, so a client that waited for the
  * condition finds the resource. Every pass reconciles every CRD (level-triggered); a pass runs on each
- * CRD watch event and at least every second, on one virtual thread started by the post-start hook.
+ * change the CRDs' shared informer reports, and a second after a pass that left work (instances still
+ * being deleted, a failed status write), from the post-start hook on.
  * Each served group-version also gets its local APIService ({@link CrdApiServices}).
  */
 public final class CrdController implements PostStartHook, AutoCloseable {
@@ -45,7 +48,9 @@ public final class CrdController implements PostStartHook, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CrdController.class.getName());
     static final GroupVersionResource CRDS =
             new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
-    private static final Duration RESYNC = Duration.ofSeconds(1);
+    /** How soon a pass that left work (instances still going, a status write that failed) is run again. */
+    private static final Duration AGAIN = Duration.ofSeconds(1);
+    private static final Duration SPACING = Duration.ofMillis(10);
 
     /** What is served for one CRD: the state it was built from, and its resources. */
     private record Installed(String key, List<GroupVersionResource> resources) {
@@ -60,11 +65,17 @@ public final class CrdController implements PostStartHook, AutoCloseable {
     private final CrdApiServices apiServices;
     /** The group-versions whose APIService this controller made sure of. */
     private final Set<GroupVersion> announced = new HashSet<>();
-    private volatile Thread worker;
+    private final PassController passes;
+    private final SharedInformers informers;
+    /** Whether the pass under way left work for a later one. */
+    private boolean unfinished;
 
     /** @param client writes as kube-apiserver itself (CRD status, custom resource deletion) */
-    public CrdController(Registry registry, LocalClient client, CustomResourceVersions versions, Clock clock) {
+    public CrdController(Registry registry, SharedInformers informers, LocalClient client,
+                         CustomResourceVersions versions, Clock clock) {
         this.registry = registry;
+        this.informers = informers;
+        this.passes = new PassController("crd-controller", SPACING, this::syncAll);
         this.client = client;
         this.crds = client.resource(CRDS);
         this.versions = versions;
@@ -77,19 +88,12 @@ public final class CrdController implements PostStartHook, AutoCloseable {
         return "crd-informer-synced";
     }
 
+    /** Serves the CRDs that exist, then follows their changes (their shared informer). */
     @Override
     public void run() {
-        if (worker == null) {
-            syncAll();
-            worker = Thread.ofVirtual().name("crd-controller").start(this::loop);
-        }
-    }
-
-    private void loop() {
-        WatchedPasses.run(this::store, () -> {
-            syncAll();
-            return RESYNC;
-        }, "CRD controller", LOG);
+        syncAll();
+        passes.watching(informers.informer(CRDS));
+        passes.startAfterPass();
     }
 
     private ResourceStore store() {
@@ -98,6 +102,7 @@ public final class CrdController implements PostStartHook, AutoCloseable {
 
     /** One reconciling pass over every CRD; also serves what exists at start. */
     public synchronized void syncAll() {
+        unfinished = false;
         List<Crd> all = new ArrayList<>();
         for (ObjectNode o : store().list("", ListOptions.ALL).items()) {
             all.add(new Crd(o.deepCopy()));
@@ -106,9 +111,14 @@ public final class CrdController implements PostStartHook, AutoCloseable {
         for (Crd crd : all) {
             names.add(crd.name());
             try {
-                sync(crd, all);
+                // a CRD whose schema nests deep is compiled (structural schema, CEL, OpenAPI) on a deep stack
+                DeepStack.callIfDeep(() -> {
+                    sync(crd, all);
+                    return null;
+                }, crd.object());
             } catch (ApiException e) {
                 LOG.log(Level.DEBUG, "CRD {0} not reconciled yet: {1}", crd.name(), e.getMessage());
+                unfinished = true;
             }
         }
         for (String gone : new ArrayList<>(installed.keySet())) {
@@ -117,6 +127,9 @@ public final class CrdController implements PostStartHook, AutoCloseable {
             }
         }
         announce();
+        if (unfinished) {
+            passes.triggerAfter(AGAIN);
+        }
     }
 
     /** Local APIServices for the group-versions served now; those of group-versions no longer served go. */
@@ -227,6 +240,7 @@ public final class CrdController implements PostStartHook, AutoCloseable {
                 "CustomResource deletion is in progress", clock.instant())) {
             crds.update(status, "status");
         }
+        unfinished = true;
         ResourceClient resources = client.resource(gvr);
         for (JsonNode item : items) {
             ObjectMeta meta = ObjectMeta.of((ObjectNode) item);
@@ -243,9 +257,6 @@ public final class CrdController implements PostStartHook, AutoCloseable {
 
     @Override
     public void close() {
-        Thread t = worker;
-        if (t != null) {
-            t.interrupt();
-        }
+        passes.close();
     }
 }

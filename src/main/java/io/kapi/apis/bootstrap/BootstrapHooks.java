@@ -1,7 +1,10 @@
 package io.kapi.apis.bootstrap;
 
-import io.kapi.health.PostStartHook;
 import io.kapi.client.LocalClient;
+import io.kapi.health.PostStartHook;
+import io.kapi.informers.PassController;
+import io.kapi.informers.SharedInformers;
+import io.kapi.machinery.GroupVersionResource;
 import io.kapi.registry.Registry;
 import io.kapi.storage.Storage;
 import java.lang.System.Logger.Level;
@@ -27,7 +30,10 @@ public final class BootstrapHooks implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(BootstrapHooks.class.getName());
     static final Duration ENDPOINT_INTERVAL = Duration.ofSeconds(10);
     static final Duration LEASE_TTL = Duration.ofSeconds(15);
-    static final Duration AGGREGATION_INTERVAL = Duration.ofSeconds(2);
+    /** How soon after a ClusterRole change the aggregated roles are brought up to date. */
+    static final Duration AGGREGATION_SPACING = Duration.ofMillis(20);
+    private static final GroupVersionResource CLUSTER_ROLES =
+            new GroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterroles");
     /** kube-apiserver's IdentityLeaseRenewIntervalPeriod and IdentityLeaseGCPeriod. */
     static final Duration IDENTITY_RENEW_INTERVAL = Duration.ofSeconds(10);
     static final Duration IDENTITY_GC_INTERVAL = Duration.ofHours(1);
@@ -45,11 +51,15 @@ public final class BootstrapHooks implements AutoCloseable {
 
     private final List<PostStartHook> hooks;
     private final KubernetesServiceController kubernetesService;
-    private final List<Periodic> loops = new ArrayList<>();
+    private final List<PassController> loops = new ArrayList<>();
     private final Optional<ClusterRoleAggregation> aggregation;
+    private final SharedInformers informers;
+    private boolean serviceReconciling;
     private boolean closed;
 
-    private BootstrapHooks(LocalClient client, Registry registry, Storage storage, Endpoint endpoint, boolean standaloneControllers) {
+    private BootstrapHooks(LocalClient client, Registry registry, SharedInformers informers, Storage storage,
+                           Endpoint endpoint, boolean standaloneControllers) {
+        this.informers = informers;
         String serviceIp = NetworkAddresses.firstServiceIp(endpoint.serviceClusterIpRange());
         String advertise = NetworkAddresses.advertise(endpoint.advertiseAddress());
         this.kubernetesService = new KubernetesServiceController(client,
@@ -92,9 +102,12 @@ public final class BootstrapHooks implements AutoCloseable {
         };
     }
 
+    /** Runs {@code task} every {@code interval} (kube runs these with {@code wait.Until}); a failure is retried sooner. */
     private synchronized void startLoop(String name, Duration interval, Runnable task) {
         if (!closed) {
-            loops.add(Periodic.start(name, interval, Duration.ofSeconds(1), task));
+            PassController loop = new PassController(name, Duration.ZERO, task).resyncEvery(interval);
+            loops.add(loop);
+            loop.startAfterPass();
         }
     }
 
@@ -105,23 +118,32 @@ public final class BootstrapHooks implements AutoCloseable {
     }
 
     /** The hooks and their loops; nothing runs until the server runs the hooks. */
-    public static BootstrapHooks create(LocalClient client, Registry registry, Storage storage, Endpoint endpoint,
-                                        boolean standaloneControllers) {
-        return new BootstrapHooks(client, registry, storage, endpoint, standaloneControllers);
+    public static BootstrapHooks create(LocalClient client, Registry registry, SharedInformers informers,
+                                        Storage storage, Endpoint endpoint, boolean standaloneControllers) {
+        return new BootstrapHooks(client, registry, informers, storage, endpoint, standaloneControllers);
     }
 
     public List<PostStartHook> hooks() {
         return hooks;
     }
 
+    /**
+     * The kubernetes endpoints reconciler (every 10 s, as kube's), and the ClusterRole aggregation
+     * controller, which aggregates on every ClusterRole change (kube-controller-manager's
+     * {@code clusterrole-aggregation}, on the ClusterRoles' shared informer).
+     */
     private synchronized void startLoops() {
-        if (closed || loops.stream().anyMatch(p -> p.name().equals("kubernetes-service-reconciler"))) {
+        if (closed || serviceReconciling) {
             return;
         }
-        loops.add(Periodic.start("kubernetes-service-reconciler", ENDPOINT_INTERVAL, Duration.ofSeconds(1),
-                kubernetesService::reconcile));
-        aggregation.ifPresent(a -> loops.add(Periodic.start("clusterrole-aggregation", AGGREGATION_INTERVAL,
-                AGGREGATION_INTERVAL, a::reconcileAll)));
+        serviceReconciling = true;
+        startLoop("kubernetes-service-reconciler", ENDPOINT_INTERVAL, kubernetesService::reconcile);
+        aggregation.ifPresent(a -> {
+            PassController aggregating = new PassController("clusterrole-aggregation", AGGREGATION_SPACING,
+                    a::reconcileAll).watching(informers.informer(CLUSTER_ROLES));
+            loops.add(aggregating);
+            aggregating.start();
+        });
     }
 
     @Override
@@ -130,8 +152,8 @@ public final class BootstrapHooks implements AutoCloseable {
             return;
         }
         closed = true;
-        boolean started = loops.stream().anyMatch(p -> p.name().equals("kubernetes-service-reconciler"));
-        loops.forEach(Periodic::close);
+        boolean started = serviceReconciling;
+        loops.forEach(PassController::close);
         if (started) {
             try {
                 kubernetesService.removeSelf();

@@ -14,7 +14,7 @@ import io.kapi.machinery.conversion.Converter;
  * fields have the same names. Fields are written in the order of each version's Go type; the object
  * reference, a Go struct in both, is always written.
  */
-final class EventsV1Conversion implements Converter {
+public final class EventsV1Conversion implements Converter {
 
     @Override
     public ObjectNode toStorage(ObjectNode ev) {

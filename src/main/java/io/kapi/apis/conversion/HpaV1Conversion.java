@@ -23,7 +23,7 @@ import java.util.List;
  * {@link HpaAnnotations round-trip annotations}, so a v1 client that reads an object and writes it back
  * loses nothing. An HPA without any metric gets kube's implicit 80% CPU target on the way in.
  */
-final class HpaV1Conversion implements Converter {
+public final class HpaV1Conversion implements Converter {
 
     /** kube's {@code autoscaling.DefaultCPUUtilization}. */
     static final int DEFAULT_CPU_UTILIZATION = 80;
@@ -31,7 +31,7 @@ final class HpaV1Conversion implements Converter {
     private final Defaulter storageDefaults;
 
     /** @param storageDefaults the {@code autoscaling/v2} defaults, applied to converted objects */
-    HpaV1Conversion(Defaulter storageDefaults) {
+    public HpaV1Conversion(Defaulter storageDefaults) {
         this.storageDefaults = storageDefaults;
     }
 

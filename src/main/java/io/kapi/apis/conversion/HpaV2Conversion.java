@@ -8,7 +8,7 @@ import io.kapi.machinery.conversion.Converter;
  * the {@link HpaAnnotations round-trip annotations} of {@code autoscaling/v1} never go in or out, as
  * kube's v2 conversion drops them both ways.
  */
-final class HpaV2Conversion implements Converter {
+public final class HpaV2Conversion implements Converter {
 
     @Override
     public ObjectNode toStorage(ObjectNode served) {

@@ -10,7 +10,7 @@ import io.kapi.machinery.conversion.Converter;
  * field, so only {@code apiVersion} changes. Fields the target version's schema lacks would be dropped by
  * kube's decoding; the versions converted here have none.
  */
-record SameShapeConversion(String servedApiVersion, String storedApiVersion) implements Converter {
+public record SameShapeConversion(String servedApiVersion, String storedApiVersion) implements Converter {
 
     @Override
     public ObjectNode toStorage(ObjectNode served) {

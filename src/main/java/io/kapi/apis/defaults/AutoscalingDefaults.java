@@ -12,14 +12,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * CPU utilisation target of 80% when no metric is given, and, once {@code behavior} is present, each
  * scaling rule filled from kube's default scale-up and scale-down rules.
  */
-final class AutoscalingDefaults {
+public final class AutoscalingDefaults {
 
     static final int DEFAULT_CPU_UTILIZATION = 80;
 
     private AutoscalingDefaults() {
     }
 
-    static void v2(ObjectNode object) {
+    public static void v2(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         integerPointer(spec, "minReplicas", 1);
         if (Fields.empty(spec, "metrics")) {
@@ -51,7 +51,7 @@ final class AutoscalingDefaults {
      * an HPA without one is not a v1 default: kube's conversion to the storage version adds it when no
      * metric at all is given (the round-trip annotation may hold others).
      */
-    static void v1(ObjectNode object) {
+    public static void v1(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         integerPointer(spec, "minReplicas", 1);
     }

@@ -7,8 +7,8 @@ import static io.kapi.apis.defaults.Fields.text;
 import static io.kapi.apis.defaults.Fields.textPointer;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
 
 /**
  * Defaults of one container (regular, init or ephemeral), as core/v1's {@code SetDefaults_Container},

@@ -11,8 +11,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
 import java.util.Set;
 
-/** The defaults of core/v1 kinds other than pods' own ({@code pkg/apis/core/v1/defaults.go}). */
-final class CoreDefaults {
+/** The defaults of core/v1 kinds ({@code pkg/apis/core/v1/defaults.go}); a pod's own defaults are in {@link PodSpecs}. */
+public final class CoreDefaults {
 
     /** Seconds of ClientIP session affinity when none is given (3 hours). */
     static final int CLIENT_IP_AFFINITY_SECONDS = 10800;
@@ -22,7 +22,12 @@ final class CoreDefaults {
     private CoreDefaults() {
     }
 
-    static void podTemplate(ObjectNode object) {
+    /** kube's {@code SetObjectDefaults_Pod}. */
+    public static void pod(ObjectNode pod) {
+        PodSpecs.pod(pod);
+    }
+
+    public static void podTemplate(ObjectNode object) {
         ObjectNode template = child(object, "template");
         if (template != null) {
             PodSpecs.template(template);
@@ -30,7 +35,7 @@ final class CoreDefaults {
     }
 
     /** Selector and labels from the template's labels, replicas 1. */
-    static void replicationController(ObjectNode object) {
+    public static void replicationController(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         ObjectNode template = child(spec, "template");
         ObjectNode labels = child(child(template, "metadata"), "labels");
@@ -49,7 +54,7 @@ final class CoreDefaults {
         }
     }
 
-    static void service(ObjectNode object) {
+    public static void service(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         text(spec, "sessionAffinity", "None");
         String affinity = Fields.text(spec, "sessionAffinity");
@@ -91,7 +96,7 @@ final class CoreDefaults {
         }
     }
 
-    static void persistentVolume(ObjectNode object) {
+    public static void persistentVolume(ObjectNode object) {
         text(ensure(object, "status"), "phase", "Pending");
         ObjectNode spec = ensure(object, "spec");
         text(spec, "persistentVolumeReclaimPolicy", "Retain");
@@ -100,7 +105,7 @@ final class CoreDefaults {
         Volumes.persistentSource(spec);
     }
 
-    static void persistentVolumeClaim(ObjectNode object) {
+    public static void persistentVolumeClaim(ObjectNode object) {
         ObjectNode status = ensure(object, "status");
         text(status, "phase", "Pending");
         ResourceLists.round(status, "capacity");
@@ -112,7 +117,7 @@ final class CoreDefaults {
      * {@code type} Opaque, and {@code stringData} folded into {@code data} (base64), as kube-apiserver's
      * v1 → internal conversion does: stringData is write-only and wins over data on the same key.
      */
-    static void secret(ObjectNode object) {
+    public static void secret(ObjectNode object) {
         text(object, "type", "Opaque");
         JsonNode stringData = object.remove("stringData");
         if (stringData instanceof ObjectNode strings && !strings.isEmpty()) {
@@ -122,7 +127,7 @@ final class CoreDefaults {
         }
     }
 
-    static void endpoints(ObjectNode object) {
+    public static void endpoints(ObjectNode object) {
         for (ObjectNode subset : items(object, "subsets")) {
             for (ObjectNode port : items(subset, "ports")) {
                 text(port, "protocol", "TCP");
@@ -131,7 +136,7 @@ final class CoreDefaults {
     }
 
     /** The {@code kubernetes.io/metadata.name} label (named namespaces only) and phase Active. */
-    static void namespace(ObjectNode object) {
+    public static void namespace(ObjectNode object) {
         ObjectNode metadata = ensure(object, "metadata");
         String name = Fields.text(metadata, "name");
         if (!name.isEmpty()) {
@@ -144,7 +149,7 @@ final class CoreDefaults {
      * Allocatable copied from capacity when only capacity is reported; and, as kube's round trip
      * through its internal type, {@code spec.podCIDR} and {@code spec.podCIDRs} kept in step.
      */
-    static void node(ObjectNode object) {
+    public static void node(ObjectNode object) {
         mirrorFirst(child(object, "spec"), "podCIDR", "podCIDRs", null);
         ObjectNode status = child(object, "status");
         ObjectNode capacity = child(status, "capacity");
@@ -188,7 +193,7 @@ final class CoreDefaults {
      * Container limits: a missing default limit from max, a missing default request from the default
      * limit, then from min.
      */
-    static void limitRange(ObjectNode object) {
+    public static void limitRange(ObjectNode object) {
         for (ObjectNode item : items(child(object, "spec"), "limits")) {
             if (Fields.text(item, "type").equals("Container")) {
                 ObjectNode defaults = fill(item, "default", child(item, "max"), null);
@@ -200,7 +205,7 @@ final class CoreDefaults {
         }
     }
 
-    static void resourceQuota(ObjectNode object) {
+    public static void resourceQuota(ObjectNode object) {
         ResourceLists.round(child(object, "spec"), "hard");
         ObjectNode status = child(object, "status");
         ResourceLists.round(status, "hard");

@@ -14,21 +14,21 @@ import java.util.Locale;
  * Defaults of resource.k8s.io/v1 (device requests and taints), apiextensions.k8s.io/v1
  * (CustomResourceDefinition names and conversion) and apiregistration.k8s.io/v1 (APIService port).
  */
-final class ExtensionDefaults {
+public final class ExtensionDefaults {
 
     private ExtensionDefaults() {
     }
 
-    static void resourceClaim(ObjectNode object) {
+    public static void resourceClaim(ObjectNode object) {
         claimSpec(child(object, "spec"));
     }
 
-    static void resourceClaimTemplate(ObjectNode object) {
+    public static void resourceClaimTemplate(ObjectNode object) {
         claimSpec(child(child(object, "spec"), "spec"));
     }
 
     /** Device taints without timeAdded get the current time, truncated to seconds. */
-    static void resourceSlice(ObjectNode object) {
+    public static void resourceSlice(ObjectNode object) {
         for (ObjectNode device : items(child(object, "spec"), "devices")) {
             for (ObjectNode taint : items(device, "taints")) {
                 if (Fields.unset(taint, "timeAdded")) {
@@ -38,7 +38,7 @@ final class ExtensionDefaults {
         }
     }
 
-    static void customResourceDefinition(ObjectNode object) {
+    public static void customResourceDefinition(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         ObjectNode names = ensure(spec, "names");
         String kind = Fields.text(names, "kind");
@@ -54,7 +54,7 @@ final class ExtensionDefaults {
         }
     }
 
-    static void apiService(ObjectNode object) {
+    public static void apiService(ObjectNode object) {
         ObjectNode service = child(child(object, "spec"), "service");
         if (service != null) {
             Fields.integerPointer(service, "port", 443);

@@ -8,13 +8,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** networking.k8s.io/v1 and discovery.k8s.io/v1 defaults. */
-final class NetworkingDefaults {
+public final class NetworkingDefaults {
 
     private NetworkingDefaults() {
     }
 
     /** Ports TCP; policyTypes Ingress, plus Egress when egress rules are given. */
-    static void networkPolicy(ObjectNode object) {
+    public static void networkPolicy(ObjectNode object) {
         ObjectNode spec = Fields.ensure(object, "spec");
         for (String direction : new String[] {"ingress", "egress"}) {
             for (ObjectNode rule : items(spec, direction)) {
@@ -31,7 +31,7 @@ final class NetworkingDefaults {
         }
     }
 
-    static void ingressClass(ObjectNode object) {
+    public static void ingressClass(ObjectNode object) {
         ObjectNode parameters = child(child(object, "spec"), "parameters");
         if (parameters != null) {
             textPointer(parameters, "scope", "Cluster");
@@ -39,7 +39,7 @@ final class NetworkingDefaults {
     }
 
     /** Each port named "" and TCP when unset. */
-    static void endpointSlice(ObjectNode object) {
+    public static void endpointSlice(ObjectNode object) {
         for (ObjectNode port : items(object, "ports")) {
             textPointer(port, "name", "");
             textPointer(port, "protocol", "TCP");

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * Defaults of the cluster-policy groups: rbac.authorization.k8s.io, scheduling.k8s.io,
  * admissionregistration.k8s.io and flowcontrol.apiserver.k8s.io.
  */
-final class PolicyDefaults {
+public final class PolicyDefaults {
 
     static final String RBAC_GROUP = "rbac.authorization.k8s.io";
 
@@ -22,7 +22,7 @@ final class PolicyDefaults {
     }
 
     /** roleRef.apiGroup, and subjects' apiGroup for User and Group; a ServiceAccount's stays empty (JSON omits it). */
-    static void binding(ObjectNode object) {
+    public static void binding(ObjectNode object) {
         ObjectNode roleRef = child(object, "roleRef");
         if (roleRef != null) {
             text(roleRef, "apiGroup", RBAC_GROUP);
@@ -37,12 +37,12 @@ final class PolicyDefaults {
         }
     }
 
-    static void priorityClass(ObjectNode object) {
+    public static void priorityClass(ObjectNode object) {
         textPointer(object, "preemptionPolicy", "PreemptLowerPriority");
     }
 
     /** Each webhook: failurePolicy Fail, matchPolicy Equivalent, selectors {}, timeout 10s, rules' scope. */
-    static void webhookConfiguration(ObjectNode object, boolean mutating) {
+    public static void webhookConfiguration(ObjectNode object, boolean mutating) {
         for (ObjectNode webhook : items(object, "webhooks")) {
             textPointer(webhook, "failurePolicy", "Fail");
             textPointer(webhook, "matchPolicy", "Equivalent");
@@ -66,21 +66,21 @@ final class PolicyDefaults {
     }
 
     /** A validating or mutating admission policy: failurePolicy Fail, its matchConstraints' defaults. */
-    static void validatingAdmissionPolicy(ObjectNode object) {
+    public static void validatingAdmissionPolicy(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         textPointer(spec, "failurePolicy", "Fail");
         matchResources(child(spec, "matchConstraints"));
     }
 
-    static void validatingAdmissionPolicyBinding(ObjectNode object) {
+    public static void validatingAdmissionPolicyBinding(ObjectNode object) {
         matchResources(child(child(object, "spec"), "matchResources"));
     }
 
-    static void flowSchema(ObjectNode object) {
+    public static void flowSchema(ObjectNode object) {
         integer(ensure(object, "spec"), "matchingPrecedence", 1000);
     }
 
-    static void priorityLevelConfiguration(ObjectNode object) {
+    public static void priorityLevelConfiguration(ObjectNode object) {
         ObjectNode spec = child(object, "spec");
         ObjectNode limited = child(spec, "limited");
         if (limited != null) {

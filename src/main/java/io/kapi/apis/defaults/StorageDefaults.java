@@ -8,17 +8,17 @@ import static io.kapi.apis.defaults.Fields.textPointer;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** storage.k8s.io/v1 defaults. */
-final class StorageDefaults {
+public final class StorageDefaults {
 
     private StorageDefaults() {
     }
 
-    static void storageClass(ObjectNode object) {
+    public static void storageClass(ObjectNode object) {
         textPointer(object, "reclaimPolicy", "Delete");
         textPointer(object, "volumeBindingMode", "Immediate");
     }
 
-    static void csiDriver(ObjectNode object) {
+    public static void csiDriver(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         bool(spec, "attachRequired", true);
         bool(spec, "podInfoOnMount", false);
@@ -32,7 +32,7 @@ final class StorageDefaults {
     }
 
     /** An inline volume spec migrated from a pod gets the persistent volume source defaults. */
-    static void volumeAttachment(ObjectNode object) {
+    public static void volumeAttachment(ObjectNode object) {
         ObjectNode inline = child(child(child(object, "spec"), "source"), "inlineVolumeSpec");
         if (inline != null) {
             Volumes.persistentSource(inline);

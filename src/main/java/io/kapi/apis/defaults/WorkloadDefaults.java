@@ -11,7 +11,7 @@ import static io.kapi.apis.defaults.Fields.textPointer;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** The defaults of apps/v1 and batch/v1 workloads, each including its pod template. */
-final class WorkloadDefaults {
+public final class WorkloadDefaults {
 
     /** The backoff limit of a Job using backoffLimitPerIndex: unbounded (Go's MaxInt32). */
     static final int UNBOUNDED_BACKOFF = Integer.MAX_VALUE;
@@ -19,7 +19,7 @@ final class WorkloadDefaults {
     private WorkloadDefaults() {
     }
 
-    static void deployment(ObjectNode object) {
+    public static void deployment(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         integerPointer(spec, "replicas", 1);
         ObjectNode strategy = ensure(spec, "strategy");
@@ -34,13 +34,13 @@ final class WorkloadDefaults {
         template(spec);
     }
 
-    static void replicaSet(ObjectNode object) {
+    public static void replicaSet(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         integerPointer(spec, "replicas", 1);
         template(spec);
     }
 
-    static void daemonSet(ObjectNode object) {
+    public static void daemonSet(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         ObjectNode strategy = ensure(spec, "updateStrategy");
         text(strategy, "type", "RollingUpdate");
@@ -53,7 +53,7 @@ final class WorkloadDefaults {
         template(spec);
     }
 
-    static void statefulSet(ObjectNode object) {
+    public static void statefulSet(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         text(spec, "podManagementPolicy", "OrderedReady");
         ObjectNode strategy = ensure(spec, "updateStrategy");
@@ -76,7 +76,7 @@ final class WorkloadDefaults {
         }
     }
 
-    static void job(ObjectNode object) {
+    public static void job(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         jobSpec(spec);
         ObjectNode templateLabels = child(child(child(spec, "template"), "metadata"), "labels");
@@ -87,7 +87,7 @@ final class WorkloadDefaults {
         template(spec);
     }
 
-    static void cronJob(ObjectNode object) {
+    public static void cronJob(ObjectNode object) {
         ObjectNode spec = ensure(object, "spec");
         text(spec, "concurrencyPolicy", "Allow");
         bool(spec, "suspend", false);

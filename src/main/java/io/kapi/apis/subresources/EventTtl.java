@@ -3,12 +3,14 @@ package io.kapi.apis.subresources;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.health.PostStartHook;
+import io.kapi.informers.PassController;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.registry.DeleteOptions;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
+import io.kapi.registry.SystemWrites;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +20,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import io.kapi.registry.SystemWrites;
 
 /**
  * Expires events (core/v1 and events.k8s.io/v1: one resource) {@code --event-ttl} after their last write, as
@@ -28,12 +29,11 @@ import io.kapi.registry.SystemWrites;
  * between keeps the event). Events already stored when the server starts are dated by their newest
  * own timestamp (lastTimestamp, eventTime, series, managedFields, creationTimestamp).
  *
- * <p>It runs on one virtual thread started by its post-start hook and stops on {@link #close()};
- * it is apiserver behaviour, so it runs whether or not Kapi is standalone.
+ * <p>A sweep runs every interval from its post-start hook until {@link #close()} (a {@link PassController}
+ * resyncing, the one mechanism of the server's loops); it is apiserver behaviour, so it runs whether or
+ * not Kapi is standalone.
  */
 public final class EventTtl implements PostStartHook, AutoCloseable {
-
-    private static final System.Logger LOG = System.getLogger(EventTtl.class.getName());
 
     private final List<ResourceStore> stores;
     private final Duration ttl;
@@ -42,7 +42,7 @@ public final class EventTtl implements PostStartHook, AutoCloseable {
     /** store name + key → (resourceVersion, when that version was first seen). */
     private final Map<String, Seen> seen = new HashMap<>();
     private boolean firstPass = true;
-    private volatile Thread worker;
+    private final PassController sweeps;
 
     private record Seen(String resourceVersion, Instant at) {
     }
@@ -60,6 +60,7 @@ public final class EventTtl implements PostStartHook, AutoCloseable {
         this.ttl = ttl;
         this.interval = interval;
         this.clock = clock;
+        this.sweeps = new PassController("event-ttl", Duration.ZERO, this::sweep).resyncEvery(interval);
     }
 
     private static java.util.function.Predicate<ResourceStore> distinctPrefixes() {
@@ -81,32 +82,7 @@ public final class EventTtl implements PostStartHook, AutoCloseable {
 
     @Override
     public void run() {
-        if (worker == null) {
-            worker = Thread.ofVirtual().name("event-ttl").start(this::loop);
-        }
-    }
-
-    private void loop() {
-        String lastFailure = null;
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                sweep();
-                lastFailure = null;
-                Thread.sleep(interval);
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                if (!e.toString().equals(lastFailure)) {
-                    LOG.log(System.Logger.Level.WARNING, "event TTL pass failed: {0}", e.toString());
-                }
-                lastFailure = e.toString();
-                try {
-                    Thread.sleep(interval);
-                } catch (InterruptedException ie) {
-                    return;
-                }
-            }
-        }
+        sweeps.start();
     }
 
     /** One pass: notes new versions and deletes expired events; returns how many were deleted. */
@@ -188,9 +164,6 @@ public final class EventTtl implements PostStartHook, AutoCloseable {
 
     @Override
     public void close() {
-        Thread t = worker;
-        if (t != null) {
-            t.interrupt();
-        }
+        sweeps.close();
     }
 }

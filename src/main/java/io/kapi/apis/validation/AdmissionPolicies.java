@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.cel.AdmissionCel;
 import io.kapi.machinery.cel.CelEnvironment;
 import io.kapi.machinery.cel.CelError;
+import io.kapi.registry.KindValidator;
 
 /**
  * kube's validation of admission configuration (admissionregistration.k8s.io/v1) as far as Kapi checks it:
@@ -12,11 +13,11 @@ import io.kapi.machinery.cel.CelError;
  * annotations, and every CEL expression of it must compile ({@code compilation failed: ...}); a binding
  * needs its policy's name and an action; webhook match conditions must compile.
  */
-final class AdmissionPolicies {
+public final class AdmissionPolicies {
 
-    static final Rules POLICY = Rules.of(AdmissionPolicies::policy);
-    static final Rules BINDING = Rules.of(AdmissionPolicies::binding);
-    static final Rules WEBHOOKS = Rules.of(AdmissionPolicies::webhooks);
+    public static final KindValidator POLICY = Rules.of(AdmissionPolicies::policy);
+    public static final KindValidator BINDING = Rules.of(AdmissionPolicies::binding);
+    public static final KindValidator WEBHOOKS = Rules.of(AdmissionPolicies::webhooks);
 
     private AdmissionPolicies() {
     }

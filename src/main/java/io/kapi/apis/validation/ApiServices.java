@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
+import io.kapi.registry.KindValidator;
 import java.util.Base64;
 
 /**
@@ -15,9 +16,9 @@ import java.util.Base64;
  * names its namespace and name, and {@code insecureSkipTLSVerify} excludes a {@code caBundle}. The name's
  * path-segment rule is the registry's, for every kind.
  */
-final class ApiServices {
+public final class ApiServices {
 
-    static final Rules RULES = Rules.of(ApiServices::apiService);
+    public static final KindValidator RULES = Rules.of(ApiServices::apiService);
 
     private ApiServices() {
     }

@@ -1,17 +1,18 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
+import io.kapi.machinery.Json;
 import io.kapi.machinery.labels.LabelSelector;
+import io.kapi.registry.KindValidator;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
 /** batch/v1 Jobs and CronJobs, as kube's {@code pkg/apis/batch/validation}. */
-final class Batch {
+public final class Batch {
 
     private static final List<String> JOB_RESTART = List.of("OnFailure", "Never");
     private static final List<String> CONCURRENCY = List.of("Allow", "Forbid", "Replace");
@@ -24,7 +25,7 @@ final class Batch {
      * On update, a job stored without a selector (by a Kapi from before selectors were generated; its
      * selector can never be set, being immutable) is judged without the selector rules.
      */
-    static final Rules JOB = new Rules(Batch::job, (job, old, e) -> {
+    public static final KindValidator JOB = new Rules(Batch::job, (job, old, e) -> {
         if (GoValues.at(old, "spec").path("selector").isObject()) {
             job(job, e);
         } else {
@@ -35,7 +36,7 @@ final class Batch {
 
     private static final String CONTROLLER_UID = "batch.kubernetes.io/controller-uid";
     private static final String JOB_NAME = "batch.kubernetes.io/job-name";
-    static final Rules CRON_JOB = Rules.of(Batch::cronJob);
+    public static final KindValidator CRON_JOB = Rules.of(Batch::cronJob);
 
     private static void job(ObjectNode job, Errs e) {
         JsonNode spec = GoValues.at(job, "spec");
@@ -72,7 +73,7 @@ final class Batch {
             e.required("metadata.uid", "");
         }
         JsonNode labels = GoValues.at(spec, "template", "metadata", "labels");
-        ObjectNode expected = JsonNodeFactory.instance.objectNode();
+        ObjectNode expected = Json.NODES.objectNode();
         for (String[] label : new String[][] {{"controller-uid", uid}, {"job-name", name}, {CONTROLLER_UID, uid},
                 {JOB_NAME, name}}) {
             hasLabel(labels, label[0], label[1], e);

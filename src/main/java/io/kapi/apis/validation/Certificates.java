@@ -7,6 +7,7 @@ import io.kapi.certs.Pem;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
+import io.kapi.registry.KindValidator;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashSet;
@@ -21,7 +22,7 @@ import java.util.Set;
  * legacy signer, repeated or empty condition types, both Approved and Denied, an unparsable certificate), as
  * kube's {@code getValidationOptions} does for existing data.
  */
-final class Certificates {
+public final class Certificates {
 
     static final String LEGACY_SIGNER = "kubernetes.io/legacy-unknown";
 
@@ -61,7 +62,7 @@ final class Certificates {
         }
     }
 
-    static final Rules CSR = new Rules(
+    public static final KindValidator CSR = new Rules(
             (csr, e) -> csr(csr, Tolerated.NOTHING, e),
             (csr, old, e) -> csr(csr, Tolerated.by(csr, old), e));
 

@@ -5,13 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
+import io.kapi.registry.KindValidator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /** Namespaces, Nodes, Events, Leases and PriorityClasses. */
-final class Cluster {
+public final class Cluster {
 
     private static final Set<String> STANDARD_FINALIZERS = Set.of("kubernetes", "orphan", "foregroundDeletion");
     private static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
@@ -23,11 +24,11 @@ final class Cluster {
     private Cluster() {
     }
 
-    static final Rules NAMESPACE = Rules.of(Cluster::namespace);
-    static final Rules NODE = Rules.of(Cluster::node, Cluster::nodeUpdate);
-    static final Rules EVENT = Rules.of(Cluster::event);
-    static final Rules LEASE = Rules.of(Cluster::lease);
-    static final Rules PRIORITY_CLASS = new Rules(Cluster::priorityClass, Cluster::priorityClassUpdate);
+    public static final KindValidator NAMESPACE = Rules.of(Cluster::namespace);
+    public static final KindValidator NODE = Rules.of(Cluster::node, Cluster::nodeUpdate);
+    public static final KindValidator EVENT = Rules.of(Cluster::event);
+    public static final KindValidator LEASE = Rules.of(Cluster::lease);
+    public static final KindValidator PRIORITY_CLASS = new Rules(Cluster::priorityClass, Cluster::priorityClassUpdate);
 
     private static void namespace(ObjectNode ns, Errs e) {
         for (JsonNode f : GoValues.items(GoValues.at(ns, "spec", "finalizers"))) {
@@ -85,7 +86,7 @@ final class Cluster {
     }
 
     /** core/v1 Events without eventTime (the legacy shape): involvedObject.namespace must match. */
-    private static void event(ObjectNode ev, Errs e) {
+    static void event(ObjectNode ev, Errs e) {
         String namespace = GoValues.text(GoValues.at(ev, "metadata"), "namespace");
         String involved = GoValues.text(GoValues.at(ev, "involvedObject"), "namespace");
         boolean legacy = GoValues.text(ev, "eventTime").isEmpty();

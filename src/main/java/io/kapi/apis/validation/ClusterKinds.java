@@ -7,6 +7,7 @@ import io.kapi.machinery.GoValues;
 import io.kapi.machinery.quantity.Quantity;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.ObjectMetaValidator;
+import io.kapi.registry.KindValidator;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
@@ -27,19 +28,19 @@ import java.util.regex.Pattern;
  *       immutable handler, after it, as the runtimeclass strategy orders them.</li>
  * </ul>
  */
-final class ClusterKinds {
+public final class ClusterKinds {
 
     private static final int MAX_CONTROLLER = 250;
     private static final String HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
     private static final Pattern HTTP_PATH = Pattern.compile(HTTP_PATH_FMT);
     private static final List<String> SCOPES = List.of("Cluster", "Namespace");
 
-    static final Rules LIMIT_RANGE = Rules.of(LimitRanges::validate);
-    static final Rules INGRESS_CLASS = new Rules(ClusterKinds::ingressClass, (o, old, e) -> {
+    public static final KindValidator LIMIT_RANGE = Rules.of(LimitRanges::validate);
+    public static final KindValidator INGRESS_CLASS = new Rules(ClusterKinds::ingressClass, (o, old, e) -> {
         controllerImmutable(o, old, e);
         ingressClass(o, e);
     });
-    static final Rules RUNTIME_CLASS = Rules.of(ClusterKinds::runtimeClass, ClusterKinds::handlerImmutable);
+    public static final KindValidator RUNTIME_CLASS = Rules.of(ClusterKinds::runtimeClass, ClusterKinds::handlerImmutable);
 
     private ClusterKinds() {
     }

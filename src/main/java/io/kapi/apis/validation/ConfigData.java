@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.machinery.Json;
+import io.kapi.registry.KindValidator;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -11,18 +13,18 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** ConfigMaps and Secrets: keys, the 1 MiB limit, Secret types, and {@code immutable: true}. */
-final class ConfigData {
+public final class ConfigData {
 
     /** kube's {@code MaxSecretSize}, shared by ConfigMaps. */
     static final int MAX_SIZE = 1024 * 1024;
     static final String IMMUTABLE_SET = "field is immutable when `immutable` is set";
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Json.MAPPER;
 
     private ConfigData() {
     }
 
-    static final Rules CONFIG_MAP = new Rules(ConfigData::configMap, ConfigData::configMapUpdate);
-    static final Rules SECRET = new Rules(ConfigData::secret, ConfigData::secretUpdate);
+    public static final KindValidator CONFIG_MAP = new Rules(ConfigData::configMap, ConfigData::configMapUpdate);
+    public static final KindValidator SECRET = new Rules(ConfigData::secret, ConfigData::secretUpdate);
 
     private static void configMap(ObjectNode cm, Errs e) {
         long size = 0;

@@ -1,9 +1,9 @@
 package io.kapi.apis.validation;
 
+import com.google.re2j.Pattern;
 import io.kapi.machinery.GoStrings;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * The syntax check of {@code robfig/cron/v3}'s {@code ParseStandard} (five fields or a {@code @descriptor}),

@@ -2,6 +2,7 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.KindValidator;
 import java.util.List;
 
 /**
@@ -10,9 +11,9 @@ import java.util.List;
  * validates the new spec the same way (selectors and configurations left as they were count as stored);
  * nothing is immutable. {@code extendedResourceName} ({@code DRAExtendedResource}, alpha) is not read.
  */
-final class DeviceClasses {
+public final class DeviceClasses {
 
-    static final Rules RULES = new Rules((o, e) -> spec(GoValues.at(o, "spec"), null, e),
+    public static final KindValidator RULES = new Rules((o, e) -> spec(GoValues.at(o, "spec"), null, e),
             (o, old, e) -> spec(GoValues.at(o, "spec"), GoValues.at(old, "spec"), e));
 
     private DeviceClasses() {

@@ -6,6 +6,7 @@ import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.ObjectMetaValidator;
+import io.kapi.registry.KindValidator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,7 +18,7 @@ import java.util.Set;
  * endpoints only when they changed, since stored ones may predate stricter IP rules, and keeps its
  * addressType.
  */
-final class EndpointRules {
+public final class EndpointRules {
 
     private static final List<String> ADDRESS_TYPES = List.of("FQDN", "IPv4", "IPv6");
     private static final String ZONE_LABEL = "topology.kubernetes.io/zone";
@@ -30,8 +31,8 @@ final class EndpointRules {
     private EndpointRules() {
     }
 
-    static final Rules ENDPOINTS = Rules.of(EndpointRules::endpoints);
-    static final Rules ENDPOINT_SLICE = new Rules((o, e) -> slice(o, null, e), EndpointRules::sliceUpdate);
+    public static final KindValidator ENDPOINTS = Rules.of(EndpointRules::endpoints);
+    public static final KindValidator ENDPOINT_SLICE = new Rules((o, e) -> slice(o, null, e), EndpointRules::sliceUpdate);
 
     /** {@code validateEndpointSubsets}. */
     private static void endpoints(ObjectNode ep, Errs e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.KindValidator;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -18,7 +19,7 @@ import java.util.List;
  * a well-formed series; on update nothing but the series and metadata may change. Paths name the core
  * fields ({@code firstTimestamp}, {@code count}, ...), as kube's do.
  */
-final class EventRules {
+public final class EventRules {
 
     private static final List<String> TYPES = List.of("Normal", "Warning");
     private static final DateTimeFormatter GO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
@@ -26,10 +27,10 @@ final class EventRules {
     private EventRules() {
     }
 
-    static final Rules STRICT = new Rules(EventRules::create, EventRules::update);
+    public static final KindValidator STRICT = new Rules(EventRules::create, EventRules::update);
 
     private static void create(ObjectNode ev, Errs e) {
-        Cluster.EVENT.create().check(ev, e);
+        Cluster.event(ev, e);
         series(ev, e);
         if (GoValues.text(ev, "eventTime").isEmpty()) {
             e.required("eventTime", "");
@@ -52,7 +53,7 @@ final class EventRules {
     }
 
     private static void update(ObjectNode ev, ObjectNode old, Errs e) {
-        Cluster.EVENT.create().check(ev, e);
+        Cluster.event(ev, e);
         if (!GoValues.same(ev.get("series"), old.get("series"))) {
             series(ev, e);
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.validation.Identifiers;
+import io.kapi.registry.KindValidator;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -14,10 +15,10 @@ import java.util.Set;
  * {@code pkg/apis/flowcontrol/validation} {@code ValidateFlowSchema} (an update is the same check, as
  * {@code ValidateFlowSchemaUpdate}); PriorityLevelConfigurations are {@link PriorityLevels}.
  */
-final class FlowControl {
+public final class FlowControl {
 
-    static final Rules FLOW_SCHEMA = Rules.of(FlowControl::flowSchema);
-    static final Rules PRIORITY_LEVEL = Rules.of(PriorityLevels::check);
+    public static final KindValidator FLOW_SCHEMA = Rules.of(FlowControl::flowSchema);
+    public static final KindValidator PRIORITY_LEVEL = Rules.of(PriorityLevels::check);
 
     static final int MAX_MATCHING_PRECEDENCE = 10000;
     private static final List<String> DISTINGUISHERS = List.of("ByNamespace", "ByUser");

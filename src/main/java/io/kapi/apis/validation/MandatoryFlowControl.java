@@ -2,7 +2,6 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
 import java.io.IOException;
@@ -56,7 +55,7 @@ final class MandatoryFlowControl {
     /** The value with Go's zero values dropped and integers of one node type; an empty object when all is zero. */
     static JsonNode normal(JsonNode v) {
         JsonNode n = strip(v);
-        return n == null ? JsonNodeFactory.instance.objectNode() : n;
+        return n == null ? Json.NODES.objectNode() : n;
     }
 
     private static JsonNode strip(JsonNode v) {
@@ -65,10 +64,10 @@ final class MandatoryFlowControl {
             return null;
         }
         if (v.isIntegralNumber()) {
-            return JsonNodeFactory.instance.numberNode(v.longValue());
+            return Json.NODES.numberNode(v.longValue());
         }
         if (v.isObject()) {
-            ObjectNode out = JsonNodeFactory.instance.objectNode();
+            ObjectNode out = Json.NODES.objectNode();
             v.properties().forEach(e -> {
                 JsonNode s = strip(e.getValue());
                 if (s != null) {
@@ -78,10 +77,10 @@ final class MandatoryFlowControl {
             return out.isEmpty() ? null : out;
         }
         if (v.isArray()) {
-            ArrayNode out = JsonNodeFactory.instance.arrayNode();
+            ArrayNode out = Json.NODES.arrayNode();
             v.forEach(item -> {
                 JsonNode s = strip(item);
-                out.add(s == null ? JsonNodeFactory.instance.objectNode() : s);
+                out.add(s == null ? Json.NODES.objectNode() : s);
             });
             return out.isEmpty() ? null : out;
         }

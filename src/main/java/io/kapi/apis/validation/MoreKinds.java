@@ -6,6 +6,7 @@ import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.net.IpFamily;
 import io.kapi.machinery.validation.Identifiers;
+import io.kapi.registry.KindValidator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,17 +15,17 @@ import java.util.List;
  * The rules of apps/v1 ControllerRevisions ({@code pkg/apis/apps/validation}) and networking.k8s.io/v1
  * IPAddresses and ServiceCIDRs ({@code pkg/apis/networking/validation}), kube 1.34.
  */
-final class MoreKinds {
+public final class MoreKinds {
 
     /** {@code ValidateControllerRevision} / {@code ValidateControllerRevisionUpdate} (data immutable). */
-    static final Rules CONTROLLER_REVISION = Rules.of(MoreKinds::controllerRevision, (o, old, e) -> {
+    public static final KindValidator CONTROLLER_REVISION = Rules.of(MoreKinds::controllerRevision, (o, old, e) -> {
         if (!GoValues.same(o.get("data"), old.get("data"))) {
             e.invalid("data", unknown(o.get("data")), Errs.IMMUTABLE);
         }
     });
 
     /** {@code ValidateIPAddress}; on update also {@code ValidateIPAddressUpdate} (parentRef immutable). */
-    static final Rules IP_ADDRESS = Rules.of(MoreKinds::ipAddress, (o, old, e) -> {
+    public static final KindValidator IP_ADDRESS = Rules.of(MoreKinds::ipAddress, (o, old, e) -> {
         JsonNode ref = o.path("spec").get("parentRef");
         if (!GoValues.same(ref, old.path("spec").get("parentRef"))) {
             e.invalid("spec.parentRef", parentRef(ref), Errs.IMMUTABLE);
@@ -32,7 +33,7 @@ final class MoreKinds {
     });
 
     /** {@code ValidateServiceCIDR}; an update is only {@code ValidateServiceCIDRUpdate}, as kube's strategy. */
-    static final Rules SERVICE_CIDR = new Rules(MoreKinds::cidrs, MoreKinds::serviceCidrUpdate);
+    public static final KindValidator SERVICE_CIDR = new Rules(MoreKinds::cidrs, MoreKinds::serviceCidrUpdate);
 
     private MoreKinds() {
     }

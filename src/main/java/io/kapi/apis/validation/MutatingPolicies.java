@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.cel.AdmissionCel;
 import io.kapi.machinery.cel.CelError;
 import io.kapi.machinery.cel.CelExpression;
+import io.kapi.registry.KindValidator;
 import java.util.List;
 
 /**
@@ -14,10 +15,10 @@ import java.util.List;
  * compile (mutations in the environment with type construction) to the type their patch type needs,
  * the failure and reinvocation policies; a binding needs its policy's name.
  */
-final class MutatingPolicies {
+public final class MutatingPolicies {
 
-    static final Rules POLICY = Rules.of(MutatingPolicies::policy);
-    static final Rules BINDING = Rules.of(MutatingPolicies::binding);
+    public static final KindValidator POLICY = Rules.of(MutatingPolicies::policy);
+    public static final KindValidator BINDING = Rules.of(MutatingPolicies::binding);
 
     private static final List<String> PATCH_TYPES = List.of("ApplyConfiguration", "JSONPatch");
     private static final List<String> FAILURE_POLICIES = List.of("Fail", "Ignore");

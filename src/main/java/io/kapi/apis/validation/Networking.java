@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
+import io.kapi.registry.KindValidator;
 import java.util.List;
 
 /** networking.k8s.io/v1 Ingresses and NetworkPolicies. */
-final class Networking {
+public final class Networking {
 
     private static final List<String> PATH_TYPES = List.of("Exact", "ImplementationSpecific", "Prefix");
     private static final List<String> POLICY_TYPES = List.of("Egress", "Ingress");
@@ -16,8 +17,8 @@ final class Networking {
     private Networking() {
     }
 
-    static final Rules INGRESS = Rules.of(Networking::ingress);
-    static final Rules NETWORK_POLICY = Rules.of(Networking::networkPolicy);
+    public static final KindValidator INGRESS = Rules.of(Networking::ingress);
+    public static final KindValidator NETWORK_POLICY = Rules.of(Networking::networkPolicy);
 
     private static void ingress(ObjectNode ing, Errs e) {
         JsonNode spec = GoValues.at(ing, "spec");

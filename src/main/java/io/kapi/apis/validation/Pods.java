@@ -2,12 +2,15 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.machinery.Json;
+import io.kapi.registry.KindValidator;
 import java.util.List;
 
 /** Pods: kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}. */
-final class Pods {
+public final class Pods {
 
     /** kube 1.34's {@code updatablePodSpecFields}, joined with "," as the message does. */
     static final String UPDATABLE = String.join(",", List.of(
@@ -22,7 +25,13 @@ final class Pods {
     private Pods() {
     }
 
-    static final Rules RULES = new Rules(Pods::create, Pods::update);
+    public static final KindValidator RULES = new Rules(Pods::create, Pods::update);
+
+    /** A new pod's status, as kube's pod strategy PrepareForCreate leaves it: {@code Pending} with its QoS class. */
+    public static ObjectNode initialStatus(ObjectNode pod) {
+        return Json.NODES.objectNode().put("phase", "Pending")
+                .put("qosClass", PodQos.compute(GoValues.at(pod, "spec")));
+    }
 
     static void create(ObjectNode pod, Errs e) {
         metadataAndSpec(pod, e);

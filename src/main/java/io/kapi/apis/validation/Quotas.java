@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.quantity.Quantity;
+import io.kapi.registry.KindValidator;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,7 +21,7 @@ import java.util.TreeMap;
  * with NotTerminating); {@code scopeSelector} expressions the same, with the operators each scope allows. An
  * update may not change the scopes. Hard limits are checked in name order (Go's map order is random).
  */
-final class Quotas {
+public final class Quotas {
 
     private static final Set<String> QUOTA_RESOURCES = Set.of("cpu", "memory", "ephemeral-storage", "requests.cpu",
             "requests.memory", "requests.storage", "requests.ephemeral-storage", "limits.cpu", "limits.memory",
@@ -37,7 +38,7 @@ final class Quotas {
     private static final Set<String> EXISTS_ONLY = Set.of("BestEffort", "NotBestEffort", "Terminating",
             "NotTerminating", "CrossNamespacePodAffinity");
 
-    static final Rules RULES = new Rules(Quotas::quota, (o, old, e) -> {
+    public static final KindValidator RULES = new Rules(Quotas::quota, (o, old, e) -> {
         spec(GoValues.at(o, "spec"), "spec", e);
         if (!scopeSet(GoValues.at(o, "spec", "scopes")).equals(scopeSet(GoValues.at(old, "spec", "scopes")))) {
             e.invalid("spec.scopes", scopes(GoValues.at(o, "spec", "scopes")), Errs.IMMUTABLE);

@@ -6,20 +6,21 @@ import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.NameRule;
+import io.kapi.registry.KindValidator;
 import java.util.List;
 
 /** rbac.authorization.k8s.io/v1: rules of Roles and ClusterRoles, roleRef and subjects of bindings. */
-final class Rbac {
+public final class Rbac {
 
     static final String GROUP = "rbac.authorization.k8s.io";
 
     private Rbac() {
     }
 
-    static final Rules ROLE = Rules.of((o, e) -> rules(o, true, e));
-    static final Rules CLUSTER_ROLE = Rules.of(Rbac::clusterRole);
-    static final Rules ROLE_BINDING = Rules.of((o, e) -> binding(o, true, e), Rbac::roleRefImmutable);
-    static final Rules CLUSTER_ROLE_BINDING = Rules.of((o, e) -> binding(o, false, e), Rbac::roleRefImmutable);
+    public static final KindValidator ROLE = Rules.of((o, e) -> rules(o, true, e));
+    public static final KindValidator CLUSTER_ROLE = Rules.of(Rbac::clusterRole);
+    public static final KindValidator ROLE_BINDING = Rules.of((o, e) -> binding(o, true, e), Rbac::roleRefImmutable);
+    public static final KindValidator CLUSTER_ROLE_BINDING = Rules.of((o, e) -> binding(o, false, e), Rbac::roleRefImmutable);
 
     private static void rules(JsonNode role, boolean namespaced, Errs e) {
         List<JsonNode> rules = GoValues.items(role.get("rules"));

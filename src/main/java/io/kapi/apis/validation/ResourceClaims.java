@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.ObjectMetaValidator;
+import io.kapi.registry.KindValidator;
 import java.util.List;
 
 /**
@@ -16,12 +17,12 @@ import java.util.List;
  * <p>The claim's status (allocation, reservedFor, device status) is not validated: the /status subresource
  * goes through the same update check, and the spec it keeps passes.
  */
-final class ResourceClaims {
+public final class ResourceClaims {
 
-    static final Rules CLAIM = new Rules(
+    public static final KindValidator CLAIM = new Rules(
             (o, e) -> DeviceRequests.claim(GoValues.at(o, "spec", "devices"), "spec.devices", false, e),
             ResourceClaims::claimUpdate);
-    static final Rules TEMPLATE = new Rules((o, e) -> templateSpec(GoValues.at(o, "spec"), false, e),
+    public static final KindValidator TEMPLATE = new Rules((o, e) -> templateSpec(GoValues.at(o, "spec"), false, e),
             ResourceClaims::templateUpdate);
 
     /** The ObjectMeta fields (Go order) a template's metadata must leave unset. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
+import io.kapi.registry.KindValidator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -20,9 +21,9 @@ import java.util.Objects;
  * ({@code DRAPartitionableDevices}), device taints ({@code DRADeviceTaints}), binding conditions and
  * multiple allocations.
  */
-final class ResourceSlices {
+public final class ResourceSlices {
 
-    static final Rules RULES = new Rules((o, e) -> spec(GoValues.at(o, "spec"), null, e),
+    public static final KindValidator RULES = new Rules((o, e) -> spec(GoValues.at(o, "spec"), null, e),
             (o, old, e) -> spec(GoValues.at(o, "spec"), GoValues.at(old, "spec"), e));
 
     private static final int DEVICES_MAX = 128;

@@ -4,21 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.KindValidator;
 import java.util.List;
 
 /**
  * PodDisruptionBudgets (policy/v1) and HorizontalPodAutoscalers (autoscaling/v1 and v2, validated in
  * their stored autoscaling/v2 form, as kube validates the internal type).
  */
-final class Scaling {
+public final class Scaling {
 
     private static final List<String> EVICTION_POLICIES = List.of("AlwaysAllow", "IfHealthyBudget");
 
     private Scaling() {
     }
 
-    static final Rules PDB = Rules.of(Scaling::pdb);
-    static final Rules HPA = Rules.of(Scaling::hpa);
+    public static final KindValidator PDB = Rules.of(Scaling::pdb);
+    public static final KindValidator HPA = Rules.of(Scaling::hpa);
 
     private static void pdb(ObjectNode pdb, Errs e) {
         JsonNode spec = GoValues.at(pdb, "spec");

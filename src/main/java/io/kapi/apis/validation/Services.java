@@ -2,12 +2,13 @@ package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
+import io.kapi.machinery.Json;
 import io.kapi.machinery.validation.Identifiers;
 import io.kapi.machinery.validation.ObjectMetaValidator;
+import io.kapi.registry.KindValidator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,7 +18,7 @@ import java.util.Set;
  * {@code clusterIPs} is unset is read as {@code [clusterIP]} (what the service strategy normalises it to), and
  * an update that omits both keeps the allocated ones (what kube's {@code patchAllocatedValues} does).
  */
-final class Services {
+public final class Services {
 
     private static final List<String> TYPES = List.of("ClusterIP", "ExternalName", "LoadBalancer", "NodePort");
     private static final List<String> AFFINITY = List.of("ClientIP", "None");
@@ -29,7 +30,7 @@ final class Services {
     private Services() {
     }
 
-    static final Rules RULES = new Rules(Services::create, Services::update);
+    public static final KindValidator RULES = new Rules(Services::create, Services::update);
 
     private static void create(ObjectNode svc, Errs e) {
         validate(svc, clusterIPs(GoValues.at(svc, "spec")), e);
@@ -37,7 +38,7 @@ final class Services {
 
     /** The effective clusterIPs: the field, else {@code [clusterIP]}, else empty. */
     static ArrayNode clusterIPs(JsonNode spec) {
-        ArrayNode ips = JsonNodeFactory.instance.arrayNode();
+        ArrayNode ips = Json.NODES.arrayNode();
         if (!GoValues.at(spec, "clusterIPs").isEmpty()) {
             GoValues.items(spec.get("clusterIPs")).forEach(ips::add);
         } else if (!GoValues.text(spec, "clusterIP").isEmpty()) {

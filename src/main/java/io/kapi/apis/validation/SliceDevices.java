@@ -1,10 +1,10 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.re2j.Pattern;
 import io.kapi.machinery.GoValues;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * One device of a ResourceSlice, as kube 1.34's {@code validateDevice} with the default feature gates: a

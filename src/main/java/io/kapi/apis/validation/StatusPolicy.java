@@ -1,6 +1,8 @@
 package io.kapi.apis.validation;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.Json;
 
 /**
  * How a kind's main resource treats {@code status}, as its kube-apiserver strategy does: {@link #initial}
@@ -9,6 +11,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * only the {@code /status} subresource changes it.
  */
 public interface StatusPolicy {
+
+    /** A new object starts with an empty status, {@code {}}. */
+    StatusPolicy EMPTY = object -> Json.NODES.objectNode();
 
     /** The status a new object starts with, computed from the (defaulted) object; never null. */
     ObjectNode initial(ObjectNode object);

@@ -6,10 +6,11 @@ import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.quantity.Quantity;
 import io.kapi.machinery.validation.Identifiers;
+import io.kapi.registry.KindValidator;
 import java.util.List;
 
 /** PersistentVolumeClaims, PersistentVolumes and StorageClasses. */
-final class Storage {
+public final class Storage {
 
     private static final List<String> ACCESS_MODES = List.of("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce",
             "ReadWriteOncePod");
@@ -26,9 +27,9 @@ final class Storage {
     private Storage() {
     }
 
-    static final Rules PVC = new Rules((o, e) -> claimSpec(GoValues.at(o, "spec"), e), Storage::claimUpdate);
-    static final Rules PV = new Rules(Storage::volume, Storage::volumeUpdate);
-    static final Rules STORAGE_CLASS = Rules.of(Storage::storageClass, Storage::storageClassUpdate);
+    public static final KindValidator PVC = new Rules((o, e) -> claimSpec(GoValues.at(o, "spec"), e), Storage::claimUpdate);
+    public static final KindValidator PV = new Rules(Storage::volume, Storage::volumeUpdate);
+    public static final KindValidator STORAGE_CLASS = Rules.of(Storage::storageClass, Storage::storageClassUpdate);
 
     static void accessModes(JsonNode spec, String path, boolean pvc, Errs e) {
         List<JsonNode> modes = GoValues.items(spec.get("accessModes"));

@@ -6,6 +6,7 @@ import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.quantity.Quantity;
 import io.kapi.machinery.validation.Identifiers;
+import io.kapi.registry.KindValidator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,13 +21,13 @@ import java.util.Set;
  * (a CSINode driver's allocatable is immutable, {@code nodeAllocatableUpdatePeriodSeconds} is dropped, so
  * unchecked), CSINode IDs of up to 256 bytes ({@code AllowLongNodeID}).
  */
-final class StorageKinds {
+public final class StorageKinds {
 
-    static final Rules CSI_DRIVER = new Rules(StorageKinds::csiDriver, StorageKinds::csiDriverUpdate);
-    static final Aggregated CSI_NODE = new Aggregated(Rules.of(StorageKinds::csiNode, StorageKinds::csiNodeUpdate));
-    static final Rules CSI_STORAGE_CAPACITY = new Rules((o, e) -> capacity(o, false, e),
+    public static final KindValidator CSI_DRIVER = new Rules(StorageKinds::csiDriver, StorageKinds::csiDriverUpdate);
+    public static final KindValidator CSI_NODE = new Aggregated(Rules.of(StorageKinds::csiNode, StorageKinds::csiNodeUpdate));
+    public static final KindValidator CSI_STORAGE_CAPACITY = new Rules((o, e) -> capacity(o, false, e),
             StorageKinds::capacityUpdate);
-    static final Aggregated VOLUME_ATTRIBUTES_CLASS = new Aggregated(
+    public static final KindValidator VOLUME_ATTRIBUTES_CLASS = new Aggregated(
             Rules.of(StorageKinds::attributesClass, StorageKinds::attributesClassUpdate));
 
     private static final int CSI_DRIVER_NAME_MAX = 63;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.validation.Identifiers;
+import io.kapi.registry.KindValidator;
 
 /**
  * VolumeAttachments, as kube 1.34's volumeattachment strategy: a create runs {@code ValidateVolumeAttachment}
@@ -12,9 +13,9 @@ import io.kapi.machinery.validation.Identifiers;
  * {@code ValidateVolumeAttachment} and {@code ValidateVolumeAttachmentUpdate} (spec immutable). With
  * {@code MutableCSINodeAllocatableCount} off the status strategy drops {@code errorCode}, so it is unchecked.
  */
-final class VolumeAttachments {
+public final class VolumeAttachments {
 
-    static final Aggregated RULES = new Aggregated(new Rules(VolumeAttachments::create, VolumeAttachments::update));
+    public static final KindValidator RULES = new Aggregated(new Rules(VolumeAttachments::create, VolumeAttachments::update));
 
     static final String ONE_SOURCE = "must specify exactly one of inlineVolumeSpec and persistentVolumeName";
     private static final String INLINE = "may not be specified in the context of inline volumes";

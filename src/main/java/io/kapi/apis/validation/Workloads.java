@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.labels.LabelSelector;
+import io.kapi.registry.KindValidator;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -13,7 +14,7 @@ import java.util.regex.Pattern;
  * The pod controllers of apps/v1 and core/v1: Deployment, ReplicaSet, StatefulSet, DaemonSet and
  * ReplicationController, as kube's {@code pkg/apis/apps/validation} and {@code ValidateReplicationController}.
  */
-final class Workloads {
+public final class Workloads {
 
     static final String NO_MATCH = "`selector` does not match template `labels`";
     private static final Pattern PERCENT = Pattern.compile("[0-9]+%");
@@ -27,11 +28,14 @@ final class Workloads {
     private Workloads() {
     }
 
-    static final Rules DEPLOYMENT = Rules.of(Workloads::deployment, Workloads::selectorImmutable);
-    static final Rules REPLICA_SET = Rules.of(Workloads::replicaSet, Workloads::selectorImmutable);
-    static final Rules DAEMON_SET = Rules.of(Workloads::daemonSet, Workloads::selectorImmutable);
-    static final Rules STATEFUL_SET = new Rules(Workloads::statefulSet, Workloads::statefulSetUpdate);
-    static final Rules REPLICATION_CONTROLLER = Rules.of(Workloads::replicationController);
+    public static final KindValidator DEPLOYMENT = Rules.of(Workloads::deployment, Workloads::selectorImmutable);
+    public static final KindValidator REPLICA_SET = Rules.of(Workloads::replicaSet, Workloads::selectorImmutable);
+    public static final KindValidator DAEMON_SET = Rules.of(Workloads::daemonSet, Workloads::selectorImmutable);
+    public static final KindValidator STATEFUL_SET = new Rules(Workloads::statefulSet, Workloads::statefulSetUpdate);
+    public static final KindValidator REPLICATION_CONTROLLER = Rules.of(Workloads::replicationController);
+    /** core/v1 PodTemplates: kube's {@code ValidatePodTemplate}, the template as a pod's. */
+    public static final KindValidator POD_TEMPLATE =
+            Rules.of((o, e) -> PodSpecs.template(GoValues.at(o, "template"), "template", e));
 
     private static void deployment(ObjectNode d, Errs e) {
         JsonNode spec = GoValues.at(d, "spec");

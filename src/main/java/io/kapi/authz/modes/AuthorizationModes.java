@@ -1,5 +1,6 @@
 package io.kapi.authz.modes;
 
+import io.kapi.admission.ObjectLookup;
 import io.kapi.authz.AbacAuthorizer;
 import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.AuthorizationConfig;
@@ -12,7 +13,7 @@ import io.kapi.authz.WebhookAuthorizer;
 import io.kapi.authz.WebhookOptions;
 import io.kapi.authz.node.NodeAuthorizer;
 import io.kapi.authz.rbac.RbacAuthorizer;
-import io.kapi.registry.Registry;
+import io.kapi.informers.SharedInformers;
 import io.kapi.user.SystemUsers;
 import io.kapi.user.UserInfo;
 import java.lang.System.Logger.Level;
@@ -50,11 +51,17 @@ public final class AuthorizationModes {
 
     /**
      * What modes are built from.
-     *
-     * @param nodeRules the rules of the bootstrap {@code system:node} role (kube's
-     *        {@code bootstrappolicy.NodeRules()}), read only when the Node mode is built
      */
-    private record Context(Registry registry, AuthorizationConfig config, Supplier<List<PolicyRule>> nodeRules) {
+    private record Context(Sources sources, AuthorizationConfig config) {
+    }
+
+    /**
+     * What the RBAC and Node modes read: the server's shared informers, storage for the reads that must
+     * be current, and the rules of the bootstrap {@code system:node} role (kube's
+     * {@code bootstrappolicy.NodeRules()}), read only when the Node mode is built. Null for a chain of
+     * modes that read nothing (tests of the filters).
+     */
+    public record Sources(SharedInformers informers, ObjectLookup storage, Supplier<List<PolicyRule>> nodeRules) {
     }
 
     private record Mode(Authorizer authorizer, RuleResolver rules, AutoCloseable resources) {
@@ -87,18 +94,19 @@ public final class AuthorizationModes {
                     c.webhookUnauthorizedTtl(), c.webhookVersion()));
         });
         m.put("RBAC", context -> {
-            Registry registry = context.registry();
-            if (registry == null) {
+            Sources sources = context.sources();
+            if (sources == null) {
                 throw new IllegalArgumentException("authorization-mode RBAC needs the API's registry");
             }
-            RbacAuthorizer rbac = RbacAuthorizer.start(registry);
+            RbacAuthorizer rbac = RbacAuthorizer.start(sources.informers(), sources.storage());
             return new Mode(rbac, rbac, rbac);
         });
         m.put("Node", context -> {
-            if (context.registry() == null) {
+            Sources sources = context.sources();
+            if (sources == null) {
                 throw new IllegalArgumentException("authorization-mode Node needs the API's registry");
             }
-            NodeAuthorizer node = NodeAuthorizer.start(context.registry(), context.nodeRules().get());
+            NodeAuthorizer node = NodeAuthorizer.start(sources.informers(), sources.nodeRules().get());
             return new Mode(node, node, node);
         });
         return m;
@@ -125,7 +133,7 @@ public final class AuthorizationModes {
 
     /** The chain of {@code modes} that need no stored objects (tests of the filters). */
     public static Authorizer chain(List<String> modes) {
-        return build(modes, null, AuthorizationConfig.DEFAULT, List::of).authorizer();
+        return build(modes, null, AuthorizationConfig.DEFAULT).authorizer();
     }
 
     /**
@@ -148,14 +156,13 @@ public final class AuthorizationModes {
     }
 
     /**
-     * The chain of {@code modes}, RBAC and Node reading {@code registry}, the others' files named by
-     * {@code config}; the Node mode's static rules are {@code nodeRules}'.
+     * The chain of {@code modes}, RBAC and Node reading {@code sources}, the others' files named by
+     * {@code config}.
      *
      * @throws IllegalArgumentException for an unknown or repeated mode, with kube-apiserver's wording
      */
-    public static Chain build(List<String> modes, Registry registry, AuthorizationConfig config,
-                              Supplier<List<PolicyRule>> nodeRules) {
-        Context context = new Context(registry, config, nodeRules);
+    public static Chain build(List<String> modes, Sources sources, AuthorizationConfig config) {
+        Context context = new Context(sources, config);
         if (config.configFile() != null) {
             return structured(AuthorizationConfiguration.read(config.configFile()), context);
         }

@@ -8,14 +8,13 @@ import io.kapi.authz.PolicyRule;
 import io.kapi.authz.ResourceMirror;
 import io.kapi.authz.RuleResolver;
 import io.kapi.authz.node.NodeGraph.Kind;
+import io.kapi.informers.Informer;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.GroupVersionResource;
-import io.kapi.registry.Registry;
-import io.kapi.registry.ResourceStore;
 import io.kapi.user.UserInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * kube's Node authorizer ({@code --authorization-mode=Node}): decides for kubelets only
@@ -39,27 +38,24 @@ public final class NodeAuthorizer implements Authorizer, RuleResolver, AutoClose
         this.mirrors = List.copyOf(mirrors);
     }
 
-    /** An authorizer whose graph follows {@code registry}'s objects, its watches started. */
-    public static NodeAuthorizer start(Registry registry, List<PolicyRule> nodeRules) {
+    /** An authorizer whose graph follows the objects of the server's shared informers. */
+    public static NodeAuthorizer start(SharedInformers informers, List<PolicyRule> nodeRules) {
         NodeGraph graph = new NodeGraph();
         List<ResourceMirror<?>> mirrors = List.of(
-                new ResourceMirror<>("pods", store(registry, "", "pods"), PodReferences::of, graph::pod),
-                new ResourceMirror<>("persistentvolumes", store(registry, "", "persistentvolumes"),
+                new ResourceMirror<>(informer(informers, "", "pods"), PodReferences::of, graph::pod),
+                new ResourceMirror<>(informer(informers, "", "persistentvolumes"),
                         VolumeReferences::of, (ns, name, before, after) -> graph.volume(name, after)),
-                new ResourceMirror<>("volumeattachments", store(registry, "storage.k8s.io", "volumeattachments"),
+                new ResourceMirror<>(informer(informers, "storage.k8s.io", "volumeattachments"),
                         o -> o.path("spec").path("nodeName").asText(""),
                         (ns, name, before, after) -> graph.attachment(name, after)),
-                new ResourceMirror<>("resourceslices", store(registry, "resource.k8s.io", "resourceslices"),
+                new ResourceMirror<>(informer(informers, "resource.k8s.io", "resourceslices"),
                         o -> o.path("spec").path("nodeName").asText(""),
                         (ns, name, before, after) -> graph.slice(name, after)));
-        NodeAuthorizer authorizer = new NodeAuthorizer(graph, List.copyOf(nodeRules), mirrors);
-        mirrors.forEach(ResourceMirror::start);
-        return authorizer;
+        return new NodeAuthorizer(graph, List.copyOf(nodeRules), mirrors);
     }
 
-    private static Supplier<ResourceStore> store(Registry registry, String group, String resource) {
-        GroupVersionResource gvr = new GroupVersionResource(group, "v1", resource);
-        return () -> registry.store(gvr).orElse(null);
+    private static Informer informer(SharedInformers informers, String group, String resource) {
+        return informers.informer(new GroupVersionResource(group, "v1", resource));
     }
 
     /** Waits until every watch has listed once; false when {@code timeout} passed first. */

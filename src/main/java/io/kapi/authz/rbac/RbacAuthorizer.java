@@ -1,15 +1,15 @@
 package io.kapi.authz.rbac;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.admission.ObjectLookup;
 import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
 import io.kapi.authz.PolicyRule;
 import io.kapi.authz.ResourceMirror;
 import io.kapi.authz.RuleResolver;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.GroupVersionResource;
-import io.kapi.registry.Registry;
-import io.kapi.registry.ResourceStore;
 import io.kapi.user.UserInfo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,8 +19,8 @@ import java.util.List;
  * The RBAC authorizer (kube's {@code rbac.RBACAuthorizer}): a request is allowed when a rule of a role
  * bound to its user allows it — ClusterRoles through ClusterRoleBindings anywhere, Roles and ClusterRoles
  * through RoleBindings in the request's namespace — and otherwise has no opinion. Roles and bindings are
- * read from in-memory mirrors kept current by watches ({@link ResourceMirror}), never from storage per
- * request.
+ * read from in-memory mirrors of the server's shared informers ({@link ResourceMirror}), never from
+ * storage per request.
  */
 public final class RbacAuthorizer implements Authorizer, RuleResolver, AutoCloseable {
 
@@ -30,25 +30,26 @@ public final class RbacAuthorizer implements Authorizer, RuleResolver, AutoClose
     private final ResourceMirror<List<PolicyRule>> roles;
     private final ResourceMirror<Binding> clusterRoleBindings;
     private final ResourceMirror<Binding> roleBindings;
+    private final ObjectLookup storage;
 
-    private RbacAuthorizer(Registry registry) {
-        this.clusterRoles = new ResourceMirror<>("clusterroles", store(registry, "clusterroles"), RbacAuthorizer::rules);
-        this.roles = new ResourceMirror<>("roles", store(registry, "roles"), RbacAuthorizer::rules);
-        this.clusterRoleBindings = new ResourceMirror<>("clusterrolebindings", store(registry, "clusterrolebindings"),
-                Binding::of);
-        this.roleBindings = new ResourceMirror<>("rolebindings", store(registry, "rolebindings"), Binding::of);
+    private RbacAuthorizer(SharedInformers informers, ObjectLookup storage) {
+        this.storage = storage;
+        this.clusterRoles = new ResourceMirror<>(informers.informer(rbac("clusterroles")), RbacAuthorizer::rules);
+        this.roles = new ResourceMirror<>(informers.informer(rbac("roles")), RbacAuthorizer::rules);
+        this.clusterRoleBindings = new ResourceMirror<>(informers.informer(rbac("clusterrolebindings")), Binding::of);
+        this.roleBindings = new ResourceMirror<>(informers.informer(rbac("rolebindings")), Binding::of);
     }
 
-    /** An authorizer over {@code registry}'s RBAC objects, its mirrors started. */
-    public static RbacAuthorizer start(Registry registry) {
-        RbacAuthorizer a = new RbacAuthorizer(registry);
-        List.of(a.clusterRoles, a.roles, a.clusterRoleBindings, a.roleBindings).forEach(ResourceMirror::start);
-        return a;
+    /**
+     * An authorizer over the RBAC objects, read from their shared informers; roles a binding names are
+     * read from {@code storage} (see {@link #roleRules}).
+     */
+    public static RbacAuthorizer start(SharedInformers informers, ObjectLookup storage) {
+        return new RbacAuthorizer(informers, storage);
     }
 
-    private static java.util.function.Supplier<ResourceStore> store(Registry registry, String resource) {
-        GroupVersionResource gvr = new GroupVersionResource(GROUP, "v1", resource);
-        return () -> registry.store(gvr).orElse(null);
+    private static GroupVersionResource rbac(String resource) {
+        return new GroupVersionResource(GROUP, "v1", resource);
     }
 
     private static List<PolicyRule> rules(JsonNode role) {
@@ -106,11 +107,9 @@ public final class RbacAuthorizer implements Authorizer, RuleResolver, AutoClose
         if (mirror == null) {
             return null;
         }
-        ResourceStore store = mirror.store();
-        if (store == null) {
-            return mirror.get(kind.equals("Role") ? namespace : "", name);
-        }
-        return store.find(kind.equals("Role") ? namespace : "", name).map(RbacAuthorizer::rules).orElse(null);
+        String ns = kind.equals("Role") ? namespace : "";
+        return storage.get(rbac(kind.equals("Role") ? "roles" : "clusterroles"), ns, name).map(RbacAuthorizer::rules)
+                .orElse(null);
     }
 
     private interface RuleVisitor {

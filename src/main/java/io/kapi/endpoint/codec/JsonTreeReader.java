@@ -2,6 +2,7 @@ package io.kapi.endpoint.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ContainerNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.DecodeBudget;
@@ -23,9 +24,9 @@ import java.util.List;
 final class JsonTreeReader {
 
     /**
-     * Go allows 10000 levels; the server's recursive walks on a request thread's stack do not, so deeper
-     * bodies fail as Go's do past its limit (see {@link DecodeBudget#MAX_DEPTH}). The decoded tree is never
-     * larger than the body, so only depth is budgeted here.
+     * Go's limit, 10,000 levels: deeper bodies fail with Go's {@code exceeded max depth} (see
+     * {@link DecodeBudget#MAX_DEPTH}). The decoded tree is never larger than the body, so only depth is
+     * budgeted here.
      */
     static final int MAX_DEPTH = DecodeBudget.MAX_DEPTH;
     private static final JsonNodeFactory NODES = Json.NODES;
@@ -61,49 +62,72 @@ final class JsonTreeReader {
      * this reader refuses, a node of no JSON type of its own (binary, POJO).
      */
     static JsonNode copyOf(JsonNode tree) {
-        return copyOf(tree, 0);
-    }
-
-    private static JsonNode copyOf(JsonNode node, int depth) {
-        switch (node.getNodeType()) {
-            case OBJECT -> {
-                if (depth >= MAX_DEPTH) {
+        if (!tree.isContainerNode()) {
+            return copyLeaf(tree);
+        }
+        JsonNode top = tree.isObject() ? NODES.objectNode() : NODES.arrayNode(tree.size());
+        List<Object[]> open = new ArrayList<>(); // {source iterator, target container}
+        open.add(new Object[] {entries(tree), top});
+        while (!open.isEmpty()) {
+            Object[] frame = open.getLast();
+            @SuppressWarnings("unchecked")
+            java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it =
+                    (java.util.Iterator<java.util.Map.Entry<String, JsonNode>>) frame[0];
+            if (!it.hasNext()) {
+                open.removeLast();
+                continue;
+            }
+            java.util.Map.Entry<String, JsonNode> child = it.next();
+            JsonNode value = child.getValue();
+            JsonNode copy;
+            if (value.isContainerNode()) {
+                if (open.size() >= MAX_DEPTH) {
                     return null;
                 }
-                ObjectNode copy = NODES.objectNode();
-                for (var field : node.properties()) {
-                    JsonNode value = copyOf(field.getValue(), depth + 1);
-                    if (value == null) {
-                        return null;
-                    }
-                    copy.set(field.getKey(), value);
-                }
-                return copy;
-            }
-            case ARRAY -> {
-                if (depth >= MAX_DEPTH) {
+                copy = value.isObject() ? NODES.objectNode() : NODES.arrayNode(value.size());
+            } else {
+                copy = copyLeaf(value);
+                if (copy == null) {
                     return null;
                 }
-                ArrayNode copy = NODES.arrayNode(node.size());
-                for (JsonNode element : node) {
-                    JsonNode value = copyOf(element, depth + 1);
-                    if (value == null) {
-                        return null;
-                    }
-                    copy.add(value);
-                }
-                return copy;
             }
-            case STRING, BOOLEAN, NULL -> {
-                return node;
+            if (frame[1] instanceof ObjectNode o) {
+                o.set(child.getKey(), copy);
+            } else {
+                ((ArrayNode) frame[1]).add(copy);
             }
-            case NUMBER -> {
-                return node.isIntegralNumber() ? integral(node.bigIntegerValue()) : reread(node);
-            }
-            default -> {
-                return null;
+            if (value.isContainerNode()) {
+                open.add(new Object[] {entries(value), copy});
             }
         }
+        return top;
+    }
+
+    private static java.util.Iterator<java.util.Map.Entry<String, JsonNode>> entries(JsonNode container) {
+        if (container.isObject()) {
+            return container.properties().iterator();
+        }
+        java.util.Iterator<JsonNode> elements = container.elements();
+        return new java.util.Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return elements.hasNext();
+            }
+
+            @Override
+            public java.util.Map.Entry<String, JsonNode> next() {
+                return new java.util.AbstractMap.SimpleImmutableEntry<>(null, elements.next());
+            }
+        };
+    }
+
+    /** A scalar as a parse makes it; null for what only the JSON can tell. */
+    private static JsonNode copyLeaf(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case STRING, BOOLEAN, NULL -> node;
+            case NUMBER -> node.isIntegralNumber() ? integral(node.bigIntegerValue()) : reread(node);
+            default -> null;
+        };
     }
 
     /** The node {@link #number} makes of an integer's digits. */
@@ -124,96 +148,135 @@ final class JsonTreeReader {
         }
     }
 
+    /**
+     * The value at {@code pos}, read with an explicit stack of the containers open around it: a body may
+     * nest {@link #MAX_DEPTH} levels, which must not need as many frames of the thread's stack.
+     */
     private JsonNode value() {
+        List<ContainerNode<?>> open = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        while (true) {
+            JsonNode v = start(open, keys);
+            if (v == null) {
+                continue; // a container was opened: read its first value
+            }
+            // v is complete: add it to the containers it closes, until one expects another value
+            while (true) {
+                if (open.isEmpty()) {
+                    return v;
+                }
+                ContainerNode<?> parent = open.getLast();
+                boolean isObject = parent instanceof ObjectNode;
+                if (parent instanceof ObjectNode obj) {
+                    if (obj.replace(keys.getLast(), v) != null) {
+                        duplicates.add(pathString());
+                    }
+                } else {
+                    ((ArrayNode) parent).add(v);
+                }
+                path.removeLast();
+                skipSpace();
+                byte c = peek();
+                pos++;
+                if (c == (isObject ? '}' : ']')) {
+                    budget.exit();
+                    open.removeLast();
+                    if (isObject) {
+                        keys.removeLast();
+                    }
+                    v = parent;
+                    continue;
+                }
+                if (c != ',') {
+                    pos--;
+                    throw invalid(isObject ? "after object key:value pair" : "after array element");
+                }
+                skipSpace();
+                if (isObject) {
+                    keys.set(keys.size() - 1, key());
+                    path.add(keys.getLast());
+                } else {
+                    path.add(parent.size());
+                }
+                break;
+            }
+        }
+    }
+
+    /**
+     * Reads the start of a value: a scalar whole (returned), or the opening of a container, which is pushed
+     * on {@code open} (with its first key on {@code keys} for an object) and null returned; an empty
+     * container is returned whole.
+     */
+    private JsonNode start(List<ContainerNode<?>> open, List<String> keys) {
         if (pos >= in.length) {
             throw eof();
         }
         byte c = in[pos];
-        return switch (c) {
-            case '{' -> object();
-            case '[' -> array();
-            case '"' -> NODES.textNode(string());
-            case 't' -> literal("true", NODES.booleanNode(true));
-            case 'f' -> literal("false", NODES.booleanNode(false));
-            case 'n' -> literal("null", NODES.nullNode());
+        switch (c) {
+            case '{' -> {
+                enter();
+                pos++;
+                ObjectNode obj = NODES.objectNode();
+                skipSpace();
+                if (peek() == '}') {
+                    pos++;
+                    budget.exit();
+                    return obj;
+                }
+                open.add(obj);
+                keys.add(key());
+                path.add(keys.getLast());
+                return null;
+            }
+            case '[' -> {
+                enter();
+                pos++;
+                ArrayNode arr = NODES.arrayNode();
+                skipSpace();
+                if (peek() == ']') {
+                    pos++;
+                    budget.exit();
+                    return arr;
+                }
+                open.add(arr);
+                path.add(0);
+                return null;
+            }
+            case '"' -> {
+                return NODES.textNode(string());
+            }
+            case 't' -> {
+                return literal("true", NODES.booleanNode(true));
+            }
+            case 'f' -> {
+                return literal("false", NODES.booleanNode(false));
+            }
+            case 'n' -> {
+                return literal("null", NODES.nullNode());
+            }
             default -> {
                 if (c == '-' || (c >= '0' && c <= '9')) {
-                    yield number();
+                    return number();
                 }
                 throw invalid("looking for beginning of value");
             }
-        };
-    }
-
-    private ObjectNode object() {
-        enter();
-        pos++;
-        ObjectNode obj = NODES.objectNode();
-        skipSpace();
-        if (peek() == '}') {
-            pos++;
-            budget.exit();
-            return obj;
-        }
-        while (true) {
-            if (peek() != '"') {
-                throw invalid("looking for beginning of object key string");
-            }
-            String key = string();
-            skipSpace();
-            if (peek() != ':') {
-                throw invalid("after object key");
-            }
-            pos++;
-            skipSpace();
-            path.add(key);
-            JsonNode value = value();
-            if (obj.replace(key, value) != null) {
-                duplicates.add(pathString());
-            }
-            path.removeLast();
-            skipSpace();
-            byte c = peek();
-            pos++;
-            if (c == '}') {
-                budget.exit();
-                return obj;
-            }
-            if (c != ',') {
-                pos--;
-                throw invalid("after object key:value pair");
-            }
-            skipSpace();
         }
     }
 
-    private ArrayNode array() {
-        enter();
-        pos++;
-        ArrayNode arr = NODES.arrayNode();
+    /** An object's key and its colon, leaving {@code pos} at the value. */
+    private String key() {
+        if (peek() != '"') {
+            throw invalid("looking for beginning of object key string");
+        }
+        String key = string();
         skipSpace();
-        if (peek() == ']') {
-            pos++;
-            budget.exit();
-            return arr;
+        if (peek() != ':') {
+            throw invalid("after object key");
         }
-        for (int i = 0; ; i++) {
-            path.add(i);
-            arr.add(value());
-            path.removeLast();
-            skipSpace();
-            byte c = peek();
-            pos++;
-            if (c == ']') {
-                budget.exit();
-                return arr;
-            }
-            if (c != ',') {
-                pos--;
-                throw invalid("after array element");
-            }
-            skipSpace();
-        }
+        pos++;
+        skipSpace();
+        return key;
     }
 
     private void enter() {

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.kapi.endpoint.CpuShare;
@@ -46,7 +45,7 @@ public final class ResponseEncoder {
                     .withArrayEmptySeparator("")));
     /** Made on the first YAML response (its classes are not loaded for a JSON one). */
     private static final class Yaml {
-        static final ObjectMapper MAPPER = YAMLMapper.builder(YAMLFactory.builder()
+        static final ObjectMapper MAPPER = YAMLMapper.builder(Json.yamlFactory()
                         .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
                         .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
                         .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
@@ -160,23 +159,54 @@ public final class ResponseEncoder {
         return out;
     }
 
-    /** A copy with object keys in byte order, as Go's YAML marshaller writes maps. */
+    /**
+     * A copy with object keys in byte order, as Go's YAML marshaller writes maps; made with an explicit stack,
+     * as a body may nest as deep as a request may.
+     */
     static JsonNode sorted(JsonNode node) {
-        if (node instanceof ObjectNode obj) {
-            List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(obj.properties());
-            entries.sort(Map.Entry.comparingByKey());
-            ObjectNode copy = Json.NODES.objectNode();
-            for (Map.Entry<String, JsonNode> e : entries) {
-                copy.set(e.getKey(), sorted(e.getValue()));
+        if (!node.isContainerNode()) {
+            return node;
+        }
+        JsonNode top = emptyLike(node);
+        java.util.ArrayDeque<Object[]> open = new java.util.ArrayDeque<>(); // {remaining children, copy}
+        open.push(new Object[] {children(node), top});
+        while (!open.isEmpty()) {
+            Object[] frame = open.peek();
+            @SuppressWarnings("unchecked")
+            java.util.Iterator<Map.Entry<String, JsonNode>> it = (java.util.Iterator<Map.Entry<String, JsonNode>>) frame[0];
+            if (!it.hasNext()) {
+                open.pop();
+                continue;
             }
-            return copy;
+            Map.Entry<String, JsonNode> child = it.next();
+            JsonNode value = child.getValue();
+            JsonNode copy = value.isContainerNode() ? emptyLike(value) : value;
+            if (frame[1] instanceof ObjectNode obj) {
+                obj.set(child.getKey(), copy);
+            } else {
+                ((ArrayNode) frame[1]).add(copy);
+            }
+            if (value.isContainerNode()) {
+                open.push(new Object[] {children(value), copy});
+            }
         }
-        if (node instanceof ArrayNode arr) {
-            ArrayNode copy = Json.NODES.arrayNode(arr.size());
-            arr.forEach(e -> copy.add(sorted(e)));
-            return copy;
+        return top;
+    }
+
+    private static JsonNode emptyLike(JsonNode container) {
+        return container.isObject() ? Json.NODES.objectNode() : Json.NODES.arrayNode(container.size());
+    }
+
+    /** An object's fields sorted by key, or an array's elements (with null keys), in order. */
+    private static java.util.Iterator<Map.Entry<String, JsonNode>> children(JsonNode container) {
+        List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(container.size());
+        if (container instanceof ObjectNode obj) {
+            entries.addAll(obj.properties());
+            entries.sort(Map.Entry.comparingByKey());
+        } else {
+            container.forEach(e -> entries.add(new java.util.AbstractMap.SimpleImmutableEntry<>(null, e)));
         }
-        return node;
+        return entries.iterator();
     }
 
 }

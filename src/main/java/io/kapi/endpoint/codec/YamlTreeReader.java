@@ -26,7 +26,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  */
 final class YamlTreeReader {
 
-    private static final YAMLFactory FACTORY = YAMLFactory.builder()
+    private static final YAMLFactory FACTORY = Json.yamlFactory()
             .loaderOptions(loaderOptions())
             .build();
     private static final JsonNodeFactory NODES = Json.NODES;
@@ -76,23 +76,125 @@ final class YamlTreeReader {
         }
     }
 
-    private JsonNode value(JsonToken t) throws IOException {
+    /**
+     * The value starting at token {@code first}, read with an explicit stack of the mappings and sequences
+     * open around it: a document may nest {@link DecodeBudget#MAX_DEPTH} levels, which must not need as many
+     * frames of the thread's stack.
+     */
+    private JsonNode value(JsonToken first) throws IOException {
+        List<Open> open = new ArrayList<>();
+        JsonToken t = first;
+        try {
+            while (true) {
+                JsonNode v = begin(t, open);
+                while (true) {
+                    if (v != null) {
+                        if (open.isEmpty()) {
+                            return v;
+                        }
+                        Open parent = open.getLast();
+                        if (parent.node() instanceof ObjectNode obj) {
+                            if (obj.replace(parent.key, v) != null) {
+                                duplicateLines.add("  line %d: key \"%s\" already set in map".formatted(parent.line,
+                                        parent.key));
+                            }
+                        } else {
+                            ((ArrayNode) parent.node()).add(v);
+                        }
+                    }
+                    Open top = open.getLast();
+                    JsonToken next = parser.nextToken();
+                    if (next == (top.node().isObject() ? JsonToken.END_OBJECT : JsonToken.END_ARRAY)) {
+                        budget.exit();
+                        open.removeLast();
+                        finish(top.mark(), top.node());
+                        v = top.node();
+                        continue;
+                    }
+                    if (top.node().isObject()) {
+                        top.key = parser.currentName();
+                        decoded++;
+                        budget.add(top.key.length() + 3L);
+                        top.line = parser.currentTokenLocation().getLineNr();
+                        t = parser.nextToken();
+                    } else {
+                        budget.add(1);
+                        t = next;
+                    }
+                    break;
+                }
+            }
+        } catch (DecodeBudget.Exceeded e) {
+            throw exceeded(e);
+        }
+    }
+
+    /**
+     * Begins the value at token {@code t}: an alias's copy or a scalar is returned whole; a mapping or sequence
+     * is opened on {@code open} and null returned. An anchored value is measured from here to its end.
+     */
+    private JsonNode begin(JsonToken t, List<Open> open) throws IOException {
         if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
             return alias(parser.getText());
         }
         String anchor = parser instanceof YAMLParser yaml ? yaml.getObjectId() : null;
-        if (anchor == null) {
-            return plainValue(t);
+        Mark mark = null;
+        if (anchor != null) {
+            mark = new Mark(anchor, decoded, budget.bytes(), deepest, budget.depth());
+            deepest = budget.depth();
         }
-        long nodesBefore = decoded;
-        long bytesBefore = budget.bytes();
-        int deepestBefore = deepest;
-        int start = budget.depth();
-        deepest = start;
-        JsonNode node = plainValue(t);
-        anchors.put(anchor, new Anchor(node, decoded - nodesBefore, budget.bytes() - bytesBefore, deepest - start));
-        deepest = Math.max(deepest, deepestBefore);
-        return node;
+        decoded++;
+        switch (t) {
+            case START_OBJECT -> {
+                enter();
+                open.add(new Open(NODES.objectNode(), mark));
+                return null;
+            }
+            case START_ARRAY -> {
+                enter();
+                open.add(new Open(NODES.arrayNode(), mark));
+                return null;
+            }
+            default -> {
+                JsonNode node = scalar(t);
+                finish(mark, node);
+                return node;
+            }
+        }
+    }
+
+    /** Records an anchored value once read, with what it cost: nodes, JSON-equivalent bytes and levels. */
+    private void finish(Mark mark, JsonNode node) {
+        if (mark != null) {
+            anchors.put(mark.anchor(), new Anchor(node, decoded - mark.nodes(), budget.bytes() - mark.bytes(),
+                    deepest - mark.depth()));
+            deepest = Math.max(deepest, mark.deepest());
+        }
+    }
+
+    /** Where an anchored value began: the counts then, and the deepest level reached before it. */
+    private record Mark(String anchor, long nodes, long bytes, int deepest, int depth) {
+    }
+
+    /** A mapping or sequence being read: the key (and its line) whose value comes next in a mapping. */
+    private static final class Open {
+        private final com.fasterxml.jackson.databind.node.ContainerNode<?> node;
+        private final Mark mark;
+        String key;
+        int line;
+
+        Open(com.fasterxml.jackson.databind.node.ContainerNode<?> node, Mark mark) {
+            this.node = node;
+            this.mark = mark;
+        }
+
+        com.fasterxml.jackson.databind.node.ContainerNode<?> node() {
+            return node;
+        }
+
+        Mark mark() {
+            return mark;
+        }
     }
 
     /**
@@ -134,19 +236,6 @@ final class YamlTreeReader {
             return 0.10;
         }
         return 0.99 - 0.89 * ((double) (decodeCount - low) / (high - low));
-    }
-
-    private JsonNode plainValue(JsonToken t) throws IOException {
-        decoded++;
-        try {
-            return switch (t) {
-                case START_OBJECT -> object();
-                case START_ARRAY -> array();
-                default -> scalar(t);
-            };
-        } catch (DecodeBudget.Exceeded e) {
-            throw exceeded(e);
-        }
     }
 
     private JsonNode scalar(JsonToken t) throws IOException {
@@ -191,34 +280,6 @@ final class YamlTreeReader {
             return v == (int) v ? NODES.numberNode((int) v) : NODES.numberNode(v);
         }
         return NODES.numberNode(d);
-    }
-
-    private ObjectNode object() throws IOException {
-        enter();
-        ObjectNode obj = NODES.objectNode();
-        for (JsonToken t = parser.nextToken(); t != JsonToken.END_OBJECT; t = parser.nextToken()) {
-            String key = parser.currentName();
-            decoded++;
-            budget.add(key.length() + 3L);
-            int line = parser.currentTokenLocation().getLineNr();
-            JsonNode v = value(parser.nextToken());
-            if (obj.replace(key, v) != null) {
-                duplicateLines.add("  line %d: key \"%s\" already set in map".formatted(line, key));
-            }
-        }
-        budget.exit();
-        return obj;
-    }
-
-    private ArrayNode array() throws IOException {
-        enter();
-        ArrayNode arr = NODES.arrayNode();
-        for (JsonToken t = parser.nextToken(); t != JsonToken.END_ARRAY; t = parser.nextToken()) {
-            budget.add(1);
-            arr.add(value(t));
-        }
-        budget.exit();
-        return arr;
     }
 
     private void enter() {

@@ -6,6 +6,7 @@ import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.codec.Decoded;
 import io.kapi.endpoint.codec.Format;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.DeepStack;
 import io.kapi.machinery.GoBool;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.apply.ApplyResult;
@@ -37,6 +38,7 @@ public record ApplyHandler(Codecs codecs) implements ServerSideApply {
             if (current == null && !subresource.isEmpty()) {
                 throw ApiException.notFound(r.resource().gvr(), r.info().name());
             }
+            DeepStack.require(applied); // the apply engine recurses into it
             ApplyResult merged = fields.apply(current, applied.deepCopy(), manager, subresource, force,
                     codecs.fields().clock().instant());
             ObjectNode object = merged.object();

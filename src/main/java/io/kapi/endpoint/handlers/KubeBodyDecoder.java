@@ -6,6 +6,7 @@ import io.kapi.endpoint.codec.Format;
 import io.kapi.endpoint.codec.MediaType;
 import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.protobuf.ProtobufCodec;
+import io.kapi.machinery.DeepStack;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.validation.SchemaValidator;
 import java.util.List;
@@ -33,9 +34,7 @@ public final class KubeBodyDecoder implements BodyDecoder {
 
     @Override
     public Decoded decode(RestRequest request, GroupVersionKind expected) {
-        Decoded decoded = read(request, expected);
-        types.checkTypes(expected, decoded.object());
-        return decoded;
+        return checked(read(request, expected), expected);
     }
 
     @Override
@@ -51,8 +50,14 @@ public final class KubeBodyDecoder implements BodyDecoder {
 
     @Override
     public Decoded decode(Format format, byte[] data, GroupVersionKind expected) {
-        Decoded decoded = RequestDecoder.decode(format, data, expected);
-        types.checkTypes(expected, decoded.object());
-        return decoded;
+        return checked(RequestDecoder.decode(format, data, expected), expected);
+    }
+
+    /** {@code decoded}, its types checked (a walk by the kind's schema, on a deep stack for a deep body). */
+    private Decoded checked(Decoded decoded, GroupVersionKind expected) {
+        return DeepStack.callIfDeep(() -> {
+            types.checkTypes(expected, decoded.object());
+            return decoded;
+        }, decoded.object());
     }
 }

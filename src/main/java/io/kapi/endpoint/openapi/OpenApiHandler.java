@@ -6,6 +6,7 @@ import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.DeepStack;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ResourceTable;
@@ -223,7 +224,7 @@ public final class OpenApiHandler implements RestHandler {
             synchronized (this) {
                 b = built;
                 if (b == null) {
-                    b = build();
+                    b = DeepStack.call(this::build); // a CRD's schema may nest as deep as a request may
                     built = b;
                 }
             }
@@ -241,9 +242,8 @@ public final class OpenApiHandler implements RestHandler {
                     Built b = built();
                     List<Operation.PathItem> items = new ArrayList<>(b.planner().rootPaths().values());
                     table.groupVersions().forEach(gv -> items.addAll(b.planner().plan(gv)));
-                    ObjectNode doc = SwaggerWriter.document(version, items, b.definitions(),
-                            b.definitions().closure(roots(items)));
-                    d = Document.of(doc);
+                    d = DeepStack.call(() -> Document.of(SwaggerWriter.document(version, items, b.definitions(),
+                            b.definitions().closure(roots(items)))));
                     v2 = d;
                     LOG.log(System.Logger.Level.INFO, "OpenAPI v2 built in {0} ms ({1} bytes)",
                             String.valueOf((System.nanoTime() - start) / 1_000_000), String.valueOf(d.length()));
@@ -261,7 +261,8 @@ public final class OpenApiHandler implements RestHandler {
                 d = v2Protobuf;
                 if (d == null) {
                     try {
-                        d = Document.ofBytes(SwaggerProto.encode(Json.MAPPER.readTree(json.data())));
+                        JsonNode tree = Json.MAPPER.readTree(json.data());
+                        d = DeepStack.call(() -> Document.ofBytes(SwaggerProto.encode(tree)));
                     } catch (java.io.IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }

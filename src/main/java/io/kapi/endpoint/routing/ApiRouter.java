@@ -13,9 +13,6 @@ import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
-import io.kapi.endpoint.table.TableConvertor;
-import io.kapi.endpoint.watch.WatchConfig;
-import io.kapi.endpoint.watch.WatchHandler;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.StatusReason;
@@ -53,14 +50,8 @@ public final class ApiRouter implements RestHandler {
      * @param subresources handlers of subresources other than {@code status}, by subresource name
      *        ({@code scale}, {@code finalize}, ...); the resource table says which resources have them
      * @param computed handlers of resources that are computed rather than stored (reviews), by resource
+     * @param watch the handler of the watch verb
      */
-    public ApiRouter(Registry registry, Codecs codecs, VerbHandler patch, Map<String, VerbHandler> subresources,
-                     Map<GroupVersionResource, VerbHandler> computed) {
-        this(registry, codecs, patch, subresources, computed, new WatchHandler(WatchConfig.DEFAULT,
-                TableConvertor.withoutSchemas(), java.time.Clock.systemUTC()));
-    }
-
-    /** @param watch the handler of the watch verb */
     public ApiRouter(Registry registry, Codecs codecs, VerbHandler patch, Map<String, VerbHandler> subresources,
                      Map<GroupVersionResource, VerbHandler> computed, VerbHandler watch) {
         this.subresources = Map.copyOf(subresources);

@@ -1,19 +1,21 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.age;
-import static io.kapi.endpoint.table.Column.integer;
-import static io.kapi.endpoint.table.Column.nameColumn;
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.endpoint.table.Columns.age;
+import static io.kapi.endpoint.table.Columns.nameColumn;
+import static io.kapi.registry.table.Column.integer;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /** The tables of the {@code apps} group. */
-final class AppsPrinters {
+public final class AppsPrinters {
 
     private static final String[] TEMPLATE = {"spec", "template", "spec"};
     private static final String V1 = "apps.v1";
@@ -21,18 +23,14 @@ final class AppsPrinters {
     private AppsPrinters() {
     }
 
-    static void register(Map<String, KindPrinter> into) {
-        into.put("apps/Deployment", deployments());
-        into.put("apps/ReplicaSet", replicaSets());
-        into.put("apps/StatefulSet", statefulSets());
-        into.put("apps/DaemonSet", daemonSets());
-        into.put("apps/ControllerRevision", KindPrinter.of(nameColumn(),
+    public static KindPrinter controllerRevisions() {
+        return KindPrinter.of(nameColumn(),
                 string("Controller", Doc.text("Controller of the object"), (o, now) -> controller(o)),
                 string("Revision", Doc.api(V1, "ControllerRevision", "revision"), (o, now) -> GoValues.integer(o, "revision")),
-                age()));
+                age());
     }
 
-    private static KindPrinter deployments() {
+    public static KindPrinter deployments() {
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
                 string("Ready", Doc.text("Number of the pod with ready state"),
                         (o, now) -> GoValues.integer(o, "status", "readyReplicas") + "/" + GoValues.integer(o, "spec", "replicas")),
@@ -47,7 +45,7 @@ final class AppsPrinters {
         return new KindPrinter(List.copyOf(cols), null);
     }
 
-    private static KindPrinter replicaSets() {
+    public static KindPrinter replicaSets() {
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
                 integer("Desired", Doc.api(V1, "ReplicaSetSpec", "replicas"), (o, now) -> GoValues.integer(o, "spec", "replicas")),
                 integer("Current", Doc.api(V1, "ReplicaSetStatus", "replicas"), (o, now) -> GoValues.integer(o, "status", "replicas")),
@@ -58,7 +56,7 @@ final class AppsPrinters {
         return new KindPrinter(List.copyOf(cols), null);
     }
 
-    private static KindPrinter statefulSets() {
+    public static KindPrinter statefulSets() {
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
                 string("Ready", Doc.text("Number of the pod with ready state"),
                         (o, now) -> GoValues.integer(o, "status", "readyReplicas") + "/" + GoValues.integer(o, "spec", "replicas")),
@@ -67,7 +65,7 @@ final class AppsPrinters {
         return new KindPrinter(List.copyOf(cols), null);
     }
 
-    private static KindPrinter daemonSets() {
+    public static KindPrinter daemonSets() {
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
                 integer("Desired", Doc.api(V1, "DaemonSetStatus", "desiredNumberScheduled"), (o, now) -> GoValues.integer(o, "status", "desiredNumberScheduled")),
                 integer("Current", Doc.api(V1, "DaemonSetStatus", "currentNumberScheduled"), (o, now) -> GoValues.integer(o, "status", "currentNumberScheduled")),

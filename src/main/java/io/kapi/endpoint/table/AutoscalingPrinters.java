@@ -1,20 +1,22 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.age;
-import static io.kapi.endpoint.table.Column.nameColumn;
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.endpoint.table.Columns.age;
+import static io.kapi.endpoint.table.Columns.nameColumn;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The table of HorizontalPodAutoscalers, for autoscaling/v2 objects and autoscaling/v1 ones (whose CPU target
  * kube converts to a {@code Resource} metric of {@code cpu} before printing).
  */
-final class AutoscalingPrinters {
+public final class AutoscalingPrinters {
 
     private static final String V2 = "autoscaling.v2";
     private static final String UNKNOWN = HumanDuration.UNKNOWN;
@@ -23,8 +25,8 @@ final class AutoscalingPrinters {
     private AutoscalingPrinters() {
     }
 
-    static void register(Map<String, KindPrinter> into) {
-        into.put("autoscaling/HorizontalPodAutoscaler", KindPrinter.of(nameColumn(),
+    public static KindPrinter horizontalPodAutoscalers() {
+        return KindPrinter.of(nameColumn(),
                 string("Reference", Doc.api(V2, "HorizontalPodAutoscalerSpec", "scaleTargetRef"),
                         (o, now) -> GoValues.text(o, "spec", "scaleTargetRef", "kind") + "/" + GoValues.text(o, "spec", "scaleTargetRef", "name")),
                 string("Targets", Doc.api(V2, "HorizontalPodAutoscalerSpec", "metrics"), (o, now) -> targets(o)),
@@ -33,13 +35,16 @@ final class AutoscalingPrinters {
                 string("MaxPods", Doc.api(V2, "HorizontalPodAutoscalerSpec", "maxReplicas"), (o, now) -> GoValues.integer(o, "spec", "maxReplicas")),
                 string("Replicas", Doc.api(V2, "HorizontalPodAutoscalerStatus", "currentReplicas"),
                         (o, now) -> GoValues.integer(o, "status", "currentReplicas")),
-                age()));
-        // the scale subresource (kubectl get --subresource=scale); its NAME has no "name" format in kube
-        into.put("autoscaling/Scale", KindPrinter.of(
+                age());
+    }
+
+    /** The scale subresource's (kubectl get --subresource=scale); its NAME has no "name" format in kube. */
+    public static KindPrinter scales() {
+        return KindPrinter.of(
                 new Column("Name", "string", "", 0, Doc.meta("name"), (o, now) -> Obj.name(o)),
                 Column.integer("Desired", Doc.api("autoscaling.v1", "ScaleSpec", "replicas"), (o, now) -> GoValues.integer(o, "spec", "replicas")),
                 Column.integer("Available", Doc.api("autoscaling.v1", "ScaleStatus", "replicas"), (o, now) -> GoValues.integer(o, "status", "replicas")),
-                age()));
+                age());
     }
 
     /** {@code formatHPAMetrics}: at most two targets as {@code current/target}, then {@code + N more...}. */

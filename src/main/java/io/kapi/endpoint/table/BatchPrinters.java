@@ -1,33 +1,30 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.age;
-import static io.kapi.endpoint.table.Column.bool;
-import static io.kapi.endpoint.table.Column.integer;
-import static io.kapi.endpoint.table.Column.nameColumn;
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.endpoint.table.Columns.age;
+import static io.kapi.endpoint.table.Columns.nameColumn;
+import static io.kapi.registry.table.Column.bool;
+import static io.kapi.registry.table.Column.integer;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** The tables of the {@code batch} group: jobs (STATUS COMPLETIONS DURATION AGE) and cron jobs. */
-final class BatchPrinters {
+public final class BatchPrinters {
 
     private static final String V1 = "batch.v1";
 
     private BatchPrinters() {
     }
 
-    static void register(Map<String, KindPrinter> into) {
-        into.put("batch/Job", jobs());
-        into.put("batch/CronJob", cronJobs());
-    }
-
-    private static KindPrinter jobs() {
+    public static KindPrinter jobs() {
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
                 string("Status", Doc.text("Status of the job."), (o, now) -> jobStatus(o)),
                 string("Completions", Doc.api(V1, "JobStatus", "succeeded"), (o, now) -> completions(o)),
@@ -82,7 +79,7 @@ final class BatchPrinters {
         return false;
     }
 
-    private static KindPrinter cronJobs() {
+    public static KindPrinter cronJobs() {
         String[] jobTemplate = {"spec", "jobTemplate", "spec"};
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
                 string("Schedule", Doc.api(V1, "CronJobSpec", "schedule"), (o, now) -> GoValues.text(o, "spec", "schedule")),

@@ -2,6 +2,8 @@ package io.kapi.endpoint.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
 import java.util.ArrayList;
 import java.util.List;
 

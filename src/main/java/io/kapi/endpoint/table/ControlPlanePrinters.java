@@ -1,42 +1,38 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.age;
-import static io.kapi.endpoint.table.Column.integer;
-import static io.kapi.endpoint.table.Column.nameColumn;
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.endpoint.table.Columns.age;
+import static io.kapi.endpoint.table.Columns.nameColumn;
+import static io.kapi.registry.table.Column.integer;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 
 /** The tables of the control-plane groups: certificates, flowcontrol, admissionregistration and apiregistration. */
-final class ControlPlanePrinters {
+public final class ControlPlanePrinters {
 
     private static final String UNSET = "<unset>";
+    private static final String FLOW_V1 = "flowcontrol.v1";
+    private static final Doc PARAM_KIND = Doc.text("ParamKind specifies the kind of resources used to parameterize this policy");
 
     private ControlPlanePrinters() {
     }
 
-    static void register(Map<String, KindPrinter> into) {
-        certificates(into);
-        flowControl(into);
-        admission(into);
-        apiServices(into);
-    }
-
     /** kube-aggregator's: the service ({@code Local} when none), and Available (with its reason unless True). */
-    private static void apiServices(Map<String, KindPrinter> into) {
-        into.put("apiregistration.k8s.io/APIService", KindPrinter.of(nameColumn(),
+    public static KindPrinter apiServices() {
+        return KindPrinter.of(nameColumn(),
                 string("Service", Doc.text("The reference to the service that hosts this API endpoint."),
                         (o, now) -> GoValues.has(o, "spec", "service")
                                 ? GoValues.text(o, "spec", "service", "namespace") + "/" + GoValues.text(o, "spec", "service", "name")
                                 : "Local"),
                 string("Available", Doc.text("Whether this service is available."), (o, now) -> available(o)),
-                age()));
+                age());
     }
 
     private static String available(JsonNode apiService) {
@@ -50,9 +46,9 @@ final class ControlPlanePrinters {
         return "Unknown";
     }
 
-    private static void certificates(Map<String, KindPrinter> into) {
+    public static KindPrinter certificateSigningRequests() {
         String spec = "CertificateSigningRequestSpec";
-        into.put("certificates.k8s.io/CertificateSigningRequest", KindPrinter.of(nameColumn(),
+        return KindPrinter.of(nameColumn(),
                 age(),
                 string("SignerName", Doc.api("certificates.v1", spec, "signerName"),
                         (o, now) -> GoValues.textOr(o, Labels.NONE, "spec", "signerName")),
@@ -62,10 +58,7 @@ final class ControlPlanePrinters {
                                 ? HumanDuration.human(Duration.ofSeconds(GoValues.integer(o, "spec", "expirationSeconds")))
                                 : Labels.NONE),
                 string("Condition", Doc.api("certificates.v1", "CertificateSigningRequestStatus", "conditions"),
-                        (o, now) -> csrStatus(o))));
-        into.put("certificates.k8s.io/ClusterTrustBundle", KindPrinter.of(nameColumn(),
-                string("SignerName", Doc.api("certificates.v1beta1", "ClusterTrustBundleSpec", "signerName"),
-                        (o, now) -> GoValues.textOr(o, Labels.NONE, "spec", "signerName"))));
+                        (o, now) -> csrStatus(o)));
     }
 
     /** Denied, else Approved, else Pending; then {@code ,Failed} and {@code ,Issued}. */
@@ -92,30 +85,32 @@ final class ControlPlanePrinters {
         return status;
     }
 
-    private static void flowControl(Map<String, KindPrinter> into) {
-        String v1 = "flowcontrol.v1";
-        into.put("flowcontrol.apiserver.k8s.io/FlowSchema", KindPrinter.of(nameColumn(),
-                string("PriorityLevel", Doc.api(v1, "PriorityLevelConfigurationReference", "name"),
+    public static KindPrinter flowSchemas() {
+        return KindPrinter.of(nameColumn(),
+                string("PriorityLevel", Doc.api(FLOW_V1, "PriorityLevelConfigurationReference", "name"),
                         (o, now) -> GoValues.text(o, "spec", "priorityLevelConfiguration", "name")),
-                string("MatchingPrecedence", Doc.api(v1, "FlowSchemaSpec", "matchingPrecedence"),
+                string("MatchingPrecedence", Doc.api(FLOW_V1, "FlowSchemaSpec", "matchingPrecedence"),
                         (o, now) -> GoValues.integer(o, "spec", "matchingPrecedence")),
-                string("DistinguisherMethod", Doc.api(v1, "FlowSchemaSpec", "distinguisherMethod"),
+                string("DistinguisherMethod", Doc.api(FLOW_V1, "FlowSchemaSpec", "distinguisherMethod"),
                         (o, now) -> GoValues.textOr(o, Labels.NONE, "spec", "distinguisherMethod", "type")),
                 age(),
                 string("MissingPL", Doc.text("references a broken or non-existent PriorityLevelConfiguration"),
                         (o, now) -> dangling(o)))
                 // kube lists flow schemas in the order they match: precedence, then name
                 .withOrder(java.util.Comparator.<JsonNode>comparingLong(o -> GoValues.integer(o, "spec", "matchingPrecedence"))
-                        .thenComparing(Obj::name)));
-        into.put("flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration", KindPrinter.of(nameColumn(),
-                string("Type", Doc.api(v1, "PriorityLevelConfigurationSpec", "type"), (o, now) -> GoValues.text(o, "spec", "type")),
-                string("NominalConcurrencyShares", Doc.api(v1, "LimitedPriorityLevelConfiguration", "nominalConcurrencyShares"),
+                        .thenComparing(Obj::name));
+    }
+
+    public static KindPrinter priorityLevelConfigurations() {
+        return KindPrinter.of(nameColumn(),
+                string("Type", Doc.api(FLOW_V1, "PriorityLevelConfigurationSpec", "type"), (o, now) -> GoValues.text(o, "spec", "type")),
+                string("NominalConcurrencyShares", Doc.api(FLOW_V1, "LimitedPriorityLevelConfiguration", "nominalConcurrencyShares"),
                         (o, now) -> limited(o, false, "nominalConcurrencyShares")),
-                string("Queues", Doc.api(v1, "QueuingConfiguration", "queues"), (o, now) -> limited(o, true, "queues")),
-                string("HandSize", Doc.api(v1, "QueuingConfiguration", "handSize"), (o, now) -> limited(o, true, "handSize")),
-                string("QueueLengthLimit", Doc.api(v1, "QueuingConfiguration", "queueLengthLimit"),
+                string("Queues", Doc.api(FLOW_V1, "QueuingConfiguration", "queues"), (o, now) -> limited(o, true, "queues")),
+                string("HandSize", Doc.api(FLOW_V1, "QueuingConfiguration", "handSize"), (o, now) -> limited(o, true, "handSize")),
+                string("QueueLengthLimit", Doc.api(FLOW_V1, "QueuingConfiguration", "queueLengthLimit"),
                         (o, now) -> limited(o, true, "queueLengthLimit")),
-                age()));
+                age());
     }
 
     private static String dangling(JsonNode fs) {
@@ -140,32 +135,38 @@ final class ControlPlanePrinters {
         return q.isObject() ? GoValues.integer(q, field) : Labels.NONE;
     }
 
-    private static void admission(Map<String, KindPrinter> into) {
-        String g = "admissionregistration.k8s.io/";
-        Doc webhooks = Doc.text("Webhooks indicates the number of webhooks registered in this configuration");
-        into.put(g + "MutatingWebhookConfiguration", KindPrinter.of(nameColumn(),
-                integer("Webhooks", webhooks, (o, now) -> (long) GoValues.size(o, "webhooks")), age()));
-        into.put(g + "ValidatingWebhookConfiguration", KindPrinter.of(nameColumn(),
-                integer("Webhooks", webhooks, (o, now) -> (long) GoValues.size(o, "webhooks")), age()));
-        Doc paramKind = Doc.text("ParamKind specifies the kind of resources used to parameterize this policy");
-        into.put(g + "ValidatingAdmissionPolicy", KindPrinter.of(nameColumn(),
+    /** Mutating and validating webhook configurations: how many webhooks. */
+    public static KindPrinter webhookConfigurations() {
+        return KindPrinter.of(nameColumn(),
+                integer("Webhooks", Doc.text("Webhooks indicates the number of webhooks registered in this configuration"),
+                        (o, now) -> (long) GoValues.size(o, "webhooks")),
+                age());
+    }
+
+    public static KindPrinter validatingAdmissionPolicies() {
+        return KindPrinter.of(nameColumn(),
                 integer("Validations", Doc.text("Validations indicates the number of validation rules defined in this configuration"),
                         (o, now) -> (long) GoValues.size(o, "spec", "validations")),
-                string("ParamKind", paramKind, (o, now) -> paramKind(o)),
-                age()));
-        into.put(g + "MutatingAdmissionPolicy", KindPrinter.of(nameColumn(),
+                string("ParamKind", PARAM_KIND, (o, now) -> paramKind(o)),
+                age());
+    }
+
+    public static KindPrinter mutatingAdmissionPolicies() {
+        return KindPrinter.of(nameColumn(),
                 integer("Mutations", Doc.text("Mutation indicates the number of mutations rules defined in this configuration"),
                         (o, now) -> (long) GoValues.size(o, "spec", "mutations")),
-                string("ParamKind", paramKind, (o, now) -> paramKind(o)),
-                age()));
-        KindPrinter binding = KindPrinter.of(nameColumn(),
+                string("ParamKind", PARAM_KIND, (o, now) -> paramKind(o)),
+                age());
+    }
+
+    /** Validating and mutating admission policy bindings: the policy and the param. */
+    public static KindPrinter policyBindings() {
+        return KindPrinter.of(nameColumn(),
                 string("PolicyName", Doc.text("PolicyName indicates the policy definition which the policy binding binded to"),
                         (o, now) -> GoValues.text(o, "spec", "policyName")),
                 string("ParamRef", Doc.text("ParamRef indicates the param resource which sets the configration param"),
                         (o, now) -> paramRef(o)),
                 age());
-        into.put(g + "ValidatingAdmissionPolicyBinding", binding);
-        into.put(g + "MutatingAdmissionPolicyBinding", binding);
     }
 
     private static String paramKind(JsonNode policy) {

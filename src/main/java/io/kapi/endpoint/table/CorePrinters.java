@@ -1,14 +1,17 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.age;
-import static io.kapi.endpoint.table.Column.integer;
-import static io.kapi.endpoint.table.Column.nameColumn;
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.endpoint.table.Columns.age;
+import static io.kapi.endpoint.table.Columns.nameColumn;
+import static io.kapi.registry.table.Column.integer;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +19,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** The tables of the core ({@code ""}) group, as kube's {@code printers.go}. Limit ranges have none: they get the default table. */
-final class CorePrinters {
+public final class CorePrinters {
 
     private static final String SPEC = "spec";
     private static final String[] POD_TEMPLATE = {"spec", "template", "spec"};
@@ -24,46 +27,56 @@ final class CorePrinters {
     private CorePrinters() {
     }
 
-    static void register(Map<String, KindPrinter> into) {
-        into.put("/Pod", pods());
-        into.put("/PodTemplate", KindPrinter.of(nameColumn(),
+    public static KindPrinter podTemplates() {
+        return KindPrinter.of(nameColumn(),
                 string("Containers", Doc.text(Containers.NAMES_DOC), (o, now) -> Containers.names(o, "template", SPEC)),
                 string("Images", Doc.text(Containers.IMAGES_DOC), (o, now) -> Containers.images(o, "template", SPEC)),
                 string("Pod Labels", Doc.text("The labels for the pod template."),
-                        (o, now) -> Labels.format(GoValues.at(o, "template", "metadata", "labels")))));
-        into.put("/ReplicationController", replicationControllers());
-        into.put("/Service", services());
-        into.put("/Endpoints", KindPrinter.of(nameColumn(),
+                        (o, now) -> Labels.format(GoValues.at(o, "template", "metadata", "labels"))));
+    }
+
+    public static KindPrinter endpoints() {
+        return KindPrinter.of(nameColumn(),
                 string("Endpoints", Doc.core("Endpoints", "subsets"), (o, now) -> Endpoints.format(o)),
-                age()));
-        into.put("/Node", nodes());
-        into.put("/Event", Events.printer(false));
-        into.put("/Namespace", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter namespaces() {
+        return KindPrinter.of(nameColumn(),
                 string("Status", Doc.text("The status of the namespace"), (o, now) -> GoValues.text(o, "status", "phase")),
-                age()));
-        into.put("/Secret", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter secrets() {
+        return KindPrinter.of(nameColumn(),
                 string("Type", Doc.core("Secret", "type"), (o, now) -> GoValues.text(o, "type")),
                 string("Data", Doc.core("Secret", "data"), (o, now) -> (long) GoValues.size(o, "data")),
-                age()));
-        into.put("/ServiceAccount", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter serviceAccounts() {
+        return KindPrinter.of(nameColumn(),
                 string("Secrets", Doc.core("ServiceAccount", "secrets"), (o, now) -> (long) GoValues.size(o, "secrets")),
-                age()));
-        into.put("/ConfigMap", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter configMaps() {
+        return KindPrinter.of(nameColumn(),
                 string("Data", Doc.core("ConfigMap", "data"),
                         (o, now) -> (long) (GoValues.size(o, "data") + GoValues.size(o, "binaryData"))),
-                age()));
-        into.put("/PersistentVolume", Volumes.persistentVolumes());
-        into.put("/PersistentVolumeClaim", Volumes.persistentVolumeClaims());
-        into.put("/ComponentStatus", componentStatuses());
-        into.put("/ResourceQuota", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter resourceQuotas() {
+        return KindPrinter.of(nameColumn(),
                 string("Request", Doc.text("Request represents a minimum amount of cpu/memory that a container may consume."),
                         (o, now) -> quota(o, false)),
                 string("Limit", Doc.text("Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node."),
                         (o, now) -> quota(o, true)),
-                age()));
+                age());
     }
 
-    private static KindPrinter pods() {
+    public static KindPrinter pods() {
         return KindPrinter.of(nameColumn(),
                 string("Ready", Doc.text("The aggregate readiness state of this pod for accepting traffic."),
                         (o, now) -> PodStatusSummary.of(o, now).ready()),
@@ -123,7 +136,7 @@ final class CorePrinters {
         return conditions;
     }
 
-    private static KindPrinter replicationControllers() {
+    public static KindPrinter replicationControllers() {
         List<Column> cols = new ArrayList<>(List.of(nameColumn(),
                 integer("Desired", Doc.core("ReplicationControllerSpec", "replicas"), (o, now) -> GoValues.integer(o, SPEC, "replicas")),
                 integer("Current", Doc.core("ReplicationControllerStatus", "replicas"), (o, now) -> GoValues.integer(o, "status", "replicas")),
@@ -135,7 +148,7 @@ final class CorePrinters {
         return new KindPrinter(List.copyOf(cols), null);
     }
 
-    private static KindPrinter services() {
+    public static KindPrinter services() {
         return KindPrinter.of(nameColumn(),
                 string("Type", Doc.core("ServiceSpec", "type"), (o, now) -> GoValues.textOr(o, "ClusterIP", SPEC, "type")),
                 string("Cluster-IP", Doc.core("ServiceSpec", "clusterIP"), (o, now) -> clusterIP(o)),
@@ -198,7 +211,7 @@ final class CorePrinters {
         return pieces.isEmpty() ? Labels.NONE : String.join(",", pieces);
     }
 
-    private static KindPrinter nodes() {
+    public static KindPrinter nodes() {
         return KindPrinter.of(nameColumn(),
                 string("Status", Doc.text("The status of the node"), (o, now) -> nodeStatus(o)),
                 string("Roles", Doc.text("The roles of the node"), (o, now) -> nodeRoles(o)),
@@ -262,7 +275,7 @@ final class CorePrinters {
         return Labels.NONE;
     }
 
-    private static KindPrinter componentStatuses() {
+    public static KindPrinter componentStatuses() {
         return KindPrinter.of(nameColumn(),
                 string("Status", Doc.text("Status of the component conditions"), (o, now) -> componentCondition(o)[0]),
                 string("Message", Doc.text("Message of the component conditions"), (o, now) -> componentCondition(o)[1]),

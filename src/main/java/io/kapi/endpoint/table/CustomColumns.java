@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.lang.System.Logger.Level;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -31,11 +34,11 @@ final class CustomColumns {
     static KindPrinter of(JsonNode printerColumns) {
         if (printerColumns == null || !printerColumns.isArray() || printerColumns.isEmpty()) {
             JsonPath created = JsonPath.parse(".metadata.creationTimestamp");
-            return KindPrinter.of(Column.nameColumn(), new Column("Age", "date", "", 0, Doc.meta("creationTimestamp"),
+            return KindPrinter.of(Columns.nameColumn(), new Column("Age", "date", "", 0, Doc.meta("creationTimestamp"),
                     (o, now) -> cell("date", created.find(o), now)));
         }
         List<Column> cols = new ArrayList<>();
-        cols.add(Column.nameColumn());
+        cols.add(Columns.nameColumn());
         for (JsonNode pc : printerColumns) {
             String jsonPath = GoValues.text(pc, "jsonPath");
             JsonPath path;

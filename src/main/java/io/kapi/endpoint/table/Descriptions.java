@@ -2,6 +2,8 @@ package io.kapi.endpoint.table;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.schema.Schemas;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
 
 /**
  * Column descriptions from the OpenAPI definitions of the built-in kinds: the same Go doc comments

@@ -1,11 +1,14 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.time.Instant;
 import java.util.Locale;
 
@@ -13,13 +16,23 @@ import java.util.Locale;
  * The table of events. kube-apiserver prints {@code events.k8s.io/v1} Events through the core printer (both
  * are one stored kind), so those are first mapped to core/v1 field names.
  */
-final class Events {
+public final class Events {
 
     private Events() {
     }
 
+    /** The table of core/v1 Events (and of events.k8s.io/v1 Events once stored, as core Events). */
+    public static KindPrinter coreEvents() {
+        return printer(false);
+    }
+
+    /** The table of events.k8s.io/v1 Events as that version has them (field names mapped to core/v1's). */
+    public static KindPrinter eventsGroupEvents() {
+        return printer(true);
+    }
+
     /** The Event printer; {@code eventsGroup} when the objects are {@code events.k8s.io} Events. */
-    static KindPrinter printer(boolean eventsGroup) {
+    private static KindPrinter printer(boolean eventsGroup) {
         return KindPrinter.of(
                 col(eventsGroup, string("Last Seen", Doc.core("Event", "lastTimestamp"), Events::lastSeen)),
                 col(eventsGroup, string("Type", Doc.core("Event", "type"), (o, now) -> GoValues.text(o, "type"))),
@@ -31,7 +44,7 @@ final class Events {
                 col(eventsGroup, string("Message", Doc.core("Event", "message"), (o, now) -> GoValues.text(o, "message").strip())),
                 col(eventsGroup, string("First Seen", Doc.core("Event", "firstTimestamp"), Events::firstSeen).wide()),
                 col(eventsGroup, string("Count", Doc.core("Event", "count"), (o, now) -> count(o)).wide()),
-                col(eventsGroup, Column.nameColumn().wide()));
+                col(eventsGroup, Columns.nameColumn().wide()));
     }
 
     private static Column col(boolean eventsGroup, Column c) {

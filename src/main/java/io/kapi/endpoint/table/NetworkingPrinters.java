@@ -1,24 +1,25 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.age;
-import static io.kapi.endpoint.table.Column.nameColumn;
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.endpoint.table.Columns.age;
+import static io.kapi.endpoint.table.Columns.nameColumn;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /** The tables of the {@code networking.k8s.io} and {@code discovery.k8s.io} groups. */
-final class NetworkingPrinters {
+public final class NetworkingPrinters {
 
     private NetworkingPrinters() {
     }
 
-    static void register(Map<String, KindPrinter> into) {
-        into.put("networking.k8s.io/Ingress", KindPrinter.of(nameColumn(),
+    public static KindPrinter ingresses() {
+        return KindPrinter.of(nameColumn(),
                 string("Class", Doc.text("The name of the IngressClass resource that should be used for additional configuration"),
                         (o, now) -> GoValues.textOr(o, Labels.NONE, "spec", "ingressClassName")),
                 string("Hosts", Doc.text("Hosts that incoming requests are matched against before the ingress rule"),
@@ -27,27 +28,42 @@ final class NetworkingPrinters {
                         (o, now) -> CorePrinters.loadBalancerIngress(GoValues.at(o, "status", "loadBalancer"))),
                 string("Ports", Doc.text("Ports of TLS configurations that open"),
                         (o, now) -> GoValues.size(o, "spec", "tls") > 0 ? "80, 443" : "80"),
-                age()));
-        into.put("networking.k8s.io/IngressClass", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter ingressClasses() {
+        return KindPrinter.of(nameColumn(),
                 string("Controller", Doc.text("Controller that is responsible for handling this class"),
                         (o, now) -> GoValues.text(o, "spec", "controller")),
                 string("Parameters", Doc.text("A reference to a resource with additional parameters"),
                         (o, now) -> parameters(o)),
-                age()));
-        into.put("networking.k8s.io/NetworkPolicy", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter networkPolicies() {
+        return KindPrinter.of(nameColumn(),
                 string("Pod-Selector", Doc.api("networking.v1", "NetworkPolicySpec", "podSelector"),
                         (o, now) -> Labels.formatSelector(GoValues.at(o, "spec", "podSelector"))),
-                age()));
-        into.put("networking.k8s.io/ServiceCIDR", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter serviceCidrs() {
+        return KindPrinter.of(nameColumn(),
                 string("CIDRs", Doc.api("networking.v1", "ServiceCIDRSpec", "cidrs"), (o, now) -> joined(o, "spec", "cidrs")),
-                age()));
-        into.put("networking.k8s.io/IPAddress", KindPrinter.of(nameColumn(),
-                string("ParentRef", Doc.api("networking.v1", "IPAddressSpec", "parentRef"), (o, now) -> parentRef(o))));
-        into.put("discovery.k8s.io/EndpointSlice", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter ipAddresses() {
+        return KindPrinter.of(nameColumn(),
+                string("ParentRef", Doc.api("networking.v1", "IPAddressSpec", "parentRef"), (o, now) -> parentRef(o)));
+    }
+
+    public static KindPrinter endpointSlices() {
+        return KindPrinter.of(nameColumn(),
                 string("AddressType", Doc.api("discovery.v1", "EndpointSlice", "addressType"), (o, now) -> GoValues.text(o, "addressType")),
                 string("Ports", Doc.api("discovery.v1", "EndpointSlice", "ports"), (o, now) -> Endpoints.slicePorts(o)),
                 string("Endpoints", Doc.api("discovery.v1", "EndpointSlice", "endpoints"), (o, now) -> Endpoints.sliceEndpoints(o)),
-                age()));
+                age());
     }
 
     /** {@code formatHosts}: up to three rule hosts, {@code *} when no rule names one. */

@@ -1,66 +1,78 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.age;
-import static io.kapi.endpoint.table.Column.bool;
-import static io.kapi.endpoint.table.Column.integer;
-import static io.kapi.endpoint.table.Column.nameColumn;
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.endpoint.table.Columns.age;
+import static io.kapi.endpoint.table.Columns.nameColumn;
+import static io.kapi.registry.table.Column.bool;
+import static io.kapi.registry.table.Column.integer;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
-import java.util.Map;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 
 /**
  * The tables of the smaller workload-side groups: policy, coordination, scheduling, node and resource
  * (dynamic resource allocation).
  */
-final class PolicyPrinters {
+public final class PolicyPrinters {
 
     private PolicyPrinters() {
     }
 
-    static void register(Map<String, KindPrinter> into) {
-        into.put("policy/PodDisruptionBudget", KindPrinter.of(nameColumn(),
+    public static KindPrinter podDisruptionBudgets() {
+        return KindPrinter.of(nameColumn(),
                 string("Min Available", Doc.text("The minimum number of pods that must be available."),
                         (o, now) -> GoValues.textOr(o, "N/A", "spec", "minAvailable")),
                 string("Max Unavailable", Doc.text("The maximum number of pods that may be unavailable."),
                         (o, now) -> GoValues.textOr(o, "N/A", "spec", "maxUnavailable")),
                 integer("Allowed Disruptions", Doc.text("Calculated number of pods that may be disrupted at this time."),
                         (o, now) -> GoValues.integer(o, "status", "disruptionsAllowed")),
-                age()));
-        into.put("coordination.k8s.io/Lease", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter leases() {
+        return KindPrinter.of(nameColumn(),
                 string("Holder", Doc.api("coordination.v1", "LeaseSpec", "holderIdentity"), (o, now) -> GoValues.text(o, "spec", "holderIdentity")),
-                age()));
-        into.put("coordination.k8s.io/LeaseCandidate", KindPrinter.of(nameColumn(),
-                string("LeaseName", Doc.api("coordination.v1beta1", "LeaseCandidateSpec", "leaseName"), (o, now) -> GoValues.text(o, "spec", "leaseName")),
-                string("BinaryVersion", Doc.meta("binaryVersion"), (o, now) -> GoValues.text(o, "spec", "binaryVersion")),
-                string("EmulationVersion", Doc.meta("emulationVersion"), (o, now) -> GoValues.text(o, "spec", "emulationVersion")),
-                age()));
-        into.put("scheduling.k8s.io/PriorityClass", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter priorityClasses() {
+        return KindPrinter.of(nameColumn(),
                 integer("Value", Doc.api("scheduling.v1", "PriorityClass", "value"), (o, now) -> GoValues.integer(o, "value")),
                 bool("Global-Default", Doc.api("scheduling.v1", "PriorityClass", "globalDefault"), (o, now) -> GoValues.bool(o, "globalDefault")),
                 age(),
                 string("PreemptionPolicy", Doc.api("scheduling.v1", "PriorityClass", "preemptionPolicy"),
-                        (o, now) -> GoValues.text(o, "preemptionPolicy"))));
-        into.put("node.k8s.io/RuntimeClass", KindPrinter.of(nameColumn(),
-                string("Handler", Doc.meta("handler"), (o, now) -> GoValues.text(o, "handler")),
-                age()));
-        resource(into);
+                        (o, now) -> GoValues.text(o, "preemptionPolicy")));
     }
 
-    private static void resource(Map<String, KindPrinter> into) {
-        String g = "resource.k8s.io/";
-        into.put(g + "DeviceClass", KindPrinter.of(nameColumn(), age()));
-        into.put(g + "ResourceClaimTemplate", KindPrinter.of(nameColumn(), age()));
-        into.put(g + "ResourceClaim", KindPrinter.of(nameColumn(),
+    public static KindPrinter runtimeClasses() {
+        return KindPrinter.of(nameColumn(),
+                string("Handler", Doc.meta("handler"), (o, now) -> GoValues.text(o, "handler")),
+                age());
+    }
+
+    public static KindPrinter deviceClasses() {
+        return KindPrinter.of(nameColumn(), age());
+    }
+
+    public static KindPrinter resourceClaimTemplates() {
+        return KindPrinter.of(nameColumn(), age());
+    }
+
+    public static KindPrinter resourceClaims() {
+        return KindPrinter.of(nameColumn(),
                 string("State", Doc.text("A summary of the current state (allocated, pending, reserved, etc.)."),
                         (o, now) -> claimState(o)),
-                age()));
-        into.put(g + "ResourceSlice", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter resourceSlices() {
+        return KindPrinter.of(nameColumn(),
                 string("Node", Doc.api("resource.v1", "ResourceSliceSpec", "nodeName"), (o, now) -> GoValues.text(o, "spec", "nodeName")),
                 string("Driver", Doc.api("resource.v1", "ResourceSliceSpec", "driver"), (o, now) -> GoValues.text(o, "spec", "driver")),
                 string("Pool", Doc.api("resource.v1", "ResourcePool", "name"), (o, now) -> GoValues.text(o, "spec", "pool", "name")),
-                age()));
+                age());
     }
 
     private static String claimState(JsonNode claim) {

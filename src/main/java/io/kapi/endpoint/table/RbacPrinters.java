@@ -1,27 +1,31 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.age;
-import static io.kapi.endpoint.table.Column.nameColumn;
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.endpoint.table.Columns.age;
+import static io.kapi.endpoint.table.Columns.nameColumn;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The tables of {@code rbac.authorization.k8s.io}: bindings only. kube has no printer for Role and
  * ClusterRole, so those get the default NAME / CREATED AT table.
  */
-final class RbacPrinters {
+public final class RbacPrinters {
 
     private RbacPrinters() {
     }
 
-    static void register(Map<String, KindPrinter> into) {
-        into.put("rbac.authorization.k8s.io/RoleBinding", bindings("RoleBinding", "roleBinding"));
-        into.put("rbac.authorization.k8s.io/ClusterRoleBinding", bindings("ClusterRoleBinding", "clusterRoleBinding"));
+    public static KindPrinter roleBindings() {
+        return bindings("RoleBinding", "roleBinding");
+    }
+
+    public static KindPrinter clusterRoleBindings() {
+        return bindings("ClusterRoleBinding", "clusterRoleBinding");
     }
 
     private static KindPrinter bindings(String kind, String noun) {

@@ -2,6 +2,8 @@ package io.kapi.endpoint.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.KindPrinter;
 import java.util.function.UnaryOperator;
 
 /**

@@ -1,27 +1,29 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.age;
-import static io.kapi.endpoint.table.Column.bool;
-import static io.kapi.endpoint.table.Column.integer;
-import static io.kapi.endpoint.table.Column.nameColumn;
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.endpoint.table.Columns.age;
+import static io.kapi.endpoint.table.Columns.nameColumn;
+import static io.kapi.registry.table.Column.bool;
+import static io.kapi.registry.table.Column.integer;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** The tables of the {@code storage.k8s.io} group. */
-final class StoragePrinters {
+public final class StoragePrinters {
 
     private static final String V1 = "storage.v1";
 
     private StoragePrinters() {
     }
 
-    static void register(Map<String, KindPrinter> into) {
-        into.put("storage.k8s.io/StorageClass", KindPrinter.of(
+    public static KindPrinter storageClasses() {
+        return KindPrinter.of(
                 new Column("Name", "string", "name", 0, Doc.meta("name"), (o, now) -> storageClassName(o)),
                 string("Provisioner", Doc.api(V1, "StorageClass", "provisioner"), (o, now) -> GoValues.text(o, "provisioner")),
                 string("ReclaimPolicy", Doc.api(V1, "StorageClass", "reclaimPolicy"), (o, now) -> GoValues.textOr(o, "Delete", "reclaimPolicy")),
@@ -29,26 +31,37 @@ final class StoragePrinters {
                         (o, now) -> GoValues.textOr(o, "Immediate", "volumeBindingMode")),
                 string("AllowVolumeExpansion", Doc.api(V1, "StorageClass", "allowVolumeExpansion"),
                         (o, now) -> GoValues.bool(o, "allowVolumeExpansion")),
-                age()));
-        into.put("storage.k8s.io/VolumeAttributesClass", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter volumeAttributesClasses() {
+        return KindPrinter.of(nameColumn(),
                 string("DriverName", Doc.api(V1, "VolumeAttributesClass", "driverName"), (o, now) -> GoValues.text(o, "driverName")),
-                age()));
-        into.put("storage.k8s.io/VolumeAttachment", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter volumeAttachments() {
+        return KindPrinter.of(nameColumn(),
                 string("Attacher", Doc.api(V1, "VolumeAttachmentSpec", "attacher"), (o, now) -> GoValues.text(o, "spec", "attacher"))
                         .withFormat("name"),
                 string("PV", Doc.api(V1, "VolumeAttachmentSource", "persistentVolumeName"),
                         (o, now) -> GoValues.text(o, "spec", "source", "persistentVolumeName")),
                 string("Node", Doc.api(V1, "VolumeAttachmentSpec", "nodeName"), (o, now) -> GoValues.text(o, "spec", "nodeName")),
                 bool("Attached", Doc.api(V1, "VolumeAttachmentStatus", "attached"), (o, now) -> GoValues.bool(o, "status", "attached")),
-                age()));
-        into.put("storage.k8s.io/CSINode", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter csiNodes() {
+        return KindPrinter.of(nameColumn(),
                 integer("Drivers", Doc.text("Drivers indicates the number of CSI drivers registered on the node"),
                         (o, now) -> (long) GoValues.size(o, "spec", "drivers")),
-                age()));
-        into.put("storage.k8s.io/CSIDriver", csiDrivers());
-        into.put("storage.k8s.io/CSIStorageCapacity", KindPrinter.of(nameColumn(),
+                age());
+    }
+
+    public static KindPrinter csiStorageCapacities() {
+        return KindPrinter.of(nameColumn(),
                 string("StorageClassName", Doc.api(V1, "CSIStorageCapacity", "storageClassName"), (o, now) -> GoValues.text(o, "storageClassName")),
-                string("Capacity", Doc.api(V1, "CSIStorageCapacity", "capacity"), (o, now) -> GoValues.textOr(o, "<unset>", "capacity"))));
+                string("Capacity", Doc.api(V1, "CSIStorageCapacity", "capacity"), (o, now) -> GoValues.textOr(o, "<unset>", "capacity")));
     }
 
     /** The name, marked {@code (default)} when an is-default-class annotation says {@code true}. */
@@ -58,7 +71,7 @@ final class StoragePrinters {
         return isDefault ? Obj.name(sc) + " (default)" : Obj.name(sc);
     }
 
-    private static KindPrinter csiDrivers() {
+    public static KindPrinter csiDrivers() {
         String doc = "CSIDriverSpec";
         return KindPrinter.of(nameColumn(),
                 bool("AttachRequired", Doc.api(V1, doc, "attachRequired"),

@@ -8,11 +8,14 @@ import io.kapi.machinery.GoValues;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.schema.Schemas;
+import io.kapi.registry.table.Column;
+import io.kapi.registry.table.KindPrinter;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -34,87 +37,66 @@ import java.util.function.UnaryOperator;
 public final class TableConvertor {
 
     private final Descriptions descriptions;
-    private final Function<ApiResource, StoredForm> storedForms;
-    private final Function<ApiResource, JsonNode> customColumns;
-    private final Map<String, ResourcePrinter> builtIn = new ConcurrentHashMap<>();
+    private final Function<ApiResource, Printing> printing;
+    /** Printers of built-in kinds, by resource (a resource's printing never changes). */
+    private final Map<ApiResource, ResourcePrinter> builtIn = new ConcurrentHashMap<>();
     /** Printers of custom resource versions, by resource and columns (a changed CRD gets a new one). */
     private final Map<CustomKey, ResourcePrinter> custom = new ConcurrentHashMap<>();
 
     private record CustomKey(ApiResource resource, JsonNode columns) {
     }
 
-    /**
-     * How a resource served in several versions prints: kube-apiserver prints its internal object, whatever
-     * version is asked for, so Kapi prints the stored one, with the printer of the stored kind.
-     *
-     * @param group the stored kind's group
-     * @param kind the stored kind
-     * @param toStored the object converted to the storage version (it must not change its argument)
-     */
-    public record StoredForm(String group, String kind, UnaryOperator<JsonNode> toStored) {
-    }
-
-    private TableConvertor(Descriptions descriptions, Function<ApiResource, StoredForm> storedForms,
-                           Function<ApiResource, JsonNode> customColumns) {
+    private TableConvertor(Descriptions descriptions, Function<ApiResource, Printing> printing) {
         this.descriptions = descriptions;
-        this.storedForms = storedForms;
-        this.customColumns = customColumns;
-    }
-
-    /** A convertor whose column descriptions come from the built-in kinds' OpenAPI definitions. */
-    public static TableConvertor create(Schemas schemas) {
-        return create(schemas, r -> null);
+        this.printing = printing;
     }
 
     /**
-     * As {@link #create(Schemas)}, printing the resources that {@code storedForms} knows (null for the
-     * others) in their stored form.
+     * A convertor whose column descriptions come from the built-in kinds' OpenAPI definitions.
+     *
+     * @param printing how each resource prints, as its definition says; null for the default NAME / CREATED AT
      */
-    public static TableConvertor create(Schemas schemas, Function<ApiResource, StoredForm> storedForms) {
-        return create(schemas, storedForms, r -> null);
-    }
-
-    /**
-     * As {@link #create(Schemas, Function)}, with the printer columns of custom resources:
-     * {@code customColumns} gives a custom resource version's {@code additionalPrinterColumns} (an empty
-     * array for none), null for every other resource.
-     */
-    public static TableConvertor create(Schemas schemas, Function<ApiResource, StoredForm> storedForms,
-                                        Function<ApiResource, JsonNode> customColumns) {
-        return new TableConvertor(Descriptions.from(schemas), storedForms, customColumns);
+    public static TableConvertor create(Schemas schemas, Function<ApiResource, Printing> printing) {
+        return new TableConvertor(Descriptions.from(schemas), printing);
     }
 
     /** A convertor whose field-derived column descriptions are empty (for tests). */
-    public static TableConvertor withoutSchemas() {
-        return new TableConvertor(Descriptions.none(), r -> null, r -> null);
+    public static TableConvertor withoutSchemas(Function<ApiResource, Printing> printing) {
+        return new TableConvertor(Descriptions.none(), printing);
     }
 
-    /** Whether {@code group}/{@code kind} has its own columns (else it prints NAME and CREATED AT). */
-    public boolean hasPrinter(String group, String kind) {
-        return Printers.all().containsKey(Printers.key(group, kind));
+    /** A convertor that prints every resource with the default NAME / CREATED AT columns (for tests). */
+    public static TableConvertor withoutSchemas() {
+        return withoutSchemas(r -> null);
     }
 
     /**
-     * The printer of a resource: a custom resource's from its printer columns, a built-in's own, or the
-     * default NAME / CREATED AT printer for any other.
+     * The printer of a resource, as its {@link Printing} says: a custom resource's from its printer columns, a
+     * built-in's own, or the default NAME / CREATED AT printer for any other.
      */
     public ResourcePrinter printer(ApiResource resource) {
-        JsonNode columns = customColumns.apply(resource);
-        if (columns != null) {
-            if (custom.size() > 4096) {
-                custom.clear();
+        return switch (printing.apply(resource)) {
+            case Printing.Custom c -> {
+                if (custom.size() > 4096) {
+                    custom.clear();
+                }
+                yield custom.computeIfAbsent(new CustomKey(resource, c.printerColumns()),
+                        k -> customResourcePrinter(resource, c.printerColumns()));
             }
-            return custom.computeIfAbsent(new CustomKey(resource, columns),
-                    k -> customResourcePrinter(resource, columns));
+            case Printing.Builtin b -> builtIn(resource, () -> render(b.printer().get(), resource, b.read()));
+            case null -> builtIn(resource, () -> render(Printers.DEFAULT, resource, UnaryOperator.identity()));
+        };
+    }
+
+    private ResourcePrinter builtIn(ApiResource resource, Supplier<ResourcePrinter> make) {
+        ResourcePrinter p = builtIn.get(resource);
+        if (p != null) {
+            return p;
         }
-        String key = Printers.key(resource.group(), resource.kind()) + "/" + resource.version();
-        return builtIn.computeIfAbsent(key, k -> {
-            StoredForm stored = storedForms.apply(resource);
-            if (stored == null) {
-                return render(Printers.of(resource.group(), resource.kind()), resource);
-            }
-            return render(Printers.of(stored.group(), stored.kind()), resource, stored.toStored());
-        });
+        if (builtIn.size() > 4096) {
+            builtIn.clear();
+        }
+        return builtIn.computeIfAbsent(resource, r -> make.get());
     }
 
     /**
@@ -171,10 +153,6 @@ public final class TableConvertor {
     /** {@link #single(ResourcePrinter, JsonNode, TableOptions, Instant)} with the resource's built-in printer. */
     public ObjectNode single(ApiResource resource, JsonNode object, TableOptions options, Instant now) {
         return single(printer(resource), object, options, now);
-    }
-
-    private ResourcePrinter render(KindPrinter printer, ApiResource resource) {
-        return render(printer, resource, UnaryOperator.identity());
     }
 
     private ResourcePrinter render(KindPrinter printer, ApiResource resource, UnaryOperator<JsonNode> printed) {

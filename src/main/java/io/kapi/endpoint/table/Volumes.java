@@ -1,18 +1,20 @@
 package io.kapi.endpoint.table;
 
-import static io.kapi.endpoint.table.Column.age;
-import static io.kapi.endpoint.table.Column.nameColumn;
-import static io.kapi.endpoint.table.Column.string;
+import static io.kapi.endpoint.table.Columns.age;
+import static io.kapi.endpoint.table.Columns.nameColumn;
+import static io.kapi.registry.table.Column.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.machinery.GoValues;
+import io.kapi.registry.table.Doc;
+import io.kapi.registry.table.KindPrinter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /** The tables of persistent volumes and claims. Quantities print as stored (kube prints them canonicalised). */
-final class Volumes {
+public final class Volumes {
 
     private static final String BETA_CLASS = "volume.beta.kubernetes.io/storage-class";
     private static final String UNSET = "<unset>";
@@ -20,7 +22,7 @@ final class Volumes {
     private Volumes() {
     }
 
-    static KindPrinter persistentVolumes() {
+    public static KindPrinter persistentVolumes() {
         return KindPrinter.of(nameColumn(),
                 string("Capacity", Doc.core("PersistentVolumeSpec", "capacity"),
                         (o, now) -> GoValues.textOr(o, "0", "spec", "capacity", "storage")),
@@ -40,7 +42,7 @@ final class Volumes {
                         (o, now) -> GoValues.textOr(o, UNSET, "spec", "volumeMode")).wide());
     }
 
-    static KindPrinter persistentVolumeClaims() {
+    public static KindPrinter persistentVolumeClaims() {
         return KindPrinter.of(nameColumn(),
                 string("Status", Doc.core("PersistentVolumeClaimStatus", "phase"),
                         (o, now) -> Obj.deleting(o) ? "Terminating" : GoValues.text(o, "status", "phase")),

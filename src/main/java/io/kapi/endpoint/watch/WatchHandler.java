@@ -81,17 +81,24 @@ public final class WatchHandler implements VerbHandler {
         return options.withFieldSelector(new FieldSelector(List.copyOf(terms)));
     }
 
-    /** {@code timeoutSeconds} when given and positive, else random in [min, 2×min) as kube-apiserver. */
+    /**
+     * How long the watch lasts, as kube-apiserver's {@code ListResource} computes it: {@code timeoutSeconds}
+     * times one second in Go's int64 nanoseconds, a product that wraps around (as Go's multiplication does)
+     * past 2^63-1 ns, some 292 years. Zero (not given, or wrapped to zero) is the random default in
+     * [min, 2×min); a negative duration (a negative {@code timeoutSeconds}, or one that wrapped) has passed
+     * already, so the watch answers 200 and ends at once.
+     */
     private Duration timeout(String seconds) {
+        long nanos = 0;
         if (seconds != null && !seconds.isEmpty()) {
             try {
-                long s = Long.parseLong(seconds);
-                if (s > 0) {
-                    return Duration.ofSeconds(s);
-                }
+                nanos = Long.parseLong(seconds) * 1_000_000_000L;
             } catch (NumberFormatException e) {
                 throw ApiException.badRequest("invalid value for timeoutSeconds: " + seconds);
             }
+        }
+        if (nanos != 0) {
+            return Duration.ofNanos(nanos);
         }
         long min = config.minRequestTimeout().toMillis();
         return Duration.ofMillis(min + (long) (ThreadLocalRandom.current().nextDouble() * min));

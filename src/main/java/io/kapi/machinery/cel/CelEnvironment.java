@@ -3,6 +3,7 @@ package io.kapi.machinery.cel;
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelBuilder;
 import dev.cel.bundle.CelFactory;
+import dev.cel.checker.CelStandardDeclarations;
 import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationResult;
 import dev.cel.common.types.CelType;
@@ -13,6 +14,8 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.StructType;
 import dev.cel.extensions.CelExtensions;
 import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelStandardFunctions;
+import io.kapi.machinery.FreshStack;
 import com.google.common.collect.ImmutableCollection;
 import com.google.common.collect.ImmutableList;
 import java.util.ArrayList;
@@ -46,6 +49,9 @@ public final class CelEnvironment {
             "(?m)^(ERROR: [^:\\n]*:\\d+:\\d+: )(mismatched input |extraneous input |missing |no viable alternative"
                     + "|token recognition error)");
 
+    private static final java.util.regex.Pattern RECURSION_ERROR = java.util.regex.Pattern.compile(
+            "(?m)^ERROR: [^:\\n]*:-?\\d+:\\d+: Expression recursion limit exceeded\\. limit: \\d+$");
+
     private final Cel cel;
     private final Map<String, Variable> variables;
     private final CelLimits limits;
@@ -77,6 +83,13 @@ public final class CelEnvironment {
      *         ({@code compilation failed: ERROR: <input>:1:5: ...})
      */
     public CelExpression compile(String expression) {
+        if (ParseDepth.exceeded(expression)) {
+            throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + ParseDepth.ERROR);
+        }
+        return onFreshStack(() -> compileHere(expression));
+    }
+
+    private CelExpression compileHere(String expression) {
         CelValidationResult result;
         try {
             result = objectConstruction ? compileWithObjects(expression) : cel.compile(expression);
@@ -96,11 +109,29 @@ public final class CelEnvironment {
     }
 
     /**
+     * Runs a compilation on a stack of its own ({@link FreshStack}): the parser and checker recurse once per
+     * level of the expression (up to {@link ParseDepth#LIMIT} levels take a few hundred KiB of stack), which
+     * must not depend on how deep the caller's stack already is. A stack overflow all the same is the
+     * expression's depth, reported as cel-go reports one too deep.
+     */
+    private static CelExpression onFreshStack(java.util.function.Supplier<CelExpression> compilation) {
+        try {
+            return FreshStack.call(compilation);
+        } catch (StackOverflowError e) {
+            throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + ParseDepth.ERROR);
+        }
+    }
+
+    /**
      * The parser's errors as cel-go words them: errors of the grammar (what ANTLR reports: mismatched,
      * extraneous or missing input, no viable alternative, an unknown token) start with {@code Syntax error: },
-     * which cel-java leaves out. Type-checker errors are unchanged.
+     * which cel-java leaves out. Type-checker errors are unchanged. cel-java's recursion error becomes cel-go's, which
+     * cel-go reports alone and without a location.
      */
     static String syntaxWording(String errors) {
+        if (RECURSION_ERROR.matcher(errors).find()) {
+            return ParseDepth.ERROR; // cel-go stops at it and reports it alone, with no location
+        }
         return ANTLR_ERROR.matcher(errors).replaceAll("$1Syntax error: $2");
     }
 
@@ -198,6 +229,11 @@ public final class CelEnvironment {
             CelOptions options = CelOptions.current().enableOptionalSyntax(true)
                     .enableHeterogeneousNumericComparisons(true).maxRegexProgramSize(-1).build();
             CelBuilder b = CelFactory.standardCelBuilder().setOptions(options)
+                    // the standard library, its matches() replaced by Go's RE2 (RegexLibrary)
+                    .setStandardEnvironmentEnabled(false)
+                    .setStandardDeclarations(CelStandardDeclarations.newBuilder().build())
+                    .setStandardFunctions(CelStandardFunctions.newBuilder()
+                            .excludeFunctions(CelStandardFunctions.StandardFunction.MATCHES).build())
                     .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
                     .setTypeProvider(objectConstruction
                             ? new ObjectTypes(new StructTypes(structTypes()))

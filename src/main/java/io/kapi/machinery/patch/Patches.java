@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.DecodeBudget;
+import io.kapi.machinery.DeepStack;
 import java.util.List;
 
 /**
@@ -51,6 +52,9 @@ public final class Patches {
      * @throws IllegalArgumentException for {@link PatchType#APPLY}
      */
     public static ObjectNode apply(PatchType type, ObjectNode current, byte[] patch, PatchSchema schema) {
+        if (!DeepStack.onDeepStack() && (DeepStack.isDeep(patch) || DeepStack.isDeep(current))) {
+            return DeepStack.call(() -> apply(type, current, patch, schema)); // the engines recurse per level
+        }
         JsonNode result = switch (type) {
             case JSON -> applyJson(current, patch);
             case MERGE -> MergePatch.apply(current.deepCopy(), patch);

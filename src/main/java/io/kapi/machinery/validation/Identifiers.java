@@ -1,8 +1,8 @@
 package io.kapi.machinery.validation;
 
+import com.google.re2j.Pattern;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * The identifier checks of {@code k8s.io/apimachinery/pkg/util/validation}, returning kube-apiserver's exact

@@ -12,7 +12,8 @@ import java.util.Optional;
  * Sets the request's user. An authenticated user also gets the group {@code system:authenticated}
  * (as kube-apiserver's group adder does). A request nobody authenticates (the authenticator's own
  * anonymous rule aside, see {@code Authentications}) is answered 401 Unauthorized, except a GET of a
- * {@linkplain PublicPaths public path}, which proceeds as {@code system:anonymous}. A request made in-process by the server itself arrives with its user
+ * {@linkplain PublicPaths public path} that presented no credential, which proceeds as {@code system:anonymous}
+ * (a refused credential is the authenticator's 401, on every path). A request made in-process by the server itself arrives with its user
  * already set (the loopback identity) and proceeds as that user.
  */
 public record Authentication(Authenticator authenticator) implements Filter {

@@ -6,6 +6,7 @@ import io.kapi.authz.Decision;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.validation.Identifiers;
 import io.kapi.request.Verb;
 import io.kapi.user.UserInfo;
 import java.net.URLDecoder;
@@ -22,25 +23,27 @@ import java.util.Map;
  * the authorizer allows the requester the verb {@code impersonate} on each: {@code users} (or, for
  * {@code system:serviceaccount:<ns>:<name>}, {@code serviceaccounts} in that namespace), {@code groups},
  * {@code uids} and {@code userextras/<key>} (group {@code authentication.k8s.io}). A refusal is 403 as
- * kube words it; groups, uid or extra without a user are 400. The impersonated user gets
- * {@code system:authenticated} (a service account also its two groups when no group was named).
+ * kube words it; groups, uid or extra without a user are 400 (an empty header is no header). The
+ * impersonated user gets {@code system:authenticated} unless {@code system:unauthenticated} was named (a
+ * service account, one whose namespace and name are valid, also its two groups when no group was named).
  */
 public record Impersonation(Authorizer authorizer) implements Filter {
 
     private static final String EXTRA_PREFIX = "impersonate-extra-";
     private static final String SA_PREFIX = "system:serviceaccount:";
+    private static final String UNAUTHENTICATED = "system:unauthenticated";
 
     @Override
     public RestResponse filter(FilterChain chain, ServerRequest request) {
         RestRequest rest = request.rest();
-        String user = rest.header("Impersonate-User");
+        String user = nonEmpty(rest.header("Impersonate-User"));
         List<String> groups = rest.headers("Impersonate-Group");
-        String uid = rest.header("Impersonate-Uid");
+        String uid = nonEmpty(rest.header("Impersonate-Uid"));
         Map<String, List<String>> extra = extra(rest);
         if (user == null && groups.isEmpty() && uid == null && extra.isEmpty()) {
             return chain.proceed(request);
         }
-        if (user == null || user.isEmpty()) {
+        if (user == null) {
             throw ApiException.badRequest("requested impersonation of %s without impersonating a user"
                     .formatted(groups.isEmpty() ? (uid != null ? "a uid" : "extra") : "groups " + groups));
         }
@@ -58,33 +61,48 @@ public record Impersonation(Authorizer authorizer) implements Filter {
         return chain.proceed(request.withContext(request.context().withUser(acting)));
     }
 
+    /** kube's impersonated groups: a service account's own when none named; authenticated unless said otherwise. */
     private static List<String> actingGroups(String user, List<String> named) {
         List<String> groups = new ArrayList<>(named);
         if (user.equals("system:anonymous")) {
-            if (!groups.contains("system:unauthenticated")) {
-                groups.add("system:unauthenticated");
+            if (!groups.contains(UNAUTHENTICATED)) {
+                groups.add(UNAUTHENTICATED);
             }
             return groups;
         }
-        if (named.isEmpty() && user.startsWith(SA_PREFIX)) {
-            String[] parts = user.substring(SA_PREFIX.length()).split(":", 2);
+        String[] account = serviceAccount(user);
+        if (named.isEmpty() && account != null) {
             groups.add("system:serviceaccounts");
-            groups.add("system:serviceaccounts:" + parts[0]);
+            groups.add("system:serviceaccounts:" + account[0]);
         }
-        if (!groups.contains(Authentication.AUTHENTICATED)) {
+        if (!groups.contains(Authentication.AUTHENTICATED) && !groups.contains(UNAUTHENTICATED)) {
             groups.add(Authentication.AUTHENTICATED);
         }
         return groups;
     }
 
     private static AuthorizationAttributes userAttributes(UserInfo requester, String user) {
-        if (user.startsWith(SA_PREFIX)) {
-            String[] parts = user.substring(SA_PREFIX.length()).split(":", 2);
-            if (parts.length == 2 && !parts[0].isEmpty() && !parts[1].isEmpty()) {
-                return attributes(requester, "", "serviceaccounts", "", parts[0], parts[1]);
-            }
+        String[] account = serviceAccount(user);
+        return account != null ? attributes(requester, "", "serviceaccounts", "", account[0], account[1])
+                : attributes(requester, "", "users", "", "", user);
+    }
+
+    /**
+     * kube's {@code serviceaccount.SplitUsername}: namespace and name of {@code system:serviceaccount:<ns>:<name>}
+     * when the namespace is a DNS label and the name a DNS subdomain, else null (then it is a plain user name).
+     */
+    static String[] serviceAccount(String user) {
+        if (!user.startsWith(SA_PREFIX)) {
+            return null;
         }
-        return attributes(requester, "", "users", "", "", user);
+        String[] parts = user.substring(SA_PREFIX.length()).split(":", -1);
+        return parts.length == 2 && Identifiers.dns1123Label(parts[0]).isEmpty()
+                && Identifiers.dns1123Subdomain(parts[1]).isEmpty() ? parts : null;
+    }
+
+    /** A header's value, null when absent or empty (kube ignores an empty impersonation header). */
+    private static String nonEmpty(String value) {
+        return value == null || value.isEmpty() ? null : value;
     }
 
     private static AuthorizationAttributes attributes(UserInfo requester, String group, String resource,

@@ -3,17 +3,15 @@ package io.kapi.admission.plugin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.assembly.ApiConfig;
 import io.kapi.certs.TestCsrs;
+import io.kapi.fixtures.Await;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.machinery.Json;
 import io.kapi.user.UserInfo;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -23,12 +21,14 @@ class CertificateAdmissionTest {
 
     private static final UserInfo CAROL = new UserInfo("carol", "", List.of("system:authenticated"), Map.of());
     private static final String CSRS = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
+    /** Requests that depend on roles just written: the RBAC mirror catches up with them a moment later. */
+    private static final Await RBAC_MIRROR = Await.atMost(Duration.ofSeconds(20)).every(Duration.ofMillis(100));
+
+    @InMemoryApi(authorizationModes = "RBAC")
     private static ApiHarness api;
 
     @BeforeAll
     static void start() {
-        api = new ApiHarness(ApiConfig.builder().dataDir(Path.of("target/unused")).authorizationModes(List.of("RBAC"))
-                .build());
         api.post("/apis/rbac.authorization.k8s.io/v1/clusterroles", """
                 {"metadata":{"name":"csr-writer"},"rules":[{"apiGroups":["certificates.k8s.io"],
                  "resources":["certificatesigningrequests","certificatesigningrequests/approval",
@@ -38,11 +38,6 @@ class CertificateAdmissionTest {
                  "kind":"ClusterRole","name":"csr-writer"},"subjects":[{"kind":"User","name":"carol"}]}""");
     }
 
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
-
     private static ObjectNode csr(String name, String signer, String subject) throws Exception {
         ObjectNode o = Json.object().put("apiVersion", "certificates.k8s.io/v1").put("kind", "CertificateSigningRequest");
         o.putObject("metadata").put("name", name);
@@ -50,18 +45,6 @@ class CertificateAdmissionTest {
                 .put("request", TestCsrs.request(subject));
         spec.putArray("usages").add("client auth");
         return o;
-    }
-
-    /** Polls a request until the RBAC mirror has caught up with the roles written before it. */
-    private static ApiHarness.Reply until(int code, java.util.function.Supplier<ApiHarness.Reply> call)
-            throws InterruptedException {
-        Instant end = Instant.now().plus(Duration.ofSeconds(20));
-        ApiHarness.Reply r = call.get();
-        while (r.code() != code && Instant.now().isBefore(end)) {
-            Thread.sleep(100);
-            r = call.get();
-        }
-        return r;
     }
 
     @Test
@@ -90,8 +73,8 @@ class CertificateAdmissionTest {
         stored.putObject("status").putArray("conditions").addObject().put("type", "Approved").put("status", "True")
                 .put("reason", "ok").put("message", "ok");
         String approve = stored.toString();
-        ApiHarness.Reply denied = until(403, () -> api.call(CAROL, "PUT", CSRS + "/req/approval",
-                "application/json", approve));
+        ApiHarness.Reply denied = RBAC_MIRROR.poll(() -> api.call(CAROL, "PUT", CSRS + "/req/approval",
+                "application/json", approve), r -> r.code() == 403);
         assertEquals(403, denied.code(), denied.text());
         assertEquals("certificatesigningrequests.certificates.k8s.io \"req\" is forbidden: user not permitted to approve "
                 + "requests with signerName \"example.com/issuer\"", denied.body().path("message").asText());
@@ -101,8 +84,8 @@ class CertificateAdmissionTest {
         api.post("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", """
                 {"metadata":{"name":"carol-example-signer"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io",
                  "kind":"ClusterRole","name":"example-signer"},"subjects":[{"kind":"User","name":"carol"}]}""");
-        ApiHarness.Reply approved = until(200, () -> api.call(CAROL, "PUT", CSRS + "/req/approval",
-                "application/json", approve));
+        ApiHarness.Reply approved = RBAC_MIRROR.poll(() -> api.call(CAROL, "PUT", CSRS + "/req/approval",
+                "application/json", approve), r -> r.code() == 200);
         assertEquals(200, approved.code(), approved.text());
         String certificate = TestCsrs.issuedCertificate("issued");
         ApiHarness.Reply unsigned = api.call(CAROL, "PATCH", CSRS + "/req/status", "application/merge-patch+json",

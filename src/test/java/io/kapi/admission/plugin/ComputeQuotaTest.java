@@ -4,27 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.fixtures.Await;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.machinery.Json;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** ResourceQuota for compute resources, claims' storage and scopes, through the whole API. */
 class ComputeQuotaTest {
 
+    @InMemoryApi
     private ApiHarness api;
-
-    @BeforeEach
-    void setUp() {
-        api = new ApiHarness();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        api.close();
-    }
 
     /** Creates the quotas, then a probe quota of no secrets, and waits until its watch refuses a dry-run secret. */
     private void quotas(String namespace, String... quotas) throws InterruptedException {
@@ -38,14 +30,8 @@ class ComputeQuotaTest {
         }
         api.post("/api/v1/namespaces/" + namespace + "/resourcequotas",
                 "{\"metadata\":{\"name\":\"probe\"},\"spec\":{\"hard\":{\"secrets\":\"0\"}}}");
-        long end = System.nanoTime() + 30_000_000_000L;
-        while (api.post("/api/v1/namespaces/" + namespace + "/secrets?dryRun=All",
-                "{\"metadata\":{\"name\":\"probe\"}}").code() != 403) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("the quotas were not seen in 30s");
-            }
-            Thread.sleep(20); // polling a condition
-        }
+        Await.atMost(Duration.ofSeconds(30)).until("the quotas seen", () -> api.post(
+                "/api/v1/namespaces/" + namespace + "/secrets?dryRun=All", "{\"metadata\":{\"name\":\"probe\"}}").code() == 403);
     }
 
     private static ObjectNode pod(String name, String cpuRequest, String cpuLimit) {

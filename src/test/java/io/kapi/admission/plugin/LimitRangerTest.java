@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.fixtures.Await;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.machinery.Json;
-import org.junit.jupiter.api.AfterEach;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -14,11 +16,11 @@ import org.junit.jupiter.api.Test;
 /** The default-on LimitRanger: a LimitRange's container defaults and bounds on new pods. */
 class LimitRangerTest {
 
+    @InMemoryApi
     private ApiHarness api;
 
     @BeforeEach
     void setUp() {
-        api = new ApiHarness();
         ApiHarness.Reply r = api.post("/api/v1/namespaces/default/limitranges", """
                 {"metadata":{"name":"limits"},"spec":{"limits":[{"type":"Container",
                  "default":{"cpu":"500m","memory":"256Mi"},"defaultRequest":{"cpu":"100m"},"max":{"memory":"1Gi"}}]}}""");
@@ -28,25 +30,10 @@ class LimitRangerTest {
 
     /** LimitRanges are read from a watch: dry-run creates until one is defaulted. */
     private void awaitSeen() {
-        long end = System.nanoTime() + 30_000_000_000L;
         String pod = "{\"metadata\":{\"name\":\"probe\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}";
-        while (!api.post("/api/v1/namespaces/default/pods?dryRun=All", pod).body().path("metadata").path("annotations")
-                .has(LimitRanger.ANNOTATION)) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("the LimitRange was not seen in 30s");
-            }
-            try {
-                Thread.sleep(20); // polling a condition, not waiting for it
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        api.close();
+        Await.atMost(Duration.ofSeconds(30)).until("the LimitRange seen", () -> api.post(
+                "/api/v1/namespaces/default/pods?dryRun=All", pod).body().path("metadata").path("annotations")
+                .has(LimitRanger.ANNOTATION));
     }
 
     private ApiHarness.Reply create(String name, String memoryLimit) {

@@ -3,8 +3,7 @@ package io.kapi.admission.plugin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kapi.harness.ApiHarness;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import io.kapi.harness.InMemoryApi;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -14,17 +13,8 @@ import org.junit.jupiter.api.Test;
  */
 class NamespaceLifecycleAdmissionTest {
 
+    @InMemoryApi
     private ApiHarness api;
-
-    @BeforeEach
-    void setUp() {
-        api = new ApiHarness();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        api.close();
-    }
 
     @Test
     @DisplayName("an object is created in a namespace created just before; a missing namespace is 404")

@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.machinery.Json;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -23,17 +22,8 @@ class PodSecurityTest {
             + "seccompProfile (pod or container \"c\" must set securityContext.seccompProfile.type to \"RuntimeDefault\" "
             + "or \"Localhost\")";
 
+    @InMemoryApi
     private ApiHarness api;
-
-    @BeforeEach
-    void setUp() {
-        api = new ApiHarness();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        api.close();
-    }
 
     private void namespace(String name, Map<String, String> labels) {
         ApiHarness.Reply r = api.post("/api/v1/namespaces", namespaceJson(name, labels).toString());
@@ -155,6 +145,30 @@ class PodSecurityTest {
         ApiHarness.Reply r = api.post("/apis/apps/v1/namespaces/w/deployments", d.toString());
         assertEquals(201, r.code(), r.text());
         assertEquals(List.of("would violate PodSecurity \"baseline:latest\": host namespaces (hostPID=true)"), warnings(r));
+    }
+
+    @Test
+    @DisplayName("a cron job's and a pod template's templates are warned about where each kind holds its template")
+    void templatesWhereTheKindHoldsThem() {
+        namespace("t", Map.of("warn", "baseline"));
+        ObjectNode cronJob = Json.object().put("apiVersion", "batch/v1").put("kind", "CronJob");
+        cronJob.putObject("metadata").put("name", "cj");
+        ObjectNode cronSpec = cronJob.putObject("spec").put("schedule", "*/5 * * * *");
+        ObjectNode jobPod = cronSpec.putObject("jobTemplate").putObject("spec").putObject("template").putObject("spec");
+        jobPod.put("hostIPC", true).put("restartPolicy", "OnFailure")
+                .putArray("containers").addObject().put("name", "c").put("image", "nginx");
+        ApiHarness.Reply r = api.post("/apis/batch/v1/namespaces/t/cronjobs", cronJob.toString());
+        assertEquals(201, r.code(), r.text());
+        assertEquals(List.of("would violate PodSecurity \"baseline:latest\": host namespaces (hostIPC=true)"), warnings(r));
+
+        ObjectNode podTemplate = Json.object().put("apiVersion", "v1").put("kind", "PodTemplate");
+        podTemplate.putObject("metadata").put("name", "pt");
+        ObjectNode templatePod = podTemplate.putObject("template").putObject("spec");
+        templatePod.put("hostNetwork", true).putArray("containers").addObject().put("name", "c").put("image", "nginx");
+        r = api.post("/api/v1/namespaces/t/podtemplates", podTemplate.toString());
+        assertEquals(201, r.code(), r.text());
+        assertEquals(List.of("would violate PodSecurity \"baseline:latest\": host namespaces (hostNetwork=true)"),
+                warnings(r));
     }
 
     @Test

@@ -2,31 +2,23 @@ package io.kapi.admission.plugin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.kapi.fixtures.Await;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** The default-on ResourceQuota for object counts: charged exactly, refused in kube's words. */
 class ResourceQuotaAdmissionTest {
 
+    @InMemoryApi
     private ApiHarness api;
-
-    @BeforeEach
-    void setUp() {
-        api = new ApiHarness();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        api.close();
-    }
 
     private void quota(String namespace, String resource, int hard) {
         assertEquals(201, api.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + namespace + "\"}}").code());
@@ -43,19 +35,8 @@ class ResourceQuotaAdmissionTest {
     private void awaitSeen(String namespace) {
         assertEquals(201, api.post("/api/v1/namespaces/" + namespace + "/resourcequotas",
                 "{\"metadata\":{\"name\":\"probe\"},\"spec\":{\"hard\":{\"secrets\":\"0\"}}}").code());
-        long end = System.nanoTime() + 30_000_000_000L;
-        while (api.post("/api/v1/namespaces/" + namespace + "/secrets?dryRun=All",
-                "{\"metadata\":{\"name\":\"probe\"}}").code() != 403) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("the quota was not seen in 30s");
-            }
-            try {
-                Thread.sleep(20); // polling a condition, not waiting for it
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+        Await.atMost(Duration.ofSeconds(30)).until("the quota seen", () -> api.post(
+                "/api/v1/namespaces/" + namespace + "/secrets?dryRun=All", "{\"metadata\":{\"name\":\"probe\"}}").code() == 403);
     }
 
     private int create(String namespace, String name) {

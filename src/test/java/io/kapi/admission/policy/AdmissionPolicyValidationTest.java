@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kapi.harness.ApiHarness;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.kapi.harness.InMemoryApi;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -14,17 +13,9 @@ class AdmissionPolicyValidationTest {
 
     private static final String POLICIES = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies";
     private static final String BINDINGS = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings";
+
+    @InMemoryApi
     private static ApiHarness api;
-
-    @BeforeAll
-    static void start() {
-        api = new ApiHarness();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
 
     private static String policy(String name, String expression) {
         return "{\"metadata\":{\"name\":\"" + name + "\"},\"spec\":{\"matchConstraints\":{\"resourceRules\":[{"

@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kapi.assembly.ApiConfig;
+import io.kapi.fixtures.Await;
 import io.kapi.harness.ApiHarness;
-import io.kapi.machinery.features.FeatureGates;
-import io.kapi.machinery.resource.ApiEnablement;
-import java.nio.file.Path;
-import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.kapi.harness.InMemoryApi;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -23,22 +20,12 @@ import org.junit.jupiter.api.Test;
 class MutatingAdmissionPolicyApiTest {
 
     private static final String V1BETA1 = "/apis/admissionregistration.k8s.io/v1beta1";
+
+    @InMemoryApi(featureGates = "MutatingAdmissionPolicy=true", runtimeConfig = "admissionregistration.k8s.io/v1beta1=true")
     private static ApiHarness on;
+
+    @InMemoryApi
     private static ApiHarness off;
-
-    @BeforeAll
-    static void start() {
-        on = new ApiHarness(ApiConfig.builder().dataDir(Path.of("target/unused")).features(new ApiConfig.Features(
-                FeatureGates.parse(List.of("MutatingAdmissionPolicy=true")),
-                ApiEnablement.parse(List.of("admissionregistration.k8s.io/v1beta1=true")))).build());
-        off = new ApiHarness();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        on.close();
-        off.close();
-    }
 
     private static String policy(String name, String mutations) {
         return "{\"apiVersion\":\"admissionregistration.k8s.io/v1beta1\",\"kind\":\"MutatingAdmissionPolicy\","
@@ -104,17 +91,13 @@ class MutatingAdmissionPolicyApiTest {
         assertEquals("Equivalent", p.body().at("/spec/matchConstraints/matchPolicy").asText());
         assertEquals(201, on.post(V1BETA1 + "/mutatingadmissionpolicybindings",
                 "{\"metadata\":{\"name\":\"label-binding\"},\"spec\":{\"policyName\":\"label\"}}").code());
-        long end = System.nanoTime() + 10_000_000_000L;
-        String label = "";
-        for (int i = 0; label.isEmpty() && System.nanoTime() < end; i++) {
+        AtomicInteger names = new AtomicInteger();
+        String label = Await.atMost(Duration.ofSeconds(10)).every(Duration.ofMillis(100)).poll(() -> {
             ApiHarness.Reply cm = on.post("/api/v1/namespaces/default/configmaps",
-                    "{\"metadata\":{\"name\":\"cm-" + i + "\"},\"data\":{\"a\":\"b\"}}");
+                    "{\"metadata\":{\"name\":\"cm-" + names.getAndIncrement() + "\"},\"data\":{\"a\":\"b\"}}");
             assertEquals(201, cm.code(), cm.text());
-            label = cm.body().at("/metadata/labels/mutated").asText();
-            if (label.isEmpty()) {
-                Thread.sleep(100);
-            }
-        }
+            return cm.body().at("/metadata/labels/mutated").asText();
+        }, mutated -> !mutated.isEmpty());
         assertEquals("yes", label);
     }
 }

@@ -22,7 +22,8 @@ class BootstrapHooksTest {
     @Test
     @DisplayName("hooks carry kube-apiserver's names, run twice cleanly, and close drops this server from the endpoints")
     void lifecycle() throws Exception {
-        BootstrapHooks bootstrap = BootstrapHooks.create(fixture.client, fixture.registry, fixture.storage,
+        BootstrapHooks bootstrap = BootstrapHooks.create(fixture.client, fixture.registry,
+                new io.kapi.informers.SharedInformers(fixture.registry::store), fixture.storage,
                 new BootstrapHooks.Endpoint("10.96.0.0/12", "10.0.0.5", 6443), true);
         assertEquals(List.of("rbac/bootstrap-roles", "scheduling/bootstrap-system-priority-classes",
                 "priority-and-fairness-config-producer", "apiservice-registration-controller", "bootstrap-controller",

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.apis.groups.BuiltinBehaviours;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.conversion.Converter;
@@ -33,10 +34,10 @@ class HpaV1ConversionTest {
     /** The conversion alone, without the storage version's defaults, as kube's tests exercise it. */
     private static final Converter PURE = new HpaV1Conversion(Defaulter.NONE);
     /** What the server uses: converted, then given autoscaling/v2's defaults. */
-    private static final Converter SERVED = BuiltinConversions.forResource(
+    private static final Converter SERVED = new BuiltinBehaviours().forResource(
             ResourceTable.builtin().find("autoscaling", "v1", "horizontalpodautoscalers").orElseThrow(),
             ResourceTable.builtin().facts(ResourceTable.builtin().find("autoscaling", "v1", "horizontalpodautoscalers")
-                    .orElseThrow()));
+                    .orElseThrow())).converter();
 
     private static final String BASE = """
             apiVersion: autoscaling/v2
@@ -296,10 +297,10 @@ class HpaV1ConversionTest {
         stored.with("metadata").putObject("annotations").put(HpaAnnotations.METRICS, "[stale]").put("mine", "1");
         ObjectNode v1 = PURE.fromStorage(stored);
         assertEquals(Yaml.of("{mine: '1'}"), v1.path("metadata").get("annotations"));
-        ObjectNode v2 = BuiltinConversions.forResource(
+        ObjectNode v2 = new BuiltinBehaviours().forResource(
                 ResourceTable.builtin().find("autoscaling", "v2", "horizontalpodautoscalers").orElseThrow(),
                 ResourceTable.builtin().facts(ResourceTable.builtin().find("autoscaling", "v2", "horizontalpodautoscalers")
-                        .orElseThrow())).toStorage(stored);
+                        .orElseThrow())).converter().toStorage(stored);
         assertEquals(Yaml.of("{mine: '1'}"), v2.path("metadata").get("annotations"));
         stored.with("metadata").remove("annotations");
         stored.with("metadata").putObject("annotations").put(HpaAnnotations.CONDITIONS, "[]");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.Registry;
@@ -17,8 +18,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -33,17 +32,9 @@ class ServedVersionsTest {
     private static final String V2 = "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers";
     private static final String CORE_EVENTS = "/api/v1/namespaces/default/events";
     private static final String EVENTS = "/apis/events.k8s.io/v1/namespaces/default/events";
+
+    @InMemoryApi
     private static ApiHarness api;
-
-    @BeforeAll
-    static void start() {
-        api = new ApiHarness();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
 
     private static String hpaV1(String name, int target) {
         return """

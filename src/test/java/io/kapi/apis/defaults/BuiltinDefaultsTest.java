@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.Attributes;
 import io.kapi.admission.Operation;
 import io.kapi.admission.plugin.DefaultTolerationSeconds;
+import io.kapi.apis.groups.BuiltinKinds;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
@@ -122,8 +123,8 @@ class BuiltinDefaultsTest {
     @Test
     @DisplayName("a kind without defaults gets the no-op defaulter")
     void none() {
-        assertSame(Defaulter.NONE, BuiltinDefaults.forKind(new GroupVersionKind("", "v1", "ConfigMap")));
-        assertSame(Defaulter.NONE, BuiltinDefaults.forKind(new GroupVersionKind("example.com", "v1", "Widget")));
+        assertSame(Defaulter.NONE, BuiltinKinds.of(new GroupVersionKind("", "v1", "ConfigMap")).defaults());
+        assertSame(Defaulter.NONE, BuiltinKinds.of(new GroupVersionKind("example.com", "v1", "Widget")).defaults());
     }
 
     @Test
@@ -149,6 +150,6 @@ class BuiltinDefaultsTest {
         int slash = apiVersion.indexOf('/');
         String group = slash < 0 ? "" : apiVersion.substring(0, slash);
         String version = apiVersion.substring(slash + 1);
-        return BuiltinDefaults.forKind(new GroupVersionKind(group, version, object.get("kind").asText()));
+        return BuiltinKinds.of(new GroupVersionKind(group, version, object.get("kind").asText())).defaults();
     }
 }

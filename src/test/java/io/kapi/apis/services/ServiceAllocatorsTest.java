@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.apis.BuiltinStrategies;
+import io.kapi.apis.groups.BuiltinBehaviours;
+import io.kapi.apis.groups.ServerHooks;
 import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
@@ -43,7 +44,7 @@ class ServiceAllocatorsTest {
     private void start(ServiceRanges ranges) {
         ResourceTable table = ResourceTable.builtin();
         allocators = new ServiceAllocators(ranges, storage, Duration.ofHours(1), Duration.ZERO, Clock.systemUTC());
-        registry = new Registry(table.resources(), storage, new BuiltinStrategies(java.util.Map.of("/services", allocators::decorate)),
+        registry = new Registry(table.resources(), storage, new BuiltinBehaviours(ServerHooks.NONE.withServices(allocators::decorate)),
                 StoreServices.minimal((r, o) -> List.of(), Clock.systemUTC()));
         allocators.connect(registry);
         StoreCalls.systemNamespaces(registry);

@@ -4,13 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.assembly.ApiAssembly;
 import io.kapi.harness.ApiHarness;
 
-/** The whole API in memory, called with plain requests: what the subresource tests drive. */
-final class Api implements AutoCloseable {
+/**
+ * The whole API in memory, called with plain requests: what the subresource tests drive. A test class gets one
+ * as an {@code @InMemoryApi static Api api} field, made around the harness the extension makes and closes.
+ */
+final class Api {
 
     record Reply(int code, JsonNode body, String text) {
     }
 
-    private final ApiHarness harness = new ApiHarness();
+    private final ApiHarness harness;
+
+    Api(ApiHarness harness) {
+        this.harness = harness;
+    }
 
     ApiAssembly assembly() {
         return harness.assembly();
@@ -46,10 +53,5 @@ final class Api implements AutoCloseable {
             throw new AssertionError("create failed: " + reply.text());
         }
         return reply.body();
-    }
-
-    @Override
-    public void close() throws Exception {
-        harness.close();
     }
 }

@@ -6,25 +6,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.certs.TestCsrs;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.kapi.harness.InMemoryApi;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class CsrApprovalTest {
 
     private static final String CSRS = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
+
+    @InMemoryApi
     private static Api api;
-
-    @BeforeAll
-    static void setUp() {
-        api = new Api();
-    }
-
-    @AfterAll
-    static void tearDown() throws Exception {
-        api.close();
-    }
 
     private static ObjectNode csr(String name) {
         String request = TestCsrs.request("CN=" + name);

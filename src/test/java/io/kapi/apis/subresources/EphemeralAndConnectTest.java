@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.AfterAll;
+import io.kapi.harness.InMemoryApi;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -12,21 +12,17 @@ import org.junit.jupiter.api.Test;
 class EphemeralAndConnectTest {
 
     private static final String PODS = "/api/v1/namespaces/default/pods";
+
+    @InMemoryApi
     private static Api api;
 
     @BeforeAll
     static void setUp() {
-        api = new Api();
         api.create(PODS, PodBindingTest.pod("eph"));
         api.create(PODS, PodBindingTest.pod("unscheduled"));
         api.create(PODS, PodBindingTest.pod("scheduled"));
         api.post(PODS + "/scheduled/binding", """
                 {"apiVersion":"v1","kind":"Binding","metadata":{"name":"scheduled"},"target":{"name":"n1"}}""");
-    }
-
-    @AfterAll
-    static void tearDown() throws Exception {
-        api.close();
     }
 
     @Test

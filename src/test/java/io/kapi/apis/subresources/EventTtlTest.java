@@ -3,7 +3,7 @@ package io.kapi.apis.subresources;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.apis.BuiltinStrategies;
+import io.kapi.apis.groups.BuiltinBehaviours;
 import io.kapi.harness.StoreCalls;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.resource.ResourceTable;
@@ -62,7 +62,7 @@ class EventTtlTest {
     void setUp() {
         storage = Storages.memory();
         ResourceTable table = ResourceTable.builtin();
-        registry = new Registry(table.resources(), storage, new BuiltinStrategies(),
+        registry = new Registry(table.resources(), storage, new BuiltinBehaviours(),
                 StoreServices.minimal((r, o) -> List.of(), clock));
         StoreCalls.systemNamespaces(registry);
         core = registry.store(table.find("", "v1", "events").orElseThrow()).orElseThrow();

@@ -3,8 +3,7 @@ package io.kapi.apis.subresources;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.kapi.harness.InMemoryApi;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -12,20 +11,12 @@ import org.junit.jupiter.api.Test;
 class PodBindingTest {
 
     private static final String PODS = "/api/v1/namespaces/default/pods";
+
+    @InMemoryApi
     private static Api api;
     private static int next;
     /** A fresh unbound pod for each test. */
     private String p;
-
-    @BeforeAll
-    static void start() {
-        api = new Api();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
 
     @BeforeEach
     void setUp() {

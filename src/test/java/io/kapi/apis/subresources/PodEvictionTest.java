@@ -5,25 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.AfterAll;
+import io.kapi.harness.InMemoryApi;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class PodEvictionTest {
 
+    @InMemoryApi
     private static Api api;
 
     @BeforeAll
     static void setUp() {
-        api = new Api();
         api.create("/api/v1/namespaces", """
                 {"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ev"}}""");
-    }
-
-    @AfterAll
-    static void tearDown() throws Exception {
-        api.close();
     }
 
     private static String path(String ns) {

@@ -8,11 +8,11 @@ import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.kapi.certs.Pem;
+import io.kapi.harness.InMemoryApi;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -20,18 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ServiceAccountTokenTest {
 
+    @InMemoryApi
     private static Api api;
 
     @BeforeAll
     static void setUp() {
-        api = new Api();
         api.create("/api/v1/namespaces/default/serviceaccounts", """
                 {"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"robot"}}""");
-    }
-
-    @AfterAll
-    static void tearDown() throws Exception {
-        api.close();
     }
 
     private static Api.Reply request(String name, String spec) {

@@ -5,6 +5,7 @@ import static io.kapi.apis.validation.Fixtures.POD;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.kapi.apis.groups.BuiltinKinds;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.registry.KindValidator;
 import java.util.List;
@@ -322,6 +323,6 @@ class BuiltinValidationTest {
     @Test
     @DisplayName("kinds without rules get KindValidator.NONE")
     void none() {
-        assertSame(KindValidator.NONE, BuiltinValidation.forKind(new GroupVersionKind("", "v1", "ServiceAccount")));
+        assertSame(KindValidator.NONE, BuiltinKinds.of(new GroupVersionKind("", "v1", "ServiceAccount")).validation());
     }
 }

@@ -1,6 +1,7 @@
 package io.kapi.apis.validation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.apis.groups.BuiltinKinds;
 import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
@@ -31,12 +32,12 @@ final class Fixtures {
 
     static List<String> create(String yaml) {
         ObjectNode o = yaml(yaml);
-        return strings(BuiltinValidation.forKind(gvk(o)).validate(o));
+        return strings(BuiltinKinds.of(gvk(o)).validation().validate(o));
     }
 
     static List<String> update(String yaml, String oldYaml) {
         ObjectNode o = yaml(yaml);
-        return strings(BuiltinValidation.forKind(gvk(o)).validateUpdate(o, yaml(oldYaml)));
+        return strings(BuiltinKinds.of(gvk(o)).validation().validateUpdate(o, yaml(oldYaml)));
     }
 
     static List<String> strings(List<FieldError> errors) {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.apis.defaults.BuiltinDefaults;
+import io.kapi.apis.groups.BuiltinKinds;
 import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -187,10 +187,10 @@ class FlowControlValidationTest {
                 o.putObject("metadata").put("name", item.path("name").asText())
                         .putObject("annotations").put("apf.kubernetes.io/autoupdate-spec", "true");
                 o.set("spec", item.get("spec").deepCopy());
-                BuiltinDefaults.forKind(Fixtures.gvk(o)).apply(o);
-                assertEquals(List.of(), Fixtures.strings(BuiltinValidation.forKind(Fixtures.gvk(o)).validate(o)),
+                BuiltinKinds.of(Fixtures.gvk(o)).defaults().apply(o);
+                assertEquals(List.of(), Fixtures.strings(BuiltinKinds.of(Fixtures.gvk(o)).validation().validate(o)),
                         kind + " " + item.path("name").asText());
-                assertEquals(List.of(), Fixtures.strings(BuiltinValidation.forKind(Fixtures.gvk(o)).validateUpdate(o, o.deepCopy())),
+                assertEquals(List.of(), Fixtures.strings(BuiltinKinds.of(Fixtures.gvk(o)).validation().validateUpdate(o, o.deepCopy())),
                         kind + " " + item.path("name").asText());
                 checked++;
             }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.apis.groups.BuiltinKinds;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.registry.Defaulter;
 import io.kapi.registry.GenericStrategy;
@@ -24,7 +25,7 @@ class SpecStatusStrategyTest {
     static final Strategy BASE = new GenericStrategy(true, false, Defaulter.NONE, KindValidator.NONE);
 
     static Strategy strategy(String group, String version, String kind) {
-        return BuiltinValidation.withStatusSplit(BASE, new GroupVersionKind(group, version, kind));
+        return BuiltinKinds.of(new GroupVersionKind(group, version, kind)).withStatusSplit(BASE);
     }
 
     @ParameterizedTest(name = "{0}/{1} {2} → {3}")
@@ -70,7 +71,7 @@ class SpecStatusStrategyTest {
     @DisplayName("kinds without a status split keep their strategy as is")
     void noSplit() {
         assertSame(BASE, strategy("", "v1", "ConfigMap"));
-        assertNull(BuiltinValidation.statusPolicy(new GroupVersionKind("", "v1", "Namespace")));
+        assertNull(BuiltinKinds.of(new GroupVersionKind("", "v1", "Namespace")).status());
     }
 
     @ParameterizedTest(name = "{0}")

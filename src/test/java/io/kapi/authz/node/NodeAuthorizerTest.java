@@ -2,16 +2,13 @@ package io.kapi.authz.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.kapi.assembly.ApiConfig;
+import io.kapi.fixtures.Await;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.user.UserInfo;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -26,7 +23,9 @@ final class NodeAuthorizerTest {
 
     private static final UserInfo N1 = node("n1");
     private static final UserInfo N2 = node("n2");
-    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Await WAIT = Await.atMost(Duration.ofSeconds(30));
+
+    @InMemoryApi(authorizationModes = {"Node", "RBAC"})
     private static ApiHarness api;
 
     private static UserInfo node(String name) {
@@ -35,8 +34,6 @@ final class NodeAuthorizerTest {
 
     @BeforeAll
     static void start() throws InterruptedException {
-        api = new ApiHarness(ApiConfig.builder().dataDir(Path.of("target/unused"))
-                .authorizationModes(List.of("Node", "RBAC")).build());
         api.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"app\"}}");
         for (String s : List.of("env-secret", "vol-secret", "pull-secret", "projected-secret", "pv-secret", "other")) {
             api.post("/api/v1/namespaces/app/secrets", "{\"metadata\":{\"name\":\"" + s + "\"}}");
@@ -62,26 +59,11 @@ final class NodeAuthorizerTest {
                             {"name":"p","projected":{"sources":[{"secret":{"name":"projected-secret"}}]}},
                             {"name":"d","persistentVolumeClaim":{"claimName":"data"}}]}}""");
         assertEquals(201, pod.code(), pod.text());
-        await("n1 reads the pod's secret", () -> get(N1, "/api/v1/namespaces/app/secrets/env-secret") == 200);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
+        WAIT.until("n1 reads the pod's secret", () -> get(N1, "/api/v1/namespaces/app/secrets/env-secret") == 200);
     }
 
     private static int get(UserInfo user, String path) {
         return api.call(user, "GET", path, null, "").code();
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        Instant deadline = Instant.now().plus(WAIT);
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("not within " + WAIT + ": " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 
     @Test
@@ -158,10 +140,10 @@ final class NodeAuthorizerTest {
         ApiHarness.Reply bind = api.post("/api/v1/namespaces/app/pods/late/binding", """
                 {"metadata":{"name":"late"},"target":{"kind":"Node","name":"n2"}}""");
         assertEquals(201, bind.code(), bind.text());
-        await("n2 reads the bound pod's secret", () -> get(N2, "/api/v1/namespaces/app/secrets/late") == 200);
+        WAIT.until("n2 reads the bound pod's secret", () -> get(N2, "/api/v1/namespaces/app/secrets/late") == 200);
         assertEquals(403, get(N1, "/api/v1/namespaces/app/secrets/late"));
         api.delete("/api/v1/namespaces/app/pods/late?gracePeriodSeconds=0");
-        await("n2 refused once the pod is gone", () -> get(N2, "/api/v1/namespaces/app/secrets/late") == 403);
+        WAIT.until("n2 refused once the pod is gone", () -> get(N2, "/api/v1/namespaces/app/secrets/late") == 403);
     }
 
     @Test
@@ -172,7 +154,7 @@ final class NodeAuthorizerTest {
                 {"metadata":{"name":"static-n2","annotations":{"kubernetes.io/config.mirror":"x"}},
                  "spec":{"nodeName":"n2","containers":[{"name":"c","image":"x",
                  "envFrom":[{"secretRef":{"name":"mirrored"}}]}]}}""");
-        await("n2 reads its mirror pod", () -> get(N2, "/api/v1/namespaces/app/pods/static-n2") == 200);
+        WAIT.until("n2 reads its mirror pod", () -> get(N2, "/api/v1/namespaces/app/pods/static-n2") == 200);
         assertEquals(403, get(N2, "/api/v1/namespaces/app/secrets/mirrored"));
     }
 }

@@ -5,16 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kapi.assembly.ApiConfig;
+import io.kapi.fixtures.Await;
 import io.kapi.harness.ApiHarness;
+import io.kapi.harness.InMemoryApi;
 import io.kapi.user.UserInfo;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -28,13 +25,13 @@ final class RbacAuthorizerTest {
 
     private static final UserInfo ALICE = new UserInfo("alice", "", List.of("dev", "system:authenticated"), Map.of());
     private static final UserInfo BOB = new UserInfo("bob", "", List.of("system:authenticated"), Map.of());
-    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Await WAIT = Await.atMost(Duration.ofSeconds(20));
+
+    @InMemoryApi(authorizationModes = "RBAC")
     private static ApiHarness api;
 
     @BeforeAll
     static void start() {
-        api = new ApiHarness(ApiConfig.builder().dataDir(Path.of("target/unused")).authorizationModes(List.of("RBAC"))
-                .build());
         api.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"team\"}}");
         api.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"other\"}}");
         // (without the standalone aggregation, view and edit have no rules here: a role of the test's own)
@@ -43,24 +40,9 @@ final class RbacAuthorizerTest {
                  "deployments"],"verbs":["get","list","watch"]}]}""");
     }
 
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
-
     private static ApiHarness.Reply as(UserInfo user, String method, String path) {
         return api.call(user, method, path, method.equals("GET") ? null : "application/json",
                 method.equals("POST") ? "{\"metadata\":{\"name\":\"c1\"}}" : "");
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        Instant deadline = Instant.now().plus(WAIT);
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("not within " + WAIT + ": " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 
     @Test
@@ -94,14 +76,14 @@ final class RbacAuthorizerTest {
         api.post("/apis/rbac.authorization.k8s.io/v1/namespaces/team/rolebindings", """
                 {"metadata":{"name":"alice-cm"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role",
                  "name":"cm-writer"},"subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"alice"}]}""");
-        await("alice may list configmaps", () -> as(ALICE, "GET", "/api/v1/namespaces/team/configmaps").code() == 200);
+        WAIT.until("alice may list configmaps", () -> as(ALICE, "GET", "/api/v1/namespaces/team/configmaps").code() == 200);
         assertEquals(201, as(ALICE, "POST", "/api/v1/namespaces/team/configmaps").code());
         assertEquals(403, as(ALICE, "DELETE", "/api/v1/namespaces/team/configmaps/c1").code());
         assertEquals(403, as(ALICE, "GET", "/api/v1/namespaces/other/configmaps").code());
         assertEquals(403, as(ALICE, "GET", "/api/v1/namespaces/team/secrets").code());
         assertEquals(403, as(BOB, "GET", "/api/v1/namespaces/team/configmaps").code());
         api.delete("/apis/rbac.authorization.k8s.io/v1/namespaces/team/rolebindings/alice-cm");
-        await("alice refused again", () -> as(ALICE, "GET", "/api/v1/namespaces/team/configmaps").code() == 403);
+        WAIT.until("alice refused again", () -> as(ALICE, "GET", "/api/v1/namespaces/team/configmaps").code() == 403);
     }
 
     @Test
@@ -110,13 +92,13 @@ final class RbacAuthorizerTest {
         api.post("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", """
                 {"metadata":{"name":"dev-view"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole",
                  "name":"reader"},"subjects":[{"kind":"Group","apiGroup":"rbac.authorization.k8s.io","name":"dev"}]}""");
-        await("dev may list deployments", () -> as(ALICE, "GET", "/apis/apps/v1/namespaces/other/deployments").code() == 200);
+        WAIT.until("dev may list deployments", () -> as(ALICE, "GET", "/apis/apps/v1/namespaces/other/deployments").code() == 200);
         assertEquals(200, as(ALICE, "GET", "/apis/apps/v1/deployments").code());
         assertEquals(403, as(ALICE, "GET", "/api/v1/namespaces/other/secrets").code(), "reader does not read secrets");
         assertEquals(403, as(ALICE, "POST", "/api/v1/namespaces/other/configmaps").code());
         assertEquals(403, as(BOB, "GET", "/apis/apps/v1/deployments").code());
         api.delete("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/dev-view");
-        await("dev refused again", () -> as(ALICE, "GET", "/apis/apps/v1/deployments").code() == 403);
+        WAIT.until("dev refused again", () -> as(ALICE, "GET", "/apis/apps/v1/deployments").code() == 403);
     }
 
     @Test
@@ -128,7 +110,7 @@ final class RbacAuthorizerTest {
         api.post("/apis/rbac.authorization.k8s.io/v1/namespaces/team/rolebindings", """
                 {"metadata":{"name":"robot-edit"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole",
                  "name":"reader"},"subjects":[{"kind":"ServiceAccount","name":"robot"}]}""");
-        await("robot may list pods", () -> as(robot, "GET", "/api/v1/namespaces/team/pods").code() == 200);
+        WAIT.until("robot may list pods", () -> as(robot, "GET", "/api/v1/namespaces/team/pods").code() == 200);
         assertEquals(403, as(twin, "GET", "/api/v1/namespaces/team/pods").code());
     }
 
@@ -138,7 +120,7 @@ final class RbacAuthorizerTest {
         api.post("/apis/rbac.authorization.k8s.io/v1/namespaces/other/rolebindings", """
                 {"metadata":{"name":"bob-view"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole",
                  "name":"reader"},"subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"bob"}]}""");
-        await("bob may list pods", () -> as(BOB, "GET", "/api/v1/namespaces/other/pods").code() == 200);
+        WAIT.until("bob may list pods", () -> as(BOB, "GET", "/api/v1/namespaces/other/pods").code() == 200);
         assertTrue(subjectReview("bob", "list", "pods", "other").path("allowed").asBoolean());
         assertFalse(subjectReview("bob", "list", "pods", "team").path("allowed").asBoolean());
         assertFalse(subjectReview("bob", "delete", "pods", "other").path("allowed").asBoolean());
@@ -167,7 +149,7 @@ final class RbacAuthorizerTest {
         api.post("/apis/rbac.authorization.k8s.io/v1/namespaces/team/rolebindings", """
                 {"metadata":{"name":"carol-admin"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role",
                  "name":"role-admin"},"subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"carol"}]}""");
-        await("carol may list configmaps", () -> as(carol, "GET", "/api/v1/namespaces/team/configmaps").code() == 200);
+        WAIT.until("carol may list configmaps", () -> as(carol, "GET", "/api/v1/namespaces/team/configmaps").code() == 200);
         String path = "/apis/rbac.authorization.k8s.io/v1/namespaces/team/roles";
         ApiHarness.Reply ok = api.call(carol, "POST", path, "application/json", """
                 {"metadata":{"name":"cm-get"},"rules":[{"apiGroups":[""],"resources":["configmaps"],"verbs":["get"]}]}""");

@@ -46,11 +46,13 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What each authenticator adds to a request, per authentication (JMH sample time: the p0.50 line is the
  * median in µs): a client certificate chain verified against the client CA (and remembered, as the server
- * does: {@code x509}); a static token file; a bound
- * service-account JWT (RSA verification, claims, the account's lookup); an OIDC ID token of a loopback
- * issuer (keys fetched once); a webhook token over loopback HTTPS; and the same tokens through kube's 10 s
- * token cache ({@code cached*}: what every request after the first pays). The lookups are an in-memory map,
- * as the server's come from its watch cache.
+ * does: {@code x509}); a static token file; a bound service-account JWT as every request pays it (its
+ * signature remembered, its times, audience and account checked: {@code serviceAccountJwt}) and on first use
+ * ({@code serviceAccountJwtFirstUse}: the signature verified too); an OIDC ID token of a loopback issuer (keys
+ * fetched once); a webhook token over loopback HTTPS; and the tokens through kube's 10 s token cache
+ * ({@code cached*}: what every request after the first pays; the server no longer puts service-account
+ * tokens behind it, so that revocation is immediate). The lookups are an in-memory map, as the server's come
+ * from its watch cache.
  *
  * <p>Run: {@code bench/authn.sh} (about a minute).
  */
@@ -73,6 +75,8 @@ public class AuthenticatorBenchmark {
     private TokenAuthenticator oidc;
     private TokenAuthenticator webhook;
     private TokenAuthenticator cachedServiceAccounts;
+    private java.security.PublicKey saKey;
+    private ObjectLookup saLookup;
     private TokenAuthenticator cachedOidc;
     private TokenAuthenticator cachedWebhook;
     private String saToken;
@@ -142,6 +146,8 @@ public class AuthenticatorBenchmark {
                 return List.of();
             }
         };
+        saKey = keys.publicKey();
+        saLookup = lookup;
         serviceAccounts = new ServiceAccountTokens(List.of(keys.publicKey()), List.of(API), List.of(), lookup, true,
                 LegacyTokenUse.NONE, clock);
         long now = clock.instant().getEpochSecond();
@@ -180,6 +186,13 @@ public class AuthenticatorBenchmark {
     @Benchmark
     public Object serviceAccountJwt() {
         return serviceAccounts.authenticate(saToken, List.of());
+    }
+
+    /** A fresh authenticator: the signature is verified (ES256) before the claims are checked. */
+    @Benchmark
+    public Object serviceAccountJwtFirstUse() {
+        return new ServiceAccountTokens(List.of(saKey), List.of(API), List.of(), saLookup, true, LegacyTokenUse.NONE,
+                Clock.systemUTC()).authenticate(saToken, List.of());
     }
 
     @Benchmark

@@ -4,6 +4,7 @@ import io.kapi.assembly.ApiConfig;
 import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Decision;
 import io.kapi.authz.rbac.RbacAuthorizer;
+import io.kapi.informers.SharedInformers;
 import io.kapi.harness.ApiHarness;
 import io.kapi.request.Verb;
 import io.kapi.user.UserInfo;
@@ -52,6 +53,7 @@ public class RbacAuthorizerBenchmark {
 
     private ApiHarness api;
     private RbacAuthorizer rbac;
+    private SharedInformers informers;
     private AuthorizationAttributes allowed;
     private AuthorizationAttributes refused;
 
@@ -73,7 +75,9 @@ public class RbacAuthorizerBenchmark {
                      "name":"reader"},"subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io",
                      "name":"user-%d"}]}""".formatted(i, i));
         }
-        rbac = RbacAuthorizer.start(api.assembly().registry());
+        informers = new SharedInformers(api.assembly().registry()::store);
+        rbac = RbacAuthorizer.start(informers, api.assembly().registry());
+        informers.start();
         String ns = "ns-" + (namespaces - 1);
         allowed = request("user-" + (BINDINGS - 1), ns);
         refused = request("nobody", ns);
@@ -94,6 +98,7 @@ public class RbacAuthorizerBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
         rbac.close();
+        informers.close();
         api.close();
     }
 

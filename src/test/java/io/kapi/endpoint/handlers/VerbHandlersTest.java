@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kapi.harness.ApiHarness;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.kapi.harness.InMemoryApi;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -15,17 +14,9 @@ class VerbHandlersTest {
 
     private static final String CMS = "/api/v1/namespaces/default/configmaps";
     private static final String DEPLOYS = "/apis/apps/v1/namespaces/default/deployments";
+
+    @InMemoryApi
     private static ApiHarness api;
-
-    @BeforeAll
-    static void start() {
-        api = new ApiHarness();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
 
     private static String cm(String name, String value) {
         return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name

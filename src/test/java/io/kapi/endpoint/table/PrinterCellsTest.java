@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PrinterCellsTest {
 
     static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
-    private static final TableConvertor CONVERTOR = TableConvertor.withoutSchemas();
+    private static final TableConvertor CONVERTOR = BuiltinPrinting.convertor();
 
     record Fixture(String file, String group, String kind, String name, JsonNode object, JsonNode cells,
                    JsonNode conditions) {

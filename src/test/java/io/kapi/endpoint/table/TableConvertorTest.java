@@ -2,6 +2,8 @@ package io.kapi.endpoint.table;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 class TableConvertorTest {
 
-    private static final TableConvertor CONVERTOR = TableConvertor.withoutSchemas();
+    private static final TableConvertor CONVERTOR = BuiltinPrinting.convertor();
     private static final ApiResource PODS = PrinterCellsTest.resource("", "Pod");
 
     private static ObjectNode pod(String name, String rv) throws IOException {
@@ -151,15 +153,15 @@ class TableConvertorTest {
         JsonNode defs = CONVERTOR.printer(widgets).columnDefinitions();
         assertEquals(List.of("Name", "Created At"), defs.findValuesAsText("name"));
         assertEquals("date", defs.get(1).path("type").asText());
-        assertFalse(CONVERTOR.hasPrinter("example.com", "Widget"));
-        assertTrue(CONVERTOR.hasPrinter("", "Pod"));
-        assertFalse(CONVERTOR.hasPrinter("rbac.authorization.k8s.io", "Role"));
+        assertNull(BuiltinPrinting.of(widgets), "no printer of its own");
+        assertNotNull(BuiltinPrinting.of(PODS));
+        assertNull(BuiltinPrinting.of(PrinterCellsTest.resource("rbac.authorization.k8s.io", "Role")));
     }
 
     @Test
     @DisplayName("descriptions should come from the OpenAPI docs, without the enum list")
     void descriptions() {
-        TableConvertor withDocs = TableConvertor.create(Schemas.load());
+        TableConvertor withDocs = TableConvertor.create(Schemas.load(), BuiltinPrinting::of);
         JsonNode pods = withDocs.printer(PODS).columnDefinitions();
         assertTrue(pods.get(0).path("description").asText().startsWith("Name must be unique within a namespace."));
         assertTrue(pods.get(4).path("description").asText().startsWith("CreationTimestamp is a timestamp"));

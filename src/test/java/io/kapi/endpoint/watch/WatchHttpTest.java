@@ -11,6 +11,7 @@ import io.kapi.certs.LocalPki;
 import io.kapi.certs.Pem;
 import io.kapi.certs.ServingNames;
 import io.kapi.certs.TlsMaterial;
+import io.kapi.fixtures.Await;
 import io.kapi.machinery.Json;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
@@ -66,9 +67,8 @@ class WatchHttpTest {
         client = adminClient(pki);
         // the standalone controllers write kube-root-ca.crt into default: wait for it, so that the
         // configmap events the tests watch for are their own
-        for (int i = 0; i < 600 && get("/api/v1/namespaces/default/configmaps/kube-root-ca.crt").statusCode() != 200; i++) {
-            Thread.sleep(50);
-        }
+        Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(50)).until("kube-root-ca.crt in default",
+                () -> get("/api/v1/namespaces/default/configmaps/kube-root-ca.crt").statusCode() == 200);
     }
 
     @AfterAll

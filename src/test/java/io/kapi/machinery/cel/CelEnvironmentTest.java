@@ -67,6 +67,72 @@ class CelEnvironmentTest {
                 + "IDENTIFIER}\n | 1 +\n | ...^", error.getMessage());
     }
 
+    /** Runs {@code task} on a platform thread with a 96 KiB stack: a caller already deep in its own. */
+    private static <T> T onSmallStack(java.util.function.Supplier<T> task) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Object> out = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread t = new Thread(null, () -> {
+            try {
+                out.set(task.get());
+            } catch (Throwable e) {
+                out.set(e);
+            }
+        }, "small-stack", 96 * 1024);
+        t.start();
+        t.join();
+        if (out.get() instanceof Throwable e) {
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new AssertionError("the compilation failed with " + e, e);
+        }
+        @SuppressWarnings("unchecked")
+        T result = (T) out.get();
+        return result;
+    }
+
+    @Test
+    @DisplayName("brackets nested 250 deep or more are refused with cel-go's recursion error, whatever the stack left")
+    void recursionLimit() throws Exception {
+        String expected = "compilation failed: ERROR: <input>:-1:0: expression recursion limit exceeded: 250";
+        for (String deep : List.of("(".repeat(5000) + "1" + ")".repeat(5000) + " == 1", "(".repeat(250) + "1",
+                "[".repeat(3000) + "1" + "]".repeat(3000), "size(".repeat(300) + "'a'" + ")".repeat(300),
+                "{1:".repeat(400) + "1" + "}".repeat(400), "[(".repeat(20000))) {
+            CelError error = assertThrows(CelError.class, () -> onSmallStack(() -> dyn.compile(deep)));
+            assertEquals(CelError.Kind.COMPILE, error.kind());
+            assertEquals(expected, error.getMessage());
+        }
+        CelError chain = assertThrows(CelError.class, () -> dyn.compile("object" + ".b".repeat(300) + " == 1"));
+        assertEquals(expected, chain.getMessage(), "cel-java's own recursion error, as cel-go words it");
+    }
+
+    @Test
+    @DisplayName("an expression nested just under the limit compiles even from a thread with little stack left")
+    void underTheLimit() throws Exception {
+        assertEquals("bool", onSmallStack(() -> dyn.compile("(".repeat(249) + "1" + ")".repeat(249) + " == 1"))
+                .resultType());
+        assertEquals("bool", dyn.compile("'" + "(".repeat(400) + "' == \"" + "[".repeat(400) + "\" // ((((")
+                .resultType(), "brackets in strings and comments do not count");
+    }
+
+    @Test
+    @DisplayName("matches, find and findAll are Go's RE2: unanchored, linear, Go's syntax and limits, Go's errors")
+    void regularExpressions() {
+        assertEquals(true, eval("'abc'.matches('b') && matches('abc', 'c$') && !'abc'.matches('^b')"));
+        assertEquals(true, eval("'" + "a".repeat(20_000) + "'.matches('^(a|a)+$')"));
+        assertEquals("b1", eval("'ab1c'.find('[a-z][0-9]')"));
+        assertEquals(List.of("a", "b"), eval("'a1b2c'.findAll('[a-z]', 2)"));
+        CelError lookahead = assertThrows(CelError.class, () -> eval("'ab'.matches('a(?=b)')"));
+        assertEquals(CelError.Kind.EVALUATION, lookahead.kind());
+        assertEquals("error parsing regexp: invalid or unsupported Perl syntax: `(?=`", lookahead.getMessage());
+        assertEquals("error parsing regexp: invalid repeat count: `{1000}`",
+                assertThrows(CelError.class, () -> eval("'a'.matches('(a{1000}){1000}')")).getMessage());
+        String deep = "(".repeat(3000) + "x" + ")".repeat(3000);
+        assertEquals("error parsing regexp: expression nests too deeply: `" + deep + "`",
+                assertThrows(CelError.class, () -> eval("'x'.matches('" + deep + "')")).getMessage());
+        assertEquals("Illegal regex: error parsing regexp: missing closing ): `(`",
+                assertThrows(CelError.class, () -> eval("'x'.find('(')")).getMessage());
+    }
+
     @Test
     @DisplayName("values follow the schema: integers, maps, lists, timestamps and int-or-string")
     void evaluationWithSchema() {

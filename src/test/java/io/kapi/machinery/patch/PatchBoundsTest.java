@@ -67,5 +67,16 @@ class PatchBoundsTest {
                 () -> Patches.apply(PatchType.JSON, configMap(), bytes(body), null));
         assertEquals(400, e.code());
         assertTrue(e.getMessage().contains("exceeded max depth of " + DecodeBudget.MAX_DEPTH), e.getMessage());
+        String shallower = "[{\"op\":\"add\",\"path\":\"/x\",\"value\":" + value + "}]";
+        assertEquals(half + 1, depth(Patches.apply(PatchType.JSON, configMap(), bytes(shallower), null).get("x")),
+                "a patch nesting thousands of levels applies (on a deep stack)");
+    }
+
+    private static int depth(com.fasterxml.jackson.databind.JsonNode node) {
+        int d = 0;
+        for (com.fasterxml.jackson.databind.JsonNode n = node; n != null && n.isContainerNode(); n = n.get("a")) {
+            d++;
+        }
+        return d;
     }
 }

@@ -2,6 +2,7 @@ package io.kapi.storage.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.kapi.fixtures.Await;
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageOptions;
 import io.kapi.storage.backends.Storages;
@@ -54,10 +55,8 @@ final class AutoCompactorTest {
                 .withCompactionCheckInterval(Duration.ofMillis(20)).withMaxHistoryRevisions(5);
         try (Storage storage = Storages.memory(options)) {
             write(storage, 50);
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (storage.compactedRevision() < 45 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Await.atMost(Duration.ofSeconds(5)).every(Duration.ofMillis(10)).poll(storage::compactedRevision,
+                    compacted -> compacted >= 45);
             assertEquals(45, storage.compactedRevision());
         }
     }

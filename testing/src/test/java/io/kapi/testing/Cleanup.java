@@ -3,6 +3,7 @@ package io.kapi.testing;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kapi.fixtures.Await;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -64,12 +65,8 @@ final class Cleanup {
 
         /** Waits (up to 30 s: threads end asynchronously) until only what existed before is left. */
         void assertNothingLeft(String url) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            List<String> extra = newThreads();
-            while (!extra.isEmpty() && System.nanoTime() < deadline) {
-                sleep();
-                extra = newThreads();
-            }
+            List<String> extra = Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(50))
+                    .poll(this::newThreads, List::isEmpty);
             assertTrue(extra.isEmpty(), "threads left: " + extra);
             Set<Path> dirs = leftDirectories();
             dirs.removeAll(directories);
@@ -90,13 +87,5 @@ final class Cleanup {
         Set<Long> ids = new HashSet<>();
         Thread.getAllStackTraces().keySet().forEach(t -> ids.add(t.threadId()));
         return new Before(ids, leftDirectories());
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(50);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -8,10 +8,12 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kapi.fixtures.Await;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +61,7 @@ class CrdInstallTest {
             KapiSnapshot snapshot = kapi.snapshot();
             widgets.resource(widget("w3", 5)).create();
             widgets.withName("w1").delete();
-            TestWaits.until(() -> widgets.withName("w1").get() == null);
+            Await.atMost(Duration.ofSeconds(30)).until("w1 deleted", () -> widgets.withName("w1").get() == null);
             kapi.restore(snapshot);
             assertEquals(List.of("w1"), widgets.list().getItems().stream().map(w -> w.getMetadata().getName()).toList());
 

@@ -25,6 +25,8 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kapi.fixtures.Await;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +44,8 @@ import org.junit.jupiter.api.Timeout;
 @DisplayName("fabric8 operations against KapiServer")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class Fabric8OperationsTest {
+
+    private static final Await WAIT = Await.atMost(Duration.ofSeconds(30));
 
     KubernetesClient client;
     @KapiNamespace
@@ -117,7 +121,7 @@ class Fabric8OperationsTest {
                 return c;
             });
             client.configMaps().withName("w").delete();
-            TestWaits.until(() -> events.size() >= 3);
+            WAIT.until("3 watch events", () -> events.size() >= 3);
         }
         assertEquals(List.of("ADDED w", "MODIFIED w", "DELETED w"), events);
     }
@@ -149,15 +153,15 @@ class Fabric8OperationsTest {
             }
         }, 1000);
         try {
-            TestWaits.until(informer::hasSynced);
+            WAIT.until("the informer synced", informer::hasSynced);
             client.configMaps().resource(configMap("after", Map.of(), "1")).create();
             client.configMaps().withName("after").edit(c -> {
                 c.getData().put("v", "2");
                 return c;
             });
             client.configMaps().withName("before").delete();
-            TestWaits.until(() -> seen.contains("delete before"));
-            TestWaits.until(() -> resyncs.get() >= 2, TestWaits.DEFAULT, "two resyncs");
+            WAIT.until("the informer sees the delete", () -> seen.contains("delete before"));
+            WAIT.until("two resyncs", () -> resyncs.get() >= 2);
         } finally {
             informer.close();
         }

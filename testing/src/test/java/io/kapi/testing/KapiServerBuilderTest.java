@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kapi.fixtures.Await;
 import io.kapi.machinery.Json;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -113,14 +114,14 @@ class KapiServerBuilderTest {
             admin.configMaps().resource(new ConfigMapBuilder().withNewMetadata().withName("visible").endMetadata().build())
                     .create();
             // the authorizer sees the binding through its informers, a moment after the write (as kube's does)
-            TestWaits.until(() -> {
+            Await.atMost(Duration.ofSeconds(30)).until("jane listing configmaps once bound", () -> {
                 try {
                     return jane.configMaps().list().getItems().stream()
                             .anyMatch(c -> c.getMetadata().getName().equals("visible"));
                 } catch (KubernetesClientException e) {
                     return false;
                 }
-            }, TestWaits.DEFAULT, "jane listing configmaps once bound");
+            });
             assertThrows(KubernetesClientException.class, () -> jane.configMaps().inNamespace("kube-system").list());
         }
     }

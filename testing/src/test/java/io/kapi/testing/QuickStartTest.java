@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kapi.fixtures.Await;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +32,8 @@ class QuickStartTest {
             web.getMetadata().setManagedFields(null);
             client.apps().deployments().resource(web).fieldManager("quickstart").forceConflicts().serverSideApply();
             client.apps().deployments().withName("web").waitUntilCondition(d -> d.getSpec().getReplicas() == 3, 30, TimeUnit.SECONDS);
-            TestWaits.until(() -> informer.getIndexer().getByKey("default/web").getSpec().getReplicas() == 3);
+            Await.atMost(Duration.ofSeconds(30)).until("the informer sees 3 replicas",
+                    () -> informer.getIndexer().getByKey("default/web").getSpec().getReplicas() == 3);
         }
     }
 }

@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kapi.fixtures.Await;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,7 @@ import org.junit.jupiter.api.Timeout;
 class SnapshotRestoreTest {
 
     static final int OBJECTS = 300;
+    static final Await WAIT = Await.atMost(Duration.ofSeconds(30));
     static KapiServer kapi;
     static KubernetesClient client;
     static KapiSnapshot afterSetUp;
@@ -86,20 +89,20 @@ class SnapshotRestoreTest {
         String now = client.configMaps().inNamespace("fixtures").list().getMetadata().getResourceVersion();
         try (Watch watch = client.configMaps().inNamespace("fixtures")
                 .watch(new ListOptionsBuilder().withResourceVersion(now).build(), recorder(events))) {
-            TestWaits.until(() -> informerState(informer).size() == OBJECTS, TestWaits.DEFAULT, "informer synced");
+            WAIT.until("informer synced", () -> informerState(informer).size() == OBJECTS);
             long start = System.nanoTime();
             kapi.restore(afterSetUp);
             double ms = (System.nanoTime() - start) / 1e6;
             System.out.printf("restore of %d objects (300 writes) took %.1f ms%n", OBJECTS, ms);
 
             assertEquals(before, state(), "same names, uids and content as after the set-up");
-            TestWaits.until(() -> events.size() >= 300, TestWaits.DEFAULT, "300 watch events");
+            WAIT.until("300 watch events", () -> events.size() >= 300);
             Map<String, Long> byType = events.stream().collect(Collectors.groupingBy(e -> e.split(" ")[0], Collectors.counting()));
             assertEquals(Map.of("MODIFIED", 100L, "ADDED", 100L, "DELETED", 100L), byType, events.toString());
             for (String event : events) {
                 assertTrue(Long.parseLong(event.split(" ")[2]) > versionBefore, "resourceVersions keep growing: " + event);
             }
-            TestWaits.until(() -> informerState(informer).equals(before), TestWaits.DEFAULT, "the informer follows the restore");
+            WAIT.until("the informer follows the restore", () -> informerState(informer).equals(before));
         } finally {
             informer.close();
         }

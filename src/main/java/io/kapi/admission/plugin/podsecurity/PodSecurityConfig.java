@@ -1,8 +1,8 @@
 package io.kapi.admission.plugin.podsecurity;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.Json;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -24,7 +24,7 @@ public record PodSecurityConfig(NamespacePolicy defaults, Set<String> usernames,
         if (configuration == null || configuration.isNull()) {
             return DEFAULT;
         }
-        ObjectNode labels = JsonNodeFactory.instance.objectNode();
+        ObjectNode labels = Json.NODES.objectNode();
         configuration.path("defaults").properties().forEach(e -> labels.set(NamespacePolicy.PREFIX + e.getKey(),
                 e.getValue()));
         NamespacePolicy.Parsed parsed = NamespacePolicy.parse(labels, NamespacePolicy.PRIVILEGED);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The pod metadata and spec the checks read (a pod's own, or a workload's pod template), as JSON.
@@ -16,6 +17,14 @@ public record PodView(JsonNode metadata, JsonNode spec) {
     public PodView {
         metadata = metadata == null ? MissingNode.getInstance() : metadata;
         spec = spec == null ? MissingNode.getInstance() : spec;
+    }
+
+    /** The pod a workload's pod template makes, empty when it has none (an optional template left out). */
+    public static Optional<PodView> ofTemplate(JsonNode template) {
+        if (template == null || !template.isObject()) {
+            return Optional.empty();
+        }
+        return Optional.of(new PodView(template.path("metadata"), template.path("spec")));
     }
 
     /** The init containers, containers and ephemeral containers, in that order (kube's visitor). */

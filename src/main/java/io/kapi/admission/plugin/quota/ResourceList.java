@@ -1,8 +1,8 @@
 package io.kapi.admission.plugin.quota;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.Json;
 import io.kapi.machinery.quantity.Quantity;
 import java.util.Collection;
 import java.util.Map;
@@ -109,7 +109,7 @@ public record ResourceList(SortedMap<String, Quantity> values) {
     }
 
     public ObjectNode toJson() {
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        ObjectNode o = Json.NODES.objectNode();
         values.forEach((k, v) -> o.put(k, canonical(v)));
         return o;
     }

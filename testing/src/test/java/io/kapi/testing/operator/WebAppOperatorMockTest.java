@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.kapi.fixtures.Await;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -46,13 +47,13 @@ class WebAppOperatorMockTest extends WebAppOperatorSuite {
         operator().close();
         try (WebAppOperator asWritten = new WebAppOperator(client).start()) {
             createApp("plain", Map.of("image", "nginx:1.27"));
-            until(() -> asWritten.errors().containsKey("plain"), "the operator tried");
+            EVENTUALLY.until("the operator tried", () -> asWritten.errors().containsKey("plain"));
             assertTrue(asWritten.errors().get("plain").startsWith("404 "), asWritten.errors().get("plain"));
             assertNull(client.apps().deployments().withName("plain").get());
 
             client.apps().deployments().resource(WebAppOperator.desired(client.configMaps().withName("plain").get())).create();
             editApp("plain", data -> data.put("replicas", "2"));
-            until(() -> asWritten.errors().getOrDefault("plain", "").startsWith("415 "), "415 " + asWritten.errors());
+            EVENTUALLY.until("415 " + asWritten.errors(), () -> asWritten.errors().getOrDefault("plain", "").startsWith("415 "));
         }
     }
 

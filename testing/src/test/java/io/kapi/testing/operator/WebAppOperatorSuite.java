@@ -2,7 +2,6 @@ package io.kapi.testing.operator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -13,12 +12,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kapi.fixtures.Await;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -43,6 +42,7 @@ import org.junit.jupiter.api.Timeout;
 abstract class WebAppOperatorSuite {
 
     static final Duration WAIT = Duration.ofSeconds(30);
+    static final Await EVENTUALLY = Await.atMost(WAIT).every(Duration.ofMillis(10));
 
     private WebAppOperator operator;
 
@@ -118,7 +118,7 @@ abstract class WebAppOperatorSuite {
         // the queue is first in, first out: had the operator taken "notes" for an app, it would be there by now
         assertNull(client().apps().deployments().withName("notes").get());
         client().configMaps().withName("forum").delete();
-        until(() -> client().apps().deployments().withName("forum").get() == null, "forum's Deployment deleted");
+        EVENTUALLY.until("forum's Deployment deleted", () -> client().apps().deployments().withName("forum").get() == null);
     }
 
     // ---- the scenarios where the servers differ: each subclass asserts what its server does -------
@@ -167,8 +167,8 @@ abstract class WebAppOperatorSuite {
      */
     Outcome negativeReplicas(String name) {
         createApp(name, Map.of("image", "nginx:1.27", "replicas", "-1"));
-        until(() -> operator.errors().containsKey(name) || client().apps().deployments().withName(name).get() != null,
-                "the operator acted on " + name);
+        EVENTUALLY.until("the operator acted on " + name,
+                () -> operator.errors().containsKey(name) || client().apps().deployments().withName(name).get() != null);
         return new Outcome(operator.errors().get(name), client().apps().deployments().withName(name).get());
     }
 
@@ -238,19 +238,6 @@ abstract class WebAppOperatorSuite {
     Deployment awaitDeployment(String name, Predicate<Deployment> condition) {
         return client().apps().deployments().withName(name)
                 .waitUntilCondition(d -> d != null && condition.test(d), WAIT.toSeconds(), TimeUnit.SECONDS);
-    }
-
-    static void until(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, what + ": not within " + WAIT);
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-        }
     }
 
     private static List<String> names(List<Deployment> items, String prefix) {

@@ -1,0 +1,102 @@
+package io.kapi.machinery.tree;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.kapi.machinery.Json;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("trees whose copy, equality, hash and writing need no stack")
+class StacklessNodesTest {
+
+    /** A random tree of objects, arrays and scalars, built by {@code nodes}. */
+    private static JsonNode random(Random r, JsonNodeFactory nodes, int depth) {
+        if (depth == 0 || r.nextInt(4) == 0) {
+            return switch (r.nextInt(6)) {
+                case 0 -> nodes.textNode("s" + r.nextInt(5));
+                case 1 -> nodes.numberNode(r.nextInt(5));
+                case 2 -> nodes.numberNode(new java.math.BigDecimal("1.50"));
+                case 3 -> nodes.booleanNode(r.nextBoolean());
+                case 4 -> nodes.nullNode();
+                default -> nodes.numberNode(r.nextLong());
+            };
+        }
+        if (r.nextBoolean()) {
+            var o = nodes.objectNode();
+            for (int i = r.nextInt(4); i > 0; i--) {
+                o.set("k" + r.nextInt(6), random(r, nodes, depth - 1));
+            }
+            return o;
+        }
+        var a = nodes.arrayNode();
+        for (int i = r.nextInt(4); i > 0; i--) {
+            a.add(random(r, nodes, depth - 1));
+        }
+        return a;
+    }
+
+    @Test
+    @DisplayName("copies, equality, hash codes and JSON are Jackson's, so both kinds of tree mix")
+    void sameAsJackson() throws Exception {
+        JsonMapper plain = new JsonMapper();
+        for (int seed = 0; seed < 500; seed++) {
+            JsonNode ours = random(new Random(seed), Json.NODES, 6);
+            JsonNode theirs = random(new Random(seed), JsonNodeFactory.withExactBigDecimals(true), 6);
+            assertEquals(theirs, ours);
+            assertEquals(ours, theirs);
+            assertEquals(theirs.hashCode(), ours.hashCode());
+            assertEquals(plain.writeValueAsString(theirs), ours.toString());
+            assertEquals(plain.writeValueAsString(theirs), Json.MAPPER.writeValueAsString(ours));
+            JsonNode copy = ours.deepCopy();
+            assertEquals(ours, copy);
+            if (ours.isContainerNode()) {
+                assertTrue(copy != ours);
+            }
+            JsonNode other = random(new Random(seed + 10_000), Json.NODES, 6);
+            if (!other.equals(theirs)) {
+                assertNotEquals(ours, other);
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("a tree 100,000 levels deep is copied, compared, hashed and written, and the mapper reads 20,000, on a 128 KiB stack")
+    void deepTreeOnSmallStack() throws Exception {
+        var root = Json.NODES.objectNode();
+        var node = root;
+        for (int i = 0; i < 100_000; i++) {
+            node = i % 2 == 0 ? node.putObject("a") : node.putArray("b").addObject();
+        }
+        node.put("leaf", 1);
+        JsonNode tree = root;
+        AtomicReference<Object> out = new AtomicReference<>();
+        Thread small = new Thread(null, () -> {
+            try {
+                JsonNode copy = tree.deepCopy();
+                boolean equal = copy.equals(tree) && tree.equals(copy);
+                boolean sameHash = copy.hashCode() == tree.hashCode();
+                boolean withComparator = tree.equals((a, b) -> a.equals(b) ? 0 : 1, copy);
+                String json = copy.toString();
+                String within = "[".repeat(Json.MAX_DEPTH) + "]".repeat(Json.MAX_DEPTH);
+                boolean readBack = Json.MAPPER.readTree(within).toString().equals(within);
+                out.set(equal && sameHash && withComparator && readBack && json.length() > 400_000);
+            } catch (Throwable t) {
+                out.set(t);
+            }
+        }, "small-stack", 128 * 1024);
+        small.start();
+        small.join();
+        assertEquals(true, out.get());
+        var changed = tree.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) changed).put("other", 2);
+        assertFalse(changed.equals(tree));
+    }
+}
