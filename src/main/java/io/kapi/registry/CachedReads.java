@@ -7,6 +7,7 @@ import io.kapi.storage.Storage;
 import io.kapi.storage.cache.CacheWatch;
 import io.kapi.storage.cache.CachedObject;
 import io.kapi.storage.cache.ResourceCache;
+import io.kapi.storage.cache.SharedFrames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -80,16 +81,20 @@ final class CachedReads implements ObjectReads {
         int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : 0;
         ResourceCache.Page page = cache.list(scope(namespace, options), null, limit, filter(options));
         List<ObjectNode> items = new ArrayList<>(page.items().size());
+        List<SharedFrames> encodings = copy ? null : new ArrayList<>(page.items().size());
         for (CachedObject o : page.items()) {
             items.add(copy ? o.object().deepCopy() : o.object());
+            if (encodings != null) {
+                encodings.add(o.encodings());
+            }
         }
         String revision = Long.toString(page.revision());
         if (page.lastKey() == null) {
-            return new ListResult(items, revision, null, null);
+            return new ListResult(items, revision, null, null, encodings);
         }
         String next = new ContinueToken(page.revision(), page.lastKey().substring(prefix.length()) + "\0").encode();
         boolean unfiltered = options.labelSelector().isEverything() && options.fieldSelector().isEverything();
-        return new ListResult(items, revision, next, unfiltered ? page.remaining() : null);
+        return new ListResult(items, revision, next, unfiltered ? page.remaining() : null, encodings);
     }
 
     /** kube-apiserver's {@code shouldDelegateList}: which lists the watch cache cannot answer. */

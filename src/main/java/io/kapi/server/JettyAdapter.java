@@ -84,7 +84,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         try {
             answer = chain.proceed(toServerRequest(request, body));
         } catch (ApiException e) {
-            answer = StatusResponses.of(e);
+            answer = StatusResponses.of(e, request.getHeaders().get("Accept"));
         } catch (RuntimeException | Error e) {
             logFailure("cannot serve " + request.getMethod() + " " + request.getHttpURI(), e);
             answer = StatusResponses.of(ApiException.internal("the request could not be served"));

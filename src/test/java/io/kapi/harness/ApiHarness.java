@@ -108,6 +108,12 @@ public final class ApiHarness implements AutoCloseable {
         return new Reply(response.status(), response.json(), response.text(), response.headers());
     }
 
+    /** One request as the admin, with the response's bytes as they are (a protobuf body, say). */
+    public InMemoryServer.Response raw(String method, String pathAndQuery, Map<String, List<String>> headers,
+                                       byte[] body) {
+        return server.call(ADMIN, method, pathAndQuery, headers, body);
+    }
+
     /** Whether {@link #close()} was called. */
     public boolean isClosed() {
         return closed;

@@ -1,9 +1,11 @@
 package io.kapi.endpoint.codec;
 
-/** The wire formats Kapi reads and writes. Protobuf and CBOR are not supported yet. */
+/** The wire formats Kapi reads and writes. CBOR is not supported yet. */
 public enum Format {
     JSON("application/json"),
-    YAML("application/yaml");
+    YAML("application/yaml"),
+    /** Kubernetes' protobuf, for the built-in kinds (see {@code io.kapi.machinery.protobuf.ProtobufCodec}). */
+    PROTOBUF("application/vnd.kubernetes.protobuf");
 
     private final String mediaType;
 

@@ -9,13 +9,17 @@ import java.util.Set;
 /**
  * Chooses the response format from an Accept header, as kube-apiserver's {@code NegotiateOutputMediaType}
  * does: media ranges are tried best first (by q, concrete before wildcard, then header order); a range
- * matches when its type fits JSON or YAML (JSON first, so {@code * / *} and {@code application/*} mean JSON)
- * and its {@code as;g;v} parameters, if any, name a conversion the endpoint allows. A format whose most
- * specific range has {@code q=0} is never chosen. {@code stream=watch} is allowed (the watch handler reads it
- * itself), other stream values are not; unknown parameters are ignored; protobuf and CBOR ranges never match.
- * No header means JSON.
+ * matches a format when its type fits it (formats in kube's order JSON, YAML, protobuf, so {@code * / *} and
+ * {@code application/*} mean JSON) and the endpoint allows the format for what the range asks: the object
+ * itself in protobuf only where the kind has a protobuf form (the built-in kinds, not custom resources: kube's
+ * {@code StandardSerializers}), a Table in JSON or YAML only, PartialObjectMetadata(List) in any format
+ * (kube's {@code AllowsMediaTypeTransform}). A format whose most specific range has {@code q=0} is never
+ * chosen. {@code stream=watch} is allowed (the watch handler reads it itself), other stream values are not;
+ * unknown parameters are ignored; CBOR ranges never match. No header means JSON.
  *
- * <p>kubectl sends e.g. {@code application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json}.
+ * <p>kubectl sends e.g. {@code application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json};
+ * client-go's controllers {@code application/vnd.kubernetes.protobuf,application/json}; its metadata client
+ * {@code application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json}.
  */
 public final class Negotiation {
 
@@ -38,26 +42,31 @@ public final class Negotiation {
             new GroupVersionKind("apidiscovery.k8s.io", "v2", "APIGroupDiscoveryList"),
             new GroupVersionKind("apidiscovery.k8s.io", "v2beta1", "APIGroupDiscoveryList"));
 
-    /** What the 406 message lists. */
-    static final String ACCEPTED = "application/json, application/yaml";
+    /** What the 406 message lists: every format kube-apiserver's serializers offer, as it does. */
+    public static final String ACCEPTED = "application/json, application/yaml, application/vnd.kubernetes.protobuf";
 
-    private static final List<Format> FORMATS = List.of(Format.JSON, Format.YAML);
+    private static final List<Format> FORMATS = List.of(Format.JSON, Format.YAML, Format.PROTOBUF);
 
     private Negotiation() {
     }
 
-    /** Negotiates for a resource endpoint (get, list, create... of any resource). */
-    public static ResponseTarget forResource(String accept) {
-        return negotiate(accept, RESOURCE_CONVERSIONS);
+    /**
+     * Negotiates for a resource endpoint (get, list, create... of any resource).
+     *
+     * @param protobuf whether the resource's kind has a protobuf form (a built-in kind)
+     */
+    public static ResponseTarget forResource(String accept, boolean protobuf) {
+        return negotiate(accept, RESOURCE_CONVERSIONS, protobuf);
     }
 
     /**
      * Negotiates against {@code conversions}, the {@code as} targets the endpoint can produce (empty for
      * endpoints that serve only their own kind).
      *
+     * @param protobuf whether the endpoint's own kind (without conversion) can be written in protobuf
      * @throws ApiException 406 NotAcceptable when no media range can be served
      */
-    public static ResponseTarget negotiate(String accept, Set<GroupVersionKind> conversions) {
+    public static ResponseTarget negotiate(String accept, Set<GroupVersionKind> conversions, boolean protobuf) {
         if (accept == null || accept.isBlank() || accept.equals("application/json")) {
             return ResponseTarget.JSON;
         }
@@ -68,7 +77,7 @@ public final class Negotiation {
                 if (!matches(range, format)) {
                     continue;
                 }
-                ResponseTarget target = target(range, format, conversions);
+                ResponseTarget target = target(range, format, conversions, protobuf);
                 if (target != null) {
                     return target;
                 }
@@ -118,7 +127,8 @@ public final class Negotiation {
         return rejected;
     }
 
-    private static ResponseTarget target(MediaType range, Format format, Set<GroupVersionKind> conversions) {
+    private static ResponseTarget target(MediaType range, Format format, Set<GroupVersionKind> conversions,
+                                         boolean protobuf) {
         String stream = range.param("stream");
         if (stream != null && !stream.isEmpty() && !stream.equals("watch")) {
             return null;
@@ -128,10 +138,18 @@ public final class Negotiation {
         String group = range.param("g");
         String version = range.param("v");
         if (as == null && group == null && version == null) {
-            return new ResponseTarget(format, null, pretty);
+            return format != Format.PROTOBUF || protobuf ? new ResponseTarget(format, null, pretty) : null;
         }
         GroupVersionKind gvk = new GroupVersionKind(group == null ? "" : group, version == null ? "" : version,
                 as == null ? "" : as);
-        return conversions.contains(gvk) ? new ResponseTarget(format, gvk, pretty) : null;
+        if (!conversions.contains(gvk) || format == Format.PROTOBUF && !protobufConversion(gvk)) {
+            return null;
+        }
+        return new ResponseTarget(format, gvk, pretty);
+    }
+
+    /** Conversions with a protobuf form: PartialObjectMetadata(List) and the aggregated discovery list, not Table. */
+    private static boolean protobufConversion(GroupVersionKind gvk) {
+        return !gvk.kind().equals("Table");
     }
 }

@@ -112,7 +112,7 @@ public final class RequestDecoder {
         }
         MediaType m = MediaType.parse(contentType);
         if (m != null) {
-            for (Format f : Format.values()) {
+            for (Format f : List.of(Format.JSON, Format.YAML)) { // protobuf bodies are KubeBodyDecoder's
                 if (f.mediaType().equals(m.essence())) {
                     return f;
                 }

@@ -13,7 +13,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.kapi.endpoint.CpuShare;
+import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.protobuf.ProtobufCodec;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -55,12 +57,21 @@ public final class ResponseEncoder {
     private ResponseEncoder() {
     }
 
-    /** The bytes of {@code body} in {@code target}'s format; send them with {@link #contentType}. */
+    /**
+     * The bytes of {@code body} in {@code target}'s format; send them with {@link #contentType}. In protobuf
+     * the body's {@code apiVersion} and {@code kind} name its message: a body whose kind has no protobuf form
+     * (see {@link #contentType(JsonNode, ResponseTarget)}) is written as JSON.
+     */
     public static byte[] encode(JsonNode body, ResponseTarget target) {
         try {
             return switch (target.format()) {
                 case JSON -> target.pretty() ? PRETTY.writeValueAsBytes(body) : withNewline(COMPACT.writeValueAsBytes(body));
                 case YAML -> Yaml.MAPPER.writeValueAsBytes(sorted(body));
+                case PROTOBUF -> {
+                    GroupVersionKind gvk = kindOf(body);
+                    yield ProtobufCodec.supports(gvk) ? ProtobufCodec.encode(body, gvk)
+                            : withNewline(COMPACT.writeValueAsBytes(body));
+                }
             };
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
@@ -73,12 +84,20 @@ public final class ResponseEncoder {
      * Items' {@code omit} fields (a built-in list's items carry no {@code apiVersion} and {@code kind}) are
      * left out; the items are not modified. Compact JSON only (pretty output is for people, and small).
      *
+     * In protobuf, the envelope's {@code kind} names the list's message, items have no place for
+     * {@code apiVersion} and {@code kind} whatever {@code omit} says, and {@code encodings} keeps (and
+     * gives back) each item's message; JSON ignores it.
+     *
      * @param envelope the list without items: {@code kind}, {@code apiVersion}, {@code metadata}
      */
     public static void writeList(ObjectNode envelope, List<ObjectNode> items, Set<String> omit, ResponseTarget target,
-                                 OutputStream out) throws IOException {
+                                 OutputStream out, ProtobufCodec.ItemEncodings encodings) throws IOException {
+        if (target.format() == Format.PROTOBUF) {
+            ProtobufCodec.writeList(envelope, items, kindOf(envelope), out, CpuShare::step, encodings);
+            return;
+        }
         if (target.format() != Format.JSON || target.pretty()) {
-            throw new IllegalArgumentException("lists are streamed as compact JSON only, not " + target);
+            throw new IllegalArgumentException("lists are streamed as compact JSON or protobuf only, not " + target);
         }
         SerializerProvider provider = Json.MAPPER.getSerializerProviderInstance();
         try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(out)) {
@@ -109,9 +128,28 @@ public final class ResponseEncoder {
         out.write('\n');
     }
 
-    /** The Content-Type header of a response to {@code target}: {@code application/json} or {@code application/yaml}. */
+    /**
+     * The Content-Type header of a response to {@code target}: {@code application/json},
+     * {@code application/yaml} or {@code application/vnd.kubernetes.protobuf}.
+     */
     public static String contentType(ResponseTarget target) {
         return target.format().mediaType();
+    }
+
+    /** The Content-Type of {@code body} {@link #encode encoded} for {@code target}: JSON for a kind protobuf lacks. */
+    public static String contentType(JsonNode body, ResponseTarget target) {
+        if (target.format() == Format.PROTOBUF && !ProtobufCodec.supports(kindOf(body))) {
+            return Format.JSON.mediaType();
+        }
+        return contentType(target);
+    }
+
+    /** The kind a body names with its {@code apiVersion} and {@code kind}. */
+    public static GroupVersionKind kindOf(JsonNode body) {
+        String apiVersion = body.path("apiVersion").asText("");
+        int slash = apiVersion.indexOf('/');
+        return new GroupVersionKind(slash < 0 ? "" : apiVersion.substring(0, slash),
+                apiVersion.substring(slash + 1), body.path("kind").asText(""));
     }
 
     private static byte[] withNewline(byte[] json) {

@@ -9,8 +9,9 @@ import java.util.Locale;
 /**
  * Content negotiation for discovery. client-go asks for aggregated discovery with
  * {@code application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList} (then v2beta1, then
- * plain JSON or protobuf as fallbacks); the first acceptable entry by descending {@code q} wins.
- * Only JSON is served: a request that accepts neither JSON nor an aggregated form gets 406.
+ * plain JSON or protobuf as fallbacks); the first acceptable entry by descending {@code q} wins. Each
+ * document is served in JSON or in protobuf ({@code application/vnd.kubernetes.protobuf}, with the same
+ * {@code g;v;as} parameters for the aggregated forms); a request that accepts none of them gets 406.
  */
 final class DiscoveryAccept {
 
@@ -31,6 +32,20 @@ final class DiscoveryAccept {
         String contentType() {
             return "application/json;g=apidiscovery.k8s.io;v=" + version + ";as=APIGroupDiscoveryList";
         }
+
+        String protobufContentType() {
+            return "application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=" + version + ";as=APIGroupDiscoveryList";
+        }
+    }
+
+    /**
+     * What to answer with.
+     *
+     * @param aggregated the aggregated form, or null for the plain document
+     * @param protobuf whether in protobuf rather than JSON
+     */
+    record Choice(Aggregated aggregated, boolean protobuf) {
+        static final Choice JSON = new Choice(null, false);
     }
 
     private record MediaRange(String type, String g, String v, String as, double q) {
@@ -40,14 +55,14 @@ final class DiscoveryAccept {
     }
 
     /**
-     * The aggregated form to answer with, or null for the plain document.
+     * The form to answer with.
      *
      * @param allowAggregated whether this path serves aggregated discovery ({@code /api}, {@code /apis})
      * @throws ApiException 406 if nothing acceptable is offered
      */
-    static Aggregated negotiate(String accept, boolean allowAggregated) {
+    static Choice negotiate(String accept, boolean allowAggregated) {
         if (accept == null || accept.isBlank()) {
-            return null;
+            return Choice.JSON;
         }
         List<MediaRange> ranges = parse(accept);
         ranges.sort(Comparator.comparingDouble(MediaRange::q).reversed());
@@ -55,20 +70,24 @@ final class DiscoveryAccept {
             if (r.q() <= 0) {
                 continue;
             }
+            boolean protobuf = r.type().equals(DiscoveryHandler.PROTOBUF);
             if (r.as() != null) {
-                if (allowAggregated && r.type().equals("application/json")
+                if (allowAggregated && (protobuf || r.type().equals("application/json"))
                         && "apidiscovery.k8s.io".equals(r.g()) && "APIGroupDiscoveryList".equals(r.as())) {
                     if ("v2".equals(r.v())) {
-                        return Aggregated.V2;
+                        return new Choice(Aggregated.V2, protobuf);
                     }
-                    if ("v2beta1".equals(r.v())) {
-                        return Aggregated.V2BETA1;
+                    if ("v2beta1".equals(r.v()) && !protobuf) { // no v2beta1 message in client-java-proto
+                        return new Choice(Aggregated.V2BETA1, false);
                     }
                 }
                 continue;
             }
             if (r.type().equals("application/json") || r.type().equals("application/*") || r.type().equals("*/*")) {
-                return null;
+                return Choice.JSON;
+            }
+            if (protobuf) {
+                return new Choice(null, true);
             }
         }
         throw ApiException.notAcceptable("application/json, application/yaml, application/vnd.kubernetes.protobuf");

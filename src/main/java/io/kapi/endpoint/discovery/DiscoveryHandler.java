@@ -24,6 +24,7 @@ import java.util.function.Supplier;
 public final class DiscoveryHandler implements RestHandler {
 
     static final String JSON = "application/json";
+    static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
 
     private final Supplier<ResourceTable> tables;
     private final Supplier<List<ExternalVersion>> externals;
@@ -42,22 +43,22 @@ public final class DiscoveryHandler implements RestHandler {
             Map<String, Encoded> groups = new HashMap<>();
             Map<GroupVersion, Encoded> resourceLists = new HashMap<>();
             for (GroupVersion gv : table.groupVersions()) {
-                resourceLists.put(gv, Encoded.json(docs.resourceList(gv), JSON));
+                resourceLists.put(gv, Encoded.json(docs.resourceList(gv), JSON, PROTOBUF));
                 if (!gv.group().isEmpty()) {
-                    groups.computeIfAbsent(gv.group(), g -> Encoded.json(docs.group(g), JSON));
+                    groups.computeIfAbsent(gv.group(), g -> Encoded.json(docs.group(g), JSON, PROTOBUF));
                 }
             }
             for (ExternalVersion e : externals) {
-                groups.computeIfAbsent(e.groupVersion().group(), g -> Encoded.json(docs.group(g), JSON));
+                groups.computeIfAbsent(e.groupVersion().group(), g -> Encoded.json(docs.group(g), JSON, PROTOBUF));
             }
             Map<DiscoveryAccept.Aggregated, Encoded> core = new HashMap<>();
             Map<DiscoveryAccept.Aggregated, Encoded> others = new HashMap<>();
             for (DiscoveryAccept.Aggregated a : DiscoveryAccept.Aggregated.values()) {
-                core.put(a, Encoded.json(docs.aggregated(true, a.apiVersion()), a.contentType()));
-                others.put(a, Encoded.json(docs.aggregated(false, a.apiVersion()), a.contentType()));
+                core.put(a, Encoded.json(docs.aggregated(true, a.apiVersion()), a.contentType(), a.protobufContentType()));
+                others.put(a, Encoded.json(docs.aggregated(false, a.apiVersion()), a.contentType(), a.protobufContentType()));
             }
-            return new Documents(table, externals, Encoded.json(docs.apiVersions(serverAddress), JSON),
-                    Encoded.json(docs.groupList(), JSON), groups, resourceLists, core, others);
+            return new Documents(table, externals, Encoded.json(docs.apiVersions(serverAddress), JSON, PROTOBUF),
+                    Encoded.json(docs.groupList(), JSON, PROTOBUF), groups, resourceLists, core, others);
         }
     }
 
@@ -138,18 +139,23 @@ public final class DiscoveryHandler implements RestHandler {
         if (doc == null) {
             throw ApiException.pathNotFound();
         }
-        DiscoveryAccept.negotiate(request.header("Accept"), false);
-        return doc.respond(request);
+        DiscoveryAccept.Choice choice = DiscoveryAccept.negotiate(request.header("Accept"), false);
+        return in(choice, doc).respond(request);
     }
 
     private RestResponse root(RestRequest request, boolean core) {
-        DiscoveryAccept.Aggregated aggregated = DiscoveryAccept.negotiate(request.header("Accept"), true);
+        DiscoveryAccept.Choice choice = DiscoveryAccept.negotiate(request.header("Accept"), true);
         Documents d = documents();
-        if (aggregated == null) {
-            return (core ? d.apiVersions() : d.groupList()).respond(request).withHeader("Vary", "Accept");
+        if (choice.aggregated() == null) {
+            return in(choice, core ? d.apiVersions() : d.groupList()).respond(request).withHeader("Vary", "Accept");
         }
-        return (core ? d.aggregatedCore() : d.aggregatedGroups()).get(aggregated).respond(request)
+        return in(choice, (core ? d.aggregatedCore() : d.aggregatedGroups()).get(choice.aggregated())).respond(request)
                 .withHeader("Vary", "Accept").withHeader("Cache-Control", "public");
+    }
+
+    /** The document in the format chosen. */
+    private static Encoded in(DiscoveryAccept.Choice choice, Encoded doc) {
+        return choice.protobuf() ? doc.protobuf().get() : doc;
     }
 
     private static String trimSlash(String path) {

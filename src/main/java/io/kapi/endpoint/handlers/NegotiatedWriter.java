@@ -15,21 +15,26 @@ import io.kapi.endpoint.table.PartialObjectMetadata;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.table.TableOptions;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.ListResult;
+import io.kapi.storage.cache.SharedFrames;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Writes responses in what the Accept header negotiates: the object itself as JSON or YAML, or its
- * {@code meta.k8s.io} Table or PartialObjectMetadata(List) conversion.
+ * Writes responses in what the Accept header negotiates: the object itself as JSON, YAML or (for a built-in
+ * kind) protobuf, or its {@code meta.k8s.io} Table (JSON or YAML) or PartialObjectMetadata(List) (any of
+ * the three) conversion. Lists in compact JSON or protobuf are streamed item by item.
  */
 public final class NegotiatedWriter implements ResponseWriter {
 
     /** What a built-in list's items leave out, as kube-apiserver encodes them. */
     private static final Set<String> TYPE_FIELDS = Set.of("apiVersion", "kind");
+    /** The key of an item's protobuf message in its shared encodings. */
+    private static final String PROTOBUF_ITEM = "protobuf-item:";
 
     private final TableConvertor tables;
     private final Clock clock;
@@ -44,7 +49,7 @@ public final class NegotiatedWriter implements ResponseWriter {
 
     @Override
     public Negotiated negotiate(RestRequest request, ApiResource resource) {
-        ResponseTarget target = Negotiation.forResource(request.header("Accept"));
+        ResponseTarget target = Negotiation.forResource(request.header("Accept"), protobuf(resource));
         if (target.isAs("Table")) {
             TableOptions options = tableOptions(request, target);
             return (status, object) -> encode(status, tables.single(resource, object, options, clock.instant()), target);
@@ -61,7 +66,7 @@ public final class NegotiatedWriter implements ResponseWriter {
 
     @Override
     public RestResponse list(RestRequest request, ApiResource resource, ListResult page, boolean typedItems) {
-        ResponseTarget target = Negotiation.forResource(request.header("Accept"));
+        ResponseTarget target = Negotiation.forResource(request.header("Accept"), protobuf(resource));
         ListMeta meta = new ListMeta(page.resourceVersion(), page.continueToken(), page.remainingItemCount());
         JsonNode body;
         if (target.isAs("Table")) {
@@ -70,7 +75,7 @@ public final class NegotiatedWriter implements ResponseWriter {
             body = PartialObjectMetadata.list(page.items(), meta, MetaVersion.parse(target.as().version()));
         } else if (target.converts()) {
             throw notAcceptable(target);
-        } else if (target.format() == Format.JSON && !target.pretty()) {
+        } else if (target.format() == Format.PROTOBUF || target.format() == Format.JSON && !target.pretty()) {
             return streamed(resource, page, target, typedItems);
         } else {
             body = Lists.of(resource, page, typedItems);
@@ -79,8 +84,9 @@ public final class NegotiatedWriter implements ResponseWriter {
     }
 
     /**
-     * A JSON list written item by item as the client takes it: a LIST of 10,000 objects pins the items it
-     * already had, not a second tree and two copies of its encoding. A large one is written by an encoder.
+     * A JSON or protobuf list written item by item as the client takes it: a LIST of 10,000 objects pins the
+     * items it already had, not a second tree and two copies of its encoding. A large one is written by an
+     * encoder.
      */
     private RestResponse streamed(ApiResource resource, ListResult page, ResponseTarget target, boolean typedItems) {
         ObjectNode envelope = Lists.of(resource,
@@ -88,13 +94,27 @@ public final class NegotiatedWriter implements ResponseWriter {
                 typedItems);
         Set<String> omit = typedItems ? Set.of() : TYPE_FIELDS;
         List<ObjectNode> items = page.items();
+        ProtobufCodec.ItemEncodings kept = encodings(page);
         return new RestResponse(200, new ArrayList<>(), new RestResponse.Encoded(ResponseEncoder.contentType(target),
-                out -> encoders.encode(items.size(), () -> ResponseEncoder.writeList(envelope, items, omit, target, out))));
+                out -> encoders.encode(items.size(),
+                        () -> ResponseEncoder.writeList(envelope, items, omit, target, out, kept))));
+    }
+
+    /**
+     * Where the page's items keep their protobuf messages: the watch cache's objects keep them for as long
+     * as they live (a second LIST copies bytes), other items nowhere.
+     */
+    private static ProtobufCodec.ItemEncodings encodings(ListResult page) {
+        List<SharedFrames> shared = page.encodings();
+        if (shared == null) {
+            return ProtobufCodec.ItemEncodings.NONE;
+        }
+        return (index, kind, encoder) -> shared.get(index).get(PROTOBUF_ITEM + kind, encoder);
     }
 
     @Override
     public Negotiated negotiatePlain(RestRequest request) {
-        ResponseTarget target = Negotiation.negotiate(request.header("Accept"), Set.of());
+        ResponseTarget target = Negotiation.negotiate(request.header("Accept"), Set.of(), true);
         return (status, body) -> encode(status, body, target);
     }
 
@@ -103,10 +123,15 @@ public final class NegotiatedWriter implements ResponseWriter {
     }
 
     private static RestResponse encode(int status, JsonNode body, ResponseTarget target) {
-        return RestResponse.bytes(status, ResponseEncoder.contentType(target), ResponseEncoder.encode(body, target));
+        return RestResponse.bytes(status, ResponseEncoder.contentType(body, target), ResponseEncoder.encode(body, target));
+    }
+
+    /** Whether the resource's kind has a protobuf form: built-in kinds do, custom resources do not. */
+    static boolean protobuf(ApiResource resource) {
+        return ProtobufCodec.supports(resource.gvk());
     }
 
     private static ApiException notAcceptable(ResponseTarget target) {
-        return ApiException.notAcceptable("application/json, application/yaml");
+        return ApiException.notAcceptable(Negotiation.ACCEPTED);
     }
 }

@@ -3,26 +3,34 @@ package io.kapi.endpoint.watch;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.endpoint.codec.Format;
+import io.kapi.endpoint.codec.ResponseEncoder;
 import io.kapi.endpoint.codec.ResponseTarget;
 import io.kapi.endpoint.table.MetaVersion;
 import io.kapi.endpoint.table.PartialObjectMetadata;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.table.TableOptions;
+import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.storage.cache.SharedFrames;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 
 /**
- * Encodes the events of one watch as newline-delimited JSON {@code WatchEvent} frames in the negotiated
- * form: the object itself (encoded once per event and shared by every watcher), its
- * PartialObjectMetadata, or a Table row (column definitions with the first event only, as
- * kube-apiserver). Not thread-safe: one per watch.
+ * Encodes the events of one watch in the negotiated form: the object itself (encoded once per event and
+ * format and shared by every watcher), its PartialObjectMetadata, or a Table row (column definitions with
+ * the first event only, as kube-apiserver). A JSON frame is a {@code WatchEvent} and a newline; a protobuf
+ * frame is kube's: a 4-byte big-endian length, then a {@code WatchEvent} message whose object is the
+ * {@code k8s\0} envelope of the object (see {@link ProtobufCodec#watchFrame}); one encoding of the
+ * object serves the frames of every event type. Not thread-safe: one per watch.
  */
 final class EventEncoder {
 
     static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
+    /** The shared frames' key of the protobuf encoding of an event's object (and, with the type, of its frame). */
+    private static final String PROTOBUF = "protobuf:";
 
     private final ApiResource resource;
     private final ResponseTarget target;
@@ -42,6 +50,12 @@ final class EventEncoder {
     /** The frame of an object event; {@code shared} (may be null) holds the encodings other watchers made. */
     byte[] object(String type, ObjectNode object, SharedFrames shared) {
         if (!target.converts() && shared != null) {
+            if (target.format() == Format.PROTOBUF) {
+                // ADDED and MODIFIED carry the event's new object, DELETED its previous one
+                String which = PROTOBUF + (type.equals("DELETED") ? "previous" : "current");
+                byte[] encoded = shared.get(which, () -> ProtobufCodec.encode(object, kindOf(object)));
+                return shared.get(PROTOBUF + type, () -> ProtobufCodec.watchFrame(type, encoded));
+            }
             return shared.get(type, () -> frame(type, object));
         }
         return frame(type, convert(object));
@@ -79,6 +93,12 @@ final class EventEncoder {
         return frame("ERROR", status);
     }
 
+    /** The kind the object names, or the resource's where it names none. */
+    private GroupVersionKind kindOf(JsonNode object) {
+        GroupVersionKind gvk = ResponseEncoder.kindOf(object);
+        return gvk.kind().isEmpty() ? resource.gvk() : gvk;
+    }
+
     private JsonNode convert(ObjectNode object) {
         if (target.isAs("Table")) {
             JsonNode table = tables.single(resource, object, tableOptions, clock.instant());
@@ -92,6 +112,9 @@ final class EventEncoder {
     }
 
     private byte[] frame(String type, JsonNode object) {
+        if (target.format() == Format.PROTOBUF) {
+            return ProtobufCodec.encodeWatchEvent(type, object, kindOf(object));
+        }
         ObjectNode event = Json.object();
         event.put("type", type);
         event.set("object", object);

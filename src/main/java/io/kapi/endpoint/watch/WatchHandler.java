@@ -10,6 +10,7 @@ import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.table.TableOptions;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.registry.FieldSelector;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.ResourceVersions;
@@ -23,11 +24,15 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The watch verb ({@code ?watch=true}, the legacy {@code /watch/} paths, and a named object's watch):
  * checks the options, opens the watch on the resource's store, and streams its events as
- * newline-delimited JSON {@code WatchEvent} frames until {@code timeoutSeconds} (or kube-apiserver's
+ * newline-delimited JSON {@code WatchEvent} frames, or (a built-in kind, Accept protobuf) kube's
+ * length-prefixed protobuf frames ({@code application/vnd.kubernetes.protobuf;stream=watch}), until {@code timeoutSeconds} (or kube-apiserver's
  * random default), the client leaves, or the watch ends. The server sends the same frames as WebSocket
  * messages when the request asked for an upgrade.
  */
 public final class WatchHandler implements VerbHandler {
+
+    /** What a 406 lists: the formats with a stream form, as kube-apiserver's {@code MediaTypesForSerializer}. */
+    static final String STREAM_MEDIA_TYPES = "application/json;stream=watch, " + ProtobufCodec.WATCH_MEDIA_TYPE;
 
     private final WatchConfig config;
     private final TableConvertor tables;
@@ -42,9 +47,10 @@ public final class WatchHandler implements VerbHandler {
     @Override
     public RestResponse handle(ResourceRequest r) {
         ListOptions options = withName(ListParams.read(r.http()), r.info().name());
-        ResponseTarget target = Negotiation.forResource(r.http().header("Accept"));
-        if (target.format() != Format.JSON) {
-            throw ApiException.notAcceptable("application/json, application/json;stream=watch");
+        ResponseTarget target = Negotiation.forResource(r.http().header("Accept"),
+                ProtobufCodec.supports(r.resource().gvk()));
+        if (target.format() == Format.YAML || target.format() == Format.PROTOBUF && target.isAs("Table")) {
+            throw ApiException.notAcceptable(STREAM_MEDIA_TYPES);
         }
         TableOptions tableOptions = target.isAs("Table")
                 ? TableOptions.of(target.as().version(), r.http().param("includeObject")) : null;
@@ -55,7 +61,8 @@ public final class WatchHandler implements VerbHandler {
                 options.allowWatchBookmarks() ? config.bookmarkInterval() : null,
                 Boolean.TRUE.equals(options.sendInitialEvents()), ResourceVersions.initialEvents(options));
         List<java.util.Map.Entry<String, String>> headers = new ArrayList<>();
-        return new RestResponse(200, headers, new RestResponse.Stream(Format.JSON.mediaType(), stream::writeTo));
+        String contentType = target.format() == Format.PROTOBUF ? ProtobufCodec.WATCH_MEDIA_TYPE : Format.JSON.mediaType();
+        return new RestResponse(200, headers, new RestResponse.Stream(contentType, stream::writeTo));
     }
 
     /** A watch of one object by name watches its collection with {@code metadata.name=<name>}. */

@@ -20,7 +20,7 @@ public final class PanicRecovery implements Filter {
         try {
             return chain.proceed(request);
         } catch (ApiException e) {
-            return StatusResponses.of(e);
+            return StatusResponses.of(e, request.rest().header("Accept"));
         } catch (RuntimeException | Error e) {
             LOG.log(Level.ERROR, "panic serving " + request.rest().method() + " " + request.rest().path()
                     + " from " + request.remoteAddress(), e);

@@ -34,7 +34,7 @@ public final class RequestContextFilter implements Filter {
                     deadline(info, rest.param("timeout")), false, null, null, context.userAgent(), context.warnings());
             response = chain.proceed(request.withContext(context));
         } catch (ApiException e) {
-            response = StatusResponses.of(e);
+            response = StatusResponses.of(e, rest.header("Accept"));
         }
         response.withHeader("Audit-Id", context.auditId());
         for (String warning : context.warnings().list()) {

@@ -13,7 +13,15 @@ import java.util.Map;
  * @param labels the object's labels
  * @param fields the object's selectable field values ({@code metadata.name}, ...)
  * @param size the stored size in bytes, to bound the memory of the event window
+ * @param encodings the object's wire encodings, made by the first response that needs one and reused by
+ *     every other (a protobuf LIST copies its items' bytes): encode once, send many
  */
 public record CachedObject(String key, ObjectNode object, long revision, Map<String, String> labels,
-                           Map<String, String> fields, int size) {
+                           Map<String, String> fields, int size, SharedFrames encodings) {
+
+    /** An object with no encoding made yet. */
+    public CachedObject(String key, ObjectNode object, long revision, Map<String, String> labels,
+                        Map<String, String> fields, int size) {
+        this(key, object, revision, labels, fields, size, new SharedFrames());
+    }
 }

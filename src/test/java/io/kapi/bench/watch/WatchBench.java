@@ -46,7 +46,13 @@ import javax.net.ssl.TrustManagerFactory;
  *       to each watcher receiving its event (p50/p99), with the server's resident memory sampled meanwhile.</li>
  * </ol>
  * Run with {@code bench/watch.sh [--configmaps=10000] [--lists=50] [--watchers=100] [--creates=2000]
- * [--backend=embedded|memory] [--java-opts=-Xmx1g]}. The server is stopped and its data deleted at the end.
+ * [--backend=embedded|memory] [--java-opts=-Xmx1g] [--resource=configmaps|pods] [--accept=json|protobuf]}:
+ * {@code --resource=pods} lists and watches pods (as a ReplicaSet makes them, with resources, ports and
+ * tolerations, the service account's token volume added by admission; without an owner, whom the garbage
+ * collector would miss and delete them for) instead of configmaps; {@code --accept=protobuf}
+ * asks for lists and watches in {@code application/vnd.kubernetes.protobuf}, as client-go's controllers do.
+ * Each phase also reports the server's CPU time (user + system, from {@code /proc}), to compare encodings.
+ * The server is stopped and its data deleted at the end.
  */
 public final class WatchBench {
 
@@ -57,8 +63,49 @@ public final class WatchBench {
     private Path data;
     private List<HttpClient> clients;
 
+    private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
+    private static final String POD = """
+            {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","labels":{"app":"bench","pod-template-hash":"7d4b9c8f6"}},
+             "spec":{"containers":[{"name":"web","image":"nginx:1.27","ports":[{"containerPort":80,"protocol":"TCP"}],
+               "resources":{"limits":{"cpu":"500m","memory":"256Mi"},"requests":{"cpu":"100m","memory":"128Mi"}},
+               "env":[{"name":"MODE","value":"production"}],
+               "readinessProbe":{"httpGet":{"path":"/healthz","port":80},"periodSeconds":5}}],
+               "tolerations":[{"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute",
+                 "tolerationSeconds":300}]}}""";
+
+    private final String resource;
+    private final String accept;
+
     private WatchBench(Map<String, String> args) {
         this.args = args;
+        this.resource = args.getOrDefault("resource", "configmaps");
+        this.accept = args.getOrDefault("accept", "json").equals("protobuf") ? PROTOBUF + ", application/json"
+                : "application/json";
+    }
+
+    private boolean protobuf() {
+        return accept.startsWith(PROTOBUF);
+    }
+
+    /** The server's CPU time so far (user + system), in milliseconds. */
+    private long cpuMillis() {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10; // clock ticks of 10 ms
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** Waits for the namespace's default service account, which pod admission needs. */
+    private void awaitServiceAccount(String namespace) throws Exception {
+        for (int i = 0; i < 300; i++) {
+            if (send("GET", "/api/v1/namespaces/" + namespace + "/serviceaccounts/default", null).statusCode() == 200) {
+                return;
+            }
+            Thread.sleep(100);
+        }
     }
 
     public static void main(String[] argv) throws Exception {
@@ -139,29 +186,36 @@ public final class WatchBench {
         createNamespace("bench-list");
         long t0 = System.nanoTime();
         createMany("bench-list", "cm-", configmaps, 32, null);
-        System.out.printf("created %d configmaps in %.1f s%n", configmaps, (System.nanoTime() - t0) / 1e9);
-        String path = "/api/v1/namespaces/bench-list/configmaps";
+        System.out.printf("created %d %s in %.1f s%n", configmaps, resource, (System.nanoTime() - t0) / 1e9);
+        String path = "/api/v1/namespaces/bench-list/" + resource;
         List<String> queries = List.of("", "?resourceVersion=0");
         for (int i = 0; i < 5; i++) {
             for (String query : queries) {
-                send("GET", path + query, null);
+                get(path + query);
             }
         }
         long[][] ms = new long[queries.size()][lists];
+        long[] cpu = new long[queries.size()];
         int items = 0;
-        for (int i = 0; i < lists; i++) {
-            for (int q = 0; q < queries.size(); q++) {
+        for (int q = 0; q < queries.size(); q++) {
+            long cpu0 = cpuMillis();
+            for (int i = 0; i < lists; i++) {
                 long s = System.nanoTime();
-                HttpResponse<String> r = send("GET", path + queries.get(q), null);
+                HttpResponse<byte[]> r = get(path + queries.get(q));
                 ms[q][i] = System.nanoTime() - s;
-                items = r.body().length();
+                items = r.body().length;
             }
+            cpu[q] = cpuMillis() - cpu0;
         }
         for (int q = 0; q < queries.size(); q++) {
             String query = queries.get(q);
-            System.out.printf("list %d configmaps%s: p50 %.1f ms, p99 %.1f ms (%d lists, %d KiB each)%n", configmaps,
+            System.out.printf("list %d %s in %s%s: p50 %.1f ms, p99 %.1f ms, server CPU %.1f ms per list "
+                            + "(%d lists, %d KiB each)%n", configmaps, resource, protobuf() ? "protobuf" : "JSON",
                     query.isEmpty() ? " (resourceVersion unset, consistent)" : " (" + query.substring(1) + ")",
-                    pct(ms[q], 50) / 1e6, pct(ms[q], 99) / 1e6, lists, items / 1024);
+                    pct(ms[q], 50) / 1e6, pct(ms[q], 99) / 1e6, (double) cpu[q] / lists, lists, items / 1024);
+        }
+        if (protobuf()) {
+            return; // the paged lists below read JSON pages
         }
         long[] paged = new long[Math.max(5, lists / 5)];
         for (int i = 0; i < paged.length; i++) {
@@ -185,7 +239,7 @@ public final class WatchBench {
 
     private void watchPhase(int watchers, int creates) throws Exception {
         createNamespace("bench-watch");
-        String rv = Json.MAPPER.readTree(send("GET", "/api/v1/namespaces/bench-watch/configmaps", null).body())
+        String rv = Json.MAPPER.readTree(send("GET", "/api/v1/namespaces/bench-watch/" + resource, null).body())
                 .path("metadata").path("resourceVersion").asText();
         Map<String, Long> acked = new ConcurrentHashMap<>();
         long[][] received = new long[watchers][creates];
@@ -198,15 +252,15 @@ public final class WatchBench {
             Thread.ofVirtual().start(() -> {
                 try {
                     HttpResponse<InputStream> r = clients.get(me % clients.size()).send(
-                            request("/api/v1/namespaces/bench-watch/configmaps?watch=true&timeoutSeconds=600&resourceVersion=" + rv)
-                                    .build(), HttpResponse.BodyHandlers.ofInputStream());
+                            request("/api/v1/namespaces/bench-watch/" + resource
+                                    + "?watch=true&timeoutSeconds=600&resourceVersion=" + rv)
+                                    .header("Accept", accept).build(), HttpResponse.BodyHandlers.ofInputStream());
                     connected.countDown();
-                    try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+                    Events events = protobuf() ? new ProtobufEvents(r.body()) : new JsonEvents(r.body());
+                    try (events) {
                         for (int n = 0; n < creates; n++) {
-                            String line = lines.readLine();
+                            int index = events.next();
                             long now = System.nanoTime();
-                            int at = line.indexOf("\"name\":\"w-");
-                            int index = Integer.parseInt(line.substring(at + 10, line.indexOf('"', at + 10)));
                             received[me][index] = now;
                             delivered.incrementAndGet();
                             lastReceive.accumulateAndGet(now, Math::max);
@@ -234,9 +288,11 @@ public final class WatchBench {
             }
         });
         long start = System.nanoTime();
+        long cpu0 = cpuMillis();
         createMany("bench-watch", "w-", creates, 16, acked);
         long writesDone = System.nanoTime();
         boolean all = finished.await(120, TimeUnit.SECONDS);
+        long cpu = cpuMillis() - cpu0;
         sampler.interrupt();
         long[] latency = new long[watchers * creates];
         int n = 0;
@@ -249,12 +305,15 @@ public final class WatchBench {
         }
         latency = Arrays.copyOf(latency, n);
         double seconds = (lastReceive.get() - start) / 1e9;
-        System.out.printf("watch: %d watchers, %d creates by 16 writers in %.2f s (%.0f writes/s)%n", watchers, creates,
+        System.out.printf("watch %s: %d watchers, %d creates by 16 writers in %.2f s (%.0f writes/s)%n", resource,
+                watchers, creates,
                 (writesDone - start) / 1e9, creates / ((writesDone - start) / 1e9));
         System.out.printf("  delivered %d of %d events%s in %.2f s: %.0f events/s%n", delivered.get(),
                 (long) watchers * creates, all ? "" : " (TIMED OUT)", seconds, delivered.get() / seconds);
         System.out.printf("  write acknowledged -> event received: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
                 pct(latency, 50) / 1e6, pct(latency, 99) / 1e6, pct(latency, 100) / 1e6);
+        System.out.printf("  server CPU %.1f s for the writes and their %s events (%.1f µs per event delivered)%n",
+                cpu / 1e3, protobuf() ? "protobuf" : "JSON", cpu * 1e3 / Math.max(1, delivered.get()));
         System.out.printf("  server RSS: %d MiB before the writes, %d MiB peak during, %d MiB after%n",
                 rssBefore / 1024, rssMax.get() / 1024, rssKib() / 1024);
     }
@@ -262,6 +321,9 @@ public final class WatchBench {
     private void createNamespace(String name) throws Exception {
         send("POST", "/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
                 + name + "\"}}");
+        if (resource.equals("pods")) {
+            awaitServiceAccount(name);
+        }
     }
 
     private void createMany(String namespace, String prefix, int count, int writers, Map<String, Long> acked)
@@ -273,9 +335,10 @@ public final class WatchBench {
                 slots.acquire();
                 pool.execute(() -> {
                     try {
-                        String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
+                        String body = resource.equals("pods") ? POD.formatted(name)
+                                : "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
                                 + "\",\"labels\":{\"app\":\"bench\"}},\"data\":{\"key\":\"" + "v".repeat(200) + "\"}}";
-                        HttpResponse<String> r = send("POST", "/api/v1/namespaces/" + namespace + "/configmaps", body);
+                        HttpResponse<String> r = send("POST", "/api/v1/namespaces/" + namespace + "/" + resource, body);
                         if (acked != null) {
                             acked.put(name, System.nanoTime());
                         }
@@ -299,6 +362,76 @@ public final class WatchBench {
         }
         int which = (int) (Thread.currentThread().threadId() % clients.size());
         return clients.get(which).send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A GET in the encoding asked for, its body as bytes. */
+    private HttpResponse<byte[]> get(String path) throws Exception {
+        int which = (int) (Thread.currentThread().threadId() % clients.size());
+        return clients.get(which).send(request(path).header("Accept", accept).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** A watch's events, each read to the index in its object's name ({@code w-<index>}). */
+    private interface Events extends AutoCloseable {
+        int next() throws IOException;
+
+        @Override
+        void close() throws IOException;
+    }
+
+    /** Newline-delimited JSON events. */
+    private static final class JsonEvents implements Events {
+        private final BufferedReader lines;
+
+        JsonEvents(InputStream in) {
+            lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public int next() throws IOException {
+            String line = lines.readLine();
+            int at = line.indexOf("\"name\":\"w-");
+            return Integer.parseInt(line.substring(at + 10, line.indexOf('"', at + 10)));
+        }
+
+        @Override
+        public void close() throws IOException {
+            lines.close();
+        }
+    }
+
+    /**
+     * kube's protobuf frames (a 4-byte length, then the WatchEvent): the name is found by its bytes, as
+     * cheaply as the JSON reader finds it, so that the client's work is alike in both encodings.
+     */
+    private static final class ProtobufEvents implements Events {
+        private final java.io.DataInputStream frames;
+
+        ProtobufEvents(InputStream in) {
+            frames = new java.io.DataInputStream(new java.io.BufferedInputStream(in, 8192)); // as the JSON reader reads
+        }
+
+        @Override
+        public int next() throws IOException {
+            byte[] frame = new byte[frames.readInt()];
+            frames.readFully(frame);
+            for (int i = 0; i + 2 < frame.length; i++) {
+                if (frame[i] == 'w' && frame[i + 1] == '-' && Character.isDigit(frame[i + 2])) {
+                    int end = i + 2;
+                    int index = 0;
+                    while (end < frame.length && Character.isDigit(frame[end])) {
+                        index = index * 10 + frame[end++] - '0';
+                    }
+                    return index;
+                }
+            }
+            throw new IOException("no name in a frame of " + frame.length + " bytes");
+        }
+
+        @Override
+        public void close() throws IOException {
+            frames.close();
+        }
     }
 
     private HttpRequest.Builder request(String path) {

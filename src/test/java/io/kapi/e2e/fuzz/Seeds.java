@@ -2,7 +2,7 @@ package io.kapi.e2e.fuzz;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.endpoint.codec.protobuf.ProtobufCodec;
+import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import java.io.UncheckedIOException;

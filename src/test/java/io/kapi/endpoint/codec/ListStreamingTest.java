@@ -43,7 +43,8 @@ class ListStreamingTest {
                 ObjectNode whole = envelope();
                 items.forEach(i -> whole.withArray("items").add(i.deepCopy().without(List.of("apiVersion", "kind"))));
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
-                ResponseEncoder.writeList(envelope(), items, Set.of("apiVersion", "kind"), target, out);
+                ResponseEncoder.writeList(envelope(), items, Set.of("apiVersion", "kind"), target, out,
+                        io.kapi.machinery.protobuf.ProtobufCodec.ItemEncodings.NONE);
                 assertArrayEquals(ResponseEncoder.encode(whole, target), out.toByteArray(), "pretty " + pretty + ", " + n);
                 items.forEach(i -> assertEquals("ConfigMap", i.path("kind").asText()));
             }

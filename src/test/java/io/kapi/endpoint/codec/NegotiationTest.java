@@ -17,10 +17,10 @@ class NegotiationTest {
             + "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
 
     @ParameterizedTest(name = "[{index}] {0}")
-    @DisplayName("Accept headers pick format and conversion as kube-apiserver does")
+    @DisplayName("Accept headers pick format and conversion as kube-apiserver does for a custom resource")
     @MethodSource("cases")
     void negotiates(String accept, Format format, String as, String version) {
-        ResponseTarget t = Negotiation.forResource(accept);
+        ResponseTarget t = Negotiation.forResource(accept, false);
         assertEquals(format, t.format());
         assertEquals(as == null ? null : new GroupVersionKind("meta.k8s.io", version, as), t.as());
     }
@@ -54,24 +54,66 @@ class NegotiationTest {
                 Arguments.of("application/json;stream=other,application/yaml", Format.YAML, null, null));
     }
 
+    @ParameterizedTest(name = "[{index}] {0}")
+    @DisplayName("for a built-in kind, protobuf is a format of its own; Table never is protobuf")
+    @MethodSource("builtInCases")
+    void negotiatesBuiltIn(String accept, Format format, String as) {
+        ResponseTarget t = Negotiation.forResource(accept, true);
+        assertEquals(format, t.format());
+        assertEquals(as, t.as() == null ? null : t.as().kind());
+    }
+
+    static Stream<Arguments> builtInCases() {
+        String metadataClient = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,"
+                + "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+        return Stream.of(
+                Arguments.of("application/vnd.kubernetes.protobuf", Format.PROTOBUF, null),
+                Arguments.of("application/vnd.kubernetes.protobuf,application/json", Format.PROTOBUF, null),
+                Arguments.of("application/json,application/vnd.kubernetes.protobuf", Format.JSON, null),
+                Arguments.of("application/json;q=0.5,application/vnd.kubernetes.protobuf", Format.PROTOBUF, null),
+                Arguments.of("application/vnd.kubernetes.protobuf;q=0.5,application/json;q=0.9", Format.JSON, null),
+                Arguments.of("application/vnd.kubernetes.protobuf;stream=watch", Format.PROTOBUF, null),
+                Arguments.of("application/*", Format.JSON, null),
+                Arguments.of("*/*", Format.JSON, null),
+                Arguments.of("application/vnd.kubernetes.protobuf;q=0,*/*", Format.JSON, null),
+                Arguments.of(metadataClient, Format.PROTOBUF, "PartialObjectMetadataList"),
+                Arguments.of("application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,application/json",
+                        Format.JSON, null),
+                Arguments.of("application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,"
+                        + "application/vnd.kubernetes.protobuf", Format.PROTOBUF, null));
+    }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("a custom resource's client that accepts only protobuf, or protobuf Tables, gets 406")
+    void customResourceProtobufOnly() {
+        for (String accept : new String[] {"application/vnd.kubernetes.protobuf",
+                "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io"}) {
+            assertEquals(406, assertThrows(ApiException.class, () -> Negotiation.forResource(accept, false)).code());
+        }
+        assertEquals(Format.PROTOBUF, Negotiation.forResource(
+                "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1", false).format());
+    }
+
     @org.junit.jupiter.api.Test
     @DisplayName("discovery endpoints serve the aggregated APIGroupDiscoveryList kubectl asks for, or plain JSON")
     void discovery() {
         String kubectl = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
                 + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
         assertEquals(new GroupVersionKind("apidiscovery.k8s.io", "v2", "APIGroupDiscoveryList"),
-                Negotiation.negotiate(kubectl, Negotiation.DISCOVERY_CONVERSIONS).as());
-        assertEquals(null, Negotiation.negotiate(kubectl, java.util.Set.of()).as());
-        assertEquals(null, Negotiation.forResource(kubectl).as());
+                Negotiation.negotiate(kubectl, Negotiation.DISCOVERY_CONVERSIONS, false).as());
+        assertEquals(null, Negotiation.negotiate(kubectl, java.util.Set.of(), false).as());
+        assertEquals(null, Negotiation.forResource(kubectl, false).as());
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
     @DisplayName("nothing servable is 406 NotAcceptable")
     @MethodSource("unacceptable")
     void notAcceptable(String accept) {
-        ApiException e = assertThrows(ApiException.class, () -> Negotiation.forResource(accept));
+        ApiException e = assertThrows(ApiException.class, () -> Negotiation.forResource(accept, false));
         assertEquals(406, e.code());
-        assertEquals("only the following media types are accepted: application/json, application/yaml", e.getMessage());
+        // kube-apiserver lists every media type its serializers offer, protobuf included
+        assertEquals("only the following media types are accepted: application/json, application/yaml, "
+                + "application/vnd.kubernetes.protobuf", e.getMessage());
     }
 
     static Stream<String> unacceptable() {
@@ -96,7 +138,7 @@ class NegotiationTest {
     @DisplayName("pretty=1 on the media type asks for indented output")
     @MethodSource("pretty")
     void pretty(String accept, boolean pretty) {
-        assertEquals(pretty, Negotiation.forResource(accept).pretty());
+        assertEquals(pretty, Negotiation.forResource(accept, true).pretty());
     }
 
     static Stream<Arguments> pretty() {

@@ -13,8 +13,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.StatusReason;
+import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.resource.ResourceTable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -167,13 +169,47 @@ class DiscoveryHandlerTest {
     }
 
     @Test
-    @DisplayName("a plain JSON Accept gets the legacy document; protobuf only gets 406")
+    @DisplayName("protobuf first gets the legacy document in protobuf, as kube-apiserver serves it")
     void negotiation() throws IOException {
-        JsonNode doc = body(handler.handle(get("/apis", "Accept", "application/vnd.kubernetes.protobuf, */*")));
-        assertEquals("APIGroupList", doc.get("kind").asText());
+        for (String accept : new String[] {"application/vnd.kubernetes.protobuf, */*",
+                "application/vnd.kubernetes.protobuf"}) {
+            RestResponse r = handler.handle(get("/apis", "Accept", accept));
+            RestResponse.Bytes bytes = (RestResponse.Bytes) r.body();
+            assertEquals("application/vnd.kubernetes.protobuf", bytes.contentType());
+            JsonNode doc = ProtobufCodec.decode(bytes.data(), new GroupVersionKind("", "v1", "APIGroupList"));
+            assertEquals("APIGroupList", doc.get("kind").asText());
+            assertEquals("apps", findGroup(doc, "apps"));
+        }
+        JsonNode json = body(handler.handle(get("/apis", "Accept", "application/json, application/vnd.kubernetes.protobuf")));
+        assertEquals("APIGroupList", json.get("kind").asText());
         ApiException e = assertThrows(ApiException.class,
-                () -> handler.handle(get("/apis", "Accept", "application/vnd.kubernetes.protobuf")));
+                () -> handler.handle(get("/apis", "Accept", "application/cbor")));
         assertEquals(406, e.code());
+    }
+
+    private static String findGroup(JsonNode doc, String name) {
+        for (JsonNode g : doc.get("groups")) {
+            if (g.get("name").asText().equals(name)) {
+                return name;
+            }
+        }
+        return "";
+    }
+
+    @Test
+    @DisplayName("aggregated discovery v2 in protobuf: the APIGroupDiscoveryList message, its own Content-Type")
+    void aggregatedProtobuf() throws Exception {
+        String accept = "application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+                + "application/json";
+        RestResponse.Bytes bytes = (RestResponse.Bytes) handler.handle(get("/apis", "Accept", accept)).body();
+        assertEquals("application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+                bytes.contentType());
+        var list = io.kubernetes.client.proto.V2Apidiscovery.APIGroupDiscoveryList.parseFrom(
+                io.kubernetes.client.proto.Runtime.Unknown.parseFrom(
+                        java.util.Arrays.copyOfRange(bytes.data(), 4, bytes.data().length)).getRaw());
+        assertTrue(list.getItemsList().stream().anyMatch(g -> g.getMetadata().getName().equals("apps")));
+        JsonNode json = body(handler.handle(get("/apis", "Accept", V2)));
+        assertEquals(json.get("items").size(), list.getItemsCount());
     }
 
     @Test

@@ -40,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -54,6 +55,8 @@ class WatchHttpTest {
     static ApiAssembly api;
     static KapiServer server;
     static HttpClient client;
+    static SSLContext tls;
+    static X509TrustManager trust;
     static int counter;
 
     @BeforeAll
@@ -93,6 +96,93 @@ class WatchHttpTest {
                     assertEquals("ConfigMap", event.path("object").path("kind").asText());
                 }
             }
+        }
+    }
+
+    @Test
+    @DisplayName("a protobuf watch streams length-prefixed WatchEvent frames of kubectl-style changes, over HTTP/2 and HTTP/1.1")
+    void protobufWatch() throws Exception {
+        for (HttpClient.Version version : List.of(HttpClient.Version.HTTP_2, HttpClient.Version.HTTP_1_1)) {
+            String name = "pb-" + (counter++);
+            HttpResponse<InputStream> r = client.send(request("/api/v1/namespaces/default/configmaps?watch=true"
+                    + "&fieldSelector=metadata.name%3D" + name + "&timeoutSeconds=5")
+                    .header("Accept", "application/vnd.kubernetes.protobuf;stream=watch,application/json")
+                    .version(version).build(), HttpResponse.BodyHandlers.ofInputStream());
+            assertEquals(version, r.version());
+            assertEquals("application/vnd.kubernetes.protobuf;stream=watch",
+                    r.headers().firstValue("content-type").orElseThrow());
+            try (java.io.DataInputStream frames = new java.io.DataInputStream(r.body())) {
+                createNamed(name);
+                assertEquals(200, client.send(request("/api/v1/namespaces/default/configmaps/" + name)
+                        .header("Content-Type", "application/merge-patch+json")
+                        .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"k\":\"v\"}}")).build(),
+                        HttpResponse.BodyHandlers.ofString()).statusCode());
+                assertEquals(200, client.send(request("/api/v1/namespaces/default/configmaps/" + name).DELETE().build(),
+                        HttpResponse.BodyHandlers.ofString()).statusCode());
+                for (String type : List.of("ADDED", "MODIFIED", "DELETED")) {
+                    byte[] frame = new byte[frames.readInt()];
+                    frames.readFully(frame);
+                    io.kubernetes.client.proto.Meta.WatchEvent event = io.kubernetes.client.proto.Meta.WatchEvent.parseFrom(frame);
+                    assertEquals(type, event.getType());
+                    byte[] object = event.getObject().getRaw().toByteArray();
+                    io.kubernetes.client.proto.V1.ConfigMap cm = io.kubernetes.client.proto.V1.ConfigMap.parseFrom(
+                            io.kubernetes.client.proto.Runtime.Unknown.parseFrom(
+                                    java.util.Arrays.copyOfRange(object, 4, object.length)).getRaw());
+                    assertEquals(name, cm.getMetadata().getName());
+                    assertEquals(type.equals("ADDED") ? 0 : 1, cm.getDataCount(), type);
+                }
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("the official Java client's ProtoClient gets, lists, creates and deletes in protobuf; its HTTP client watches")
+    void officialProtoClient() throws Exception {
+        okhttp3.OkHttpClient http = new okhttp3.OkHttpClient.Builder()
+                .sslSocketFactory(tls.getSocketFactory(), trust)
+                .readTimeout(Duration.ofSeconds(20)).build();
+        io.kubernetes.client.openapi.ApiClient apiClient = new io.kubernetes.client.openapi.ApiClient(http);
+        apiClient.setBasePath("https://127.0.0.1:" + server.port());
+        io.kubernetes.client.ProtoClient proto = new io.kubernetes.client.ProtoClient(apiClient);
+
+        var namespaces = proto.<io.kubernetes.client.proto.V1.NamespaceList>list(
+                io.kubernetes.client.proto.V1.NamespaceList.newBuilder(), "/api/v1/namespaces");
+        assertTrue(namespaces.object.getItemsList().stream().anyMatch(n -> n.getMetadata().getName().equals("kube-system")),
+                String.valueOf(namespaces));
+        var ns = proto.<io.kubernetes.client.proto.V1.Namespace>get(
+                io.kubernetes.client.proto.V1.Namespace.newBuilder(), "/api/v1/namespaces/default");
+        assertEquals("default", ns.object.getMetadata().getName());
+        assertEquals("Active", ns.object.getStatus().getPhase());
+
+        String rv = listRv();
+        String name = "proto-client-" + (counter++);
+        io.kubernetes.client.proto.V1.ConfigMap cm = io.kubernetes.client.proto.V1.ConfigMap.newBuilder()
+                .setMetadata(io.kubernetes.client.proto.Meta.ObjectMeta.newBuilder().setName(name))
+                .putData("k", "v").build();
+        var created = proto.create(cm, "/api/v1/namespaces/default/configmaps", "v1", "ConfigMap");
+        assertEquals(name, created.object.getMetadata().getName(), String.valueOf(created));
+        assertTrue(created.object.getMetadata().hasUid());
+        var missing = proto.<io.kubernetes.client.proto.V1.ConfigMap>get(
+                io.kubernetes.client.proto.V1.ConfigMap.newBuilder(), "/api/v1/namespaces/default/configmaps/none");
+        assertEquals(404, missing.status.getCode());
+        assertEquals("NotFound", missing.status.getReason());
+        var deleted = proto.delete(io.kubernetes.client.proto.V1.ConfigMap.newBuilder(),
+                "/api/v1/namespaces/default/configmaps/" + name);
+        assertEquals("Success", deleted.status.getStatus());
+
+        okhttp3.Request watch = new okhttp3.Request.Builder()
+                .url(apiClient.getBasePath() + "/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=2"
+                        + "&fieldSelector=metadata.name%3D" + name + "&resourceVersion=" + rv)
+                .header("Accept", "application/vnd.kubernetes.protobuf;stream=watch").build();
+        try (okhttp3.Response response = http.newCall(watch).execute()) {
+            java.io.DataInputStream frames = new java.io.DataInputStream(response.body().byteStream());
+            List<String> types = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                byte[] frame = new byte[frames.readInt()];
+                frames.readFully(frame);
+                types.add(io.kubernetes.client.proto.Meta.WatchEvent.parseFrom(frame).getType());
+            }
+            assertEquals(List.of("ADDED", "DELETED"), types);
         }
     }
 
@@ -307,6 +397,8 @@ class WatchHttpTest {
         kmf.init(keys, new char[0]);
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        tls = context;
+        trust = (X509TrustManager) tmf.getTrustManagers()[0];
         return HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_2)
                 .connectTimeout(Duration.ofSeconds(5)).build();
     }

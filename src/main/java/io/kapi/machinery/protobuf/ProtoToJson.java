@@ -1,4 +1,4 @@
-package io.kapi.endpoint.codec.protobuf;
+package io.kapi.machinery.protobuf;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -48,6 +48,8 @@ final class ProtoToJson {
             "completions", "ttlSecondsAfterFinished", "startingDeadlineSeconds", "successfulJobsHistoryLimit",
             "failedJobsHistoryLimit", "defaultMode", "mode", "priority", "expirationSeconds", "minReplicas",
             "stabilizationWindowSeconds", "minDomains", "partition",
+            // flowcontrol v1's concurrency shares and percents (kube's own bootstrap objects set them to 0)
+            "nominalConcurrencyShares", "lendablePercent", "borrowingLimitPercent",
             // pointers to booleans
             "automountServiceAccountToken", "runAsNonRoot", "privileged", "readOnlyRootFilesystem",
             "allowPrivilegeEscalation", "optional", "suspend", "immutable", "enableServiceLinks",

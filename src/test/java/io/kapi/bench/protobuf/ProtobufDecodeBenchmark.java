@@ -1,8 +1,8 @@
-package io.kapi.endpoint.codec.protobuf.bench;
+package io.kapi.bench.protobuf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.endpoint.codec.protobuf.ProtobufCodec;
+import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package io.kapi.endpoint.codec.protobuf;
+package io.kapi.machinery.protobuf;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
@@ -43,9 +43,11 @@ import io.kubernetes.client.proto.V1beta2Apps;
 import io.kubernetes.client.proto.V2Apidiscovery;
 import io.kubernetes.client.proto.V2Autoscaling;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The protobuf message of every built-in kind, by group, version and kind, read from the descriptors
@@ -92,7 +94,13 @@ final class KindIndex {
             V2Apidiscovery.getDescriptor(),
             Meta.getDescriptor()));
 
+    /** The {@code meta/v1} kinds kube-apiserver registers in every group version (and its unversioned ones). */
+    private static final Set<String> EVERY_GROUP_VERSION = Set.of(
+            "Status", "WatchEvent", "DeleteOptions", "ListOptions", "GetOptions", "CreateOptions", "UpdateOptions",
+            "PatchOptions", "APIVersions", "APIGroupList", "APIGroup", "APIResourceList");
+
     private final Map<GroupVersionKind, Descriptor> kinds = new HashMap<>();
+    private final Set<String> groups = new HashSet<>();
     private final Map<String, Descriptor> meta = new HashMap<>();
 
     private KindIndex(List<FileDescriptor> files) {
@@ -102,8 +110,10 @@ final class KindIndex {
                 file.getMessageTypes().forEach(d -> meta.put(d.getName(), d));
                 continue;
             }
-            groupVersion(pkg).ifPresent(gv -> file.getMessageTypes().forEach(d ->
-                    kinds.put(new GroupVersionKind(gv[0], gv[1], d.getName()), d)));
+            groupVersion(pkg).ifPresent(gv -> {
+                groups.add(gv[0]);
+                file.getMessageTypes().forEach(d -> kinds.put(new GroupVersionKind(gv[0], gv[1], d.getName()), d));
+            });
         }
     }
 
@@ -113,12 +123,24 @@ final class KindIndex {
     }
 
     /**
-     * The message of {@code gvk}: a kind of its group version, else a {@code meta/v1} kind of that name
-     * such as {@code Status}.
+     * The message of {@code gvk}: a kind of its group version, else a {@code meta/v1} kind of that name:
+     * any of {@code meta.k8s.io}, or one kube-apiserver registers in every group version ({@code Status},
+     * {@code WatchEvent}, {@code DeleteOptions}, ...; a custom resource's own kind of such a name is not).
      */
     Optional<Descriptor> find(GroupVersionKind gvk) {
         Descriptor d = kinds.get(gvk);
-        return Optional.ofNullable(d != null ? d : meta.get(gvk.kind()));
+        if (d != null) {
+            return Optional.of(d);
+        }
+        if (gvk.group().equals("meta.k8s.io") || EVERY_GROUP_VERSION.contains(gvk.kind()) && builtInGroup(gvk.group())) {
+            return Optional.ofNullable(meta.get(gvk.kind()));
+        }
+        return Optional.empty();
+    }
+
+    /** Whether {@code group} is one of the built-in API groups (the core group included). */
+    private boolean builtInGroup(String group) {
+        return groups.contains(group);
     }
 
     /** The group and version of a proto package, or empty if it is not an API group. */

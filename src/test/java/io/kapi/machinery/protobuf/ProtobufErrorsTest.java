@@ -1,7 +1,7 @@
-package io.kapi.endpoint.codec.protobuf;
+package io.kapi.machinery.protobuf;
 
-import static io.kapi.endpoint.codec.protobuf.ProtobufDecodeTest.CONFIG_MAP;
-import static io.kapi.endpoint.codec.protobuf.ProtobufDecodeTest.envelope;
+import static io.kapi.machinery.protobuf.ProtobufDecodeTest.CONFIG_MAP;
+import static io.kapi.machinery.protobuf.ProtobufDecodeTest.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 

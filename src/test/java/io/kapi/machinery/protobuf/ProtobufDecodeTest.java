@@ -1,4 +1,4 @@
-package io.kapi.endpoint.codec.protobuf;
+package io.kapi.machinery.protobuf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

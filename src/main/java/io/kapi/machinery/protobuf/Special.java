@@ -1,4 +1,4 @@
-package io.kapi.endpoint.codec.protobuf;
+package io.kapi.machinery.protobuf;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import java.util.Map;

@@ -1,7 +1,7 @@
-package io.kapi.endpoint.codec.protobuf;
+package io.kapi.machinery.protobuf;
 
-import static io.kapi.endpoint.codec.protobuf.ProtobufDecodeTest.assertTree;
-import static io.kapi.endpoint.codec.protobuf.ProtobufDecodeTest.tree;
+import static io.kapi.machinery.protobuf.ProtobufDecodeTest.assertTree;
+import static io.kapi.machinery.protobuf.ProtobufDecodeTest.tree;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,0 +1,124 @@
+package io.kapi.machinery.protobuf;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BigIntegerNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.kapi.machinery.Json;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * The compact JSON of a tree, the same bytes as {@code Json.MAPPER.writeValueAsBytes}, written by a loop
+ * over the tree: the raw JSON inside protobuf messages ({@code managedFields[].fieldsV1} of every object)
+ * is written without making a generator each time. Strings that need escaping, and values other than
+ * objects, arrays, strings, integers, booleans and null, are written by Jackson itself.
+ */
+final class RawJson {
+
+    private byte[] buf = new byte[256];
+    private int len;
+
+    private RawJson() {
+    }
+
+    static byte[] bytes(JsonNode node) {
+        RawJson out = new RawJson();
+        out.value(node);
+        return Arrays.copyOf(out.buf, out.len);
+    }
+
+    private void value(JsonNode node) {
+        switch (node) {
+            case ObjectNode o -> {
+                put('{');
+                boolean first = true;
+                for (Map.Entry<String, JsonNode> e : o.properties()) {
+                    if (!first) {
+                        put(',');
+                    }
+                    first = false;
+                    string(e.getKey());
+                    put(':');
+                    value(e.getValue());
+                }
+                put('}');
+            }
+            case ArrayNode a -> {
+                put('[');
+                for (int i = 0; i < a.size(); i++) {
+                    if (i > 0) {
+                        put(',');
+                    }
+                    value(a.get(i));
+                }
+                put(']');
+            }
+            case TextNode t -> string(t.textValue());
+            case IntNode i -> ascii(Integer.toString(i.intValue()));
+            case LongNode l -> ascii(Long.toString(l.longValue()));
+            case BigIntegerNode b -> ascii(b.bigIntegerValue().toString());
+            case BooleanNode b -> ascii(b.booleanValue() ? "true" : "false");
+            case NullNode n -> ascii("null");
+            default -> append(jackson(node));
+        }
+    }
+
+    /** A string in quotes: ASCII without quote, backslash or control characters as is, else as Jackson escapes it. */
+    private void string(String s) {
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+                put('"');
+                append(JsonStringEncoder.getInstance().quoteAsUTF8(s));
+                put('"');
+                return;
+            }
+        }
+        ensure(n + 2);
+        buf[len++] = '"';
+        for (int i = 0; i < n; i++) {
+            buf[len++] = (byte) s.charAt(i); // ASCII only: one byte per char
+        }
+        buf[len++] = '"';
+    }
+
+    private void ascii(String s) {
+        append(s.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private void put(char c) {
+        ensure(1);
+        buf[len++] = (byte) c;
+    }
+
+    private void append(byte[] b) {
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, len, b.length);
+        len += b.length;
+    }
+
+    private void ensure(int more) {
+        if (len + more > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
+        }
+    }
+
+    private static byte[] jackson(JsonNode node) {
+        try {
+            return Json.MAPPER.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
