@@ -49,9 +49,10 @@ public final class Campaign {
     static final int SLOW_SECONDS = 5;
     /**
      * The one 5xx kube-apiserver answers on purpose: 504 for a resourceVersion the cache has not reached
-     * within 3 s, which client-go's reflector recognises by this cause. It is counted, not failed.
+     * within 3 s, which client-go's reflector recognises by this cause (found in a JSON or a protobuf Status
+     * alike). It is counted, not failed.
      */
-    private static final String TOO_LARGE_RV = "\"reason\":\"ResourceVersionTooLarge\"";
+    private static final String TOO_LARGE_RV = "ResourceVersionTooLarge";
     /** What a dead or panicking request thread leaves in the server log. */
     private static final Pattern THREAD_DEATH = Pattern.compile(
             "Exception in thread|StackOverflowError|OutOfMemoryError|panic serving|cannot serve|response to .* failed");
