@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.client.LocalClient;
 import io.kapi.health.PostStartHook;
+import io.kapi.informers.EventHandler;
 import io.kapi.informers.PassController;
 import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.ApiException;
@@ -31,9 +32,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * references removed from its dependents, then loses the finalizer. Owners are matched by uid.
  *
  * <p>A pass reads the watch caches (no copies of objects it need not change) and writes through the API
- * as {@code system:serviceaccount:kube-system:generic-garbage-collector}; passes run when any stored
- * resource changes (its shared informer tells; kube's collector monitors every resource), coalesced
- * and at least {@link #SPACING} apart, from its post-start hook until {@link #close()}.
+ * as {@code system:serviceaccount:kube-system:generic-garbage-collector}. Every stored resource's shared
+ * informer is watched (kube's collector monitors every resource), and a pass runs when a change can give it
+ * work ({@link GraphChanges}): an object that has owners added or its owners changed, an owner that starts
+ * finalizing in the foreground or as an orphaner, and any deletion; coalesced and at least {@link #SPACING}
+ * apart, from its post-start hook until {@link #close()}. Other writes (most of them: objects without owners,
+ * status updates) cost the collector nothing.
  */
 public final class GarbageCollector implements PostStartHook, AutoCloseable {
 
@@ -80,11 +84,47 @@ public final class GarbageCollector implements PostStartHook, AutoCloseable {
     private void watchEveryResource() {
         for (ResourceStore store : registry.stores()) {
             if (watched.add(store.definition().keys().prefix())) {
-                passes.watching(informers.informer(store.resource().gvr()));
+                informers.informer(store.resource().gvr()).addHandler(new GraphChanges());
             }
         }
     }
 
+
+    /**
+     * The changes that can give a pass work, as kube's collector updates its graph only for changes of owner
+     * references, of deletion state and for deletions: before, every write of any object asked for a pass over
+     * every object, which under a stream of writes ran ten passes a second.
+     */
+    private final class GraphChanges implements EventHandler {
+        @Override
+        public void onAdd(ObjectNode object) {
+            if (owned(object) || finalizing(object)) {
+                passes.trigger();
+            }
+        }
+
+        @Override
+        public void onUpdate(ObjectNode before, ObjectNode after) {
+            JsonNode refs = after.path("metadata").path("ownerReferences");
+            boolean refsChanged = !refs.equals(before.path("metadata").path("ownerReferences"));
+            boolean deleting = after.path("metadata").hasNonNull("deletionTimestamp");
+            boolean startedDeleting = deleting && !before.path("metadata").hasNonNull("deletionTimestamp");
+            boolean finalizersChanged = deleting
+                    && !after.path("metadata").path("finalizers").equals(before.path("metadata").path("finalizers"));
+            if (refsChanged || (owned(after) || finalizing(after)) && (startedDeleting || finalizersChanged)) {
+                passes.trigger();
+            }
+        }
+
+        @Override
+        public void onDelete(ObjectNode object) {
+            passes.trigger(); // its dependents may be orphans now, or an owner finalizing in the foreground done
+        }
+    }
+
+    private static boolean owned(ObjectNode o) {
+        return o.path("metadata").path("ownerReferences").size() > 0;
+    }
 
     /** One object the collector looks at, with the store it came from. */
     private record Found(ResourceStore store, ObjectNode object) {
