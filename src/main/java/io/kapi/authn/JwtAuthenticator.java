@@ -47,7 +47,7 @@ public final class JwtAuthenticator implements TokenAuthenticator {
     @Override
     public Optional<Accepted> authenticate(String token, List<String> audiences) {
         String[] parts = token.split("\\.", -1);
-        if (parts.length != 3 || !issuer.url().equals(unverifiedIssuer(parts[1]))) {
+        if (!CompactJws.isCompact(token) || !issuer.url().equals(unverifiedIssuer(parts[1]))) {
             return Optional.empty();
         }
         try {

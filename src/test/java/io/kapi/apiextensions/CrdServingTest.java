@@ -207,6 +207,18 @@ class CrdServingTest {
     }
 
     @Test
+    @DisplayName("a CRD whose rule matches a literal pattern RE2 refuses is refused at once (kube's regex literal "
+            + "validation), not accepted to fail every object")
+    void celLiteralPatternRefusedByRe2() {
+        String rule = "self.id.matches('a(?=b)')";
+        ApiHarness.Reply refused = api.post(CRDS, CEL_CRD.replace("self.min <= self.max", rule));
+        assertEquals(422, refused.code(), refused.text());
+        String message = refused.body().path("message").asText();
+        assertTrue(message.contains("x-kubernetes-validations[0].rule: Invalid value: \"" + rule
+                + "\": compilation failed: ERROR: <input>:1:17: invalid matches argument"), message);
+    }
+
+    @Test
     @DisplayName("a CRD whose rule nests thousands of parentheses is refused with cel-go's recursion error, not a 500")
     void celRecursionLimit() {
         String deep = "(".repeat(5000) + "self.min <= self.max" + ")".repeat(5000);

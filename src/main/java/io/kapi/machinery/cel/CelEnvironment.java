@@ -101,6 +101,10 @@ public final class CelEnvironment {
         }
         try {
             var ast = result.getAst();
+            java.util.Optional<String> literals = RegexLiterals.errors(ast);
+            if (literals.isPresent()) {
+                throw new CelError(CelError.Kind.COMPILE, "compilation failed: " + literals.get());
+            }
             var runnable = objectConstruction ? ObjectConstruction.rewrite(ast) : ast;
             return new CelExpression(expression, ast, cel.createProgram(runnable), this);
         } catch (dev.cel.common.CelException e) {

@@ -154,7 +154,7 @@ final class ProtoToJson {
         return switch (fd.getJavaType()) {
             case STRING -> NODES.textNode((String) v);
             case INT -> NODES.numberNode((Integer) v);
-            case LONG -> NODES.numberNode((Long) v);
+            case LONG -> integral((Long) v);
             case BOOLEAN -> NODES.booleanNode((Boolean) v);
             case DOUBLE -> number((Double) v);
             case FLOAT -> number((Float) v);
@@ -167,9 +167,18 @@ final class ProtoToJson {
     /** Go writes integral floats without a fraction: {@code 1}, not {@code 1.0}. */
     private static JsonNode number(double d) {
         if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-            return NODES.numberNode((long) d);
+            return integral((long) d);
         }
         return NODES.numberNode(d);
+    }
+
+    /**
+     * An integer as Jackson reads the same digits from JSON: an int node when it fits, else a long node, so that a
+     * tree decoded from protobuf equals the one decoded from JSON (a pod update compares its old and new spec so:
+     * an int64 field such as terminationGracePeriodSeconds read as a long node made an unchanged pod differ).
+     */
+    private static JsonNode integral(long v) {
+        return v == (int) v ? NODES.numberNode((int) v) : NODES.numberNode(v);
     }
 
     /** The JSON value of a nested message, special or ordinary. */

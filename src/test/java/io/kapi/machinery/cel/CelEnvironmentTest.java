@@ -121,16 +121,31 @@ class CelEnvironmentTest {
         assertEquals(true, eval("'" + "a".repeat(20_000) + "'.matches('^(a|a)+$')"));
         assertEquals("b1", eval("'ab1c'.find('[a-z][0-9]')"));
         assertEquals(List.of("a", "b"), eval("'a1b2c'.findAll('[a-z]', 2)"));
-        CelError lookahead = assertThrows(CelError.class, () -> eval("'ab'.matches('a(?=b)')"));
+        // a pattern made at run time fails there, with Go's error (a literal one fails to compile: literalPatterns)
+        CelError lookahead = assertThrows(CelError.class, () -> eval("'ab'.matches('a(?=' + 'b)')"));
         assertEquals(CelError.Kind.EVALUATION, lookahead.kind());
         assertEquals("error parsing regexp: invalid or unsupported Perl syntax: `(?=`", lookahead.getMessage());
         assertEquals("error parsing regexp: invalid repeat count: `{1000}`",
-                assertThrows(CelError.class, () -> eval("'a'.matches('(a{1000}){1000}')")).getMessage());
+                assertThrows(CelError.class, () -> eval("'a'.matches('(a{1000})' + '{1000}')")).getMessage());
         String deep = "(".repeat(3000) + "x" + ")".repeat(3000);
         assertEquals("error parsing regexp: expression nests too deeply: `" + deep + "`",
-                assertThrows(CelError.class, () -> eval("'x'.matches('" + deep + "')")).getMessage());
+                assertThrows(CelError.class, () -> eval("'x'.matches('" + deep + "' + '')")).getMessage());
         assertEquals("Illegal regex: error parsing regexp: missing closing ): `(`",
                 assertThrows(CelError.class, () -> eval("'x'.find('(')")).getMessage());
+    }
+
+    @Test
+    @DisplayName("a literal pattern RE2 refuses fails the compile, as cel-go's ValidateRegexLiterals in kube's "
+            + "environment since 1.29: 'invalid matches argument' at the pattern")
+    void literalPatterns() {
+        for (String pattern : List.of("a(?=b)", "(a)\\\\1", "a++", "(a{1000}){1000}", "[z-a]", "(")) {
+            String expression = "'ab'.matches('" + pattern + "')";
+            CelError refused = assertThrows(CelError.class, () -> dyn.compile(expression), pattern);
+            assertEquals(CelError.Kind.COMPILE, refused.kind(), pattern);
+            assertEquals("compilation failed: ERROR: <input>:1:14: invalid matches argument\n | " + expression
+                    + "\n | .............^", refused.getMessage(), pattern);
+        }
+        assertEquals(true, eval("'ab'.matches('[[:alpha:]]+') && 'ab'.matches('(?P<x>a)b')"), "patterns RE2 accepts");
     }
 
     @Test
