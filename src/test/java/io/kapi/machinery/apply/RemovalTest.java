@@ -81,8 +81,23 @@ class RemovalTest {
         assertEquals(json("{}"), out.get("spec"), out.toString());
     }
 
-    /** One apply of a removal case: a manager and the spec it applies (null: no spec at all). */
-    record Step(String manager, String spec) {
+    /**
+     * One write of a removal case: a manager and the spec it applies (null: no spec at all), or, for an
+     * update, the spec it writes over the live one.
+     */
+    record Step(String manager, String spec, boolean update) {
+        Step(String manager, String spec) {
+            this(manager, spec, false);
+        }
+
+        ObjectNode write(ObjectNode live, int second) {
+            if (!update) {
+                return apply(WIDGETS, live, widget(spec), manager, second);
+            }
+            ObjectNode next = live.deepCopy();
+            next.set("spec", yaml("spec: " + spec).get("spec"));
+            return WIDGETS.recordUpdate(live, next, manager, "", at(second));
+        }
     }
 
     static List<Object[]> removalWalkCases() {
@@ -102,6 +117,10 @@ class RemovalTest {
                 new Object[] {"a list item nobody owns is removed with the list",
                         List.of(new Step("a", "{items: [{name: n, cfg: {x: '1'}}], value: v}"),
                                 new Step("a", "{value: v}")), "{value: v}"},
+                new Object[] {"a list item goes whole when nobody owns the item, though an updater owns a field in it",
+                        List.of(new Step("a", "{items: [{name: n, cfg: {x: '1'}}]}"),
+                                new Step("b", "{items: [{name: n, cfg: {x: '2'}}]}", true), new Step("a", null)),
+                        null},
                 new Object[] {"an atomic struct stays whole while another manager owns it",
                         List.of(new Step("a", "{atom: {x: '1', y: '2'}}"), new Step("b", "{atom: {x: '1', y: '2'}}"),
                                 new Step("a", null)), "{atom: {x: '1', y: '2'}}"},
@@ -128,7 +147,7 @@ class RemovalTest {
     void removalWalkCases(String name, List<Step> steps, String expectedSpec) {
         ObjectNode live = null;
         for (int i = 0; i < steps.size(); i++) {
-            live = apply(WIDGETS, live, widget(steps.get(i).spec()), steps.get(i).manager(), i);
+            live = steps.get(i).write(live, i);
         }
         if (expectedSpec == null) {
             assertFalse(live.has("spec"), live.toString());
