@@ -39,6 +39,9 @@ final class TypeResolver {
     /** Struct fields kube's Go types hold by value: present as {} in every encoded object. */
     private static final Set<String> VALUE_STRUCTS = Set.of("metadata", "spec", "status", "template", "strategy",
             "updateStrategy", "jobTemplate", "resources");
+    /** The exceptions, held by pointer: absent when empty (definition, then field). */
+    private static final Set<String> POINTER_STRUCTS = Set.of("io.k8s.api.core.v1.PodSpec.resources",
+            "io.k8s.api.core.v1.ReplicationControllerSpec.template");
 
     private final Schemas schemas;
     private final Map<String, SchemaType> byDefinition = new HashMap<>();
@@ -182,7 +185,7 @@ final class TypeResolver {
                     || t instanceof SchemaType.MapType && p.getValue().has("$ref");
             if (owner.equals(OBJECT_META) && p.getKey().equals("creationTimestamp")) {
                 struct.implicit().put(p.getKey(), NullNode.getInstance()); // a zero metav1.Time encodes as null
-            } else if (isStruct && (VALUE_STRUCTS.contains(p.getKey()) && !owner.endsWith("core.v1.PodSpec")
+            } else if (isStruct && (VALUE_STRUCTS.contains(p.getKey()) && !POINTER_STRUCTS.contains(owner + "." + p.getKey())
                     || required.contains(p.getKey()) && !p.getKey().equals("selector"))) {
                 struct.implicit().put(p.getKey(), Json.object());
             } else if (required.contains(p.getKey()) && !(t instanceof SchemaType.Scalar)) {

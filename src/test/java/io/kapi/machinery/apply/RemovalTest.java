@@ -81,6 +81,22 @@ class RemovalTest {
         assertEquals(json("{}"), out.get("spec"), out.toString());
     }
 
+    @Test
+    @DisplayName("a built-in kind's struct held by pointer should go when emptied: a ReplicationController's template")
+    void emptiedBuiltInPointerStructIsRemoved() {
+        FieldManager controllers = MANAGERS.forKind(new GroupVersionKind("", "v1", "ReplicationController"));
+        String rc = """
+                apiVersion: v1
+                kind: ReplicationController
+                metadata: {name: rc, namespace: default}
+                spec:
+                  replicas: 1
+                """;
+        ObjectNode live = apply(controllers, null, yaml(rc + "  template: {metadata: {labels: {a: b}}}\n"), "mgr", 0);
+        ObjectNode out = apply(controllers, live, yaml(rc), "mgr", 1);
+        assertEquals(json("{\"replicas\":1}"), out.get("spec"), out.toString());
+    }
+
     /**
      * One write of a removal case: a manager and the spec it applies (null: no spec at all), or, for an
      * update, the spec it writes over the live one.
