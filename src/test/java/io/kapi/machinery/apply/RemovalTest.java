@@ -97,6 +97,19 @@ class RemovalTest {
         assertEquals(json("{\"replicas\":1}"), out.get("spec"), out.toString());
     }
 
+    @Test
+    @DisplayName("a built-in kind's emptied map inside a list item should go, the value struct around it staying {}: "
+            + "a container's resources")
+    void emptiedBuiltInMapInListItem() {
+        ObjectNode config = yaml(Fixtures.DEPLOYMENT);
+        ObjectNode container = (ObjectNode) config.at("/spec/template/spec/containers/0");
+        container.with("resources").with("limits").put("cpu", "1");
+        ObjectNode live = apply(Fixtures.DEPLOYMENTS, null, config, "mgr", 0);
+        container.remove("resources");
+        ObjectNode out = apply(Fixtures.DEPLOYMENTS, live, config, "mgr", 1);
+        assertEquals(json("{}"), out.at("/spec/template/spec/containers/0/resources"), out.toString());
+    }
+
     /**
      * One write of a removal case: a manager and the spec it applies (null: no spec at all), or, for an
      * update, the spec it writes over the live one.
