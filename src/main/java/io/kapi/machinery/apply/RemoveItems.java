@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * A copy of a value without the paths of a set, each removed with everything below it
- * (structured-merge-diff's {@code RemoveItems}). A map or list left empty disappears, as it does once
- * kube decodes the result into its typed object; a struct kube holds by value stays as {@code {}}.
+ * (structured-merge-diff's {@code RemoveItems}). A map or list left empty disappears (structured-merge-diff
+ * leaves no value for it); only a struct with an implicit {@code {}} stays as {@code {}}, as a built-in kind's
+ * Go type holds it by value (custom resources, unstructured in kube, have none: {@link TypeResolver}).
  */
 final class RemoveItems {
 

@@ -23,14 +23,25 @@ import java.util.concurrent.ConcurrentHashMap;
  * (granular by default); on a property beside a {@code $ref} it overrides the referenced definition.
  * Schemas without a shape ({@code type: object} with neither properties nor additionalProperties, or
  * no type) are untyped.
+ *
+ * <p>A built-in kind's structs get the implicit values of its Go type ({@link SchemaType.MapType#implicit()}):
+ * kube decodes every built-in object into that type, so a struct held by value survives as {@code {}}
+ * even when an apply removes all its fields. A custom resource stays unstructured in kube-apiserver: its
+ * schema's structs get no implicit values (only {@code metadata}, ObjectMeta, has them), so a struct left
+ * empty is removed as structured-merge-diff's {@code RemoveItems} removes it.
  */
 final class TypeResolver {
 
     private static final String REF_PREFIX = "#/definitions/";
     private static final String OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+    /** The owner of a custom resource's inline schema: it has no Go type, so no implicit values. */
+    private static final String CUSTOM = null;
     /** Struct fields kube's Go types hold by value: present as {} in every encoded object. */
     private static final Set<String> VALUE_STRUCTS = Set.of("metadata", "spec", "status", "template", "strategy",
             "updateStrategy", "jobTemplate", "resources");
+    /** The exceptions, held by pointer: absent when empty (definition, then field). */
+    private static final Set<String> POINTER_STRUCTS = Set.of("io.k8s.api.core.v1.PodSpec.resources",
+            "io.k8s.api.core.v1.ReplicationControllerSpec.template");
 
     private final Schemas schemas;
     private final Map<String, SchemaType> byDefinition = new HashMap<>();
@@ -87,7 +98,7 @@ final class TypeResolver {
         if (schema == null || schema.isNull()) {
             return untypedRoot();
         }
-        SchemaType t = resolve(schema, "");
+        SchemaType t = resolve(schema, CUSTOM);
         if (t instanceof SchemaType.MapType mt && !mt.fields().isEmpty()) {
             mt.fields().put("metadata", definition(OBJECT_META));
             mt.implicit().put("metadata", Json.object());
@@ -143,7 +154,7 @@ final class TypeResolver {
         }
         String type = schema.path("type").asText("");
         if (type.equals("array")) {
-            return list(schema);
+            return list(schema, owner);
         }
         if (schema.has("properties")) {
             SchemaType.MapType struct = SchemaType.MapType.struct(isAtomicMap(schema), preservesUnknown(schema));
@@ -160,17 +171,21 @@ final class TypeResolver {
         };
     }
 
+    /** Declares the struct's properties; {@code owner} is the definition they are in, or {@link #CUSTOM}. */
     private void fillStruct(SchemaType.MapType struct, JsonNode schema, String owner) {
         Set<String> required = new HashSet<>();
         schema.path("required").forEach(r -> required.add(r.asText()));
         for (Map.Entry<String, JsonNode> p : schema.path("properties").properties()) {
             SchemaType t = resolve(p.getValue(), owner);
             struct.fields().put(p.getKey(), t);
+            if (owner == CUSTOM) {
+                continue;
+            }
             boolean isStruct = t instanceof SchemaType.MapType mt && !mt.fields().isEmpty() && mt.elementType() == null
                     || t instanceof SchemaType.MapType && p.getValue().has("$ref");
             if (owner.equals(OBJECT_META) && p.getKey().equals("creationTimestamp")) {
                 struct.implicit().put(p.getKey(), NullNode.getInstance()); // a zero metav1.Time encodes as null
-            } else if (isStruct && (VALUE_STRUCTS.contains(p.getKey()) && !owner.endsWith("core.v1.PodSpec")
+            } else if (isStruct && (VALUE_STRUCTS.contains(p.getKey()) && !POINTER_STRUCTS.contains(owner + "." + p.getKey())
                     || required.contains(p.getKey()) && !p.getKey().equals("selector"))) {
                 struct.implicit().put(p.getKey(), Json.object());
             } else if (required.contains(p.getKey()) && !(t instanceof SchemaType.Scalar)) {
@@ -179,9 +194,9 @@ final class TypeResolver {
         }
     }
 
-    private SchemaType list(JsonNode schema) {
+    private SchemaType list(JsonNode schema, String owner) {
         JsonNode items = schema.path("items");
-        SchemaType element = items.isObject() ? resolve(items, "") : SchemaType.UNTYPED;
+        SchemaType element = items.isObject() ? resolve(items, owner == CUSTOM ? CUSTOM : "") : SchemaType.UNTYPED;
         String listType = schema.path("x-kubernetes-list-type").asText(null);
         List<String> keys = new ArrayList<>();
         boolean atomic;
