@@ -175,6 +175,24 @@ class KapiServerTest {
     }
 
     @Test
+    @DisplayName("HTTP/2 responses take little direct memory: 500 of them not 32 MiB (each took 2 MiB, the bound of "
+            + "an HTTP/1.1 response's headers, and the JDK collected fully whenever direct memory ran out)")
+    void http2ResponsesTakeLittleDirectMemory() throws Exception {
+        java.lang.management.BufferPoolMXBean direct = java.lang.management.ManagementFactory
+                .getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class).stream()
+                .filter(b -> b.getName().equals("direct")).findFirst().orElseThrow();
+        send(admin, get("/whoami").build());
+        long before = direct.getTotalCapacity();
+        long most = before;
+        for (int i = 0; i < 500; i++) {
+            HttpResponse<String> r = send(admin, get("/whoami").build());
+            assertEquals(HttpClient.Version.HTTP_2, r.version());
+            most = Math.max(most, direct.getTotalCapacity());
+        }
+        assertTrue(most - before < 32L << 20, "direct memory grew by " + ((most - before) >> 20) + " MiB");
+    }
+
+    @Test
     @DisplayName("an exception from the handler becomes 500 InternalError without its detail")
     void panic() throws Exception {
         HttpResponse<String> r = send(admin, get("/boom").build());
