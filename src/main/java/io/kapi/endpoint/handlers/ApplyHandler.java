@@ -19,7 +19,8 @@ import io.kapi.registry.Write;
  * applied configuration into the object it reads, by field ownership; a missing object is created
  * (201); an apply that changes nothing writes nothing. A {@code metadata.resourceVersion} in the applied
  * configuration is a precondition (409 when stale), as kube-apiserver; without one a concurrent write
- * makes the store merge again into the newer object.
+ * makes the store merge again into the newer object. The merge uses the reset fields of the subresource
+ * (the main resource owns no status field, status no spec field).
  */
 public record ApplyHandler(Codecs codecs) implements ServerSideApply {
 
@@ -32,7 +33,8 @@ public record ApplyHandler(Codecs codecs) implements ServerSideApply {
         checkName(r, applied);
         String subresource = r.info().subresource();
         String precondition = ObjectMeta.of(applied).resourceVersion();
-        FieldManager fields = codecs.fields().forKind(r);
+        FieldManager fields = codecs.fields().forKind(r).forSubresource(subresource,
+                r.resource().subresource("status") != null);
         Write write = Write.body(decoded.duplicateFields()).on(subresource, null).applied();
         UpdateResult result = r.store().update(r.context(), r.info().namespace(), r.info().name(), current -> {
             if (current == null && !subresource.isEmpty()) {
