@@ -227,4 +227,33 @@ class WritePipelineTest {
         assertEquals(200, api.call("DELETE", CMS + "/" + name, "application/json",
                 "{\"preconditions\":{\"uid\":\"" + uid + "\",\"resourceVersion\":\"" + rv + "\"}}").code());
     }
+
+    @Test
+    @DisplayName("an update whose body names another uid is 409, the storage's precondition as kube words it, not 422")
+    void updateUidPrecondition() {
+        String name = fresh();
+        String uid = api.get(CMS + "/" + name).body().at("/metadata/uid").asText();
+        String other = "88e00824-7f0e-11e8-94a1-c8d3ffb15800";
+        ApiHarness.Reply stale = api.put(CMS + "/" + name, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+                + "{\"name\":\"" + name + "\",\"uid\":\"" + other + "\"},\"data\":{\"a\":\"2\"}}");
+        assertEquals(409, stale.code(), stale.text());
+        assertEquals("Operation cannot be fulfilled on configmaps \"" + name + "\": StorageError: invalid object, Code: 4, "
+                + "Key: /registry/configmaps/default/" + name + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition "
+                + "failed: UID in precondition: " + other + ", UID in object meta: " + uid,
+                stale.body().path("message").asText());
+        assertEquals("1", api.get(CMS + "/" + name).body().at("/data/a").asText());
+        ApiHarness.Reply same = api.put(CMS + "/" + name, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+                + "{\"name\":\"" + name + "\",\"uid\":\"" + uid + "\"},\"data\":{\"a\":\"2\"}}");
+        assertEquals(200, same.code(), same.text());
+
+        String pods = "/api/v1/namespaces/default/pods";
+        assertEquals(201, api.post(pods, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"uidp\"},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}").code());
+        JsonNode pod = api.get(pods + "/uidp").body();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) pod.path("metadata")).put("uid", other);
+        ApiHarness.Reply status = api.put(pods + "/uidp/status", pod.toString());
+        assertEquals(409, status.code(), status.text());
+        assertTrue(status.body().path("message").asText().contains("Key: /registry/pods/default/uidp, ResourceVersion: 0, "
+                + "AdditionalErrorMsg: Precondition failed: UID in precondition: " + other), status.text());
+    }
 }
