@@ -3,7 +3,6 @@ package io.kapi.endpoint.handlers;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.endpoint.codec.Decoded;
-import io.kapi.endpoint.codec.Format;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.DeepStack;
 import io.kapi.machinery.GoBool;
@@ -28,7 +27,7 @@ public record ApplyHandler(Codecs codecs) implements ServerSideApply {
     public RestResponse handle(ResourceRequest r, byte[] patch, ResponseWriter.Negotiated response) {
         String manager = codecs.fields().manager(r, "PatchOptions", true);
         boolean force = GoBool.query(r.http().param("force"), false);
-        Decoded decoded = codecs.decoder().decode(Format.YAML, patch, r.resource().gvk());
+        Decoded decoded = codecs.decoder().decodeApplied(patch, r.resource().gvk());
         ObjectNode applied = decoded.object();
         String subresource = r.info().subresource();
         String precondition = ObjectMeta.of(applied).resourceVersion();

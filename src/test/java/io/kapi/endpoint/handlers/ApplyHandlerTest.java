@@ -161,6 +161,22 @@ class ApplyHandlerTest {
         assertEquals("{\"f:data\":{}}", fields(forced.body(), "kubectl", "Update", "").toString());
     }
 
+    @Test
+    @DisplayName("an apply body that is no YAML map is 400 'error decoding YAML', as kube's apply patcher words it")
+    void undecodable() {
+        ApiHarness.Reply broken = apply(CMS + "/broken?fieldManager=m", "a: [b");
+        assertEquals(400, broken.code(), broken.text());
+        assertTrue(broken.body().path("message").asText().startsWith("error decoding YAML: error converting YAML to JSON: "
+                + "yaml: line 1: "), broken.text());
+        assertStatus(400, "BadRequest", "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot "
+                + "unmarshal array into Go value of type map[string]interface {}",
+                apply(CMS + "/broken?fieldManager=m", "[1, 2]"));
+        assertStatus(400, "BadRequest", "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot "
+                + "unmarshal string into Go value of type map[string]interface {}",
+                apply(CMS + "/broken?fieldManager=m", "just text"));
+        assertStatus(400, "BadRequest", "invalid object type: /, Kind=", apply(CMS + "/broken?fieldManager=m", ""));
+    }
+
     private static final String POD = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\"},"
             + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"%s\"}]},\"status\":{\"message\":\"%s\"}}";
 
