@@ -177,6 +177,18 @@ class ApplyHandlerTest {
         assertStatus(400, "BadRequest", "invalid object type: /, Kind=", apply(CMS + "/broken?fieldManager=m", ""));
     }
 
+    @Test
+    @DisplayName("duplicate YAML keys warn one line each without the decoder's prefix, as kube's addStrictDecodingWarnings")
+    void duplicateKeysWarn() {
+        String body = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s}\ndata: {a: '1', a: '2'}\n";
+        ApiHarness.Reply applied = apply(CMS + "/dup?fieldManager=m", body.formatted("dup"));
+        assertEquals(201, applied.code(), applied.text());
+        assertEquals(java.util.List.of("299 - \"line 4: key \\\"a\\\" already set in map\""), applied.header("warning"));
+        ApiHarness.Reply created = api.call(ApiHarness.ADMIN, "POST", CMS, "application/yaml", body.formatted("dup2"));
+        assertEquals(201, created.code(), created.text());
+        assertEquals(java.util.List.of("299 - \"line 4: key \\\"a\\\" already set in map\""), created.header("warning"));
+    }
+
     private static final String POD = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\"},"
             + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"%s\"}]},\"status\":{\"message\":\"%s\"}}";
 
