@@ -9,8 +9,10 @@ import io.kapi.machinery.GoBool;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.apply.ApplyResult;
 import io.kapi.machinery.apply.FieldManager;
+import io.kapi.machinery.validation.FieldValidation;
 import io.kapi.registry.UpdateResult;
 import io.kapi.registry.Write;
+import java.util.List;
 
 /**
  * Server-side apply ({@code PATCH} with {@code application/apply-patch+yaml}): the store merges the
@@ -33,7 +35,10 @@ public record ApplyHandler(Codecs codecs) implements ServerSideApply {
         String precondition = ObjectMeta.of(applied).resourceVersion();
         FieldManager fields = codecs.fields().forKind(r).forSubresource(subresource,
                 r.resource().subresource("status") != null);
-        Write write = Write.body(decoded.duplicateFields()).on(subresource, null).applied();
+        // duplicate keys: refused after the merge under Strict, as kube's patcher; else warned by the store
+        boolean strict = FieldValidation.parse(r.context().fieldValidation(), "PatchOptions") == FieldValidation.STRICT;
+        List<String> duplicates = decoded.duplicateFields();
+        Write write = Write.body(strict ? List.of() : duplicates).on(subresource, null).applied();
         UpdateResult result = r.store().update(r.context(), r.info().namespace(), r.info().name(), current -> {
             if (current == null && !subresource.isEmpty()) {
                 throw ApiException.notFound(r.resource().gvr(), r.info().name());
@@ -42,6 +47,9 @@ public record ApplyHandler(Codecs codecs) implements ServerSideApply {
             ApplyResult merged = fields.apply(current, applied.deepCopy(), manager, subresource, force,
                     codecs.fields().clock().instant());
             ObjectNode object = merged.object();
+            if (strict && !duplicates.isEmpty()) {
+                throw ApiException.badRequest("error strict decoding YAML: " + String.join(", ", duplicates));
+            }
             checkIdentity(r, object, current == null);
             if (current != null) {
                 ObjectMeta.of(object).resourceVersion(precondition.isEmpty()

@@ -178,12 +178,16 @@ class ApplyHandlerTest {
     }
 
     @Test
-    @DisplayName("duplicate YAML keys warn one line each without the decoder's prefix, as kube's addStrictDecodingWarnings")
+    @DisplayName("duplicate YAML keys warn one line each without the decoder's prefix, as kube's addStrictDecodingWarnings; "
+            + "a Strict apply refuses them as its patcher words it")
     void duplicateKeysWarn() {
         String body = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s}\ndata: {a: '1', a: '2'}\n";
         ApiHarness.Reply applied = apply(CMS + "/dup?fieldManager=m", body.formatted("dup"));
         assertEquals(201, applied.code(), applied.text());
         assertEquals(java.util.List.of("299 - \"line 4: key \\\"a\\\" already set in map\""), applied.header("warning"));
+        assertStatus(400, "BadRequest", "error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal "
+                + "errors:\n  line 4: key \"a\" already set in map",
+                apply(CMS + "/dup?fieldManager=m&fieldValidation=Strict", body.formatted("dup")));
         ApiHarness.Reply created = api.call(ApiHarness.ADMIN, "POST", CMS, "application/yaml", body.formatted("dup2"));
         assertEquals(201, created.code(), created.text());
         assertEquals(java.util.List.of("299 - \"line 4: key \\\"a\\\" already set in map\""), created.header("warning"));
