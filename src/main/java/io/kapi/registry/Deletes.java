@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.DeepStack;
+import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.request.RequestContext;
 import io.kapi.storage.KeyValue;
@@ -143,17 +144,23 @@ final class Deletes {
         finalizers.add(finalizer);
     }
 
+    /**
+     * The preconditions as kube's {@code rest.BeforeDelete} checks them, on the object read (a changed
+     * object is read again): a conflict named by the kind, as it words it.
+     */
     private void checkPreconditions(ObjectMeta meta, DeleteOptions options) {
+        var kind = store.resource().gvk();
+        var onKind = new GroupVersionResource(kind.group(), kind.version(), kind.kind());
         if (options.preconditionUid() != null && !options.preconditionUid().equals(meta.uid())) {
-            throw ApiException.conflict(store.gvr(), meta.name(),
-                    "Precondition failed: UID in precondition: %s, UID in object meta: %s"
-                            .formatted(options.preconditionUid(), meta.uid()));
+            throw ApiException.conflict(onKind, meta.name(), ("the UID in the precondition (%s) does not match the "
+                    + "UID in record (%s). The object might have been deleted and then recreated")
+                    .formatted(options.preconditionUid(), meta.uid()));
         }
         String rv = options.preconditionResourceVersion();
         if (rv != null && !rv.equals(meta.resourceVersion())) {
-            throw ApiException.conflict(store.gvr(), meta.name(),
-                    "Precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %s"
-                            .formatted(rv, meta.resourceVersion()));
+            throw ApiException.conflict(onKind, meta.name(), ("the ResourceVersion in the precondition (%s) does not "
+                    + "match the ResourceVersion in record (%s). The object might have been modified")
+                    .formatted(rv, meta.resourceVersion()));
         }
     }
 }

@@ -221,6 +221,26 @@ public final class ResourceStore {
     }
 
     /**
+     * The transform of a PUT: {@code body} replaces the stored object, under the precondition kube's update
+     * handler takes from a body naming a uid ({@code DefaultUpdatedObjectInfo.Preconditions}), which its
+     * storage checks on the current object before anything else: another uid is 409, worded as the
+     * storage's invalid-object error (not the 422 of an immutable field a patch changing the uid gets).
+     */
+    public Transform replacingWith(String namespace, String name, ObjectNode body) {
+        String uid = ObjectMeta.of(body).uid();
+        String key = keys.key(resource.namespaced() ? namespace : "", name);
+        return current -> {
+            String stored = current == null ? "" : ObjectMeta.of(current).uid();
+            if (!uid.isEmpty() && !uid.equals(stored)) {
+                throw ApiException.conflict(gvr(), name, ("StorageError: invalid object, Code: 4, Key: %s, "
+                        + "ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: %s, "
+                        + "UID in object meta: %s").formatted(key, uid, stored));
+            }
+            return body.deepCopy();
+        };
+    }
+
+    /**
      * Updates an object (kube's {@code Update} with an updated-object function): reads it once, lets
      * {@code transform} make the new object, runs it through the stages and compares-and-swaps it. A
      * resourceVersion the new object carries must be the stored one (409 Conflict otherwise, at once);

@@ -158,10 +158,8 @@ final class WriteStages {
             return;
         }
         String name = FieldManagers.managerOrUserAgent(p.ctx.fieldManager(), p.ctx.userAgent());
-        FieldManager tracking = p.write.subresource().equals("status") ? manager.resetting(List.of(List.of("spec")))
-                : hasStatus() && p.write.subresource().isEmpty() ? manager.resetting(List.of(List.of("status")))
-                : manager;
-        tracking.recordUpdate(p.oldServed, p.object, name, p.write.subresource(), services.clock().instant());
+        manager.forSubresource(p.write.subresource(), hasStatus())
+                .recordUpdate(p.oldServed, p.object, name, p.write.subresource(), services.clock().instant());
     }
 
     private boolean hasStatus() {

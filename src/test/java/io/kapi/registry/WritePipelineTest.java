@@ -194,4 +194,66 @@ class WritePipelineTest {
                 + "\"metadata\":{\"name\":\"put-rv\",\"resourceVersion\":\"1\"}}");
         assertEquals(404, put.code(), put.text());
     }
+
+    @Test
+    @DisplayName("delete with a stale uid or resourceVersion precondition is 409 on the kind, worded as kube's BeforeDelete")
+    void deletePreconditions() {
+        String name = fresh();
+        JsonNode meta = api.get(CMS + "/" + name).body().path("metadata");
+        String uid = meta.path("uid").asText();
+        String rv = meta.path("resourceVersion").asText();
+        ApiHarness.Reply staleUid = api.call("DELETE", CMS + "/" + name, "application/json",
+                "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"preconditions\":{\"uid\":\"00000000-0000-0000-0000-000000000000\"}}");
+        assertEquals(409, staleUid.code(), staleUid.text());
+        assertEquals("Operation cannot be fulfilled on ConfigMap \"" + name + "\": the UID in the precondition "
+                + "(00000000-0000-0000-0000-000000000000) does not match the UID in record (" + uid + "). The object "
+                + "might have been deleted and then recreated", staleUid.body().path("message").asText());
+        assertEquals("ConfigMap", staleUid.body().at("/details/kind").asText());
+        ApiHarness.Reply staleRv = api.call("DELETE", CMS + "/" + name, "application/json",
+                "{\"preconditions\":{\"resourceVersion\":\"1\"}}");
+        assertEquals(409, staleRv.code(), staleRv.text());
+        assertEquals("Operation cannot be fulfilled on ConfigMap \"" + name + "\": the ResourceVersion in the "
+                + "precondition (1) does not match the ResourceVersion in record (" + rv + "). The object might have "
+                + "been modified", staleRv.body().path("message").asText());
+        String deployments = "/apis/apps/v1/namespaces/default/deployments";
+        assertEquals(201, api.post(deployments, "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":"
+                + "{\"name\":\"pre\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"template\":{\"metadata\":"
+                + "{\"labels\":{\"a\":\"b\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}}}").code());
+        ApiHarness.Reply grouped = api.call("DELETE", deployments + "/pre", "application/json",
+                "{\"preconditions\":{\"uid\":\"u\"}}");
+        assertTrue(grouped.body().path("message").asText().startsWith("Operation cannot be fulfilled on Deployment.apps "
+                + "\"pre\": the UID in the precondition (u)"), grouped.text());
+        assertEquals("apps", grouped.body().at("/details/group").asText());
+        assertEquals(200, api.call("DELETE", CMS + "/" + name, "application/json",
+                "{\"preconditions\":{\"uid\":\"" + uid + "\",\"resourceVersion\":\"" + rv + "\"}}").code());
+    }
+
+    @Test
+    @DisplayName("an update whose body names another uid is 409, the storage's precondition as kube words it, not 422")
+    void updateUidPrecondition() {
+        String name = fresh();
+        String uid = api.get(CMS + "/" + name).body().at("/metadata/uid").asText();
+        String other = "88e00824-7f0e-11e8-94a1-c8d3ffb15800";
+        ApiHarness.Reply stale = api.put(CMS + "/" + name, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+                + "{\"name\":\"" + name + "\",\"uid\":\"" + other + "\"},\"data\":{\"a\":\"2\"}}");
+        assertEquals(409, stale.code(), stale.text());
+        assertEquals("Operation cannot be fulfilled on configmaps \"" + name + "\": StorageError: invalid object, Code: 4, "
+                + "Key: /registry/configmaps/default/" + name + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition "
+                + "failed: UID in precondition: " + other + ", UID in object meta: " + uid,
+                stale.body().path("message").asText());
+        assertEquals("1", api.get(CMS + "/" + name).body().at("/data/a").asText());
+        ApiHarness.Reply same = api.put(CMS + "/" + name, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+                + "{\"name\":\"" + name + "\",\"uid\":\"" + uid + "\"},\"data\":{\"a\":\"2\"}}");
+        assertEquals(200, same.code(), same.text());
+
+        String pods = "/api/v1/namespaces/default/pods";
+        assertEquals(201, api.post(pods, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"uidp\"},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}").code());
+        JsonNode pod = api.get(pods + "/uidp").body();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) pod.path("metadata")).put("uid", other);
+        ApiHarness.Reply status = api.put(pods + "/uidp/status", pod.toString());
+        assertEquals(409, status.code(), status.text());
+        assertTrue(status.body().path("message").asText().contains("Key: /registry/pods/default/uidp, ResourceVersion: 0, "
+                + "AdditionalErrorMsg: Precondition failed: UID in precondition: " + other), status.text());
+    }
 }

@@ -41,6 +41,6 @@ record CustomSchema(GroupVersionKind gvk, StructuralSchema schema, SchemaValidat
         if (mode == FieldValidation.STRICT) {
             throw SchemaValidator.decodeError(gvk, "strict decoding error: " + String.join(", ", problems));
         }
-        return new ValidationResult(List.copyOf(problems), List.of());
+        return new ValidationResult(FieldValidation.warnings(problems), List.of());
     }
 }

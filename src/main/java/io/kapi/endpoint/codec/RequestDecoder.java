@@ -81,6 +81,29 @@ public final class RequestDecoder {
         return checked(tree, duplicates, format, expected, () -> data);
     }
 
+    /**
+     * Decodes a server-side apply body (YAML, JSON included) as kube's apply patcher does, into a map
+     * ({@code yaml.Unmarshal}): malformed input, and a body that is no map, are 400 {@code error decoding
+     * YAML: ...}; an empty body is an empty map (whose missing kind the field manager then refuses).
+     */
+    public static Decoded decodeApplied(byte[] data) {
+        List<String> duplicates = new ArrayList<>();
+        JsonNode tree;
+        try {
+            tree = YamlTreeReader.read(data, duplicates);
+        } catch (SyntaxError e) {
+            throw ApiException.badRequest("error decoding YAML: " + e.getMessage());
+        }
+        if (tree == null || tree.isNull()) {
+            return new Decoded(Json.object(), List.copyOf(duplicates), Format.YAML);
+        }
+        if (!(tree instanceof ObjectNode obj)) {
+            throw ApiException.badRequest("error decoding YAML: error unmarshaling JSON: while decoding JSON: json: "
+                    + "cannot unmarshal " + GoJson.kind(tree) + " into Go value of type map[string]interface {}");
+        }
+        return new Decoded(obj, List.copyOf(duplicates), Format.YAML);
+    }
+
     /** A parsed body as the endpoint may take it: an object whose apiVersion and kind, if any, are strings. */
     private static Decoded checked(JsonNode tree, List<String> duplicates, Format format, GroupVersionKind expected,
                                    Supplier<byte[]> body) {

@@ -2,7 +2,6 @@ package io.kapi.endpoint.handlers;
 
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.codec.Decoded;
-import io.kapi.endpoint.codec.Format;
 import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.GroupVersionKind;
 
@@ -30,8 +29,11 @@ public interface BodyDecoder {
      */
     Decoded read(RestRequest request, GroupVersionKind expected);
 
-    /** Decodes bytes already read (an apply patch) in a known format, with the same checks. */
-    default Decoded decode(Format format, byte[] data, GroupVersionKind expected) {
-        return RequestDecoder.decode(format, data, expected);
+    /**
+     * Decodes an apply patch, worded as kube's apply patcher ({@link RequestDecoder#decodeApplied}), with
+     * the same type checks as {@link #decode(RestRequest, GroupVersionKind)}.
+     */
+    default Decoded decodeApplied(byte[] data, GroupVersionKind expected) {
+        return RequestDecoder.decodeApplied(data);
     }
 }

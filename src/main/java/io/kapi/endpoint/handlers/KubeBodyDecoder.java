@@ -49,8 +49,8 @@ public final class KubeBodyDecoder implements BodyDecoder {
     }
 
     @Override
-    public Decoded decode(Format format, byte[] data, GroupVersionKind expected) {
-        return checked(RequestDecoder.decode(format, data, expected), expected);
+    public Decoded decodeApplied(byte[] data, GroupVersionKind expected) {
+        return checked(RequestDecoder.decodeApplied(data), expected);
     }
 
     /** {@code decoded}, its types checked (a walk by the kind's schema, on a deep stack for a deep body). */

@@ -26,7 +26,8 @@ public record StatusHandler(Codecs codecs) implements VerbHandler {
         codecs.fields().manager(r, "UpdateOptions", false);
         Decoded body = codecs.decoder().read(r.http(), r.resource().gvk());
         var result = r.store().update(r.context(), r.info().namespace(), r.info().name(),
-                current -> body.object().deepCopy(), Write.body(body.duplicateFields()).on("status", null));
+                r.store().replacingWith(r.info().namespace(), r.info().name(), body.object()),
+                Write.body(body.duplicateFields()).on("status", null));
         return response.object(200, result.object());
     }
 }

@@ -14,7 +14,8 @@ public record UpdateHandler(Codecs codecs) implements VerbHandler {
         codecs.fields().manager(r, "UpdateOptions", false);
         Decoded body = codecs.decoder().read(r.http(), r.resource().gvk());
         UpdateResult result = r.store().update(r.context(), r.info().namespace(), r.info().name(),
-                current -> body.object().deepCopy(), Write.body(body.duplicateFields()));
+                r.store().replacingWith(r.info().namespace(), r.info().name(), body.object()),
+                Write.body(body.duplicateFields()));
         return response.object(result.created() ? 201 : 200, result.object());
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.Lazy;
 import io.kapi.machinery.ObjectMeta;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
@@ -50,6 +51,9 @@ public final class FieldManager {
 
     private final FieldSet resetFields;
     private final OtherVersions versions;
+    /** This manager resetting status, and resetting spec: see {@link #forSubresource}. */
+    private final Lazy<FieldManager> mainResource = Lazy.of(() -> resetting(List.of(List.of("status"))));
+    private final Lazy<FieldManager> statusSubresource = Lazy.of(() -> resetting(List.of(List.of("spec"))));
 
     FieldManager(GroupVersionKind gvk, SchemaType type, FieldSet resetFields, OtherVersions versions) {
         this.gvk = gvk;
@@ -73,6 +77,22 @@ public final class FieldManager {
             b.insert(path.stream().<PathElement>map(PathElement.Field::new).toList());
         }
         return new FieldManager(gvk, type, resetFields.union(b.build()), versions);
+    }
+
+    /**
+     * This manager as writes to {@code subresource} use it, apply and update alike, with the fields the
+     * strategy there resets (kube's {@code GetResetFields}): status on the main resource of a kind with a
+     * status subresource, spec on the status subresource; so that neither owns, nor conflicts on, the
+     * other's fields. Made once per manager.
+     *
+     * @param subresource "status", or "" / null for the main resource (others reset nothing here)
+     * @param hasStatus whether the kind has a status subresource
+     */
+    public FieldManager forSubresource(String subresource, boolean hasStatus) {
+        if ("status".equals(subresource)) {
+            return statusSubresource.get();
+        }
+        return hasStatus && (subresource == null || subresource.isEmpty()) ? mainResource.get() : this;
     }
 
     public GroupVersionKind kind() {

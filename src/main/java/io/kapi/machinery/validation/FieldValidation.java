@@ -49,4 +49,33 @@ public enum FieldValidation {
                 "supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"");
         throw ApiException.invalid(new GroupVersionKind("meta.k8s.io", "v1", optionsKind), "", List.of(error));
     }
+
+    /**
+     * The warnings of {@link #WARN} for the strict decoding errors {@code strict}, as kube-apiserver's
+     * {@code addStrictDecodingWarnings} makes them: a YAML error ({@code error converting YAML to JSON: yaml:
+     * unmarshal errors:} and one line per duplicate key) becomes one warning per line, its prefix dropped
+     * ({@code line 4: key "a" already set in map}); any other error is one warning as it is.
+     */
+    public static List<String> warnings(List<String> strict) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String error : strict) {
+            String rest = null;
+            for (String prefix : YAML_PREFIXES) {
+                if (rest == null && error.startsWith(prefix)) {
+                    rest = error.substring(prefix.length());
+                }
+            }
+            if (rest == null) {
+                out.add(error);
+            } else {
+                for (String line : rest.split("\n", -1)) {
+                    out.add(line.strip());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static final List<String> YAML_PREFIXES = List.of("yaml: unmarshal errors:\n",
+            "error converting YAML to JSON: yaml: unmarshal errors:\n");
 }

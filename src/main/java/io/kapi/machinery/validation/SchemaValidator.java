@@ -64,7 +64,7 @@ public final class SchemaValidator {
         if (mode == FieldValidation.STRICT) {
             throw Walk.decodeError(gvk, "strict decoding error: " + String.join(", ", strict));
         }
-        return new ValidationResult(List.copyOf(strict), walk.errors);
+        return new ValidationResult(FieldValidation.warnings(strict), walk.errors);
     }
 
     /**
