@@ -44,6 +44,8 @@ final class ConversionWebhookIT {
 
     /** A CRD's change reaches the served definitions a moment later: probed for up to a minute. */
     private static final Await CRD_CHANGE = Await.atMost(Duration.ofSeconds(60)).every(Duration.ofMillis(200));
+    /** Conversion requests have settled when two reads half a second apart count the same. */
+    private static final Await QUIET = Await.atMost(Duration.ofSeconds(10)).every(Duration.ofMillis(500));
 
     private static final String V2 = "backends.v2.conv.example.com";
     private static TestWebhookServer webhook;
@@ -321,22 +323,12 @@ final class ConversionWebhookIT {
      * from before those have arrived counted them as the read's.
      */
     private static int settledConversions() {
-        int seen = webhook.received("/convert").size();
-        for (long quietSince = System.nanoTime(), deadline = quietSince + 10_000_000_000L;
-             System.nanoTime() - quietSince < 500_000_000L && System.nanoTime() < deadline; ) {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            int now = webhook.received("/convert").size();
-            if (now != seen) {
-                seen = now;
-                quietSince = System.nanoTime();
-            }
-        }
-        return seen;
+        int[] last = {-1};
+        return QUIET.poll(() -> webhook.received("/convert").size(), n -> {
+            boolean settled = n == last[0];
+            last[0] = n;
+            return settled;
+        });
     }
 
     /** Points the CRD at {@code url} and waits until a get of v2 shows it in use ({@code used} holds for it). */

@@ -50,6 +50,9 @@ public enum FieldValidation {
         throw ApiException.invalid(new GroupVersionKind("meta.k8s.io", "v1", optionsKind), "", List.of(error));
     }
 
+    private static final List<String> YAML_PREFIXES = List.of("yaml: unmarshal errors:\n",
+            "error converting YAML to JSON: yaml: unmarshal errors:\n");
+
     /**
      * The warnings of {@link #WARN} for the strict decoding errors {@code strict}, as kube-apiserver's
      * {@code addStrictDecodingWarnings} makes them: a YAML error ({@code error converting YAML to JSON: yaml:
@@ -59,23 +62,15 @@ public enum FieldValidation {
     public static List<String> warnings(List<String> strict) {
         List<String> out = new java.util.ArrayList<>();
         for (String error : strict) {
-            String rest = null;
-            for (String prefix : YAML_PREFIXES) {
-                if (rest == null && error.startsWith(prefix)) {
-                    rest = error.substring(prefix.length());
-                }
-            }
-            if (rest == null) {
+            String prefix = YAML_PREFIXES.stream().filter(error::startsWith).findFirst().orElse(null);
+            if (prefix == null) {
                 out.add(error);
-            } else {
-                for (String line : rest.split("\n", -1)) {
-                    out.add(line.strip());
-                }
+                continue;
+            }
+            for (String line : error.substring(prefix.length()).split("\n", -1)) {
+                out.add(line.strip());
             }
         }
         return out;
     }
-
-    private static final List<String> YAML_PREFIXES = List.of("yaml: unmarshal errors:\n",
-            "error converting YAML to JSON: yaml: unmarshal errors:\n");
 }

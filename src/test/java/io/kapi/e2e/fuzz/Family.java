@@ -7,15 +7,10 @@ import java.util.Random;
  * (issue 29): escalation through RBAC objects, tokens that outlive what they were issued for, forged tokens,
  * protobuf bodies, WebSocket upgrades, watch parameters at their limits, pathological regular expressions and
  * CEL. A family knows what kube-apiserver answers each request: an answer other than that is a failure of its
- * {@link Tally}, as is any 5xx or a hang.
+ * {@link Tally}, as is any 5xx or a hang. {@link FuzzIT} names each and says how many requests it sends.
  */
+@FunctionalInterface
 interface Family {
-
-    /** The name in the report, e.g. {@code rbac-escalation}. */
-    String name();
-
-    /** How many requests a run sends at scale 1 (about: some attempts take a few requests). */
-    int requests();
 
     /** Sends about {@code count} requests to {@code target}, drawn from {@code random}, into {@code tally}. */
     void run(Target target, Random random, int count, Tally tally) throws Exception;

@@ -25,16 +25,6 @@ final class ForgedTokens implements Family {
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
     @Override
-    public String name() {
-        return "forged-tokens";
-    }
-
-    @Override
-    public int requests() {
-        return 200;
-    }
-
-    @Override
     public void run(Target target, Random random, int count, Tally tally) throws Exception {
         target.admin("POST", "/api/v1/namespaces/default/serviceaccounts", "{\"metadata\":{\"name\":\"forger\"}}");
         String good = target.admin("POST", "/api/v1/namespaces/default/serviceaccounts/forger/token",

@@ -27,16 +27,6 @@ final class PathologicalRules implements Family {
             "\\\\Qa.b\\\\E", "[\\\\d\\\\-]+"};
 
     @Override
-    public String name() {
-        return "pathological-rules";
-    }
-
-    @Override
-    public int requests() {
-        return 200;
-    }
-
-    @Override
     public void run(Target target, Random random, int count, Tally tally) throws Exception {
         createCrd(target);
         for (int i = 0; i < count; i++) {

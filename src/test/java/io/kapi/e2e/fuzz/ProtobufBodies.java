@@ -27,16 +27,6 @@ final class ProtobufBodies implements Family {
                     + "{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}"}};
 
     @Override
-    public String name() {
-        return "protobuf-bodies";
-    }
-
-    @Override
-    public int requests() {
-        return 400;
-    }
-
-    @Override
     public void run(Target target, Random random, int count, Tally tally) throws Exception {
         target.admin("POST", "/api/v1/namespaces/default/serviceaccounts", "{\"metadata\":{\"name\":\"default\"}}");
         List<byte[]> encoded = new ArrayList<>();

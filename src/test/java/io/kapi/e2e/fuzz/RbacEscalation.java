@@ -44,16 +44,6 @@ final class RbacEscalation implements Family {
     private int serial;
 
     @Override
-    public String name() {
-        return "rbac-escalation";
-    }
-
-    @Override
-    public int requests() {
-        return 300;
-    }
-
-    @Override
     public void run(Target target, Random random, int count, Tally tally) throws Exception {
         setUp(target);
         for (int i = 0; i < count; i++) {

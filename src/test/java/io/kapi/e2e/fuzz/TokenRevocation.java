@@ -19,16 +19,6 @@ final class TokenRevocation implements Family {
     private int serial;
 
     @Override
-    public String name() {
-        return "token-revocation";
-    }
-
-    @Override
-    public int requests() {
-        return 40;
-    }
-
-    @Override
     public void run(Target target, Random random, int count, Tally tally) throws Exception {
         target.admin("POST", "/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + NS + "\"}}");
         for (int sent = 0; sent < count; sent += 2) {

@@ -36,16 +36,6 @@ final class WatchLimits implements Family {
             "application/json;as=Table;v=v1;g=meta.k8s.io", "application/yaml"};
 
     @Override
-    public String name() {
-        return "watch-limits";
-    }
-
-    @Override
-    public int requests() {
-        return 150;
-    }
-
-    @Override
     public void run(Target target, Random random, int count, Tally tally) throws Exception {
         List<String[]> requests = new ArrayList<>();
         for (int i = 0; i < count; i++) {

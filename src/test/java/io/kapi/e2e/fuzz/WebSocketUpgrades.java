@@ -28,16 +28,6 @@ final class WebSocketUpgrades implements Family {
             "x\u00e9", "v9.channel.k8s.io"};
 
     @Override
-    public String name() {
-        return "websocket-upgrades";
-    }
-
-    @Override
-    public int requests() {
-        return 120;
-    }
-
-    @Override
     public void run(Target target, Random random, int count, Tally tally) throws Exception {
         for (int i = 0; i < count; i++) {
             boolean control = random.nextInt(8) == 0;
