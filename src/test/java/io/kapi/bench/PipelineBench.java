@@ -20,7 +20,9 @@ import java.util.function.ToDoubleFunction;
  * ratio of the second build to the first.
  *
  * <p>Run with {@code bench/pipeline.sh --builds=before=/path/a,after=/path/b [--backend=embedded]
- * [--clients=8] [--rounds=3] [--creates=4000] [--gets=8000] [--patches=4000] [--applies=4000]}.
+ * [--clients=8] [--rounds=3] [--creates=4000] [--gets=8000] [--patches=4000] [--applies=4000]
+ * [--flags.NAME='--server-flag=value ...']}: a build may run twice under two names, with and without
+ * some flags.
  */
 public final class PipelineBench {
 
@@ -58,7 +60,12 @@ public final class PipelineBench {
         for (int round = 1; round <= rounds; round++) {
             for (String name : order) {
                 System.err.printf("== round %d: %s%n", round, name);
-                results.get(name).add(round(name, builds.get(name), backend, clients, counts, limit));
+                List<String> flags = new ArrayList<>(List.of("--storage-backend=" + backend));
+                String extra = opts.getOrDefault("flags." + name, "").strip();
+                if (!extra.isEmpty()) {
+                    flags.addAll(List.of(extra.split("\\s+")));
+                }
+                results.get(name).add(round(name, builds.get(name), flags, clients, counts, limit));
             }
             order = order.reversed();
         }
@@ -67,9 +74,9 @@ public final class PipelineBench {
         System.out.println(render(results));
     }
 
-    private static Round round(String name, Path project, String backend, int clients, Map<String, Integer> counts,
+    private static Round round(String name, Path project, List<String> flags, int clients, Map<String, Integer> counts,
                                Duration limit) {
-        try (KapiProcess kapi = new KapiProcess("pipeline-" + name, project, List.of("--storage-backend=" + backend))) {
+        try (KapiProcess kapi = new KapiProcess("pipeline-" + name, project, flags)) {
             kapi.start();
             List<ApiClient> pool = new ArrayList<>();
             for (int i = 0; i < clients; i++) {
