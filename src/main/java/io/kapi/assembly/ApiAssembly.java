@@ -80,6 +80,7 @@ import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
+import io.kapi.storage.MeteredStorage;
 import io.kapi.storage.Storage;
 import io.kapi.user.SystemUsers;
 import io.kapi.webhook.WebhookClient;
@@ -118,10 +119,14 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         CompletableFuture<Schemas> loading = Background.start("kapi-schemas", Schemas::builtin);
         ResourceTable table = ResourceTable.builtin(config.features().apis());
         Storage storage = StorageBackends.open(config);
+        KeyOwners owners = new KeyOwners();
+        Storage metered = new MeteredStorage(storage, metrics.storage(), owners);
+        metrics.storage().objectCounts(owners::objectCounts);
+        metrics.storage().databaseSize(storage::sizeBytes);
         Schemas schemas = Background.join(loading);
         FieldManagers fieldManagers = new FieldManagers(schemas);
         ServiceAllocators services = new ServiceAllocators(
-                ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
+                ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), metered,
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
         SchemaValidator schemaValidator = new SchemaValidator(schemas);
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
@@ -129,13 +134,14 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
         AdmissionWiring admission = new AdmissionWiring(config.admission(), config.features().gates(), fieldManagers,
                 clock);
-        Registry registry = new Registry(table.resources(), storage,
+        Registry registry = new Registry(table.resources(), metered,
                 new BuiltinBehaviours(new ServerHooks(services::decorate,
                         s -> new CrdStrategy(s, CrdValidation.withCel(), clock))), storeServices,
                 lookup -> admission.chain(lookup)
                         .withFirst(new RbacEscalation(() -> authorizationRef.get().authorizer(),
                                 () -> authorizationRef.get() == null ? null : authorizationRef.get().rbac())),
                 ReadPath.WATCH_CACHE);
+        owners.bind(registry);
         services.connect(registry);
         fieldManagers.convertThrough(registry);
         TableConvertor tables = TableConvertor.create(schemas, new TablePrinting(registry));

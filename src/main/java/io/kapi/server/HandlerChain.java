@@ -55,7 +55,8 @@ public final class HandlerChain {
                 new CacheControl(),
                 new BodyLimit(maxBodyBytes),
                 new BodyDeadline(),
-                new Authentication(security.authenticator()),
+                new Authentication(security.authenticator(),
+                        observability == null ? null : observability.metrics().security()),
                 new Impersonation(security.authorizer()),
                 new Authorization(security.authorizer()),
                 new WriteOptions()));
