@@ -4,6 +4,7 @@ import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.health.HealthCheck;
 import io.kapi.health.HealthHandler;
+import io.kapi.health.HealthObserver;
 import io.kapi.health.NamedCheck;
 import io.kapi.health.PostStartHook;
 import java.io.IOException;
@@ -100,7 +101,10 @@ public final class KapiServer implements AutoCloseable {
                 throw new IllegalStateException("the server is shutting down");
             }
         });
-        List<RestHandler> handlers = new ArrayList<>(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler()));
+        HealthObserver observer = config.observability() == null ? HealthObserver.NONE
+                : config.observability().metrics().health()::checked;
+        List<RestHandler> handlers = new ArrayList<>(List.of(new HealthHandler(all, List.of(shutdown), observer),
+                new VersionHandler()));
         if (config.observability() != null) {
             handlers.add(new MetricsHandler(config.observability().metrics()));
         }

@@ -13,7 +13,11 @@ import java.util.function.Supplier;
 /**
  * Serves {@code /metrics} (the server's families) and {@code /metrics/slis} (the health checks' SLIs) in
  * Prometheus' text format 0.0.4, or OpenMetrics 1.0 when the {@code Accept} header asks for
- * {@code application/openmetrics-text}, as kube-apiserver's Prometheus handler negotiates them. Who may read
+ * {@code application/openmetrics-text}. Prometheus asks for OpenMetrics first, and kube-apiserver (which
+ * never answers OpenMetrics) gives it the text format: in both formats the bucket bounds are written as Go
+ * writes them ({@link GoBucketBounds}, {@code le="1"}, not the Java client's {@code le="1.0"}), so the series
+ * a Prometheus stores from Kapi carry the label values the kubernetes-mixin's rules select, whichever format
+ * it negotiated. Who may read
  * them is the authorization filter's decision ({@code get} on the non-resource URL: kube's bootstrap
  * {@code system:monitoring} role).
  */
@@ -47,6 +51,10 @@ final class MetricsHandler implements RestHandler {
         MetricSnapshots snapshots = scrape.get();
         ExpositionFormatWriter chosen = writer;
         return new RestResponse(200, new java.util.ArrayList<>(),
-                new RestResponse.Encoded(chosen.getContentType(), out -> chosen.write(out, snapshots)));
+                new RestResponse.Encoded(chosen.getContentType(), out -> {
+                    GoBucketBounds bounds = new GoBucketBounds(out);
+                    chosen.write(bounds, snapshots);
+                    bounds.finish();
+                }));
     }
 }
