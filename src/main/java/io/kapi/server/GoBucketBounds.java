@@ -59,8 +59,11 @@ final class GoBucketBounds extends FilterOutputStream {
     private void flushLine() throws IOException {
         byte[] bytes = line.toByteArray();
         line.reset();
-        int at = bytes.length > 0 && bytes[0] != '#' ? indexOf(bytes, LE) : -1;
-        if (at < 0 || at == 0 || bytes[at - 1] != '{' && bytes[at - 1] != ',') {
+        int at = bytes.length > 0 && bytes[0] != '#' ? indexOf(bytes, LE, 1) : -1;
+        while (at > 0 && bytes[at - 1] != '{' && bytes[at - 1] != ',') {
+            at = indexOf(bytes, LE, at + 1);
+        }
+        if (at < 0) {
             out.write(bytes);
             return;
         }
@@ -104,9 +107,9 @@ final class GoBucketBounds extends FilterOutputStream {
         return sign + decimal.toPlainString();
     }
 
-    private static int indexOf(byte[] haystack, byte[] needle) {
+    private static int indexOf(byte[] haystack, byte[] needle, int from) {
         outer:
-        for (int i = 0; i <= haystack.length - needle.length; i++) {
+        for (int i = from; i <= haystack.length - needle.length; i++) {
             for (int j = 0; j < needle.length; j++) {
                 if (haystack[i + j] != needle[j]) {
                     continue outer;
