@@ -139,9 +139,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                         s -> new CrdStrategy(s, CrdValidation.withCel(), clock))), storeServices,
                 lookup -> admission.chain(lookup)
                         .withFirst(new RbacEscalation(() -> authorizationRef.get().authorizer(),
-                                () -> authorizationRef.get() == null ? null : authorizationRef.get().rbac())),
+                                () -> authorizationRef.get() == null ? null : authorizationRef.get().rbac()))
+                        .withMetrics(metrics.admission()),
                 ReadPath.WATCH_CACHE);
         owners.bind(registry);
+        registry.caches().observe(owners.cacheMetrics(metrics.watches()));
         services.connect(registry);
         fieldManagers.convertThrough(registry);
         TableConvertor tables = TableConvertor.create(schemas, new TablePrinting(registry));
@@ -171,7 +173,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         authorizationRef.set(authorization);
         Authorizer authorizer = authorization.authorizer();
         RestHandler api = handlers(config, aggregator, schemas, openApi, registry, codecs, tables, keys, issuer,
-                authentications, new AccessReviews(authorizer, authorization.rules()), storage, clock);
+                authentications, new AccessReviews(authorizer, authorization.rules()), storage, metrics, clock);
         ServerConfig.Observability observability = observability(metrics, registry);
         Loopback loopback = loopback(api, authorizer, registry, observability);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
@@ -319,7 +321,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     private static RestHandler handlers(ApiConfig config, Aggregator aggregator, Schemas schemas, OpenApiHandler openApi,
                                         Registry registry, Codecs codecs, TableConvertor tables, ServiceAccountKeys keys,
                                         String issuer, Authentications authentications, AccessReviews access,
-                                        Storage storage, Clock clock) {
+                                        Storage storage, Metrics metrics, Clock clock) {
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
         Subresources subresources = Subresources.create(registry, codecs, patchSchemas, keys, issuer,
                 config.authentication().serviceAccounts().maxTokenExpiration(), clock);
@@ -338,7 +340,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 openApi,
                 new OpenIdDiscovery(issuer, subresources.keys()::publicJwks),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
-                        subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock))));
+                        subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock, metrics.watches()))));
     }
 
     /** Closes in order: controllers and hooks first, storage last. */

@@ -38,6 +38,29 @@ final class KeyOwners implements Function<String, Owner> {
         return parts.length >= 2 ? new Owner(parts[0], parts[1]) : new Owner("", parts.length == 1 ? parts[0] : "");
     }
 
+    /** Records what the watch caches do in {@code metrics}, each cache under its resource's labels. */
+    io.kapi.storage.cache.CacheObserver cacheMetrics(io.kapi.metrics.WatchMetrics metrics) {
+        return new io.kapi.storage.cache.CacheObserver() {
+            @Override
+            public void initialized(String prefix, long revision) {
+                Owner owner = apply(prefix);
+                metrics.initialized(owner.group(), owner.resource(), revision);
+            }
+
+            @Override
+            public void applied(String prefix, long revision) {
+                Owner owner = apply(prefix);
+                metrics.cached(owner.group(), owner.resource(), revision);
+            }
+
+            @Override
+            public void readWaited(String prefix, long startNanos) {
+                Owner owner = apply(prefix);
+                metrics.readWaited(owner.group(), owner.resource(), startNanos);
+            }
+        };
+    }
+
     /** The object counts of the started watch caches, by group and resource. */
     void objectCounts(StorageMetrics.ObjectCount counts) {
         Registry served = registry;

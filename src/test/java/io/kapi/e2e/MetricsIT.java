@@ -51,6 +51,9 @@ final class MetricsIT {
         kubectl.run("get", "configmap", "metrics-a").assertOk();
         kubectl.run("get", "configmaps").assertOk();
         kubectl.run("get", "configmap", "no-such-configmap").assertFailed();
+        try (ApiClient client = KAPI.client()) {
+            assertEquals(200, client.get("/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1").status());
+        }
         String text = kubectl.run("get", "--raw", "/metrics").assertOk().stdout();
         assertTrue(text.contains("# HELP apiserver_request_total [STABLE] Counter of apiserver requests broken out for"
                 + " each verb, dry run value, group, version, resource, scope, component, and HTTP response code."), text);
@@ -80,6 +83,21 @@ final class MetricsIT {
         assertTrue(series(text, "etcd_requests_total", "operation=\"create\"", "group=\"\"", "resource=\"configmaps\""),
                 "the store's writes");
         assertTrue(series(text, "kubernetes_build_info", "major=\"1\"", "minor=\"34\""), "build info");
+        assertTrue(series(text, "apiserver_watch_events_total", "group=\"\"", "resource=\"configmaps\"",
+                "version=\"v1\""), "a watch's events");
+        assertTrue(series(text, "apiserver_longrunning_requests", "verb=\"WATCH\"", "resource=\"configmaps\""),
+                "the watch as long-running");
+        assertTrue(series(text, "apiserver_request_total", "verb=\"WATCH\"", "resource=\"configmaps\"", "code=\"200\""),
+                "the watch counted when it ended");
+        assertTrue(series(text, "apiserver_admission_controller_admission_duration_seconds_count",
+                "name=\"NamespaceLifecycle\"", "operation=\"CREATE\"", "rejected=\"false\"", "type=\"validate\""),
+                "an admission plugin's latency");
+        assertTrue(series(text, "apiserver_admission_step_admission_duration_seconds_count", "operation=\"CREATE\"",
+                "type=\"admit\""), "an admission step's latency");
+        assertTrue(series(text, "apiserver_watch_cache_events_dispatched_total", "resource=\"configmaps\""),
+                "the watch cache's events");
+        assertTrue(series(text, "apiserver_watch_cache_initializations_total", "resource=\"configmaps\""),
+                "the watch cache's start");
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.table.TableOptions;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.protobuf.ProtobufCodec;
+import io.kapi.metrics.WatchMetrics;
 import io.kapi.registry.FieldSelector;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.ResourceVersions;
@@ -37,11 +38,18 @@ public final class WatchHandler implements VerbHandler {
     private final WatchConfig config;
     private final TableConvertor tables;
     private final Clock clock;
+    private final WatchMetrics metrics;
 
     public WatchHandler(WatchConfig config, TableConvertor tables, Clock clock) {
+        this(config, tables, clock, null);
+    }
+
+    /** @param metrics where each event sent is counted ({@code apiserver_watch_events_*}); null for nowhere */
+    public WatchHandler(WatchConfig config, TableConvertor tables, Clock clock, WatchMetrics metrics) {
         this.config = config;
         this.tables = tables;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     @Override
@@ -59,10 +67,16 @@ public final class WatchHandler implements VerbHandler {
         EventEncoder encoder = new EventEncoder(r.resource(), target, tables, tableOptions, clock);
         WatchStream stream = new WatchStream(watch, encoder, timeout,
                 options.allowWatchBookmarks() ? config.bookmarkInterval() : null,
-                Boolean.TRUE.equals(options.sendInitialEvents()), ResourceVersions.initialEvents(options));
+                Boolean.TRUE.equals(options.sendInitialEvents()), ResourceVersions.initialEvents(options),
+                sent(r.resource().group(), r.resource().version(), r.resource().name()));
         List<java.util.Map.Entry<String, String>> headers = new ArrayList<>();
         String contentType = target.format() == Format.PROTOBUF ? ProtobufCodec.WATCH_MEDIA_TYPE : Format.JSON.mediaType();
         return new RestResponse(200, headers, new RestResponse.Stream(contentType, stream::writeTo));
+    }
+
+    /** Counts the events of one watch of {@code group/version/resource} as they are sent. */
+    private WatchStream.Sent sent(String group, String version, String resource) {
+        return metrics == null ? bytes -> { } : bytes -> metrics.sent(group, version, resource, bytes);
     }
 
     /** A watch of one object by name watches its collection with {@code metadata.name=<name>}. */

@@ -29,6 +29,13 @@ final class WatchStream {
     private final Duration bookmarkInterval;
     private final boolean initialEventsEndBookmark;
     private final boolean initialState;
+    private final Sent sent;
+
+    /** Told the size of each object event's frame as it is sent. */
+    @FunctionalInterface
+    interface Sent {
+        void event(int bytes);
+    }
 
     /**
      * @param bookmarkInterval null when the client does not allow bookmarks
@@ -37,7 +44,8 @@ final class WatchStream {
      *        {@link Delivery.InitialEventsEnd}
      */
     WatchStream(CacheWatch watch, EventEncoder encoder, Duration timeout, Duration bookmarkInterval,
-                boolean initialEventsEndBookmark, boolean initialState) {
+                boolean initialEventsEndBookmark, boolean initialState, Sent sent) {
+        this.sent = sent;
         this.initialEventsEndBookmark = initialEventsEndBookmark;
         this.initialState = initialState;
         this.watch = watch;
@@ -98,7 +106,9 @@ final class WatchStream {
     private long send(Delivery d, FrameSink out) throws IOException {
         switch (d) {
             case Delivery.Change c -> {
-                out.frame(encoder.object(c.type().name(), c.object(), c.frames()));
+                byte[] frame = encoder.object(c.type().name(), c.object(), c.frames());
+                out.frame(frame);
+                sent.event(frame.length);
                 return c.revision();
             }
             case Delivery.InitialEventsEnd end -> {

@@ -57,8 +57,14 @@ public final class ResourceCache implements AutoCloseable {
     private volatile boolean started;
     private volatile boolean closed;
     private volatile Watch watch;
+    private volatile CacheObserver observer;
 
     ResourceCache(String prefix, ObjectDecoder decoder, CacheOptions options, Storage storage) {
+        this(prefix, decoder, options, storage, CacheObserver.NONE);
+    }
+
+    ResourceCache(String prefix, ObjectDecoder decoder, CacheOptions options, Storage storage, CacheObserver observer) {
+        this.observer = observer;
         this.prefix = prefix;
         this.decoder = decoder;
         this.options = options;
@@ -110,7 +116,8 @@ public final class ResourceCache implements AutoCloseable {
         if (revision >= minRevision) {
             return true;
         }
-        long deadline = System.nanoTime() + options.freshnessWait().toNanos();
+        long waitStart = System.nanoTime();
+        long deadline = waitStart + options.freshnessWait().toNanos();
         progressLock.lock();
         try {
             while (revision < minRevision) {
@@ -121,6 +128,7 @@ public final class ResourceCache implements AutoCloseable {
                 requestProgress();
                 advanced.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)));
             }
+            observer.readWaited(prefix, waitStart);
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -241,6 +249,10 @@ public final class ResourceCache implements AutoCloseable {
         }
     }
 
+    void observe(CacheObserver newObserver) {
+        this.observer = newObserver;
+    }
+
     /** How many objects the cache holds. */
     int size() {
         lock.readLock().lock();
@@ -343,6 +355,7 @@ public final class ResourceCache implements AutoCloseable {
         } finally {
             lock.writeLock().unlock();
         }
+        observer.applied(prefix, eventRevision);
         signalProgress();
     }
 
@@ -366,6 +379,7 @@ public final class ResourceCache implements AutoCloseable {
         } finally {
             lock.writeLock().unlock();
         }
+        observer.initialized(prefix, atRevision);
     }
 
     private synchronized void resume(WatchEvent.Error error) {

@@ -16,6 +16,7 @@ public final class WatchCacheHub implements AutoCloseable {
     private final CacheOptions options;
     private final Map<String, ResourceCache> caches = new ConcurrentHashMap<>();
     private volatile boolean closed;
+    private volatile CacheObserver observer = CacheObserver.NONE;
 
     public WatchCacheHub(Storage storage, CacheOptions options) {
         this.storage = storage;
@@ -30,7 +31,13 @@ public final class WatchCacheHub implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the watch caches are closed");
         }
-        return caches.computeIfAbsent(prefix, p -> new ResourceCache(p, decoder, options, storage));
+        return caches.computeIfAbsent(prefix, p -> new ResourceCache(p, decoder, options, storage, observer));
+    }
+
+    /** Tells {@code newObserver} what every cache does from now on (the watch cache metrics). */
+    public void observe(CacheObserver newObserver) {
+        this.observer = newObserver;
+        caches.values().forEach(cache -> cache.observe(newObserver));
     }
 
     /** Stops and forgets the cache of {@code prefix} (a resource no longer served); its watchers end. */

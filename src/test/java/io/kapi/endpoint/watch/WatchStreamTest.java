@@ -61,7 +61,7 @@ class WatchStreamTest {
         EventEncoder encoder = new EventEncoder(CONFIGMAPS, ResponseTarget.JSON, TableConvertor.withoutSchemas(), null,
                 Clock.systemUTC());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new WatchStream(watch, encoder, timeout, bookmarks, sendInitialEvents, sendInitialEvents)
+        new WatchStream(watch, encoder, timeout, bookmarks, sendInitialEvents, sendInitialEvents, bytes -> { })
                 .writeTo(FrameSink.of(out));
         List<JsonNode> frames = new ArrayList<>();
         for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
