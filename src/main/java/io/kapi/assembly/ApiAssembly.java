@@ -167,7 +167,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 registry, legacyTokens, clock);
         SharedInformers informers = new SharedInformers(registry::store);
         AuthorizationModes.Chain authorization = AuthorizationModes.build(config.authorizationModes(),
-                new AuthorizationModes.Sources(informers, registry, () -> RbacPolicy.load().nodeRules()),
+                new AuthorizationModes.Sources(informers, registry, () -> RbacPolicy.load().nodeRules(),
+                        metrics.security()::decided),
                 config.authorization());
         informers.start();
         authorizationRef.set(authorization);

@@ -127,6 +127,9 @@ final class MetricsIT {
         assertTrue(slis.stdout().contains("# TYPE kubernetes_healthcheck gauge"), slis.toString());
         Kubectl.Result denied = as.token(stranger).run("get", "--raw", "/metrics").assertFailed();
         assertTrue(denied.stderr().contains("Forbidden"), denied.toString());
+        String text = KAPI.kubectl().run("get", "--raw", "/metrics").assertOk().stdout();
+        assertTrue(series(text, "apiserver_authorization_decisions_total", "type=\"RBAC\"", "name=\"rbac\"",
+                "decision=\"allowed\""), "RBAC's allows");
         Kubectl.Result refused = as.token("not-a-token").run("get", "--raw", "/metrics").assertFailed();
         assertTrue(refused.stderr().contains("Unauthorized"), refused.toString());
     }

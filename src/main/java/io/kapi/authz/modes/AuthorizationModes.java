@@ -61,10 +61,29 @@ public final class AuthorizationModes {
      * {@code bootstrappolicy.NodeRules()}), read only when the Node mode is built. Null for a chain of
      * modes that read nothing (tests of the filters).
      */
-    public record Sources(SharedInformers informers, ObjectLookup storage, Supplier<List<PolicyRule>> nodeRules) {
+    public record Sources(SharedInformers informers, ObjectLookup storage, Supplier<List<PolicyRule>> nodeRules,
+                          Decisions decisions) {
+
+        public Sources(SharedInformers informers, ObjectLookup storage, Supplier<List<PolicyRule>> nodeRules) {
+            this(informers, storage, nodeRules, Decisions.NONE);
+        }
     }
 
-    private record Mode(Authorizer authorizer, RuleResolver rules, AutoCloseable resources) {
+    /** Told each terminal decision of a configured authorizer ({@code apiserver_authorization_decisions_total}). */
+    @FunctionalInterface
+    public interface Decisions {
+        Decisions NONE = (type, name, decision) -> { };
+
+        /** {@code decision} is {@code allowed} or {@code denied}. */
+        void decided(String type, String name, String decision);
+    }
+
+    /** One authorizer of the chain; {@code underlying} is the one {@code authorizer} wraps (itself when none). */
+    private record Mode(Authorizer authorizer, RuleResolver rules, AutoCloseable resources, Authorizer underlying) {
+
+        Mode(Authorizer authorizer, RuleResolver rules, AutoCloseable resources) {
+            this(authorizer, rules, resources, authorizer);
+        }
     }
 
     private AuthorizationModes() {
@@ -175,7 +194,7 @@ public final class AuthorizationModes {
             if (factory == null) {
                 missing.add(mode);
             } else {
-                built.add(factory.apply(context));
+                built.add(instrumented(factory.apply(context), mode, mode.toLowerCase(java.util.Locale.ROOT), context));
             }
         }
         if (!missing.isEmpty()) {
@@ -198,16 +217,35 @@ public final class AuthorizationModes {
         built.add(privileged(context));
         for (AuthorizationConfiguration.Entry e : configuration.authorizers()) {
             if (e.webhook() != null) {
-                built.add(webhook(e.webhook()));
+                built.add(instrumented(webhook(e.webhook()), e.type(), e.name(), context));
             } else {
                 Function<Context, Mode> factory = MODES.get(e.type());
                 if (factory == null) { // AuthorizationConfiguration admits only the types MODES builds
                     throw new IllegalStateException("no authorizer is built for the validated type " + e.type());
                 }
-                built.add(factory.apply(context));
+                built.add(instrumented(factory.apply(context), e.type(), e.name(), context));
             }
         }
         return assemble(built, false);
+    }
+
+    /** {@code mode} with its allows and denials told to the sources' {@link Decisions}, as kube's instrumented authorizers. */
+    private static Mode instrumented(Mode mode, String type, String name, Context context) {
+        Decisions decisions = context.sources() == null ? Decisions.NONE : context.sources().decisions();
+        if (decisions == Decisions.NONE) {
+            return mode;
+        }
+        Authorizer inner = mode.authorizer();
+        Authorizer counted = attributes -> {
+            Decision decision = inner.authorize(attributes);
+            if (decision instanceof Decision.Allow) {
+                decisions.decided(type, name, "allowed");
+            } else if (decision instanceof Decision.Deny) {
+                decisions.decided(type, name, "denied");
+            }
+            return decision;
+        };
+        return new Mode(counted, mode.rules(), mode.resources(), mode.underlying());
     }
 
     private static Mode privileged(Context context) {
@@ -230,7 +268,7 @@ public final class AuthorizationModes {
             return new RuleResolver.Rules(all, partial);
         };
         List<AutoCloseable> resources = built.stream().map(Mode::resources).toList();
-        RbacAuthorizer rbac = built.stream().map(Mode::authorizer).filter(RbacAuthorizer.class::isInstance)
+        RbacAuthorizer rbac = built.stream().map(Mode::underlying).filter(RbacAuthorizer.class::isInstance)
                 .map(RbacAuthorizer.class::cast).findFirst().orElse(null);
         return new Chain(Authorizer.chain(authorizers), rules, () -> {
             for (AutoCloseable c : resources) {
