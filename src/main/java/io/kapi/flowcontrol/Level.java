@@ -1,0 +1,47 @@
+package io.kapi.flowcontrol;
+
+/**
+ * A priority level's live state: its configuration, its seats as allotted from the server's
+ * concurrency, its queues and its counters. Guarded by the dispatcher's lock.
+ */
+final class Level {
+
+    PriorityLevel config;
+    /** nominal seats: its shares' part of the server's concurrency, rounded up */
+    int nominal;
+    /** seats of its nominal ones others may borrow */
+    int lendable;
+    /** seats it may borrow beyond its nominal ones */
+    int borrowingLimit;
+    /** null for an exempt level or one that rejects what cannot run at once */
+    QueueSet queues;
+    boolean quiescing;
+    int executing;
+    int seatsInUse;
+    long dispatched;
+    long rejected;
+    long timedOut;
+    long cancelled;
+
+    Level(PriorityLevel config) {
+        this.config = config;
+    }
+
+    /** Seats that are its own whatever others borrow. */
+    int guaranteed() {
+        return nominal - lendable;
+    }
+
+    /** Seats above its guaranteed ones in use: taken from the pool of lendable seats. */
+    int excess() {
+        return Math.max(0, seatsInUse - guaranteed());
+    }
+
+    int waiting() {
+        return queues == null ? 0 : queues.waiting();
+    }
+
+    boolean idle() {
+        return executing == 0 && waiting() == 0;
+    }
+}
