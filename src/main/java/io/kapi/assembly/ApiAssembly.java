@@ -44,6 +44,9 @@ import io.kapi.controllers.StorageProtectionController;
 import io.kapi.controllers.TokensController;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.ListEncoders;
+import io.kapi.flowcontrol.FlowControl;
+import io.kapi.flowcontrol.FlowControls;
+import io.kapi.flowcontrol.ObjectCounts;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
 import io.kapi.endpoint.routing.ApiRouter;
@@ -63,6 +66,7 @@ import io.kapi.health.HealthCheck;
 import io.kapi.informers.SharedInformers;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.registry.ResourceStore;
 import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.machinery.resource.ResourceTable;
@@ -99,7 +103,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<PostStartHook> hooks,
                           Registry registry, Storage storage, Authenticator authenticator, Authorizer authorizer,
-                          Loopback loopback, AutoCloseable resources)
+                          Loopback loopback, AutoCloseable resources, FlowControl flowControl)
         implements AutoCloseable {
 
     /** The loopback identity's User-Agent: its managedFields entries say {@code kube-apiserver}. */
@@ -164,6 +168,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 authentications, new AccessReviews(authorizer, authorization.rules()), storage, clock);
         Loopback loopback = loopback(api, authorizer, registry);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
+        FlowControls.Wired flowControl = FlowControls.create(config.flowControl(), informers,
+                apiserver.resource("flowcontrol.apiserver.k8s.io", "v1", "flowschemas"),
+                (group, version, resource) -> registry.store(new GroupVersionResource(group, version, resource))
+                        .flatMap(ResourceStore::cacheCounts)
+                        .map(c -> new ObjectCounts.Counts(c.objects(), c.watchers())).orElse(null));
         admission.bind(registry, informers, apiserver, authorizer);
         legacyTokens.bind(apiserver);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
@@ -222,11 +231,12 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
             hooks.addAll(List.of(protection, quotas, policies));
             resources.addAll(List.of(protection, quotas, policies));
         }
+        resources.add(flowControl.resources());
         resources.add(informers);
         resources.add(registry);
         resources.add(storage);
-        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authentications.request(), authorizer,
-                loopback, () -> closeAll(resources));
+        return new ApiAssembly(flowControl.withDebugEndpoints(api), checks, List.copyOf(hooks), registry, storage,
+                authentications.request(), authorizer, loopback, () -> closeAll(resources), flowControl.gate());
     }
 
     /**
@@ -245,7 +255,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
      * authentication off) and {@link #listen} with them.
      */
     public ServerConfig serverConfig(String bindAddress, int port, TlsMaterial tls) {
-        return ServerConfig.of(bindAddress, port, tls).withAuthenticator(authenticator).withAuthorizer(authorizer);
+        return ServerConfig.of(bindAddress, port, tls).withAuthenticator(authenticator).withAuthorizer(authorizer)
+                .withFlowControl(flowControl);
     }
 
     /**

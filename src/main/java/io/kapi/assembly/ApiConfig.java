@@ -4,6 +4,7 @@ import io.kapi.aggregator.AggregatorConfig;
 import io.kapi.authn.AuthenticationConfig;
 import io.kapi.authz.AuthorizationConfig;
 import io.kapi.storage.etcd.EtcdConfig;
+import io.kapi.flowcontrol.FlowControls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +32,7 @@ import java.util.Objects;
  * @param authorization the authorization modes' files and caches
  * @param features {@code --feature-gates} and {@code --runtime-config}
  * @param aggregator the aggregation layer's flags (proxy client certificate, endpoint routing)
+ * @param flowControl {@code --enable-priority-and-fairness} and the in-flight limits
  * @param warmOpenApi whether the OpenAPI documents are built once the server has started ({@code bin/kapi}),
  *        else on their first request (the default: a test's server seldom serves them, and the build costs
  *        a second of CPU)
@@ -40,7 +42,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
                         int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer,
                         List<String> authorizationModes, Admission admission, EtcdConfig etcd,
                         AuthenticationConfig authentication, AuthorizationConfig authorization, Features features,
-                        AggregatorConfig aggregator, boolean warmOpenApi) {
+                        AggregatorConfig aggregator, boolean warmOpenApi, FlowControls.Settings flowControl) {
 
     /**
      * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
@@ -127,6 +129,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private AuthorizationConfig authorization = AuthorizationConfig.DEFAULT;
         private AggregatorConfig aggregator = AggregatorConfig.DEFAULT;
         private boolean warmOpenApi;
+        private FlowControls.Settings flowControl = FlowControls.Settings.DEFAULT;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -213,6 +216,11 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        public Builder flowControl(FlowControls.Settings v) {
+            flowControl = v;
+            return this;
+        }
+
         public Builder warmOpenApi(boolean v) {
             warmOpenApi = v;
             return this;
@@ -221,7 +229,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
-                    etcd, authentication, authorization, features, aggregator, warmOpenApi);
+                    etcd, authentication, authorization, features, aggregator, warmOpenApi, flowControl);
         }
     }
 }

@@ -39,7 +39,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       EtcdOptions etcd, io.kapi.authn.AuthenticationConfig authentication,
                       io.kapi.authz.AuthorizationConfig authorization, Path admissionControlConfigFile,
                       List<String> featureGates, List<String> runtimeConfig,
-                      io.kapi.aggregator.AggregatorConfig aggregator) {
+                      io.kapi.aggregator.AggregatorConfig aggregator, boolean enablePriorityAndFairness,
+                      int maxMutatingRequestsInflight) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -158,6 +159,9 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         if (maxRequestsInflight < 0) {
             errors.add("--max-requests-inflight can not be negative value");
         }
+        if (maxMutatingRequestsInflight < 0) {
+            errors.add("--max-mutating-requests-inflight can not be negative value");
+        }
         if (minRequestTimeoutSeconds < 0) {
             errors.add("--min-request-timeout can not be negative value");
         }
@@ -234,6 +238,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         List<String> featureGates = List.of();
         List<String> runtimeConfig = List.of();
         io.kapi.aggregator.AggregatorConfig aggregator = io.kapi.aggregator.AggregatorConfig.DEFAULT;
+        boolean enablePriorityAndFairness = true;
+        int maxMutatingRequestsInflight = 200;
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -262,7 +268,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
-                    authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator);
+                    authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
+                    enablePriorityAndFairness, maxMutatingRequestsInflight);
         }
     }
 }

@@ -7,9 +7,9 @@ package io.kapi.flowcontrol;
 @FunctionalInterface
 public interface ObjectCounts {
 
-    ObjectCounts NONE = (group, resource) -> null;
+    ObjectCounts NONE = (group, version, resource) -> null;
 
-    Counts counts(String group, String resource);
+    Counts counts(String group, String version, String resource);
 
     /** @param objects objects stored (all namespaces) @param watchers open watches */
     record Counts(long objects, int watchers) {

@@ -189,6 +189,10 @@ public final class PriorityAndFairness implements FlowControl {
 
     @Override
     public Admission admit(RequestContext context, Map<String, List<String>> query, Instant waitUntil) {
+        if (context.info().longRunning() && context.info().verb() != io.kapi.request.Verb.WATCH) {
+            // kube leaves long-running requests other than watches (exec, proxy, logs) alone, unclassified
+            return new Admission.Admitted(null, () -> { });
+        }
         UserInfo user = context.user() == null ? UserInfo.ANONYMOUS : context.user();
         Snapshot config = snapshot;
         Classifier.Match match = config.classifier().classify(context.info(), user);

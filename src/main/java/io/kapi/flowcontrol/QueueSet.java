@@ -8,8 +8,9 @@ import java.util.List;
  * The queues of one priority level, with fair queuing between them (start-time fair queuing on
  * seat-seconds, the idea of kube's {@code queueset}): each queue has a virtual dispatch time; the next
  * request to run is the head of the non-empty queue whose time is earliest; dispatching charges the
- * queue its seats × an expected duration, and the charge is corrected to the real seat-seconds when the
- * request finishes. A queue that was idle starts at the current virtual time, so idleness earns no
+ * queue its seats × an expected duration (10 ms), and a request that ran longer is charged its real
+ * seat-seconds when it finishes (never less: short requests are charged alike, so a flow of many tiny
+ * requests does not win on measuring noise). A queue that was idle starts at the current virtual time, so idleness earns no
  * credit. Flows reach queues by shuffle sharding: a request goes to the shortest queue of its flow's
  * hand. Not thread-safe: the dispatcher's lock guards it.
  */
@@ -100,7 +101,7 @@ final class QueueSet {
         Queue q = queues.get(w.queue);
         q.executing--;
         q.seatsInUse -= w.seats;
-        q.nextDispatch += w.seats * seconds - w.charged;
+        q.nextDispatch += Math.max(0, w.seats * seconds - w.charged);
     }
 
     int waiting() {

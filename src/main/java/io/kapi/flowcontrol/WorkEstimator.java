@@ -48,7 +48,7 @@ final class WorkEstimator {
     }
 
     private WorkEstimate list(RequestInfo info, Map<String, List<String>> query, boolean watch) {
-        ObjectCounts.Counts c = counts.counts(info.group(), info.resource());
+        ObjectCounts.Counts c = counts.counts(info.group(), info.version(), info.resource());
         if (c == null) {
             return WorkEstimate.ONE;
         }
@@ -70,7 +70,7 @@ final class WorkEstimator {
     }
 
     private WorkEstimate write(RequestInfo info) {
-        ObjectCounts.Counts c = counts.counts(info.group(), info.resource());
+        ObjectCounts.Counts c = counts.counts(info.group(), info.version(), info.resource());
         if (c == null || c.watchers() < WATCHES_PER_SEAT) {
             return WorkEstimate.ONE;
         }
