@@ -16,7 +16,8 @@ import java.util.Map;
  *   <li>a WATCH asking for initial events ({@code sendInitialEvents=true}) costs the LIST it starts with,
  *       any other 1 seat;</li>
  *   <li>a write costs 1 seat, then, when 10 or more watchers follow the resource, one seat per 10
- *       watchers (at most 10) for the 5 ms per watcher its events take to fan out;</li>
+ *       watchers, held 5 ms after it finished (kube: 5 ms of one seat per 10 watchers, reshaped to at most
+ *       10 seats), for its events fanning out;</li>
  *   <li>everything else 1 seat.</li>
  * </ul>
  * Simplified from kube: the count is of the whole resource, not of the request's namespace.
