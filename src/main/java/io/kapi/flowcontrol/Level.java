@@ -22,6 +22,8 @@ final class Level {
     long rejected;
     long timedOut;
     long cancelled;
+    /** running requests and their seats by FlowSchema name, for metrics */
+    final java.util.Map<String, int[]> runningBySchema = new java.util.HashMap<>();
 
     Level(PriorityLevel config) {
         this.config = config;
@@ -35,6 +37,16 @@ final class Level {
     /** Seats above its guaranteed ones in use: taken from the pool of lendable seats. */
     int excess() {
         return Math.max(0, seatsInUse - guaranteed());
+    }
+
+    /** Counts {@code seats} more (or fewer) seats of one more (or fewer) running request of {@code schema}. */
+    void running(String schema, int requests, int seats) {
+        int[] counts = runningBySchema.computeIfAbsent(schema, s -> new int[2]);
+        counts[0] += requests;
+        counts[1] += seats;
+        if (counts[0] == 0) {
+            runningBySchema.remove(schema);
+        }
     }
 
     int waiting() {

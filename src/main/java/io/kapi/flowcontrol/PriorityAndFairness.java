@@ -264,7 +264,9 @@ public final class PriorityAndFairness implements FlowControl {
     private Admission rejected(FlowControl.Classification classification, Waiter w, String reason) {
         if (w.state != Waiter.State.REJECTED) {
             w.state = Waiter.State.REJECTED;
-            w.level.rejected++;
+            if (reason.equals("concurrency-limit") || reason.equals("queue-full")) {
+                w.level.rejected++; // time-outs and cancellations have counters of their own, as kube's dump
+            }
         }
         retryAfter.rejected(w.level.config.name());
         double waited = java.time.Duration.between(w.arrival, Instant.now()).toNanos() / 1e9;
@@ -327,6 +329,7 @@ public final class PriorityAndFairness implements FlowControl {
         }
         level.executing++;
         level.dispatched++;
+        level.running(w.match.schema().name(), 1, w.seats);
         w.state = Waiter.State.EXECUTING;
         w.startNanos = System.nanoTime();
     }
@@ -341,6 +344,7 @@ public final class PriorityAndFairness implements FlowControl {
                 poolUsed += level.excess();
             }
             level.executing--;
+            level.running(w.match.schema().name(), -1, -w.seats);
             w.state = Waiter.State.DONE;
             if (w.queueSet != null) {
                 w.queueSet.finished(w, (System.nanoTime() - w.startNanos) / 1e9);

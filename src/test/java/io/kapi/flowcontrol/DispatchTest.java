@@ -176,7 +176,7 @@ class DispatchTest {
         assertInstanceOf(Admission.Rejected.class, admit(apf, request("u", "g")), "the queue holds one");
         assertInstanceOf(Admission.Rejected.class, queued.get(), "timed out");
         String dump = apf.inspect(DebugDumps::priorityLevels);
-        assertTrue(dump.lines().anyMatch(l -> l.startsWith("pl,") && l.replace(" ", "").endsWith(",0,1,1,2,1,0")), dump);
+        assertTrue(dump.lines().anyMatch(l -> l.startsWith("pl,") && l.replace(" ", "").endsWith(",0,1,1,1,1,0")), dump);
         release(holder);
     }
 
