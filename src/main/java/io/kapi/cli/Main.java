@@ -149,6 +149,7 @@ public final class Main {
                 .features(new ApiConfig.Features(options.gates(), options.apis()))
                 .aggregator(options.aggregator())
                 .warmOpenApi(true)
+                .metrics(options.metrics())
                 .flowControl(new FlowControls.Settings(options.enablePriorityAndFairness(),
                         options.maxRequestsInflight(), options.maxMutatingRequestsInflight()))
                 .build();

@@ -70,8 +70,8 @@ final class DebugDumps implements RestHandler {
                 }
             }
             rows.add(List.of(l.config.name(), Integer.toString(active), Boolean.toString(l.idle()),
-                    Boolean.toString(l.quiescing), Integer.toString(l.waiting()), Integer.toString(l.executing),
-                    Long.toString(l.dispatched), Long.toString(l.rejected), Long.toString(l.timedOut),
+                    Boolean.toString(l.quiescing), Integer.toString(l.waiting()), Integer.toString(l.executingNow()),
+                    Long.toString(l.dispatchedTotal()), Long.toString(l.rejected), Long.toString(l.timedOut),
                     Long.toString(l.cancelled)));
         }
         return tabulate(rows);

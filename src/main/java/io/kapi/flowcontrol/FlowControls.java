@@ -5,6 +5,7 @@ import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.metrics.Metrics;
 
 /**
  * Makes the server's flow control from its flags: API Priority and Fairness configured live from the
@@ -57,15 +58,17 @@ public final class FlowControls {
     /**
      * @param statusWriter the FlowSchemas as the server writes their status (loopback identity)
      * @param counts the watch cache's counts, for work estimates
+     * @param metrics where the {@code apiserver_flowcontrol_*} families are registered
      */
     public static Wired create(Settings settings, SharedInformers informers, ResourceClient statusWriter,
-                               ObjectCounts counts) {
+                               ObjectCounts counts, Metrics metrics) {
         if (!settings.priorityAndFairness()) {
             return new Wired(new MaxInFlight(settings.maxRequestsInflight(), settings.maxMutatingRequestsInflight()),
                     null, () -> { });
         }
         PriorityAndFairness dispatcher = new PriorityAndFairness(
                 settings.maxRequestsInflight() + settings.maxMutatingRequestsInflight(), counts);
+        dispatcher.onEvent(new FlowControlMetrics(metrics, dispatcher));
         ConfigController controller = new ConfigController(dispatcher, informers.informer(FLOW_SCHEMAS),
                 informers.informer(PRIORITY_LEVELS), statusWriter);
         return new Wired(dispatcher, dispatcher, controller);

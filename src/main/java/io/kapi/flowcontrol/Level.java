@@ -22,6 +22,11 @@ final class Level {
     long rejected;
     long timedOut;
     long cancelled;
+    /** exempt requests are counted without the dispatcher's lock: they never wait for anything */
+    final java.util.concurrent.atomic.AtomicInteger exemptExecuting = new java.util.concurrent.atomic.AtomicInteger();
+    final java.util.concurrent.atomic.LongAdder exemptDispatched = new java.util.concurrent.atomic.LongAdder();
+    final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger> exemptBySchema =
+            new java.util.concurrent.ConcurrentHashMap<>();
     /** running requests and their seats by FlowSchema name, for metrics */
     final java.util.Map<String, int[]> runningBySchema = new java.util.HashMap<>();
 
@@ -49,11 +54,31 @@ final class Level {
         }
     }
 
+    void exemptStarted(String schema) {
+        exemptExecuting.incrementAndGet();
+        exemptDispatched.increment();
+        exemptBySchema.computeIfAbsent(schema, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+    }
+
+    void exemptFinished(String schema) {
+        exemptExecuting.decrementAndGet();
+        exemptBySchema.get(schema).decrementAndGet();
+    }
+
+    /** Requests running now, limited and exempt. */
+    int executingNow() {
+        return executing + exemptExecuting.get();
+    }
+
+    long dispatchedTotal() {
+        return dispatched + exemptDispatched.sum();
+    }
+
     int waiting() {
         return queues == null ? 0 : queues.waiting();
     }
 
     boolean idle() {
-        return executing == 0 && waiting() == 0;
+        return executingNow() == 0 && waiting() == 0;
     }
 }

@@ -33,7 +33,8 @@ import java.util.function.Consumer;
  *
  * <p>The configuration is replaced whole ({@link #configure}); a level that is gone stops taking
  * requests and lives on until its queued and running ones are done (quiescing). Thread-safe: one lock
- * guards the seats and queues; classification reads an immutable snapshot outside it.
+ * guards the seats and queues; classification reads an immutable snapshot outside it, and exempt
+ * requests, which wait for nothing, are counted without it.
  */
 public final class PriorityAndFairness implements FlowControl {
 
@@ -203,16 +204,22 @@ public final class PriorityAndFairness implements FlowControl {
         Level level = config.levels().get(match.schema().level());
         FlowControl.Classification classification = new FlowControl.Classification(match.schema().name(),
                 match.schema().uid(), level.config.name(), level.config.uid(), match.distinguisher());
-        WorkEstimate estimate = level.config.exempt() ? WorkEstimate.ONE
-                : estimator.estimate(context.info(), query);
+        if (level.config.exempt()) {
+            String schema = match.schema().name();
+            level.exemptStarted(schema);
+            listener.accept(new Event("dispatched", level.config.name(), schema, "", 0));
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            return new Admission.Admitted(classification, () -> {
+                if (done.compareAndSet(false, true)) {
+                    level.exemptFinished(schema);
+                }
+            });
+        }
+        WorkEstimate estimate = estimator.estimate(context.info(), query);
         lock.lock();
         try {
             int seats = Math.min(estimate.maxSeats(), Math.max(1, level.nominal));
             Waiter w = new Waiter(match, level, estimate, seats, context.info(), user.name(), lock.newCondition());
-            if (level.config.exempt()) {
-                start(w);
-                return admitted(classification, w);
-            }
             if (level.queues == null) {
                 if (fits(level, seats)) {
                     start(w);
@@ -385,7 +392,19 @@ public final class PriorityAndFairness implements FlowControl {
         levels.values().removeIf(level -> level.quiescing && level.idle());
     }
 
-    /** The levels' state, for the debug dumps; taken under the lock. */
+    /**
+     * The seats a level could use now: its guaranteed ones, plus as many of its lendable and borrowable
+     * ones as the pool has free (kube's current concurrency limit, here changing with every request).
+     */
+    int currentLimit(Level level) {
+        if (level.config.exempt()) {
+            return level.nominal;
+        }
+        int free = Math.max(0, pool - poolUsed + level.excess());
+        return level.guaranteed() + Math.min(level.lendable + level.borrowingLimit, free);
+    }
+
+    /** The levels' state, for the debug dumps and metrics; taken under the lock. */
     <T> T inspect(java.util.function.Function<List<Level>, T> reader) {
         lock.lock();
         try {

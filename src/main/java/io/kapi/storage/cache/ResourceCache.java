@@ -241,6 +241,16 @@ public final class ResourceCache implements AutoCloseable {
         }
     }
 
+    /** How many objects the cache holds. */
+    int size() {
+        lock.readLock().lock();
+        try {
+            return store.size();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** How many objects the cache holds now and how many watchers follow it (flow control's work estimates). */
     public Counts counts() {
         lock.readLock().lock();
