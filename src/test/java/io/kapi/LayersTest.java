@@ -33,6 +33,7 @@ final class LayersTest {
             List.of("controllers"),
             List.of("aggregator", "apiextensions", "apis"),
             List.of("server"),
+            List.of("flowcontrol"),
             List.of("client"),
             List.of("health"),
             List.of("authn"),

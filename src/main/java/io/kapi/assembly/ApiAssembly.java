@@ -44,6 +44,9 @@ import io.kapi.controllers.StorageProtectionController;
 import io.kapi.controllers.TokensController;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.ListEncoders;
+import io.kapi.flowcontrol.FlowControl;
+import io.kapi.flowcontrol.FlowControls;
+import io.kapi.flowcontrol.ObjectCounts;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
 import io.kapi.endpoint.routing.ApiRouter;
@@ -63,6 +66,7 @@ import io.kapi.health.HealthCheck;
 import io.kapi.informers.SharedInformers;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.registry.ResourceStore;
 import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.machinery.resource.ResourceTable;
@@ -103,7 +107,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<PostStartHook> hooks,
                           Registry registry, Storage storage, Authenticator authenticator, Authorizer authorizer,
-                          Loopback loopback, Metrics metrics, AutoCloseable resources)
+                          Loopback loopback, Metrics metrics, AutoCloseable resources, FlowControl flowControl)
         implements AutoCloseable {
 
     /** The loopback identity's User-Agent: its managedFields entries say {@code kube-apiserver}. */
@@ -178,6 +182,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         ServerConfig.Observability observability = observability(metrics, registry);
         Loopback loopback = loopback(api, authorizer, registry, observability);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
+        FlowControls.Wired flowControl = FlowControls.create(config.flowControl(), informers,
+                apiserver.resource("flowcontrol.apiserver.k8s.io", "v1", "flowschemas"),
+                (group, version, resource) -> registry.store(new GroupVersionResource(group, version, resource))
+                        .flatMap(ResourceStore::cacheCounts)
+                        .map(c -> new ObjectCounts.Counts(c.objects(), c.watchers())).orElse(null), metrics);
         admission.bind(registry, informers, apiserver, authorizer);
         legacyTokens.bind(apiserver);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
@@ -236,11 +245,12 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
             hooks.addAll(List.of(protection, quotas, policies));
             resources.addAll(List.of(protection, quotas, policies));
         }
+        resources.add(flowControl.resources());
         resources.add(informers);
         resources.add(registry);
         resources.add(storage);
-        return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authentications.request(), authorizer,
-                loopback, metrics, () -> closeAll(resources));
+        return new ApiAssembly(flowControl.withDebugEndpoints(api), checks, List.copyOf(hooks), registry, storage,
+                authentications.request(), authorizer, loopback, metrics, () -> closeAll(resources), flowControl.gate());
     }
 
     /**
@@ -261,7 +271,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
      */
     public ServerConfig serverConfig(String bindAddress, int port, TlsMaterial tls) {
         return ServerConfig.of(bindAddress, port, tls).withAuthenticator(authenticator).withAuthorizer(authorizer)
-                .withObservability(observability(metrics, registry));
+                .withObservability(observability(metrics, registry))
+                .withFlowControl(flowControl);
     }
 
     /** The server's metrics, with its build's version and its feature gates. */

@@ -4,6 +4,7 @@ import io.kapi.aggregator.AggregatorConfig;
 import io.kapi.authn.AuthenticationConfig;
 import io.kapi.authz.AuthorizationConfig;
 import io.kapi.storage.etcd.EtcdConfig;
+import io.kapi.flowcontrol.FlowControls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +32,7 @@ import java.util.Objects;
  * @param authorization the authorization modes' files and caches
  * @param features {@code --feature-gates} and {@code --runtime-config}
  * @param aggregator the aggregation layer's flags (proxy client certificate, endpoint routing)
+ * @param flowControl {@code --enable-priority-and-fairness} and the in-flight limits
  * @param warmOpenApi whether the OpenAPI documents are built once the server has started ({@code bin/kapi}),
  *        else on their first request (the default: a test's server seldom serves them, and the build costs
  *        a second of CPU)
@@ -42,7 +44,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
                         List<String> authorizationModes, Admission admission, EtcdConfig etcd,
                         AuthenticationConfig authentication, AuthorizationConfig authorization, Features features,
                         AggregatorConfig aggregator, boolean warmOpenApi,
-                        io.kapi.metrics.MetricsOptions metrics) {
+                        io.kapi.metrics.MetricsOptions metrics, FlowControls.Settings flowControl) {
 
     /**
      * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
@@ -130,6 +132,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private AggregatorConfig aggregator = AggregatorConfig.DEFAULT;
         private boolean warmOpenApi;
         private io.kapi.metrics.MetricsOptions metrics = io.kapi.metrics.MetricsOptions.DEFAULT;
+        private FlowControls.Settings flowControl = FlowControls.Settings.DEFAULT;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -216,6 +219,11 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        public Builder flowControl(FlowControls.Settings v) {
+            flowControl = v;
+            return this;
+        }
+
         public Builder warmOpenApi(boolean v) {
             warmOpenApi = v;
             return this;
@@ -230,7 +238,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
-                    etcd, authentication, authorization, features, aggregator, warmOpenApi, metrics);
+                    etcd, authentication, authorization, features, aggregator, warmOpenApi, metrics, flowControl);
         }
     }
 }

@@ -44,9 +44,21 @@ final class Flags {
                     "Amount of time to retain events.",
                     true, false, (b, v) -> b.eventTtl = GoDuration.parse(v)),
             new Flag("max-requests-inflight", null, GENERIC, "int", "400",
-                    "The maximum number of requests in flight at a given time. When the server exceeds this, "
-                            + "it rejects requests. Zero for no limit.",
-                    false, false, (b, v) -> b.maxRequestsInflight = integer(v)),
+                    "This and --max-mutating-requests-inflight are summed to determine the server's total "
+                            + "concurrency limit (which must be positive) if --enable-priority-and-fairness is true. "
+                            + "Otherwise, this flag limits the maximum number of non-mutating requests in flight, "
+                            + "or a zero value disables the limit completely.",
+                    true, false, (b, v) -> b.maxRequestsInflight = integer(v)),
+            new Flag("max-mutating-requests-inflight", null, GENERIC, "int", "200",
+                    "This and --max-requests-inflight are summed to determine the server's total concurrency "
+                            + "limit (which must be positive) if --enable-priority-and-fairness is true. Otherwise, "
+                            + "this flag limits the maximum number of mutating requests in flight, or a zero value "
+                            + "disables the limit completely.",
+                    true, false, (b, v) -> b.maxMutatingRequestsInflight = integer(v)),
+            new Flag("enable-priority-and-fairness", null, GENERIC, "bool", "true",
+                    "If true, replace the max-in-flight handler with an enhanced one that queues and dispatches "
+                            + "with priority and fairness",
+                    true, false, (b, v) -> b.enablePriorityAndFairness = bool(v)),
             new Flag("min-request-timeout", null, GENERIC, "int", "1800",
                     "An optional field indicating the minimum number of seconds a handler must keep a request "
                             + "open before timing it out. Currently only honored by the watch request handler.",

@@ -1,6 +1,7 @@
 package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
+import io.kapi.flowcontrol.FlowControls;
 import io.kapi.assembly.ApiConfig;
 import io.kapi.assembly.StartUpPreload;
 import io.kapi.authn.AuthenticationConfig;
@@ -149,6 +150,8 @@ public final class Main {
                 .aggregator(options.aggregator())
                 .warmOpenApi(true)
                 .metrics(options.metrics())
+                .flowControl(new FlowControls.Settings(options.enablePriorityAndFairness(),
+                        options.maxRequestsInflight(), options.maxMutatingRequestsInflight()))
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
         clock.mark("api");

@@ -41,7 +41,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       EtcdOptions etcd, io.kapi.authn.AuthenticationConfig authentication,
                       io.kapi.authz.AuthorizationConfig authorization, Path admissionControlConfigFile,
                       List<String> featureGates, List<String> runtimeConfig,
-                      io.kapi.aggregator.AggregatorConfig aggregator, io.kapi.metrics.MetricsOptions metrics) {
+                      io.kapi.aggregator.AggregatorConfig aggregator, io.kapi.metrics.MetricsOptions metrics,
+                      boolean enablePriorityAndFairness, int maxMutatingRequestsInflight) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -160,6 +161,9 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         if (maxRequestsInflight < 0) {
             errors.add("--max-requests-inflight can not be negative value");
         }
+        if (maxMutatingRequestsInflight < 0) {
+            errors.add("--max-mutating-requests-inflight can not be negative value");
+        }
         if (minRequestTimeoutSeconds < 0) {
             errors.add("--min-request-timeout can not be negative value");
         }
@@ -240,6 +244,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         String showHiddenMetricsForVersion;
         final java.util.Map<String, java.util.Set<String>> allowMetricLabels = new java.util.LinkedHashMap<>();
         java.util.Map<String, java.util.Set<String>> allowMetricLabelsManifest = java.util.Map.of();
+        boolean enablePriorityAndFairness = true;
+        int maxMutatingRequestsInflight = 200;
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -269,7 +275,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
                     authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
-                    metrics());
+                    metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight);
         }
 
         /** The metrics flags; {@code --allow-metric-labels} entries win over the manifest's. */

@@ -94,6 +94,11 @@ public final class ResourceStore {
     }
 
     /** Everything known of the resource. */
+    /** What the watch cache holds and how many watch it; empty without a cache. */
+    public Optional<ResourceCache.Counts> cacheCounts() {
+        return cache == null ? Optional.empty() : Optional.of(cache.counts());
+    }
+
     public ResourceDefinition definition() {
         return definition;
     }

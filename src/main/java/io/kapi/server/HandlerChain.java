@@ -9,6 +9,7 @@ import io.kapi.server.filter.BodyLimit;
 import io.kapi.server.filter.CacheControl;
 import io.kapi.server.filter.Filter;
 import io.kapi.server.filter.FilterChain;
+import io.kapi.server.filter.FlowControlFilter;
 import io.kapi.server.filter.Impersonation;
 import io.kapi.server.filter.PanicRecovery;
 import io.kapi.server.filter.RequestContextFilter;
@@ -25,7 +26,8 @@ import java.util.Optional;
  * {@code DefaultBuildHandlerChain} reads bottom-up:
  * <pre>
  *   request context (request info, audit ID, deadline, warnings) → request log → request metrics → panic recovery
- *     → cache control → body limit → body deadline → authentication → impersonation → authorization
+ *     → cache control → body limit → body deadline → authentication → impersonation → flow control
+ *     → authorization
  *     → write options
  *     → handler
  * </pre>
@@ -58,6 +60,7 @@ public final class HandlerChain {
                 new Authentication(security.authenticator(),
                         observability == null ? null : observability.metrics().security()),
                 new Impersonation(security.authorizer()),
+                new FlowControlFilter(security.flowControl(), security.requestTimeout()),
                 new Authorization(security.authorizer()),
                 new WriteOptions()));
         return FilterChain.of(filters, handler);

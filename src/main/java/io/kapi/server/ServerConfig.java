@@ -5,6 +5,7 @@ import io.kapi.authn.ClientCertificateAuthenticator;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
 import io.kapi.certs.TlsMaterial;
+import io.kapi.flowcontrol.FlowControl;
 import io.kapi.server.filter.BodyLimit;
 import java.time.Duration;
 
@@ -52,8 +53,15 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
      * @param authorizer decides whether the request may proceed ({@code --authorization-mode})
      * @param requestTimeout the deadline of requests that are not long-running ({@code --request-timeout});
      *                       a request body must have arrived by then too
+     * @param flowControl API Priority and Fairness or the max-in-flight limits
      */
-    public record Security(Authenticator authenticator, Authorizer authorizer, Duration requestTimeout) {
+    public record Security(Authenticator authenticator, Authorizer authorizer, Duration requestTimeout,
+                           FlowControl flowControl) {
+
+        /** Without flow control. */
+        public Security(Authenticator authenticator, Authorizer authorizer, Duration requestTimeout) {
+            this(authenticator, authorizer, requestTimeout, FlowControl.NONE);
+        }
     }
 
     /**
@@ -86,15 +94,24 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
 
     /** Replaces the authenticator, e.g. with {@code Authenticator.union(certificates, tokens)}. */
     public ServerConfig withAuthenticator(Authenticator authenticator) {
-        return withSecurity(new Security(authenticator, security.authorizer(), security.requestTimeout()));
+        return withSecurity(new Security(authenticator, security.authorizer(), security.requestTimeout(),
+                security.flowControl()));
     }
 
     public ServerConfig withAuthorizer(Authorizer authorizer) {
-        return withSecurity(new Security(security.authenticator(), authorizer, security.requestTimeout()));
+        return withSecurity(new Security(security.authenticator(), authorizer, security.requestTimeout(),
+                security.flowControl()));
     }
 
     public ServerConfig withRequestTimeout(Duration timeout) {
-        return withSecurity(new Security(security.authenticator(), security.authorizer(), timeout));
+        return withSecurity(new Security(security.authenticator(), security.authorizer(), timeout,
+                security.flowControl()));
+    }
+
+    /** Replaces the flow control (API Priority and Fairness, or the max-in-flight limits). */
+    public ServerConfig withFlowControl(FlowControl flowControl) {
+        return withSecurity(new Security(security.authenticator(), security.authorizer(), security.requestTimeout(),
+                flowControl));
     }
 
     public ServerConfig withLimits(ClientLimits newLimits) {

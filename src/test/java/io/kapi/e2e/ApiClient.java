@@ -42,6 +42,26 @@ public final class ApiClient implements AutoCloseable {
         return new ApiClient(kubeconfig.server(), kubeconfig.sslContext(), Map.of());
     }
 
+    /** Authenticated with the kubeconfig's client certificate; {@code headers} (e.g. impersonation) sent on every request. */
+    public static ApiClient of(Kubeconfig kubeconfig, Map<String, String> headers) {
+        return new ApiClient(kubeconfig.server(), kubeconfig.sslContext(), Map.copyOf(headers));
+    }
+
+    /** A GET whose whole response (headers too) is returned; a transport failure is thrown as unchecked. */
+    public HttpResponse<String> exchange(String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(server.resolve(path)).timeout(TIMEOUT)
+                .header("Accept", "application/json").GET();
+        headers.forEach(request::header);
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("GET " + path + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** Trusting the cluster CA but presenting no client certificate; {@code headers} are sent on every request. */
     public static ApiClient anonymous(Kubeconfig kubeconfig, Map<String, String> headers) {
         return new ApiClient(kubeconfig.server(), kubeconfig.anonymousSslContext(), Map.copyOf(headers));

@@ -263,6 +263,20 @@ public final class ResourceCache implements AutoCloseable {
         }
     }
 
+    /** How many objects the cache holds now and how many watchers follow it (flow control's work estimates). */
+    public Counts counts() {
+        lock.readLock().lock();
+        try {
+            return new Counts(store.size(), watchers.size());
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** @param objects objects held @param watchers watchers registered */
+    public record Counts(long objects, int watchers) {
+    }
+
     /** How many watchers are registered (for tests and metrics). */
     public int watcherCount() {
         return watchers.size();

@@ -1,0 +1,196 @@
+package io.kapi.bench;
+
+import io.kapi.e2e.ApiClient;
+import io.kapi.e2e.KapiProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * API Priority and Fairness under a flood (issue 35, part 7 a-c), against one running {@code bin/kapi}
+ * with its default flow-control objects:
+ * <ol type="a">
+ *   <li>user A, with {@code --flooders} clients, loops LISTs of {@code --objects} configmaps while user B,
+ *       with {@code --getters} clients, GETs one configmap: B's latency against B alone, A's answers
+ *       (200 / 429), the server's largest RSS;</li>
+ *   <li>users C and D, 16 clients each, GET in a level of their own with a few seats (queues, no
+ *       borrowing): their throughputs;</li>
+ *   <li>a {@code system:masters} client GETs throughout (a): its latency against idle.</li>
+ * </ol>
+ * A, B, C and D are impersonated by the admin (each bound to cluster-admin, but not in system:masters,
+ * so the suggested {@code global-default} schema classifies A and B, each a flow of its own).
+ * Run with {@code bench/flood.sh [--objects=10000] [--flooders=64] [--getters=8] [--seconds=20]}.
+ */
+public final class FloodBench {
+
+    private static final String NS = "flood";
+
+    private FloodBench() {
+    }
+
+    /** Latencies and answers of one client group. */
+    static final class Tally {
+        final Map<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
+        final List<Long> nanos = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        void add(int status, long took) {
+            statuses.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
+            if (status == 200) {
+                nanos.add(took);
+            }
+        }
+
+        double percentile(double p) {
+            long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+            return sorted.length == 0 ? Double.NaN : sorted[(int) Math.min(sorted.length - 1, sorted.length * p)] / 1e6;
+        }
+
+        long ok() {
+            return statuses.getOrDefault(200, new AtomicLong()).get();
+        }
+
+        @Override
+        public String toString() {
+            return String.format("ok %d, p50 %.2f ms, p99 %.2f ms, statuses %s", ok(), percentile(0.5),
+                    percentile(0.99), new java.util.TreeMap<>(statuses));
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = new java.util.HashMap<>();
+        for (String a : args) {
+            opts.put(a.substring(2, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
+        }
+        int objects = Integer.parseInt(opts.getOrDefault("objects", "10000"));
+        int flooders = Integer.parseInt(opts.getOrDefault("flooders", "64"));
+        int getters = Integer.parseInt(opts.getOrDefault("getters", "8"));
+        Duration span = Duration.ofSeconds(Long.parseLong(opts.getOrDefault("seconds", "20")));
+        try (KapiProcess kapi = new KapiProcess("flood", Path.of("."), List.of("--storage-backend=embedded"))) {
+            kapi.start();
+            try (ApiClient admin = ApiClient.of(kapi.kubeconfig())) {
+                setUp(kapi, admin, objects);
+            }
+            String get = "/api/v1/namespaces/" + NS + "/configmaps/cm-1";
+            String list = "/api/v1/namespaces/" + NS + "/configmaps";
+            Tally bAlone = run(kapi, span.dividedBy(2), List.of(new Group("user-b", getters, get)), null).getFirst();
+            Tally adminAlone = run(kapi, span.dividedBy(2), List.of(new Group(null, 1, get)), null).getFirst();
+            long[] rss = {kapi.rssKiB(), 0};
+            List<Tally> flood = run(kapi, span, List.of(new Group("user-a", flooders, list),
+                    new Group("user-b", getters, get), new Group(null, 1, get)), rss);
+            List<Tally> fair = run(kapi, span.dividedBy(2), List.of(new Group("user-c", 16, get),
+                    new Group("user-d", 16, get)), null);
+            System.out.printf("%nAPI Priority and Fairness under a flood: %d configmaps, %d cores%n", objects,
+                    Runtime.getRuntime().availableProcessors());
+            System.out.println("a. B alone (" + getters + " clients GET):      " + bAlone);
+            System.out.println("a. B during A's flood:              " + flood.get(1));
+            System.out.printf("a. B p99 flood/alone: %.1f x%n", flood.get(1).percentile(0.99) / bAlone.percentile(0.99));
+            System.out.println("a. A (" + flooders + " clients LIST " + objects + "): " + flood.get(0));
+            System.out.printf("a. server RSS: %d MiB before the flood, at most %d MiB during it%n", rss[0] / 1024,
+                    rss[1] / 1024);
+            System.out.println("b. C (16 clients GET): " + fair.get(0));
+            System.out.println("b. D (16 clients GET): " + fair.get(1));
+            System.out.printf("b. throughput C/D: %.3f%n", (double) fair.get(0).ok() / fair.get(1).ok());
+            System.out.println("c. system:masters alone:            " + adminAlone);
+            System.out.println("c. system:masters during A's flood: " + flood.get(2));
+            System.out.printf("c. admin p99 flood/alone: %.1f x%n", flood.get(2).percentile(0.99) / adminAlone.percentile(0.99));
+        }
+    }
+
+    private static void setUp(KapiProcess kapi, ApiClient admin, int objects) throws InterruptedException {
+        admin.post("/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + NS + "\"}}");
+        for (String user : List.of("user-a", "user-b", "user-c", "user-d")) {
+            admin.post("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", """
+                    {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+                     "metadata": {"name": "bench-%s"}, "roleRef": {"apiGroup": "rbac.authorization.k8s.io",
+                     "kind": "ClusterRole", "name": "cluster-admin"},
+                     "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "%s"}]}"""
+                    .formatted(user, user));
+        }
+        // C and D: a level of 3 seats (1 share of 246, 600 seats), 16 queues of hands of 1, no borrowing
+        admin.post("/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations", """
+                {"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "PriorityLevelConfiguration",
+                 "metadata": {"name": "bench-fair"}, "spec": {"type": "Limited", "limited": {
+                 "nominalConcurrencyShares": 1, "lendablePercent": 0, "borrowingLimitPercent": 0,
+                 "limitResponse": {"type": "Queue", "queuing": {"queues": 16, "handSize": 1, "queueLengthLimit": 50}}}}}""");
+        admin.post("/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas", """
+                {"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema", "metadata": {"name": "bench-fair"},
+                 "spec": {"matchingPrecedence": 500, "priorityLevelConfiguration": {"name": "bench-fair"},
+                 "distinguisherMethod": {"type": "ByUser"}, "rules": [{"subjects": [
+                   {"kind": "User", "user": {"name": "user-c"}}, {"kind": "User", "user": {"name": "user-d"}}],
+                   "resourceRules": [{"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"], "namespaces": ["*"]}]}]}}""");
+        List<ApiClient> clients = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            clients.add(ApiClient.of(kapi.kubeconfig()));
+        }
+        String data = "x".repeat(200);
+        Thread[] threads = new Thread[clients.size()];
+        AtomicLong next = new AtomicLong();
+        for (int t = 0; t < threads.length; t++) {
+            ApiClient c = clients.get(t);
+            threads[t] = Thread.ofPlatform().start(() -> {
+                for (long i; (i = next.getAndIncrement()) < objects; ) {
+                    c.post("/api/v1/namespaces/" + NS + "/configmaps", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                            + "\"metadata\":{\"name\":\"cm-" + i + "\"},\"data\":{\"d\":\"" + data + "\"}}");
+                }
+            });
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        clients.forEach(ApiClient::close);
+    }
+
+    /** @param user impersonated, or null for the admin (system:masters) */
+    record Group(String user, int clients, String path) {
+    }
+
+    /** Runs the groups side by side for {@code span}; {@code rss}, when given, gets the largest RSS seen in [1]. */
+    private static List<Tally> run(KapiProcess kapi, Duration span, List<Group> groups, long[] rss)
+            throws InterruptedException {
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Tally> tallies = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        CountDownLatch ready = new CountDownLatch(groups.stream().mapToInt(Group::clients).sum());
+        for (Group g : groups) {
+            Tally tally = new Tally();
+            tallies.add(tally);
+            for (int i = 0; i < g.clients(); i++) {
+                threads.add(Thread.ofPlatform().start(() -> {
+                    try (ApiClient c = g.user() == null ? ApiClient.of(kapi.kubeconfig())
+                            : ApiClient.of(kapi.kubeconfig(), Map.of("Impersonate-User", g.user()))) {
+                        ready.countDown();
+                        while (!stop.get()) {
+                            long start = System.nanoTime();
+                            int status;
+                            try {
+                                status = c.exchange(g.path()).statusCode();
+                            } catch (RuntimeException e) {
+                                status = -1;
+                            }
+                            tally.add(status, System.nanoTime() - start);
+                        }
+                    }
+                }));
+            }
+        }
+        ready.await();
+        long end = System.nanoTime() + span.toNanos();
+        while (System.nanoTime() < end) {
+            Thread.sleep(500);
+            if (rss != null) {
+                rss[1] = Math.max(rss[1], kapi.rssKiB());
+            }
+        }
+        stop.set(true);
+        for (Thread t : threads) {
+            t.join();
+        }
+        return tallies;
+    }
+}
