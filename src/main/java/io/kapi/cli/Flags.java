@@ -100,9 +100,6 @@ final class Flags {
             new Flag("tls-private-key-file", null, SECURE_SERVING, "string", null,
                     "File containing the default x509 private key matching --tls-cert-file.",
                     true, false, (b, v) -> b.tlsPrivateKeyFile = Path.of(v)),
-            new Flag("audit-policy-file", null, AUDITING, "string", null,
-                    "Path to the file that defines the audit policy configuration.",
-                    false, false, (b, v) -> b.auditPolicyFile = Path.of(v)),
             new Flag("client-ca-file", null, AUTHENTICATION, "string", null,
                     "If set, any request presenting a client certificate signed by one of the authorities in "
                             + "the client-ca-file is authenticated with an identity corresponding to the "
@@ -203,6 +200,7 @@ final class Flags {
     private static List<Flag> merge(List<Flag> own, List<Flag> kube) {
         List<Flag> withAuth = new ArrayList<>(own);
         withAuth.addAll(AuthFlags.all(kube));
+        withAuth.addAll(AuditFlags.all(kube));
         return mergeAll(withAuth, kube);
     }
 

@@ -1,6 +1,7 @@
 package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
+import io.kapi.audit.Auditor;
 import io.kapi.assembly.ApiConfig;
 import io.kapi.assembly.StartUpPreload;
 import io.kapi.authn.AuthenticationConfig;
@@ -149,6 +150,7 @@ public final class Main {
                 .aggregator(options.aggregator())
                 .warmOpenApi(true)
                 .build();
+        Auditor auditor = Auditor.create(options.audit()); // a policy that is not valid stops the start here
         ApiAssembly api = ApiAssembly.create(apiConfig);
         clock.mark("api");
         LocalPki pki;
@@ -167,16 +169,19 @@ public final class Main {
             ServerConfig config = api.serverConfig(options.bindAddress(), options.securePort(),
                     tls.acceptingAlso(requestHeaderCas(options)))
                     .withShutdownDelay(options.shutdownDelayDuration())
-                    .withRequestTimeout(options.requestTimeout());
+                    .withRequestTimeout(options.requestTimeout())
+                    .withAuditor(auditor);
             server = api.listen(config);
             clock.mark("listener");
         } catch (IOException | RuntimeException e) {
+            auditor.shutdown();
             closeQuietly(api);
             throw e;
         }
         KapiServer started = server;
         Runnable stopAll = new Once(() -> {
             started.shutdown();
+            auditor.shutdown(); // no request is served any more: flush the buffered events
             closeQuietly(api);
         });
         Signals.onTermination(stopAll);

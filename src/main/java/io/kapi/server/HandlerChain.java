@@ -2,6 +2,7 @@ package io.kapi.server;
 
 import io.kapi.authz.Authorizer;
 import io.kapi.endpoint.RestHandler;
+import io.kapi.server.filter.Audit;
 import io.kapi.server.filter.Authentication;
 import io.kapi.server.filter.Authorization;
 import io.kapi.server.filter.BodyDeadline;
@@ -23,7 +24,7 @@ import java.util.Optional;
  * {@code DefaultBuildHandlerChain} reads bottom-up:
  * <pre>
  *   request context (request info, audit ID, deadline, warnings) → request log → panic recovery
- *     → cache control → body limit → body deadline → authentication → impersonation → authorization
+ *     → cache control → body limit → body deadline → authentication → audit → impersonation → authorization
  *     → write options
  *     → handler
  * </pre>
@@ -44,6 +45,7 @@ public final class HandlerChain {
                 new BodyLimit(maxBodyBytes),
                 new BodyDeadline(),
                 new Authentication(security.authenticator()),
+                new Audit(security.auditor()),
                 new Impersonation(security.authorizer()),
                 new Authorization(security.authorizer()),
                 new WriteOptions());

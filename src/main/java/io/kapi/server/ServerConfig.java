@@ -1,5 +1,6 @@
 package io.kapi.server;
 
+import io.kapi.audit.Auditor;
 import io.kapi.authn.Authenticator;
 import io.kapi.authn.ClientCertificateAuthenticator;
 import io.kapi.authz.Authorizer;
@@ -40,8 +41,13 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
      * @param authorizer decides whether the request may proceed ({@code --authorization-mode})
      * @param requestTimeout the deadline of requests that are not long-running ({@code --request-timeout});
      *                       a request body must have arrived by then too
+     * @param auditor the audit policy and backends ({@code --audit-*}); disabled by default
      */
-    public record Security(Authenticator authenticator, Authorizer authorizer, Duration requestTimeout) {
+    public record Security(Authenticator authenticator, Authorizer authorizer, Duration requestTimeout,
+                           Auditor auditor) {
+        public Security(Authenticator authenticator, Authorizer authorizer, Duration requestTimeout) {
+            this(authenticator, authorizer, requestTimeout, Auditor.DISABLED);
+        }
     }
 
     /**
@@ -74,15 +80,20 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
 
     /** Replaces the authenticator, e.g. with {@code Authenticator.union(certificates, tokens)}. */
     public ServerConfig withAuthenticator(Authenticator authenticator) {
-        return withSecurity(new Security(authenticator, security.authorizer(), security.requestTimeout()));
+        return withSecurity(new Security(authenticator, security.authorizer(), security.requestTimeout(), security.auditor()));
     }
 
     public ServerConfig withAuthorizer(Authorizer authorizer) {
-        return withSecurity(new Security(security.authenticator(), authorizer, security.requestTimeout()));
+        return withSecurity(new Security(security.authenticator(), authorizer, security.requestTimeout(), security.auditor()));
     }
 
     public ServerConfig withRequestTimeout(Duration timeout) {
-        return withSecurity(new Security(security.authenticator(), security.authorizer(), timeout));
+        return withSecurity(new Security(security.authenticator(), security.authorizer(), timeout, security.auditor()));
+    }
+
+    public ServerConfig withAuditor(Auditor auditor) {
+        return withSecurity(new Security(security.authenticator(), security.authorizer(), security.requestTimeout(),
+                auditor));
     }
 
     public ServerConfig withLimits(ClientLimits newLimits) {

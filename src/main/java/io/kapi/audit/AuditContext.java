@@ -1,0 +1,139 @@
+package io.kapi.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.Json;
+import io.kapi.user.UserInfo;
+import java.time.Instant;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The audit of one request (kube's {@code AuditContext}): its event, level and omitted stages. The audit
+ * filter runs the rest of the chain {@linkplain #call inside} it, so that filters and handlers below
+ * (authorization, impersonation, admission) can add to the event through the static methods without
+ * being handed anything, as kube's code does through the request's {@code context.Context}.
+ */
+public final class AuditContext {
+
+    private static final ScopedValue<AuditContext> CURRENT = ScopedValue.newInstance();
+
+    private final Auditor auditor;
+    private final Event event;
+    private final Policy.RequestConfig config;
+
+    AuditContext(Auditor auditor, Event event, Policy.RequestConfig config) {
+        this.auditor = auditor;
+        this.event = event;
+        this.config = config;
+    }
+
+    /** Runs {@code work} with this context current. */
+    public <T> T call(Supplier<T> work) {
+        return ScopedValue.where(CURRENT, this).call(work::get);
+    }
+
+    /** Adds an annotation to the current request's event, if it is audited (kube's {@code AddAuditAnnotation}). */
+    public static void annotate(String key, String value) {
+        if (CURRENT.isBound()) {
+            CURRENT.get().event.annotate(key, value);
+        }
+    }
+
+    /** Records whom the current request acts as (kube's {@code LogImpersonatedUser}). */
+    public static void impersonated(UserInfo user) {
+        if (CURRENT.isBound()) {
+            CURRENT.get().event.impersonatedUser = user;
+        }
+    }
+
+    public Level level() {
+        return event.level;
+    }
+
+    /**
+     * Writes the RequestReceived stage; false when it could not be stored and the request must be
+     * refused (blocking-strict), counted as a rejected request.
+     */
+    public boolean requestReceived() {
+        if (!stage(Stage.REQUEST_RECEIVED)) {
+            auditor.rejected();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The request's object (kube's {@code LogRequestObject}/{@code LogRequestPatch}): fills the object
+     * reference's namespace, name, uid and resourceVersion it lacks from the object's metadata, and at
+     * level Request and above keeps the object.
+     *
+     * @param fillReference whether the body is the object itself (create, update), not a patch
+     */
+    void requestObject(JsonNode object, boolean fillReference) {
+        if (object == null) {
+            return;
+        }
+        if (fillReference && event.objectRef != null && object.path("metadata").isObject()) {
+            JsonNode m = object.path("metadata");
+            for (String f : new String[] {"namespace", "name", "uid", "resourceVersion"}) {
+                if (event.objectRef.getOrDefault(f, "").isEmpty() && !m.path(f).asText("").isEmpty()) {
+                    event.objectRef.put(f, m.path(f).asText());
+                }
+            }
+        }
+        if (event.level.atLeast(Level.REQUEST)) {
+            event.requestObject = config.omitManagedFields() ? Events.withoutManagedFields(object) : object;
+        }
+    }
+
+    /** The request's body as sent: JSON or YAML, parsed for {@link #requestObject}. */
+    public void requestBody(byte[] data, String contentType, boolean fillReference) {
+        requestObject(Events.parse(data, data.length, contentType), fillReference);
+    }
+
+    /** Whether the request's body is wanted: for the object reference or the event. */
+    public boolean wantsRequestBody(boolean objectBody) {
+        return objectBody || event.level.atLeast(Level.REQUEST);
+    }
+
+    public boolean wantsResponseBody() {
+        return event.level.atLeast(Level.REQUEST_RESPONSE);
+    }
+
+    /** The response's status code and body (null when not kept or not JSON). */
+    public void response(int code, byte[] body, int length, String contentType) {
+        JsonNode parsed = body == null ? null : Events.parse(body, length, contentType);
+        event.responseStatus = Events.responseStatus(code, parsed);
+        if (parsed != null && wantsResponseBody()) {
+            event.responseObject = config.omitManagedFields() ? Events.withoutManagedFields(parsed) : parsed;
+        }
+    }
+
+    /** The headers of a long-running response went out. */
+    public void responseStarted() {
+        stage(Stage.RESPONSE_STARTED);
+    }
+
+    public void responseComplete() {
+        stage(Stage.RESPONSE_COMPLETE);
+    }
+
+    /** Serving failed unexpectedly (kube's Panic stage: 500, {@code APIServer panic'd: <error>}). */
+    public void panic(Throwable e) {
+        ObjectNode s = Json.object();
+        s.putObject("metadata");
+        s.put("status", "Failure").put("message", "APIServer panic'd: " + e).put("reason", "InternalError")
+                .put("code", 500);
+        event.responseStatus = s;
+        stage(Stage.PANIC);
+    }
+
+    private boolean stage(Stage stage) {
+        Set<Stage> omit = config.omitStages();
+        if (omit.contains(stage)) {
+            return true;
+        }
+        return auditor.process(event.snapshot(stage, Instant.now()));
+    }
+}

@@ -1,0 +1,78 @@
+package io.kapi.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.Json;
+import io.kapi.request.RequestInfo;
+import java.io.IOException;
+
+/** Small pieces of kube's audit event building shared by the policy and the context. */
+final class Events {
+
+    private Events() {
+    }
+
+    /** The subresource as kube's request info gives it: {@code proxy} of {@code proxy/some/path}. */
+    static String subresource(RequestInfo info) {
+        String sub = info.subresource();
+        int slash = sub.indexOf('/');
+        return slash < 0 ? sub : sub.substring(0, slash);
+    }
+
+    /** A body as JSON: JSON as it is, YAML converted; null for anything else (protobuf) or nothing. */
+    static JsonNode parse(byte[] data, int length, String contentType) {
+        if (length == 0) {
+            return null;
+        }
+        String type = contentType == null ? "" : contentType.toLowerCase(java.util.Locale.ROOT);
+        try {
+            if (type.contains("yaml")) {
+                return Json.yaml().readTree(new String(data, 0, length, java.nio.charset.StandardCharsets.UTF_8));
+            }
+            if (type.contains("protobuf")) {
+                return null;
+            }
+            return Json.MAPPER.readTree(data, 0, length);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Drops {@code metadata.managedFields} of an object and of each item of a list (a copy if changed). */
+    static JsonNode withoutManagedFields(JsonNode node) {
+        if (!(node instanceof ObjectNode o)) {
+            return node;
+        }
+        boolean list = o.path("items").isArray();
+        if (!o.path("metadata").has("managedFields") && !list) {
+            return node;
+        }
+        ObjectNode copy = o.deepCopy();
+        if (copy.path("metadata") instanceof ObjectNode m) {
+            m.remove("managedFields");
+        }
+        if (list) {
+            copy.path("items").forEach(item -> {
+                if (item.path("metadata") instanceof ObjectNode m) {
+                    m.remove("managedFields");
+                }
+            });
+        }
+        return copy;
+    }
+
+    /** kube's responseStatus: the bounded fields of a Status body, else just the code. */
+    static ObjectNode responseStatus(int code, JsonNode body) {
+        ObjectNode s = Json.object();
+        s.putObject("metadata");
+        if (body != null && "Status".equals(body.path("kind").asText())) {
+            for (String f : new String[] {"status", "message", "reason", "details"}) {
+                if (body.has(f) && !body.path(f).asText("x").isEmpty()) {
+                    s.set(f, body.get(f));
+                }
+            }
+        }
+        s.put("code", code);
+        return s;
+    }
+}
