@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
 import io.kapi.user.UserInfo;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -17,6 +19,7 @@ import java.util.function.Supplier;
 public final class AuditContext {
 
     private static final ScopedValue<AuditContext> CURRENT = ScopedValue.newInstance();
+    private static final String PATCH_ANNOTATION_PREFIX = "patch.webhook.admission.k8s.io/";
 
     private final Auditor auditor;
     private final Event event;
@@ -44,6 +47,32 @@ public final class AuditContext {
     public static void impersonated(UserInfo user) {
         if (CURRENT.isBound()) {
             CURRENT.get().event.impersonatedUser = user;
+        }
+    }
+
+    /**
+     * A map for admission's audit annotations ({@code Attributes.auditAnnotations}) that also puts each
+     * into the current request's event, if it is audited. A webhook's patch
+     * ({@code patch.webhook.admission.k8s.io/...}) only at level Request and above, as kube keeps it.
+     */
+    public static Map<String, String> admissionAnnotations() {
+        AuditContext current = CURRENT.isBound() ? CURRENT.get() : null;
+        return current == null ? new ConcurrentHashMap<>() : new AdmissionAnnotations(current.event);
+    }
+
+    private static final class AdmissionAnnotations extends ConcurrentHashMap<String, String> {
+        private final transient Event event;
+
+        AdmissionAnnotations(Event event) {
+            this.event = event;
+        }
+
+        @Override
+        public String put(String key, String value) {
+            if (!key.startsWith(PATCH_ANNOTATION_PREFIX) || event.level.atLeast(Level.REQUEST)) {
+                event.annotate(key, value);
+            }
+            return super.put(key, value);
         }
     }
 
@@ -117,6 +146,15 @@ public final class AuditContext {
 
     public void responseComplete() {
         stage(Stage.RESPONSE_COMPLETE);
+    }
+
+    /** The request was refused by authentication: kube writes one ResponseStarted event with code 401. */
+    public void failedAuthentication() {
+        ObjectNode s = Json.object();
+        s.putObject("metadata");
+        s.put("code", 401);
+        event.responseStatus = s;
+        stage(Stage.RESPONSE_STARTED);
     }
 
     /** Serving failed unexpectedly (kube's Panic stage: 500, {@code APIServer panic'd: <error>}). */

@@ -37,6 +37,7 @@ public final class HandlerChain {
 
     /** @param maxBodyBytes request bodies above this are refused with 413 */
     public static FilterChain build(ServerConfig.Security security, long maxBodyBytes, RestHandler handler) {
+        Audit audit = new Audit(security.auditor());
         List<Filter> filters = List.of(
                 new RequestContextFilter(security.requestTimeout()),
                 new RequestLog(),
@@ -44,8 +45,9 @@ public final class HandlerChain {
                 new CacheControl(),
                 new BodyLimit(maxBodyBytes),
                 new BodyDeadline(),
+                audit.failedAuthentication(),
                 new Authentication(security.authenticator()),
-                new Audit(security.auditor()),
+                audit,
                 new Impersonation(security.authorizer()),
                 new Authorization(security.authorizer()),
                 new WriteOptions());

@@ -32,11 +32,42 @@ public record Audit(Auditor auditor) implements Filter {
 
     /** Bodies kept for the event at most this long (the request body limit). */
     private static final int MAX_CAPTURE = 3 * 1024 * 1024;
+    /** Set by this filter for the {@linkplain #failedAuthentication() filter before authentication}. */
+    private static final ScopedValue<boolean[]> REACHED = ScopedValue.newInstance();
+
+    /**
+     * kube's {@code WithFailedAuthenticationAudit}, to go right before authentication: a request refused
+     * 401 there (it never reached this filter) is audited with an empty user, as one ResponseStarted event
+     * with code 401.
+     */
+    public Filter failedAuthentication() {
+        return (chain, request) -> {
+            if (!auditor.enabled()) {
+                return chain.proceed(request);
+            }
+            boolean[] reached = new boolean[1];
+            try {
+                return ScopedValue.where(REACHED, reached).call(() -> chain.proceed(request));
+            } catch (ApiException e) {
+                if (!reached[0] && e.code() == 401) {
+                    AuditContext audit = auditor.begin(request.context(), requestUri(request.rest()),
+                            sourceIps(request), Instant.now());
+                    if (audit != null) {
+                        audit.failedAuthentication();
+                    }
+                }
+                throw e;
+            }
+        };
+    }
 
     @Override
     public RestResponse filter(FilterChain chain, ServerRequest request) {
         if (!auditor.enabled()) {
             return chain.proceed(request);
+        }
+        if (REACHED.isBound()) {
+            REACHED.get()[0] = true;
         }
         RestRequest rest = request.rest();
         AuditContext audit = auditor.begin(request.context(), requestUri(rest), sourceIps(request), Instant.now());
@@ -71,6 +102,9 @@ public record Audit(Auditor auditor) implements Filter {
         return switch (response.body()) {
             case RestResponse.Bytes b -> {
                 audit.response(response.status(), b.data(), b.data() == null ? 0 : b.data().length, b.contentType());
+                if (request.context().info().longRunning()) {
+                    audit.responseStarted(); // kube writes it at the headers of any long-running request
+                }
                 audit.responseComplete();
                 yield response;
             }
