@@ -118,7 +118,7 @@ public final class AuditContext {
 
     /** The request's body as sent: JSON or YAML, parsed for {@link #requestObject}. */
     public void requestBody(byte[] data, String contentType, boolean fillReference) {
-        requestObject(Events.parse(data, data.length, contentType), fillReference);
+        requestObject(Events.parse(data, data.length, contentType, expected()), fillReference);
     }
 
     /** Whether the request's body is wanted: for the object reference or the event. */
@@ -132,7 +132,7 @@ public final class AuditContext {
 
     /** The response's status code and body (null when not kept or not JSON). */
     public void response(int code, byte[] body, int length, String contentType) {
-        JsonNode parsed = body == null ? null : Events.parse(body, length, contentType);
+        JsonNode parsed = body == null ? null : Events.parse(body, length, contentType, expected());
         event.responseStatus = Events.responseStatus(code, parsed);
         if (parsed != null && wantsResponseBody()) {
             event.responseObject = config.omitManagedFields() ? Events.withoutManagedFields(parsed) : parsed;
@@ -146,6 +146,13 @@ public final class AuditContext {
 
     public void responseComplete() {
         stage(Stage.RESPONSE_COMPLETE);
+    }
+
+    /** The group and version of the request's resource, for protobuf envelopes that leave them out. */
+    private io.kapi.machinery.GroupVersionKind expected() {
+        return event.objectRef == null ? new io.kapi.machinery.GroupVersionKind("", "v1", "")
+                : new io.kapi.machinery.GroupVersionKind(event.objectRef.get("apiGroup"),
+                event.objectRef.get("apiVersion"), "");
     }
 
     /** The request was refused by authentication: kube writes one ResponseStarted event with code 401. */

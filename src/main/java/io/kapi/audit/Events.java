@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
 import io.kapi.request.RequestInfo;
+import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.protobuf.ProtobufCodec;
 import java.io.IOException;
+import java.util.Arrays;
 
 /** Small pieces of kube's audit event building shared by the policy and the context. */
 final class Events {
@@ -19,8 +22,13 @@ final class Events {
         return slash < 0 ? sub : sub.substring(0, slash);
     }
 
-    /** A body as JSON: JSON as it is, YAML converted; null for anything else (protobuf) or nothing. */
-    static JsonNode parse(byte[] data, int length, String contentType) {
+    /**
+     * A body as JSON, as kube logs objects whatever their wire format: JSON as it is, YAML and protobuf
+     * converted; null for nothing or what cannot be read.
+     *
+     * @param expected the group and version a protobuf envelope without them defaults to
+     */
+    static JsonNode parse(byte[] data, int length, String contentType, GroupVersionKind expected) {
         if (length == 0) {
             return null;
         }
@@ -30,7 +38,7 @@ final class Events {
                 return Json.yaml().readTree(new String(data, 0, length, java.nio.charset.StandardCharsets.UTF_8));
             }
             if (type.contains("protobuf")) {
-                return null;
+                return ProtobufCodec.decode(length == data.length ? data : Arrays.copyOf(data, length), expected);
             }
             return Json.MAPPER.readTree(data, 0, length);
         } catch (IOException | RuntimeException e) {

@@ -107,6 +107,7 @@ public final class Main {
     }
 
     private static int serve(Options options, PrintStream out, StartClock clock) throws IOException {
+        Auditor auditor = Auditor.create(options.audit()); // a policy that is not valid stops the start here
         String advertise = HostAddress.advertise(options.advertiseAddress(), options.bindAddress());
         if (options.selfSignedCertificates() || options.effectiveStorageBackend().equals("embedded")) {
             DataDirectory.secure(options.dataDir());
@@ -150,7 +151,6 @@ public final class Main {
                 .aggregator(options.aggregator())
                 .warmOpenApi(true)
                 .build();
-        Auditor auditor = Auditor.create(options.audit()); // a policy that is not valid stops the start here
         ApiAssembly api = ApiAssembly.create(apiConfig);
         clock.mark("api");
         LocalPki pki;
