@@ -132,7 +132,10 @@ public final class AuditContext {
 
     /** The response's status code and body (null when not kept or not JSON). */
     public void response(int code, byte[] body, int length, String contentType) {
-        JsonNode parsed = body == null ? null : Events.parse(body, length, contentType, expected());
+        // the body is read only when the event keeps it, or when it may be a Status whose fields the
+        // responseStatus copies: reading every answer at level Metadata would cost more than the rest
+        boolean read = body != null && (wantsResponseBody() || code >= 300 || Events.mayBeStatus(body, length));
+        JsonNode parsed = read ? Events.parse(body, length, contentType, expected()) : null;
         event.responseStatus = Events.responseStatus(code, parsed);
         if (parsed != null && wantsResponseBody()) {
             event.responseObject = config.omitManagedFields() ? Events.withoutManagedFields(parsed) : parsed;

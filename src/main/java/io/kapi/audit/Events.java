@@ -46,6 +46,25 @@ final class Events {
         }
     }
 
+    private static final byte[] STATUS_KIND = "\"kind\":\"Status\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /** Whether a small successful answer may be a JSON Status (a delete's): the kind written compactly. */
+    static boolean mayBeStatus(byte[] body, int length) {
+        if (length > 4096) {
+            return false;
+        }
+        outer:
+        for (int i = 0; i + STATUS_KIND.length <= length; i++) {
+            for (int j = 0; j < STATUS_KIND.length; j++) {
+                if (body[i + j] != STATUS_KIND[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
     /** Drops {@code metadata.managedFields} of an object and of each item of a list (a copy if changed). */
     static JsonNode withoutManagedFields(JsonNode node) {
         if (!(node instanceof ObjectNode o)) {
