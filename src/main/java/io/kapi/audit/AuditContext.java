@@ -134,10 +134,21 @@ public final class AuditContext {
     public void response(int code, byte[] body, int length, String contentType) {
         // the body is read only when the event keeps it, or when it may be a Status whose fields the
         // responseStatus copies: reading every answer at level Metadata would cost more than the rest
-        boolean read = body != null && (wantsResponseBody() || code >= 300 || Events.mayBeStatus(body, length));
-        JsonNode parsed = read ? Events.parse(body, length, contentType, expected()) : null;
+        boolean status = body != null && (code >= 300 || Events.mayBeStatus(body, length));
+        JsonNode parsed = status ? Events.parse(body, length, contentType, expected()) : null;
         event.responseStatus = Events.responseStatus(code, parsed);
-        if (parsed != null && wantsResponseBody()) {
+        if (body == null || !wantsResponseBody()) {
+            return;
+        }
+        if (parsed == null && !config.omitManagedFields() && Events.compactJson(body, length, contentType)) {
+            // the server's own compact JSON goes into the event as it is: parsed, it would cost more than
+            // the request it records
+            event.responseObject = Json.NODES.rawValueNode(new com.fasterxml.jackson.databind.util.RawValue(
+                    new String(body, 0, length, java.nio.charset.StandardCharsets.UTF_8)));
+            return;
+        }
+        parsed = parsed != null ? parsed : Events.parse(body, length, contentType, expected());
+        if (parsed != null) {
             event.responseObject = config.omitManagedFields() ? Events.withoutManagedFields(parsed) : parsed;
         }
     }

@@ -129,7 +129,7 @@ public final class Auditor {
             ref.put("apiVersion", info.version());
             ref.put("subresource", Events.subresource(info));
         }
-        String verb = info.verb() == null ? request.info().path() : info.verb().apiName();
+        String verb = info.verb() == null ? "" : info.verb().apiName();
         Event event = new Event(config.level(), request.auditId(), requestUri, verb, request.user(), sourceIps,
                 request.userAgent(), received, ref);
         return new AuditContext(this, event, config);

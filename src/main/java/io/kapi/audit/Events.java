@@ -65,6 +65,22 @@ final class Events {
         return false;
     }
 
+    /**
+     * Whether an answer is JSON on one line (the server writes it compactly unless asked to
+     * {@code pretty}-print), so that it can go into an event line as it is.
+     */
+    static boolean compactJson(byte[] body, int length, String contentType) {
+        if (contentType == null || !contentType.startsWith("application/json") || length == 0) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (body[i] == '\n' || body[i] == '\r') {
+                return false;
+            }
+        }
+        return body[0] == '{';
+    }
+
     /** Drops {@code metadata.managedFields} of an object and of each item of a list (a copy if changed). */
     static JsonNode withoutManagedFields(JsonNode node) {
         if (!(node instanceof ObjectNode o)) {

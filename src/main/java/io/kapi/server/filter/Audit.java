@@ -121,6 +121,10 @@ public record Audit(Auditor auditor) implements Filter {
             case RestResponse.Encoded e -> new RestResponse(response.status(), response.headers(),
                     new RestResponse.Encoded(e.contentType(), out -> {
                         ByteArrayOutputStream copy = audit.wantsResponseBody() ? new ByteArrayOutputStream() : null;
+                        if (request.context().info().longRunning()) {
+                            audit.response(response.status(), null, 0, null);
+                            audit.responseStarted(); // a proxied answer of a long-running request
+                        }
                         try {
                             e.writer().writeTo(copy == null ? out : new Tee(out, copy));
                         } finally {
