@@ -147,4 +147,27 @@ final class AuditTest {
             auditor.shutdown();
         }
     }
+
+    @Test
+    @DisplayName("a request authentication refuses is one ResponseStarted event with code 401 and no user")
+    void failedAuthentication() throws IOException {
+        Auditor auditor = auditor("Metadata", "blocking");
+        Audit audit = new Audit(auditor);
+        RequestContext context = RequestContext.of(RequestInfo.parse("GET", "/api/v1/namespaces", Map.of()), "id-2", null, "curl");
+        ServerRequest request = new ServerRequest(new RestRequest("GET", "/api/v1/namespaces", Map.of(), Map.of(),
+                new ByteArrayInputStream(new byte[0]), context), List.of(), "10.0.0.8");
+        FilterChain chain = FilterChain.of(List.of(audit.failedAuthentication(),
+                new Authentication((r, certificates) -> java.util.Optional.empty()), audit),
+                r -> RestResponse.bytes(200, null, new byte[0]));
+        io.kapi.machinery.ApiException e = org.junit.jupiter.api.Assertions.assertThrows(
+                io.kapi.machinery.ApiException.class, () -> chain.proceed(request));
+        assertEquals(401, e.code());
+        auditor.shutdown();
+        List<JsonNode> events = events();
+        assertEquals(1, events.size(), events.toString());
+        assertEquals("ResponseStarted", events.getFirst().path("stage").asText());
+        assertEquals("{\"metadata\":{},\"code\":401}", events.getFirst().path("responseStatus").toString());
+        assertEquals("{}", events.getFirst().path("user").toString());
+        assertEquals("list", events.getFirst().path("verb").asText());
+    }
 }
