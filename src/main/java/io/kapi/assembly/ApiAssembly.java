@@ -68,16 +68,19 @@ import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
+import io.kapi.metrics.Metrics;
 import io.kapi.registry.ReadPath;
 import io.kapi.registry.Registry;
 import io.kapi.registry.StoreServices;
 import io.kapi.server.Background;
 import io.kapi.server.HandlerChain;
+import io.kapi.server.VersionHandler;
 import io.kapi.certs.TlsMaterial;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
+import io.kapi.storage.MeteredStorage;
 import io.kapi.storage.Storage;
 import io.kapi.user.SystemUsers;
 import io.kapi.webhook.WebhookClient;
@@ -96,10 +99,11 @@ import java.util.concurrent.CompletableFuture;
  * checks of its parts and its post-start hooks. {@link #close()} releases storage and threads.
  *
  * @param storage the store behind the registry (owned by this assembly: closed by {@link #close()})
+ * @param metrics what the server records ({@code /metrics}); its parts register their families on it
  */
 public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<PostStartHook> hooks,
                           Registry registry, Storage storage, Authenticator authenticator, Authorizer authorizer,
-                          Loopback loopback, AutoCloseable resources)
+                          Loopback loopback, Metrics metrics, AutoCloseable resources)
         implements AutoCloseable {
 
     /** The loopback identity's User-Agent: its managedFields entries say {@code kube-apiserver}. */
@@ -110,14 +114,19 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
         Clock clock = Clock.systemUTC();
+        Metrics metrics = createMetrics(config);
         // the schemas (a large JSON document to parse, once per JVM) load while the storage opens
         CompletableFuture<Schemas> loading = Background.start("kapi-schemas", Schemas::builtin);
         ResourceTable table = ResourceTable.builtin(config.features().apis());
         Storage storage = StorageBackends.open(config);
+        KeyOwners owners = new KeyOwners();
+        Storage metered = new MeteredStorage(storage, metrics.storage(), owners);
+        metrics.storage().objectCounts(owners::objectCounts);
+        metrics.storage().databaseSize(storage::sizeBytes);
         Schemas schemas = Background.join(loading);
         FieldManagers fieldManagers = new FieldManagers(schemas);
         ServiceAllocators services = new ServiceAllocators(
-                ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), storage,
+                ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), metered,
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
         SchemaValidator schemaValidator = new SchemaValidator(schemas);
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
@@ -125,13 +134,14 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
         AdmissionWiring admission = new AdmissionWiring(config.admission(), config.features().gates(), fieldManagers,
                 clock);
-        Registry registry = new Registry(table.resources(), storage,
+        Registry registry = new Registry(table.resources(), metered,
                 new BuiltinBehaviours(new ServerHooks(services::decorate,
                         s -> new CrdStrategy(s, CrdValidation.withCel(), clock))), storeServices,
                 lookup -> admission.chain(lookup)
                         .withFirst(new RbacEscalation(() -> authorizationRef.get().authorizer(),
                                 () -> authorizationRef.get() == null ? null : authorizationRef.get().rbac())),
                 ReadPath.WATCH_CACHE);
+        owners.bind(registry);
         services.connect(registry);
         fieldManagers.convertThrough(registry);
         TableConvertor tables = TableConvertor.create(schemas, new TablePrinting(registry));
@@ -162,7 +172,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Authorizer authorizer = authorization.authorizer();
         RestHandler api = handlers(config, aggregator, schemas, openApi, registry, codecs, tables, keys, issuer,
                 authentications, new AccessReviews(authorizer, authorization.rules()), storage, clock);
-        Loopback loopback = loopback(api, authorizer, registry);
+        ServerConfig.Observability observability = observability(metrics, registry);
+        Loopback loopback = loopback(api, authorizer, registry, observability);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         admission.bind(registry, informers, apiserver, authorizer);
         legacyTokens.bind(apiserver);
@@ -226,15 +237,16 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         resources.add(registry);
         resources.add(storage);
         return new ApiAssembly(api, checks, List.copyOf(hooks), registry, storage, authentications.request(), authorizer,
-                loopback, () -> closeAll(resources));
+                loopback, metrics, () -> closeAll(resources));
     }
 
     /**
      * The server's way to itself: the API behind the filters that matter in-process (request context,
      * panic recovery, authorization, write options); the identity comes with each request.
      */
-    private static Loopback loopback(RestHandler api, Authorizer authorizer, Registry registry) {
-        FilterChain chain = HandlerChain.inProcess(authorizer, api);
+    private static Loopback loopback(RestHandler api, Authorizer authorizer, Registry registry,
+                                     ServerConfig.Observability observability) {
+        FilterChain chain = HandlerChain.inProcess(authorizer, observability, api);
         return new Loopback(request -> chain.proceed(new ServerRequest(request, List.of(), "127.0.0.1")),
                 gvr -> registry.resource(gvr.group(), gvr.version(), gvr.resource()));
     }
@@ -245,7 +257,22 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
      * authentication off) and {@link #listen} with them.
      */
     public ServerConfig serverConfig(String bindAddress, int port, TlsMaterial tls) {
-        return ServerConfig.of(bindAddress, port, tls).withAuthenticator(authenticator).withAuthorizer(authorizer);
+        return ServerConfig.of(bindAddress, port, tls).withAuthenticator(authenticator).withAuthorizer(authorizer)
+                .withObservability(observability(metrics, registry));
+    }
+
+    /** The server's metrics, with its build's version and its feature gates. */
+    private static Metrics createMetrics(ApiConfig config) {
+        Map<String, Metrics.Feature> features = new java.util.LinkedHashMap<>();
+        config.features().gates().states().forEach((name, state) ->
+                features.put(name, new Metrics.Feature(state.getKey(), state.getValue())));
+        return Metrics.create(config.metrics(), VersionHandler.info(), features);
+    }
+
+    /** Requests are recorded in {@code metrics}, with series only for resources {@code registry} serves. */
+    private static ServerConfig.Observability observability(Metrics metrics, Registry registry) {
+        return new ServerConfig.Observability(metrics,
+                info -> registry.resource(info.group(), info.version(), info.resource()).isPresent());
     }
 
     /**

@@ -34,13 +34,15 @@ import java.util.Objects;
  * @param warmOpenApi whether the OpenAPI documents are built once the server has started ({@code bin/kapi}),
  *        else on their first request (the default: a test's server seldom serves them, and the build costs
  *        a second of CPU)
+ * @param metrics the metrics flags
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
                         int securePort, boolean standalone, Duration eventTtl, String serviceAccountIssuer,
                         List<String> authorizationModes, Admission admission, EtcdConfig etcd,
                         AuthenticationConfig authentication, AuthorizationConfig authorization, Features features,
-                        AggregatorConfig aggregator, boolean warmOpenApi) {
+                        AggregatorConfig aggregator, boolean warmOpenApi,
+                        io.kapi.metrics.MetricsOptions metrics) {
 
     /**
      * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
@@ -127,6 +129,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private AuthorizationConfig authorization = AuthorizationConfig.DEFAULT;
         private AggregatorConfig aggregator = AggregatorConfig.DEFAULT;
         private boolean warmOpenApi;
+        private io.kapi.metrics.MetricsOptions metrics = io.kapi.metrics.MetricsOptions.DEFAULT;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -218,10 +221,16 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        /** {@code --disabled-metrics}, {@code --show-hidden-metrics-for-version}, {@code --allow-metric-labels}. */
+        public Builder metrics(io.kapi.metrics.MetricsOptions v) {
+            metrics = v;
+            return this;
+        }
+
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
-                    etcd, authentication, authorization, features, aggregator, warmOpenApi);
+                    etcd, authentication, authorization, features, aggregator, warmOpenApi, metrics);
         }
     }
 }

@@ -23,12 +23,13 @@ final class Flags {
     static final String AUTHORIZATION = "Authorization";
     static final String ADMISSION = "Admission";
     static final String MISC = "Misc";
+    static final String METRICS = "Metrics";
     static final String KAPI = "Kapi";
     static final String GLOBAL = "Global";
 
     /** Sections in the order help prints them (kube-apiserver's, then Kapi's own). */
     static final List<String> SECTIONS = List.of(GENERIC, ETCD, SECURE_SERVING, AUDITING, "Features",
-            AUTHENTICATION, AUTHORIZATION, "API enablement", "Egress selector", ADMISSION, "Metrics", "Logs",
+            AUTHENTICATION, AUTHORIZATION, "API enablement", "Egress selector", ADMISSION, METRICS, "Logs",
             "Traces", MISC, KAPI, GLOBAL);
 
     /** The flags Kapi acts on (a few of them still only accepted: {@link Flag#implemented()} false). */
@@ -100,6 +101,30 @@ final class Flags {
             new Flag("tls-private-key-file", null, SECURE_SERVING, "string", null,
                     "File containing the default x509 private key matching --tls-cert-file.",
                     true, false, (b, v) -> b.tlsPrivateKeyFile = Path.of(v)),
+            new Flag("disabled-metrics", null, METRICS, "strings", null,
+                    "This flag provides an escape hatch for misbehaving metrics. You must provide the fully qualified "
+                            + "metric name in order to disable it. Disclaimer: disabling metrics is higher in precedence "
+                            + "than showing hidden metrics.",
+                    true, true, (b, v) -> b.disabledMetrics = append(b.disabledMetrics, v)),
+            new Flag("show-hidden-metrics-for-version", null, METRICS, "string", null,
+                    "The previous version for which you want to show hidden metrics. Only the previous minor version "
+                            + "is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: "
+                            + "'1.16'. The purpose of this format is make sure you have the opportunity to notice if "
+                            + "the next release hides additional metrics, rather than being surprised when they are "
+                            + "permanently removed in the release after that.",
+                    true, false, (b, v) -> b.showHiddenMetricsForVersion = new io.kapi.metrics.MetricsOptions(
+                            java.util.Set.of(), v, java.util.Map.of()).showHiddenForVersion()),
+            new Flag("allow-metric-labels", null, METRICS, "stringToString", "[]",
+                    "The map from metric-label to value allow-list of this label. The key's format is "
+                            + "<MetricName>,<LabelName>. The value's format is <allowed_value>,<allowed_value>...e.g. "
+                            + "metric1,label1='v1,v2,v3', metric1,label2='v1,v2,v3' metric2,label1='v1,v2,v3'.",
+                    true, true, (b, v) -> b.allowMetricLabels.putAll(
+                            io.kapi.metrics.MetricsOptions.parseAllowList(List.of(v)))),
+            new Flag("allow-metric-labels-manifest", null, METRICS, "string", null,
+                    "The path to the manifest file that contains the allow-list mapping. The format of the file is "
+                            + "the same as the flag --allow-metric-labels. Note that the flag --allow-metric-labels "
+                            + "will override the manifest file.",
+                    true, false, (b, v) -> b.allowMetricLabelsManifest = MetricLabelsManifest.read(Path.of(v))),
             new Flag("client-ca-file", null, AUTHENTICATION, "string", null,
                     "If set, any request presenting a client certificate signed by one of the authorities in "
                             + "the client-ca-file is authenticated with an identity corresponding to the "

@@ -150,6 +150,7 @@ public final class Main {
                 .features(new ApiConfig.Features(options.gates(), options.apis()))
                 .aggregator(options.aggregator())
                 .warmOpenApi(true)
+                .metrics(options.metrics())
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
         clock.mark("api");

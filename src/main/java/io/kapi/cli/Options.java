@@ -28,6 +28,8 @@ import java.util.Set;
  * @param runtimeConfig the {@code --runtime-config} values as given (checked by {@link #validate()})
  * @param aggregator {@code --proxy-client-cert-file}, {@code --proxy-client-key-file} and
  *                   {@code --enable-aggregator-routing}
+ * @param metrics {@code --disabled-metrics}, {@code --show-hidden-metrics-for-version}, {@code --allow-metric-labels}
+ *                and its manifest
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -40,7 +42,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       EtcdOptions etcd, io.kapi.authn.AuthenticationConfig authentication,
                       io.kapi.authz.AuthorizationConfig authorization, Path admissionControlConfigFile,
                       List<String> featureGates, List<String> runtimeConfig,
-                      io.kapi.aggregator.AggregatorConfig aggregator) {
+                      io.kapi.aggregator.AggregatorConfig aggregator, io.kapi.metrics.MetricsOptions metrics) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -236,6 +238,10 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         List<String> featureGates = List.of();
         List<String> runtimeConfig = List.of();
         io.kapi.aggregator.AggregatorConfig aggregator = io.kapi.aggregator.AggregatorConfig.DEFAULT;
+        List<String> disabledMetrics = List.of();
+        String showHiddenMetricsForVersion;
+        final java.util.Map<String, java.util.Set<String>> allowMetricLabels = new java.util.LinkedHashMap<>();
+        java.util.Map<String, java.util.Set<String>> allowMetricLabelsManifest = java.util.Map.of();
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -264,7 +270,16 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
                     audit, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
-                    authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator);
+                    authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
+                    metrics());
+        }
+
+        /** The metrics flags; {@code --allow-metric-labels} entries win over the manifest's. */
+        private io.kapi.metrics.MetricsOptions metrics() {
+            java.util.Map<String, java.util.Set<String>> allowed = new java.util.LinkedHashMap<>(allowMetricLabelsManifest);
+            allowed.putAll(allowMetricLabels);
+            return new io.kapi.metrics.MetricsOptions(java.util.Set.copyOf(disabledMetrics), showHiddenMetricsForVersion,
+                    allowed);
         }
     }
 }

@@ -23,6 +23,7 @@ public final class HealthHandler implements RestHandler {
 
     private static final String TEXT = "text/plain; charset=utf-8";
     private final Map<String, List<HealthCheck>> endpoints;
+    private final HealthObserver observer;
 
     /**
      * @param checks the checks of all three endpoints, in display order (ping, log, storage,
@@ -30,6 +31,12 @@ public final class HealthHandler implements RestHandler {
      * @param readyOnly checks of {@code /readyz} only, shown after the others (e.g. {@code shutdown})
      */
     public HealthHandler(List<HealthCheck> checks, List<HealthCheck> readyOnly) {
+        this(checks, readyOnly, HealthObserver.NONE);
+    }
+
+    /** @param observer told each check's result (the health SLIs) */
+    public HealthHandler(List<HealthCheck> checks, List<HealthCheck> readyOnly, HealthObserver observer) {
+        this.observer = observer;
         List<HealthCheck> ready = new ArrayList<>(checks);
         ready.addAll(readyOnly);
         this.endpoints = Map.of("healthz", List.copyOf(checks), "livez", List.copyOf(checks),
@@ -50,7 +57,7 @@ public final class HealthHandler implements RestHandler {
         }
         if (slash < 0) {
             List<String> exclude = request.query().getOrDefault("exclude", List.of());
-            HealthReport report = HealthReport.run(endpoint, checks, exclude);
+            HealthReport report = HealthReport.run(endpoint, checks, exclude, observer);
             return text(report.passed() ? 200 : 500, report.body(request.query().containsKey("verbose")));
         }
         String name = path.substring(slash + 1);

@@ -26,7 +26,7 @@ record HealthReport(String endpoint, List<String> lines, List<String> failed) {
 
     private static final System.Logger LOG = System.getLogger(HealthReport.class.getName());
 
-    static HealthReport run(String endpoint, List<HealthCheck> checks, List<String> exclude) {
+    static HealthReport run(String endpoint, List<HealthCheck> checks, List<String> exclude, HealthObserver observer) {
         Set<String> excluded = new LinkedHashSet<>(exclude);
         List<String> lines = new ArrayList<>();
         List<String> failed = new ArrayList<>();
@@ -39,7 +39,9 @@ record HealthReport(String endpoint, List<String> lines, List<String> failed) {
             try {
                 check.check();
                 lines.add("[+]" + check.name() + " ok");
+                observer.checked(check.name(), endpoint, true);
             } catch (Exception e) {
+                observer.checked(check.name(), endpoint, false);
                 lines.add("[-]" + check.name() + " failed: reason withheld");
                 reasons.append("\n[-]").append(check.name()).append(" failed: ").append(e.getMessage());
                 failed.add(check.name());

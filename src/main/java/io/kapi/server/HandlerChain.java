@@ -14,8 +14,10 @@ import io.kapi.server.filter.Impersonation;
 import io.kapi.server.filter.PanicRecovery;
 import io.kapi.server.filter.RequestContextFilter;
 import io.kapi.server.filter.RequestLog;
+import io.kapi.server.filter.RequestMetricsFilter;
 import io.kapi.server.filter.WriteOptions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,7 +25,7 @@ import java.util.Optional;
  * The whole request path in front of the handlers, in request order, as kube-apiserver's
  * {@code DefaultBuildHandlerChain} reads bottom-up:
  * <pre>
- *   request context (request info, audit ID, deadline, warnings) → request log → panic recovery
+ *   request context (request info, audit ID, deadline, warnings) → request log → request metrics → panic recovery
  *     → cache control → body limit → body deadline → authentication → audit → impersonation → authorization
  *     → write options
  *     → handler
@@ -37,20 +39,31 @@ public final class HandlerChain {
 
     /** @param maxBodyBytes request bodies above this are refused with 413 */
     public static FilterChain build(ServerConfig.Security security, long maxBodyBytes, RestHandler handler) {
+        return build(security, maxBodyBytes, null, handler);
+    }
+
+    /** @param observability where requests are recorded; null records nothing */
+    public static FilterChain build(ServerConfig.Security security, long maxBodyBytes,
+                                    ServerConfig.Observability observability, RestHandler handler) {
         Audit audit = new Audit(security.auditor());
-        List<Filter> filters = List.of(
+        List<Filter> filters = new ArrayList<>(List.of(
                 new RequestContextFilter(security.requestTimeout()),
-                new RequestLog(),
+                new RequestLog()));
+        if (observability != null) {
+            filters.add(new RequestMetricsFilter(observability.metrics().requests(), observability.served()));
+        }
+        filters.addAll(List.of(
                 new PanicRecovery(),
                 new CacheControl(),
                 new BodyLimit(maxBodyBytes),
                 new BodyDeadline(),
                 audit.failedAuthentication(),
-                new Authentication(security.authenticator()),
+                new Authentication(security.authenticator(),
+                        observability == null ? null : observability.metrics().security()),
                 audit,
                 new Impersonation(security.authorizer()),
                 new Authorization(security.authorizer()),
-                new WriteOptions());
+                new WriteOptions()));
         return FilterChain.of(filters, handler);
     }
 
@@ -60,7 +73,13 @@ public final class HandlerChain {
      * deciding, kube-apiserver's default request timeout.
      */
     public static FilterChain inProcess(Authorizer authorizer, RestHandler handler) {
+        return inProcess(authorizer, null, handler);
+    }
+
+    /** {@link #inProcess(Authorizer, RestHandler)}, its requests recorded in {@code observability} (kube counts self-requests). */
+    public static FilterChain inProcess(Authorizer authorizer, ServerConfig.Observability observability,
+                                        RestHandler handler) {
         return build(new ServerConfig.Security((request, certificates) -> Optional.empty(), authorizer,
-                Duration.ofMinutes(1)), BodyLimit.DEFAULT_MAX_BYTES, handler);
+                Duration.ofMinutes(1)), BodyLimit.DEFAULT_MAX_BYTES, observability, handler);
     }
 }

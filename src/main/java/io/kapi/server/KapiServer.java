@@ -4,6 +4,7 @@ import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.health.HealthCheck;
 import io.kapi.health.HealthHandler;
+import io.kapi.health.HealthObserver;
 import io.kapi.health.NamedCheck;
 import io.kapi.health.PostStartHook;
 import java.io.IOException;
@@ -100,7 +101,15 @@ public final class KapiServer implements AutoCloseable {
                 throw new IllegalStateException("the server is shutting down");
             }
         });
-        RestHandler root = new DelegationChain(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(), api));
+        HealthObserver observer = config.observability() == null ? HealthObserver.NONE
+                : config.observability().metrics().health()::checked;
+        List<RestHandler> handlers = new ArrayList<>(List.of(new HealthHandler(all, List.of(shutdown), observer),
+                new VersionHandler()));
+        if (config.observability() != null) {
+            handlers.add(new MetricsHandler(config.observability().metrics()));
+        }
+        handlers.add(api);
+        RestHandler root = new DelegationChain(handlers);
 
 
         // Requests run on virtual threads; Jetty's own pool only needs its selectors, acceptors and
@@ -114,7 +123,7 @@ public final class KapiServer implements AutoCloseable {
         jetty.addConnector(connector);
         WebSocketStreams websockets = new WebSocketStreams(jetty, requests);
         jetty.setHandler(new GracefulHandler(new JettyAdapter(
-                HandlerChain.build(config.security(), config.maxRequestBodyBytes(), root), requests, websockets,
+                HandlerChain.build(config.security(), config.maxRequestBodyBytes(), config.observability(), root), requests, websockets,
                 inFlight, shuttingDown::get)));
         jetty.setStopTimeout(STOP_MILLIS);
         jetty.setStopAtShutdown(false);

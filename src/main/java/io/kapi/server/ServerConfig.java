@@ -22,9 +22,21 @@ import java.time.Duration;
  *                    (watch) being written is exempt
  * @param security who sent a request and whether it may proceed
  * @param limits what one slow or greedy client may hold
+ * @param observability the metrics requests are recorded in and {@code /metrics} serves; null for none
  */
 public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Duration shutdownDelay,
-                           long maxRequestBodyBytes, Duration idleTimeout, Security security, ClientLimits limits) {
+                           long maxRequestBodyBytes, Duration idleTimeout, Security security, ClientLimits limits,
+                           Observability observability) {
+
+    /**
+     * What the server records of its requests.
+     *
+     * @param metrics the server's metrics (its API's)
+     * @param served whether a resource request names a served resource: only those get series of their own
+     */
+    public record Observability(io.kapi.metrics.Metrics metrics,
+                                java.util.function.Predicate<io.kapi.request.RequestInfo> served) {
+    }
 
     /**
      * kube-apiserver's {@code http.Server.IdleTimeout} (90 s), which its HTTP/2 server keeps too: a client
@@ -67,15 +79,15 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
     public static ServerConfig of(String bindAddress, int port, TlsMaterial tls) {
         return new ServerConfig(bindAddress, port, tls, Duration.ZERO, BodyLimit.DEFAULT_MAX_BYTES,
                 DEFAULT_IDLE_TIMEOUT, new Security(new ClientCertificateAuthenticator(tls.clientCas()),
-                        attributes -> Decision.allow(), Duration.ofMinutes(1)), ClientLimits.DEFAULT);
+                        attributes -> Decision.allow(), Duration.ofMinutes(1)), ClientLimits.DEFAULT, null);
     }
 
     public ServerConfig withShutdownDelay(Duration delay) {
-        return new ServerConfig(bindAddress, port, tls, delay, maxRequestBodyBytes, idleTimeout, security, limits);
+        return new ServerConfig(bindAddress, port, tls, delay, maxRequestBodyBytes, idleTimeout, security, limits, observability);
     }
 
     public ServerConfig withIdleTimeout(Duration timeout) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, timeout, security, limits);
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, timeout, security, limits, observability);
     }
 
     /** Replaces the authenticator, e.g. with {@code Authenticator.union(certificates, tokens)}. */
@@ -98,10 +110,14 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
 
     public ServerConfig withLimits(ClientLimits newLimits) {
         return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, security,
-                newLimits);
+                newLimits, observability);
+    }
+
+    public ServerConfig withObservability(Observability o) {
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, security, limits, o);
     }
 
     private ServerConfig withSecurity(Security s) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, s, limits);
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, s, limits, observability);
     }
 }

@@ -18,26 +18,15 @@ import java.util.Properties;
  * ({@code v1.34.0-kapi.0.1.0}), which kubectl's version skew check parses like any other.
  * Build details come from {@code build-info.properties}, written by Maven.
  */
-final class VersionHandler implements RestHandler {
+public final class VersionHandler implements RestHandler {
 
     static final String KUBE_MAJOR = "1";
     static final String KUBE_MINOR = "34";
     private final byte[] body;
 
     VersionHandler() {
-        Properties build = buildInfo();
         ObjectNode info = Json.object();
-        info.put("major", KUBE_MAJOR);
-        info.put("minor", KUBE_MINOR);
-        info.put("gitVersion", gitVersion(build));
-        info.put("gitCommit", property(build, "commit"));
-        String dirty = property(build, "dirty");
-        info.put("gitTreeState", dirty.isEmpty() ? "" : dirty.equals("true") ? "dirty" : "clean");
-        info.put("buildDate", property(build, "date"));
-        info.put("goVersion", "java" + Runtime.version().feature() + "." + Runtime.version().interim()
-                + "." + Runtime.version().update());
-        info.put("compiler", "javac");
-        info.put("platform", platform());
+        info().forEach(info::put);
         try {
             body = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(info);
         } catch (JsonProcessingException e) {
@@ -51,6 +40,24 @@ final class VersionHandler implements RestHandler {
             return null;
         }
         return RestResponse.bytes(200, "application/json", body);
+    }
+
+    /** The fields of {@code /version} in its order (also {@code kubernetes_build_info}'s labels). */
+    public static java.util.Map<String, String> info() {
+        Properties build = buildInfo();
+        java.util.Map<String, String> info = new java.util.LinkedHashMap<>();
+        info.put("major", KUBE_MAJOR);
+        info.put("minor", KUBE_MINOR);
+        info.put("gitVersion", gitVersion(build));
+        info.put("gitCommit", property(build, "commit"));
+        String dirty = property(build, "dirty");
+        info.put("gitTreeState", dirty.isEmpty() ? "" : dirty.equals("true") ? "dirty" : "clean");
+        info.put("buildDate", property(build, "date"));
+        info.put("goVersion", "java" + Runtime.version().feature() + "." + Runtime.version().interim()
+                + "." + Runtime.version().update());
+        info.put("compiler", "javac");
+        info.put("platform", platform());
+        return info;
     }
 
     /** {@code v1.34.0-kapi.<Kapi's version>}, what {@code /version} and {@code --version} report. */

@@ -132,6 +132,14 @@ public interface Storage extends AutoCloseable {
      */
     boolean healthy();
 
+    /**
+     * The space the store's data takes on disk, in bytes ({@code apiserver_storage_size_bytes}); -1 when the
+     * backend cannot tell.
+     */
+    default long sizeBytes() {
+        return -1;
+    }
+
     @Override
     void close();
 }

@@ -161,6 +161,17 @@ public final class FeatureGates {
         }
     }
 
+    /**
+     * Every registered gate's stage as {@code kubernetes_feature_enabled} labels it ({@code ALPHA}, {@code BETA},
+     * {@code DEPRECATED}, "" for GA) and whether it is on, by name.
+     */
+    public Map<String, Map.Entry<String, Boolean>> states() {
+        Map<String, Map.Entry<String, Boolean>> out = new LinkedHashMap<>();
+        Known.GATES.forEach((name, spec) -> out.put(name, Map.entry(
+                spec.stage().equals("GA") ? "" : spec.stage().toUpperCase(java.util.Locale.ROOT), enabled(name))));
+        return out;
+    }
+
     /** The names of every registered gate (for tests). */
     static List<String> names() {
         return new ArrayList<>(Known.GATES.keySet());

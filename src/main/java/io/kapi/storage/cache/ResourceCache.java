@@ -241,6 +241,16 @@ public final class ResourceCache implements AutoCloseable {
         }
     }
 
+    /** How many objects the cache holds. */
+    int size() {
+        lock.readLock().lock();
+        try {
+            return store.size();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** How many watchers are registered (for tests and metrics). */
     public int watcherCount() {
         return watchers.size();

@@ -72,6 +72,17 @@ public final class WatchCacheHub implements AutoCloseable {
         return all;
     }
 
+    /** The number of objects in each started cache, by prefix ({@code apiserver_resource_objects}). */
+    public Map<String, Integer> sizes() {
+        Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
+        caches.forEach((prefix, cache) -> {
+            if (cache.started()) {
+                sizes.put(prefix, cache.size());
+            }
+        });
+        return sizes;
+    }
+
     /** The prefixes cached. */
     public List<String> prefixes() {
         return List.copyOf(caches.keySet());

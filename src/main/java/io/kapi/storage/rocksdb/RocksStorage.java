@@ -68,6 +68,19 @@ final class RocksStorage implements Storage, History {
         });
     }
 
+    /** The SST files' and the memtables' bytes, as RocksDB counts them. */
+    @Override
+    public long sizeBytes() {
+        return reading(() -> {
+            try {
+                return db.rocks().getAggregatedLongProperty("rocksdb.total-sst-files-size")
+                        + db.rocks().getAggregatedLongProperty("rocksdb.cur-size-all-mem-tables");
+            } catch (RocksDBException e) {
+                return -1L;
+            }
+        });
+    }
+
     @Override
     public RangeResult range(String prefix, String startKey, int limit, long revision) {
         return reading(() -> new SnapshotReader(db).range(prefix, startKey, limit, revision));
