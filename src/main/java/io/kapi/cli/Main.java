@@ -153,6 +153,7 @@ public final class Main {
                 .metrics(options.metrics())
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
+        auditor.metrics().register(api.metrics());
         clock.mark("api");
         LocalPki pki;
         try {

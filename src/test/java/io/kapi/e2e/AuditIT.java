@@ -292,6 +292,23 @@ class AuditIT {
 
     @Test
     @Order(7)
+    @DisplayName("/metrics counts events, requests by level and the webhook's sends, under kube's names")
+    void metrics() {
+        String text = KAPI.kubectl().run("get", "--raw", "/metrics").assertOk().stdout();
+        java.util.regex.Matcher events = java.util.regex.Pattern.compile("(?m)^apiserver_audit_event_total (\\S+)$")
+                .matcher(text);
+        assertTrue(events.find(), text);
+        assertTrue(Double.parseDouble(events.group(1)) >= events(e -> true).size(), events.group(1));
+        assertTrue(text.contains("# HELP apiserver_audit_level_total [ALPHA] Counter of policy levels for audit events (1 per request)."),
+                text);
+        assertTrue(text.contains("apiserver_audit_level_total{level=\"RequestResponse\"}"), text);
+        assertTrue(text.contains("apiserver_audit_level_total{level=\"None\"}"), text);
+        assertTrue(text.contains("# TYPE apiserver_audit_requests_rejected_total counter"), text);
+        // apiserver_audit_error_total{plugin} has no series until an error, as on kube-apiserver
+    }
+
+    @Test
+    @Order(8)
     @DisplayName("the webhook gets every event in EventLists of at most 5; SIGTERM flushes what was buffered")
     void webhookBatchesFlushedOnSigterm() {
         assertEquals(0, KAPI.kapi().terminate(Duration.ofSeconds(30)));
@@ -310,7 +327,7 @@ class AuditIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     @DisplayName("blocking-strict refuses requests whose RequestReceived cannot be written (500), kube's words")
     void blockingStrict() {
         Path policy = write("strict.yaml", """
@@ -326,6 +343,9 @@ class AuditIT {
             Kubectl.Result r = kubectl.run("get", "configmaps", "-n", "default").assertFailed();
             assertTrue(r.stderr().contains("failed to store audit event"), r.toString());
             kubectl.run("get", "namespaces").assertOk();
+            String metrics = kubectl.run("get", "--raw", "/metrics").assertOk().stdout();
+            assertTrue(metrics.matches("(?s).*\napiserver_audit_requests_rejected_total [1-9].*"), metrics);
+            assertTrue(metrics.matches("(?s).*\napiserver_audit_error_total\\{plugin=\"log\"} [1-9].*"), metrics);
         }
     }
 }
