@@ -42,6 +42,7 @@ final class LayersTest {
             List.of("authz"),
             List.of("informers"),
             List.of("registry"),
+            List.of("audit"),
             List.of("webhook"),
             List.of("admission"),
             List.of("storage"),

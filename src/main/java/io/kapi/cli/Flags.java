@@ -113,9 +113,6 @@ final class Flags {
             new Flag("tls-private-key-file", null, SECURE_SERVING, "string", null,
                     "File containing the default x509 private key matching --tls-cert-file.",
                     true, false, (b, v) -> b.tlsPrivateKeyFile = Path.of(v)),
-            new Flag("audit-policy-file", null, AUDITING, "string", null,
-                    "Path to the file that defines the audit policy configuration.",
-                    false, false, (b, v) -> b.auditPolicyFile = Path.of(v)),
             new Flag("disabled-metrics", null, METRICS, "strings", null,
                     "This flag provides an escape hatch for misbehaving metrics. You must provide the fully qualified "
                             + "metric name in order to disable it. Disclaimer: disabling metrics is higher in precedence "
@@ -240,6 +237,7 @@ final class Flags {
     private static List<Flag> merge(List<Flag> own, List<Flag> kube) {
         List<Flag> withAuth = new ArrayList<>(own);
         withAuth.addAll(AuthFlags.all(kube));
+        withAuth.addAll(AuditFlags.all(kube));
         return mergeAll(withAuth, kube);
     }
 

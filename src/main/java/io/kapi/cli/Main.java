@@ -1,14 +1,15 @@
 package io.kapi.cli;
 
 import io.kapi.assembly.ApiAssembly;
-import io.kapi.flowcontrol.FlowControls;
 import io.kapi.assembly.ApiConfig;
 import io.kapi.assembly.StartUpPreload;
+import io.kapi.audit.Auditor;
 import io.kapi.authn.AuthenticationConfig;
 import io.kapi.authz.modes.AuthorizationModes;
 import io.kapi.certs.LocalPki;
 import io.kapi.certs.Pem;
 import io.kapi.certs.ServingNames;
+import io.kapi.flowcontrol.FlowControls;
 import io.kapi.certs.TlsMaterial;
 import io.kapi.machinery.net.Cidr;
 import io.kapi.server.Background;
@@ -107,6 +108,7 @@ public final class Main {
     }
 
     private static int serve(Options options, PrintStream out, StartClock clock) throws IOException {
+        Auditor auditor = Auditor.create(options.audit()); // a policy that is not valid stops the start here
         String advertise = HostAddress.advertise(options.advertiseAddress(), options.bindAddress());
         if (options.selfSignedCertificates() || options.effectiveStorageBackend().equals("embedded")) {
             DataDirectory.secure(options.dataDir());
@@ -154,6 +156,7 @@ public final class Main {
                         options.maxRequestsInflight(), options.maxMutatingRequestsInflight()))
                 .build();
         ApiAssembly api = ApiAssembly.create(apiConfig);
+        auditor.metrics().register(api.metrics());
         clock.mark("api");
         LocalPki pki;
         try {
@@ -171,16 +174,19 @@ public final class Main {
             ServerConfig config = api.serverConfig(options.bindAddress(), options.securePort(),
                     tls.acceptingAlso(requestHeaderCas(options)))
                     .withShutdownDelay(options.shutdownDelayDuration())
-                    .withRequestTimeout(options.requestTimeout());
+                    .withRequestTimeout(options.requestTimeout())
+                    .withAuditor(auditor);
             server = api.listen(config);
             clock.mark("listener");
         } catch (IOException | RuntimeException e) {
+            auditor.shutdown();
             closeQuietly(api);
             throw e;
         }
         KapiServer started = server;
         Runnable stopAll = new Once(() -> {
             started.shutdown();
+            auditor.shutdown(); // no request is served any more: flush the buffered events
             closeQuietly(api);
         });
         Signals.onTermination(stopAll);

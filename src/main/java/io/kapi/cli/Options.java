@@ -22,6 +22,7 @@ import java.util.Set;
  * @param authentication the authentication flags ({@code tokenAuthFile}, {@code clientCaFile} and
  *                       {@code serviceAccountIssuers} are also here as given)
  * @param authorization the authorization modes' files
+ * @param audit the {@code --audit-*} flags as given
  * @param admissionControlConfigFile the AdmissionConfiguration file, or null
  * @param featureGates the {@code --feature-gates} values as given (checked by {@link #validate()})
  * @param runtimeConfig the {@code --runtime-config} values as given (checked by {@link #validate()})
@@ -35,7 +36,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       List<String> etcdServers, String storageBackend, Path dataDir,
                       String serviceClusterIpRange, String serviceNodePortRange,
                       Path tokenAuthFile, List<String> authorizationModes, List<String> enableAdmissionPlugins,
-                      List<String> disableAdmissionPlugins, List<String> serviceAccountIssuers, Path auditPolicyFile,
+                      List<String> disableAdmissionPlugins, List<String> serviceAccountIssuers, io.kapi.audit.AuditOptions audit,
                       int maxRequestsInflight, int minRequestTimeoutSeconds, Duration requestTimeout,
                       Duration shutdownDelayDuration, int verbosity, boolean standalone, Duration eventTtl,
                       EtcdOptions etcd, io.kapi.authn.AuthenticationConfig authentication,
@@ -106,7 +107,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         if ((tlsCertFile == null) != (tlsPrivateKeyFile == null)) {
             errors.add("--tls-cert-file and --tls-private-key-file must be given together");
         }
-        for (Path file : new Path[] {tlsCertFile, tlsPrivateKeyFile, clientCaFile, tokenAuthFile, auditPolicyFile}) {
+        for (Path file : new Path[] {tlsCertFile, tlsPrivateKeyFile, clientCaFile, tokenAuthFile}) {
             if (file != null && !Files.isReadable(file)) {
                 errors.add("cannot read file " + file);
             }
@@ -190,6 +191,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
             errors.add("--runtime-config: " + e.getMessage());
         }
         errors.addAll(etcd.validate());
+        errors.addAll(audit.validate());
         errors.addAll(AuthValidation.problems(this));
         return errors;
     }
@@ -225,7 +227,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         List<String> enableAdmissionPlugins = List.of();
         List<String> disableAdmissionPlugins = List.of();
         List<String> serviceAccountIssuers = List.of();
-        Path auditPolicyFile;
+        io.kapi.audit.AuditOptions audit = io.kapi.audit.AuditOptions.DEFAULT;
         int maxRequestsInflight = 400;
         int minRequestTimeoutSeconds = 1800;
         Duration requestTimeout = Duration.ofMinutes(1);
@@ -272,7 +274,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     clientCaFile, etcdServers, storageBackend, dataDir, serviceClusterIpRange, serviceNodePortRange,
                     authentication.tokenAuthFile(), authorizationModes == null ? List.of("AlwaysAllow") : authorizationModes,
                     enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
-                    auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
+                    audit, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
                     authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
                     metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight);

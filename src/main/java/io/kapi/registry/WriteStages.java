@@ -236,7 +236,7 @@ final class WriteStages {
         String name = meta.name();
         String namespace = resource.namespaced() ? meta.namespace() : "";
         return new Attributes(operation, new Attributes.Target(resource.gvk(), resource.gvr(), subresource, namespace,
-                name), object, old, ctx.user(), ctx.dryRun(), options, ctx, new java.util.concurrent.ConcurrentHashMap<>());
+                name), object, old, ctx.user(), ctx.dryRun(), options, ctx, io.kapi.audit.AuditContext.admissionAnnotations());
     }
 
     /** kube's {@code FillObjectMetaSystemFields} and the clearing of what clients may not set on create. */

@@ -2,6 +2,7 @@ package io.kapi.server;
 
 import io.kapi.authz.Authorizer;
 import io.kapi.endpoint.RestHandler;
+import io.kapi.server.filter.Audit;
 import io.kapi.server.filter.Authentication;
 import io.kapi.server.filter.Authorization;
 import io.kapi.server.filter.BodyDeadline;
@@ -26,7 +27,7 @@ import java.util.Optional;
  * {@code DefaultBuildHandlerChain} reads bottom-up:
  * <pre>
  *   request context (request info, audit ID, deadline, warnings) → request log → request metrics → panic recovery
- *     → cache control → body limit → body deadline → authentication → impersonation → flow control
+ *     → cache control → body limit → body deadline → authentication → audit → impersonation → flow control
  *     → authorization
  *     → write options
  *     → handler
@@ -46,6 +47,7 @@ public final class HandlerChain {
     /** @param observability where requests are recorded; null records nothing */
     public static FilterChain build(ServerConfig.Security security, long maxBodyBytes,
                                     ServerConfig.Observability observability, RestHandler handler) {
+        Audit audit = new Audit(security.auditor());
         List<Filter> filters = new ArrayList<>(List.of(
                 new RequestContextFilter(security.requestTimeout()),
                 new RequestLog()));
@@ -57,8 +59,10 @@ public final class HandlerChain {
                 new CacheControl(),
                 new BodyLimit(maxBodyBytes),
                 new BodyDeadline(),
+                audit.failedAuthentication(),
                 new Authentication(security.authenticator(),
                         observability == null ? null : observability.metrics().security()),
+                audit,
                 new Impersonation(security.authorizer()),
                 new FlowControlFilter(security.flowControl(), security.requestTimeout()),
                 new Authorization(security.authorizer()),

@@ -1,5 +1,6 @@
 package io.kapi.server;
 
+import io.kapi.audit.Auditor;
 import io.kapi.authn.Authenticator;
 import io.kapi.authn.ClientCertificateAuthenticator;
 import io.kapi.authz.Authorizer;
@@ -54,13 +55,14 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
      * @param requestTimeout the deadline of requests that are not long-running ({@code --request-timeout});
      *                       a request body must have arrived by then too
      * @param flowControl API Priority and Fairness or the max-in-flight limits
+     * @param auditor the audit policy and backends ({@code --audit-*}); disabled by default
      */
     public record Security(Authenticator authenticator, Authorizer authorizer, Duration requestTimeout,
-                           FlowControl flowControl) {
+                           FlowControl flowControl, Auditor auditor) {
 
-        /** Without flow control. */
+        /** Without flow control and audit. */
         public Security(Authenticator authenticator, Authorizer authorizer, Duration requestTimeout) {
-            this(authenticator, authorizer, requestTimeout, FlowControl.NONE);
+            this(authenticator, authorizer, requestTimeout, FlowControl.NONE, Auditor.DISABLED);
         }
     }
 
@@ -95,23 +97,28 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
     /** Replaces the authenticator, e.g. with {@code Authenticator.union(certificates, tokens)}. */
     public ServerConfig withAuthenticator(Authenticator authenticator) {
         return withSecurity(new Security(authenticator, security.authorizer(), security.requestTimeout(),
-                security.flowControl()));
+                security.flowControl(), security.auditor()));
     }
 
     public ServerConfig withAuthorizer(Authorizer authorizer) {
         return withSecurity(new Security(security.authenticator(), authorizer, security.requestTimeout(),
-                security.flowControl()));
+                security.flowControl(), security.auditor()));
     }
 
     public ServerConfig withRequestTimeout(Duration timeout) {
         return withSecurity(new Security(security.authenticator(), security.authorizer(), timeout,
-                security.flowControl()));
+                security.flowControl(), security.auditor()));
     }
 
     /** Replaces the flow control (API Priority and Fairness, or the max-in-flight limits). */
     public ServerConfig withFlowControl(FlowControl flowControl) {
         return withSecurity(new Security(security.authenticator(), security.authorizer(), security.requestTimeout(),
-                flowControl));
+                flowControl, security.auditor()));
+    }
+
+    public ServerConfig withAuditor(Auditor auditor) {
+        return withSecurity(new Security(security.authenticator(), security.authorizer(), security.requestTimeout(),
+                security.flowControl(), auditor));
     }
 
     public ServerConfig withLimits(ClientLimits newLimits) {

@@ -74,7 +74,7 @@ public final class MutatingAdmissionWebhook implements ReinvocablePlugin {
                 if (!dispatch.applies(hook, a) || reinvocation.isReinvoke() && !state.reinvoke.contains(uid)) {
                     continue;
                 }
-                if (callAndPatch(hook, a)) {
+                if (callAndPatch(hook, a, reinvocation.isReinvoke() ? 1 : 0)) {
                     state.requireReinvokingPreviouslyInvoked();
                     reinvocation.requestReinvoke();
                 }
@@ -87,10 +87,41 @@ public final class MutatingAdmissionWebhook implements ReinvocablePlugin {
         }
     }
 
-    /** @return whether the webhook's patch changed the object */
-    private boolean callAndPatch(Webhook hook, Attributes a) {
+    /**
+     * Calls the webhook and applies its patch, recording both in the audit event as kube does: whether it
+     * mutated ({@code mutation.webhook.admission.k8s.io/round_<r>_index_<i>}) and the patch it returned
+     * ({@code patch.webhook.admission.k8s.io/...}, kept at level Request and above).
+     *
+     * @return whether the webhook's patch changed the object
+     */
+    private boolean callAndPatch(Webhook hook, Attributes a, int round) {
         Optional<ObjectNode> response = dispatch.call(hook, a);
-        if (response.isEmpty() || !response.get().hasNonNull("patch") || a.object() == null) {
+        if (response.isEmpty()) {
+            return false;
+        }
+        boolean mutated = patch(hook, a, response.get());
+        String key = "round_" + round + "_index_" + hook.index();
+        ObjectNode mutation = io.kapi.machinery.Json.object().put("configuration", hook.configuration())
+                .put("webhook", hook.name()).put("mutated", mutated);
+        a.auditAnnotations().put("mutation.webhook.admission.k8s.io/" + key, mutation.toString());
+        if (response.get().hasNonNull("patch") && a.object() != null) {
+            ObjectNode patch = io.kapi.machinery.Json.object().put("configuration", hook.configuration())
+                    .put("webhook", hook.name());
+            try {
+                patch.set("patch", io.kapi.machinery.Json.MAPPER.readTree(
+                        Base64.getDecoder().decode(response.get().get("patch").asText())));
+            } catch (java.io.IOException | IllegalArgumentException e) {
+                // applied already, so it parsed: never here
+            }
+            patch.put("patchType", "JSONPatch");
+            a.auditAnnotations().put("patch.webhook.admission.k8s.io/" + key, patch.toString());
+        }
+        return mutated;
+    }
+
+    private static boolean patch(Webhook hook, Attributes a, ObjectNode answer) {
+        Optional<ObjectNode> response = Optional.of(answer); // the webhook's AdmissionResponse
+        if (!response.get().hasNonNull("patch") || a.object() == null) {
             return false;
         }
         String patchType = response.get().path("patchType").asText("");

@@ -1,5 +1,6 @@
 package io.kapi.server.filter;
 
+import io.kapi.audit.AuditContext;
 import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
@@ -12,17 +13,24 @@ import java.lang.System.Logger.Level;
  * Lets a request proceed only when the authorizer allows it (kube's {@code WithAuthorization}); a
  * denial, or no opinion from anyone, is a 403 Forbidden Status worded as kube-apiserver's, e.g.
  * {@code pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "x"}.
+ * The decision and its reason go into the request's audit event.
  */
 public record Authorization(Authorizer authorizer) implements Filter {
 
     private static final System.Logger LOG = System.getLogger(Authorization.class.getName());
+    /** kube's audit annotations of the decision: {@code allow} or {@code forbid}, and the authorizer's reason. */
+    static final String DECISION_ANNOTATION = "authorization.k8s.io/decision";
+    static final String REASON_ANNOTATION = "authorization.k8s.io/reason";
 
     @Override
     public RestResponse filter(FilterChain chain, ServerRequest request) {
         AuthorizationAttributes attributes = AuthorizationAttributes.of(request.context())
                 .withFieldSelector(request.rest().param("fieldSelector"));
         Decision decision = authorizer.authorize(attributes);
-        if (decision instanceof Decision.Allow) {
+        boolean allowed = decision instanceof Decision.Allow;
+        AuditContext.annotate(DECISION_ANNOTATION, allowed ? "allow" : "forbid");
+        AuditContext.annotate(REASON_ANNOTATION, decision.reason());
+        if (allowed) {
             return chain.proceed(request);
         }
         LOG.log(Level.DEBUG, "Forbidden {0} {1}: {2}", request.rest().method(), request.rest().path(),

@@ -1,5 +1,6 @@
 package io.kapi.server.filter;
 
+import io.kapi.audit.AuditContext;
 import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
@@ -58,6 +59,7 @@ public record Impersonation(Authorizer authorizer) implements Filter {
         extra.forEach((key, values) -> values.forEach(v ->
                 check(requester, attributes(requester, "authentication.k8s.io", "userextras", key, "", v))));
         UserInfo acting = new UserInfo(user, uid == null ? "" : uid, actingGroups(user, groups), extra);
+        AuditContext.impersonated(acting);
         return chain.proceed(request.withContext(request.context().withUser(acting)));
     }
 
