@@ -85,7 +85,8 @@ public final class Main {
             err.println("Run 'kapi --help' for usage.");
             return 1;
         }
-        Logging.configure(options.verbosity());
+        Logging.configure(options.verbosity(), options.logging().format(), options.logging().vmodule(),
+                options.logging().flushFrequency());
         clock.mark("flags");
         try {
             if (!ignored.isEmpty()) {

@@ -27,6 +27,8 @@ import java.util.Set;
  * @param runtimeConfig the {@code --runtime-config} values as given (checked by {@link #validate()})
  * @param aggregator {@code --proxy-client-cert-file}, {@code --proxy-client-key-file} and
  *                   {@code --enable-aggregator-routing}
+ * @param logging {@code --logging-format}, {@code --vmodule}, {@code --log-flush-frequency}
+ * @param tracingConfigFile {@code --tracing-config-file}, or null for no tracing
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -39,7 +41,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       EtcdOptions etcd, io.kapi.authn.AuthenticationConfig authentication,
                       io.kapi.authz.AuthorizationConfig authorization, Path admissionControlConfigFile,
                       List<String> featureGates, List<String> runtimeConfig,
-                      io.kapi.aggregator.AggregatorConfig aggregator) {
+                      io.kapi.aggregator.AggregatorConfig aggregator, LogOptions logging, Path tracingConfigFile) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -173,6 +175,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         if (verbosity < 0) {
             errors.add("-v must not be negative");
         }
+        errors.addAll(logging.validate());
         try {
             gates();
         } catch (IllegalArgumentException e) {
@@ -234,6 +237,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         List<String> featureGates = List.of();
         List<String> runtimeConfig = List.of();
         io.kapi.aggregator.AggregatorConfig aggregator = io.kapi.aggregator.AggregatorConfig.DEFAULT;
+        LogOptions logging = LogOptions.DEFAULT;
+        Path tracingConfigFile;
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -262,7 +267,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     enableAdmissionPlugins, disableAdmissionPlugins, serviceAccountIssuers,
                     auditPolicyFile, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
-                    authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator);
+                    authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
+                    logging, tracingConfigFile);
         }
     }
 }

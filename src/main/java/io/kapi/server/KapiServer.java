@@ -100,7 +100,8 @@ public final class KapiServer implements AutoCloseable {
                 throw new IllegalStateException("the server is shutting down");
             }
         });
-        RestHandler root = new DelegationChain(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(), api));
+        RestHandler root = new DelegationChain(List.of(new HealthHandler(all, List.of(shutdown)), new VersionHandler(),
+                new DebugFlagsHandler(), api));
 
 
         // Requests run on virtual threads; Jetty's own pool only needs its selectors, acceptors and
