@@ -1,5 +1,7 @@
 package io.kapi.admission;
 
+import io.kapi.tracing.TraceScope;
+import io.kapi.tracing.Tracing;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,10 +50,12 @@ public final class AdmissionChain {
             if (!p.handles(attributes.operation())) {
                 continue;
             }
-            if (p instanceof ReinvocablePlugin r) {
-                r.admit(attributes, reinvocation);
-            } else {
-                p.admit(attributes);
+            try (TraceScope span = Tracing.start("Admit " + p.name(), "plugin", p.name())) {
+                if (p instanceof ReinvocablePlugin r) {
+                    r.admit(attributes, reinvocation);
+                } else {
+                    p.admit(attributes);
+                }
             }
         }
     }
@@ -60,7 +64,9 @@ public final class AdmissionChain {
     public void validate(Attributes attributes) {
         for (ValidatingPlugin p : validating) {
             if (p.handles(attributes.operation())) {
-                p.validate(attributes);
+                try (TraceScope span = Tracing.start("Validate " + p.name(), "plugin", p.name())) {
+                    p.validate(attributes);
+                }
             }
         }
     }

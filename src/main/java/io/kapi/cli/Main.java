@@ -14,6 +14,8 @@ import io.kapi.server.Background;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.storage.etcd.EtcdConfig;
+import io.kapi.tracing.Tracing;
+import io.kapi.tracing.TracingConfiguration;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.System.Logger.Level;
@@ -150,6 +152,11 @@ public final class Main {
                 .aggregator(options.aggregator())
                 .warmOpenApi(true)
                 .build();
+        if (options.tracingConfigFile() != null) {
+            // before the API is assembled: its stores trace only when tracing is on by then
+            Tracing.install(TracingConfiguration.read(options.tracingConfigFile()), hostName(),
+                    "apiserver-" + java.util.UUID.randomUUID());
+        }
         ApiAssembly api = ApiAssembly.create(apiConfig);
         clock.mark("api");
         LocalPki pki;
@@ -179,6 +186,7 @@ public final class Main {
         Runnable stopAll = new Once(() -> {
             started.shutdown();
             closeQuietly(api);
+            Tracing.shutdown();
         });
         Signals.onTermination(stopAll);
         // for any other way out (System.exit, SIGHUP): stop as cleanly as the JVM lets us
@@ -250,6 +258,14 @@ public final class Main {
         }
         String host = bindAddress.contains(":") ? "[" + bindAddress + "]" : bindAddress;
         return "https://" + host + ":" + port;
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
     }
 
     private static ServingNames servingNames(Options options, String advertise) {

@@ -176,6 +176,13 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
             errors.add("-v must not be negative");
         }
         errors.addAll(logging.validate());
+        if (tracingConfigFile != null) {
+            try {
+                io.kapi.tracing.TracingConfiguration.read(tracingConfigFile);
+            } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
+            }
+        }
         try {
             gates();
         } catch (IllegalArgumentException e) {

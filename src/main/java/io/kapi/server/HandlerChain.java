@@ -13,6 +13,7 @@ import io.kapi.server.filter.Impersonation;
 import io.kapi.server.filter.PanicRecovery;
 import io.kapi.server.filter.RequestContextFilter;
 import io.kapi.server.filter.RequestLog;
+import io.kapi.server.filter.RequestTracing;
 import io.kapi.server.filter.WriteOptions;
 import java.time.Duration;
 import java.util.List;
@@ -22,7 +23,7 @@ import java.util.Optional;
  * The whole request path in front of the handlers, in request order, as kube-apiserver's
  * {@code DefaultBuildHandlerChain} reads bottom-up:
  * <pre>
- *   request context (request info, audit ID, deadline, warnings) → request log → panic recovery
+ *   request context (request info, audit ID, deadline, warnings) → request log → request span → panic recovery
  *     → cache control → body limit → body deadline → authentication → impersonation → authorization
  *     → write options
  *     → handler
@@ -39,6 +40,7 @@ public final class HandlerChain {
         List<Filter> filters = List.of(
                 new RequestContextFilter(security.requestTimeout()),
                 new RequestLog(),
+                new RequestTracing(),
                 new PanicRecovery(),
                 new CacheControl(),
                 new BodyLimit(maxBodyBytes),

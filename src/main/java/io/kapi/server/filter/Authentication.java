@@ -3,6 +3,8 @@ package io.kapi.server.filter;
 import io.kapi.authn.Authenticator;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
+import io.kapi.tracing.TraceScope;
+import io.kapi.tracing.Tracing;
 import io.kapi.user.UserInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +27,10 @@ public record Authentication(Authenticator authenticator) implements Filter {
         if (request.context().user() != null) {
             return chain.proceed(request);
         }
-        Optional<UserInfo> user = authenticator.authenticate(request.rest(), request.clientCertificates());
+        Optional<UserInfo> user;
+        try (TraceScope span = Tracing.start("Authenticate")) {
+            user = authenticator.authenticate(request.rest(), request.clientCertificates());
+        }
         if (user.isPresent()) {
             return chain.proceed(request.withContext(request.context().withUser(withAuthenticatedGroup(user.get()))));
         }
