@@ -9,6 +9,7 @@ import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.exporter.otlp.trace.OtlpGrpcSpanExporter;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
@@ -31,7 +32,7 @@ import java.util.function.BiConsumer;
  *
  * <p>Export never slows a request: ended spans go to a bounded queue ({@value #MAX_QUEUE} spans)
  * that one background thread sends in batches; when the collector is slow or gone, the queue fills
- * and further spans are dropped (counted by the SDK's processor metrics), not waited for.
+ * and further spans are dropped, not waited for ({@link #droppedSpans()} counts them).
  */
 public final class Tracing {
 
@@ -39,6 +40,8 @@ public final class Tracing {
     private static final String INSTRUMENTATION = "k8s.io/apiserver";
     private static volatile Tracer tracer;
     private static volatile SdkTracerProvider provider;
+    private static volatile SdkMeterProvider meters;
+    private static volatile SpanDrops drops;
 
     private Tracing() {
     }
@@ -56,6 +59,10 @@ public final class Tracing {
      */
     public static synchronized void install(TracingConfiguration config, String hostName, String instanceId) {
         shutdown();
+        SpanDrops d = new SpanDrops();
+        SdkMeterProvider m = SdkMeterProvider.builder().registerMetricReader(d).build();
+        drops = d;
+        meters = m;
         OtlpGrpcSpanExporter exporter = OtlpGrpcSpanExporter.builder().setEndpoint(config.exporterUrl())
                 .setTimeout(Duration.ofSeconds(10)).build();
         SdkTracerProvider p = SdkTracerProvider.builder()
@@ -65,7 +72,7 @@ public final class Tracing {
                         AttributeKey.stringKey("host.name"), hostName,
                         AttributeKey.stringKey("service.instance.id"), instanceId))))
                 .addSpanProcessor(BatchSpanProcessor.builder(exporter).setMaxQueueSize(MAX_QUEUE)
-                        .setMaxExportBatchSize(512).setScheduleDelay(Duration.ofSeconds(1)).build())
+                        .setMaxExportBatchSize(512).setScheduleDelay(Duration.ofSeconds(1)).setMeterProvider(m).build())
                 .build();
         provider = p;
         tracer = p.get(INSTRUMENTATION);
@@ -79,6 +86,16 @@ public final class Tracing {
         if (p != null) {
             p.shutdown().join(5, TimeUnit.SECONDS);
         }
+        if (meters != null) {
+            meters.shutdown();
+            meters = null;
+        }
+    }
+
+    /** Spans dropped since {@link #install} because the export queue was full; 0 without tracing. */
+    public static long droppedSpans() {
+        SpanDrops d = drops;
+        return d == null || tracer == null ? 0 : d.dropped();
     }
 
     /** Exports what has ended so far, waiting up to {@code timeout}: for tests and shutdown. */
@@ -96,8 +113,10 @@ public final class Tracing {
      */
     public static TraceScope start(String name, String... attributes) {
         Tracer t = tracer;
-        if (t == null || !Span.current().getSpanContext().isValid()) {
-            return TraceScope.NONE; // off, or outside any traced request: no orphan spans
+        if (t == null || !Span.current().getSpanContext().isSampled()) {
+            // off, outside any request (no orphan spans), or in a request not sampled, whose children
+            // the parent-based sampler would not sample either
+            return TraceScope.NONE;
         }
         return TraceScope.open(t.spanBuilder(name).setSpanKind(SpanKind.INTERNAL), attributes);
     }
@@ -105,7 +124,7 @@ public final class Tracing {
     /** {@link #start} of a call to another server ({@code SpanKind.CLIENT}): webhooks, aggregated APIs. */
     public static TraceScope startClient(String name, String... attributes) {
         Tracer t = tracer;
-        if (t == null || !Span.current().getSpanContext().isValid()) {
+        if (t == null || !Span.current().getSpanContext().isSampled()) {
             return TraceScope.NONE;
         }
         return TraceScope.open(t.spanBuilder(name).setSpanKind(SpanKind.CLIENT), attributes);
