@@ -12,7 +12,7 @@ import java.util.logging.LogRecord;
 /**
  * klog's text lines: {@code I1205 21:06:35.123456 filter/RequestLog.java:42] "HTTP" verb="GET" resp=200}
  * for a structured record, the formatted message unquoted for a plain one; a thrown exception follows
- * as {@code err="..."} and, at {@code -v=4} and up, with its stack.
+ * as {@code err="..."}, with its stack for an error (and for anything at {@code -v=4} and up).
  */
 final class TextFormatter extends Formatter {
 
@@ -45,7 +45,7 @@ final class TextFormatter extends Formatter {
         if (thrown != null) {
             line.append(" err=");
             GoStrings.appendQuoted(line, Redaction.scrub(String.valueOf(thrown)));
-            if (Verbosity.get() >= 4) {
+            if (record.getLevel().intValue() >= Level.SEVERE.intValue() || Verbosity.get() >= 4) {
                 StringWriter stack = new StringWriter();
                 thrown.printStackTrace(new PrintWriter(stack));
                 line.append('\n').append(Redaction.scrub(stack.toString().stripTrailing()));
