@@ -193,9 +193,9 @@ public final class Main {
         Runtime.getRuntime().addShutdownHook(new Thread(stopAll, "kapi-shutdown-hook"));
         if (pki != null) {
             Path kubeconfig = pki.writeKubeconfig(localUrl(options.bindAddress(), server.port()));
-            out.println("Kapi is ready: kubectl --kubeconfig " + kubeconfig + " get ns");
+            ready(options, out, "Kapi is ready: kubectl --kubeconfig " + kubeconfig + " get ns");
         } else {
-            out.println("Kapi is ready on https://" + advertise + ":" + server.port());
+            ready(options, out, "Kapi is ready on https://" + advertise + ":" + server.port());
         }
         out.flush();
         clock.mark("kubeconfig");
@@ -213,6 +213,18 @@ public final class Main {
         stopAll.run();
         log().log(Level.INFO, "Storage closed; exiting");
         return 0;
+    }
+
+    /**
+     * Tells the user the server is up: on stdout, or with {@code --logging-format=json} as a log line, so
+     * that everything the server prints is one JSON object a line.
+     */
+    private static void ready(Options options, PrintStream out, String message) {
+        if (options.logging().format() == io.kapi.logs.LogFormat.JSON) {
+            log().log(Level.INFO, message);
+        } else {
+            out.println(message);
+        }
     }
 
     /**
