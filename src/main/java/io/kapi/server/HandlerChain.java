@@ -23,8 +23,8 @@ import java.util.Optional;
  * The whole request path in front of the handlers, in request order, as kube-apiserver's
  * {@code DefaultBuildHandlerChain} reads bottom-up:
  * <pre>
- *   request context (request info, audit ID, deadline, warnings) → request log → request span → panic recovery
- *     → cache control → body limit → body deadline → authentication → impersonation → authorization
+ *   request context (request info, audit ID, deadline, warnings) → request log → panic recovery
+ *     → cache control → body limit → body deadline → authentication → request span → impersonation → authorization
  *     → write options
  *     → handler
  * </pre>
@@ -40,12 +40,12 @@ public final class HandlerChain {
         List<Filter> filters = List.of(
                 new RequestContextFilter(security.requestTimeout()),
                 new RequestLog(),
-                new RequestTracing(),
                 new PanicRecovery(),
                 new CacheControl(),
                 new BodyLimit(maxBodyBytes),
                 new BodyDeadline(),
                 new Authentication(security.authenticator()),
+                new RequestTracing(),
                 new Impersonation(security.authorizer()),
                 new Authorization(security.authorizer()),
                 new WriteOptions());

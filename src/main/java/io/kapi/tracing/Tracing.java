@@ -3,6 +3,8 @@ package io.kapi.tracing;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
@@ -131,18 +133,71 @@ public final class Tracing {
     }
 
     /**
-     * Starts a request's span ({@code SpanKind.SERVER}), child of the caller's W3C {@code traceparent}
-     * (and {@code tracestate}) when it sent one, and makes it current until closed.
+     * Starts a request's span ({@code SpanKind.SERVER}) once its user is known, and makes it current
+     * until closed. As kube-apiserver: the caller's W3C {@code traceparent} (and {@code tracestate}) is
+     * the parent only when the caller is trusted ({@code system:masters}, {@code system:monitoring});
+     * anyone else's is a link, so that no client can force its requests to be sampled. The span starts
+     * when authentication did ({@link #authenticating()}), whose own span it then gets as a child.
      *
      * @param headers the request's headers by lower-case name
+     * @param trusted whether the caller may make the request part of its trace
      */
-    public static TraceScope startServer(String name, Map<String, List<String>> headers, String... attributes) {
+    public static TraceScope startServer(String name, Map<String, List<String>> headers, boolean trusted,
+                                         String... attributes) {
         Tracer t = tracer;
+        long[] authentication = AUTHENTICATION.get();
+        AUTHENTICATION.remove();
         if (t == null) {
             return TraceScope.NONE;
         }
-        Context parent = W3CTraceContextPropagator.getInstance().extract(Context.root(), headers, HEADERS);
-        return TraceScope.open(t.spanBuilder(name).setParent(parent).setSpanKind(SpanKind.SERVER), attributes);
+        Context incoming = W3CTraceContextPropagator.getInstance().extract(Context.root(), headers, HEADERS);
+        SpanBuilder builder = t.spanBuilder(name).setSpanKind(SpanKind.SERVER);
+        if (trusted) {
+            builder.setParent(incoming);
+        } else {
+            builder.setNoParent();
+            SpanContext caller = Span.fromContext(incoming).getSpanContext();
+            if (caller.isValid()) {
+                builder.addLink(caller);
+            }
+        }
+        if (authentication != null) {
+            builder.setStartTimestamp(authentication[0], TimeUnit.NANOSECONDS);
+        }
+        TraceScope request = TraceScope.open(builder, attributes);
+        if (authentication != null && Span.current().getSpanContext().isSampled()) {
+            t.spanBuilder("Authenticate").setStartTimestamp(authentication[0], TimeUnit.NANOSECONDS).startSpan()
+                    .end(authentication[1], TimeUnit.NANOSECONDS);
+        }
+        return request;
+    }
+
+    /**
+     * Times authentication, which runs before the request's span can start (its user decides the span's
+     * parent): the returned scope, closed when authentication ends, leaves the times for
+     * {@link #startServer} on this thread. Requests run on one thread through the filters, so the next
+     * span started here is that request's.
+     */
+    public static Timing authenticating() {
+        if (tracer == null) {
+            return NO_TIMING;
+        }
+        long start = now();
+        return () -> AUTHENTICATION.set(new long[] {start, now()});
+    }
+
+    private static long now() {
+        java.time.Instant t = java.time.Instant.now();
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    private static final ThreadLocal<long[]> AUTHENTICATION = new ThreadLocal<>();
+    private static final Timing NO_TIMING = () -> { };
+
+    /** A stretch of work being timed until closed. */
+    public interface Timing extends AutoCloseable {
+        @Override
+        void close();
     }
 
     /** Adds the current span's {@code traceparent} (and {@code tracestate}) to an outgoing request. */

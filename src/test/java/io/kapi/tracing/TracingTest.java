@@ -24,7 +24,7 @@ final class TracingTest {
     void off_isNoOp() {
         assertFalse(Tracing.enabled());
         assertSame(TraceScope.NONE, Tracing.startServer("GET", Map.of("traceparent",
-                List.of("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"))));
+                List.of("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")), true));
         assertSame(TraceScope.NONE, Tracing.start("Create etcd3"));
         Tracing.inject((k, v) -> {
             throw new AssertionError("injected " + k);
@@ -42,7 +42,7 @@ final class TracingTest {
         Tracing.install(new TracingConfiguration("127.0.0.1:" + port, 1_000_000), "test", "test-1");
         long start = System.nanoTime();
         int spans = 20_000;
-        try (TraceScope request = Tracing.startServer("POST", Map.of())) {
+        try (TraceScope request = Tracing.startServer("POST", Map.of(), true)) {
             for (int i = 0; i < spans; i++) {
                 try (TraceScope child = Tracing.start("Create etcd3", "key", "/registry/configmaps/x")) {
                     child.attribute("i", i);
@@ -61,7 +61,7 @@ final class TracingTest {
         Tracing.install(new TracingConfiguration("127.0.0.1:4317", 0), "test", "test-1");
         String caller = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
         java.util.Map<String, String> sent = new java.util.HashMap<>();
-        try (TraceScope request = Tracing.startServer("POST", Map.of("traceparent", List.of(caller)))) {
+        try (TraceScope request = Tracing.startServer("POST", Map.of("traceparent", List.of(caller)), true)) {
             try (TraceScope call = Tracing.startClient("HTTP POST")) {
                 Tracing.inject(sent::put);
             }
@@ -71,10 +71,24 @@ final class TracingTest {
         assertTrue(traceparent.endsWith("-01"), "sampled, as its parent: " + traceparent);
         assertFalse(traceparent.contains("b7ad6b7169203331"), "a span of its own: " + traceparent);
         sent.clear();
-        try (TraceScope request = Tracing.startServer("GET", Map.of())) {
+        try (TraceScope request = Tracing.startServer("GET", Map.of(), true)) {
             Tracing.inject(sent::put);
         }
         int flags = Integer.parseInt(sent.get("traceparent").substring(53), 16);
         assertEquals(0, flags & 1, "rate 0 and no sampled parent: passed on as not sampled: " + sent);
+    }
+
+    @Test
+    @DisplayName("an untrusted caller's traceparent is only a link: its request starts a trace of its own, not sampled at rate 0")
+    void untrustedCaller() {
+        Tracing.install(new TracingConfiguration("127.0.0.1:4317", 0), "test", "test-1");
+        java.util.Map<String, String> sent = new java.util.HashMap<>();
+        try (TraceScope request = Tracing.startServer("POST", Map.of("traceparent",
+                List.of("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")), false)) {
+            Tracing.inject(sent::put);
+        }
+        String traceparent = sent.get("traceparent");
+        assertFalse(traceparent.contains("0af7651916cd43dd8448eb211c80319c"), traceparent);
+        assertEquals(0, Integer.parseInt(traceparent.substring(53), 16) & 1, "the caller could not force sampling");
     }
 }

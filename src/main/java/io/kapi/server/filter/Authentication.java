@@ -3,7 +3,6 @@ package io.kapi.server.filter;
 import io.kapi.authn.Authenticator;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
-import io.kapi.tracing.TraceScope;
 import io.kapi.tracing.Tracing;
 import io.kapi.user.UserInfo;
 import java.util.ArrayList;
@@ -28,7 +27,7 @@ public record Authentication(Authenticator authenticator) implements Filter {
             return chain.proceed(request);
         }
         Optional<UserInfo> user;
-        try (TraceScope span = Tracing.start("Authenticate")) {
+        try (Tracing.Timing timing = Tracing.authenticating()) { // its span starts with the request's
             user = authenticator.authenticate(request.rest(), request.clientCertificates());
         }
         if (user.isPresent()) {
