@@ -44,6 +44,8 @@ public final class Tracing {
     private static volatile SdkTracerProvider provider;
     private static volatile SdkMeterProvider meters;
     private static volatile SpanDrops drops;
+    /** Sampling 0: only a trusted caller's sampled traceparent makes a request traced. */
+    private static volatile boolean rootsNeverSampled;
 
     private Tracing() {
     }
@@ -77,6 +79,7 @@ public final class Tracing {
                         .setMaxExportBatchSize(512).setScheduleDelay(Duration.ofSeconds(1)).setMeterProvider(m).build())
                 .build();
         provider = p;
+        rootsNeverSampled = config.samplingRatePerMillion() == 0;
         tracer = p.get(INSTRUMENTATION);
     }
 
@@ -149,6 +152,9 @@ public final class Tracing {
         AUTHENTICATION.remove();
         if (t == null) {
             return TraceScope.NONE;
+        }
+        if (rootsNeverSampled && (!trusted || !headers.containsKey("traceparent"))) {
+            return TraceScope.NONE; // it could only be an unsampled span: none at all costs less
         }
         Context incoming = W3CTraceContextPropagator.getInstance().extract(Context.root(), headers, HEADERS);
         SpanBuilder builder = t.spanBuilder(name).setSpanKind(SpanKind.SERVER);
