@@ -50,6 +50,8 @@ final class LayersTest {
             List.of("request"),
             List.of("user"),
             List.of("metrics"),
+            List.of("tracing"),
+            List.of("logs"),
             List.of("machinery"));
 
     /** Held, so its level stays: the build rewrites lambdas into classes, and ArchUnit warns of each. */

@@ -1,6 +1,8 @@
 package io.kapi.admission;
 
 import io.kapi.metrics.AdmissionMetrics;
+import io.kapi.tracing.TraceScope;
+import io.kapi.tracing.Tracing;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -66,7 +68,7 @@ public final class AdmissionChain {
             }
             long start = System.nanoTime();
             boolean rejected = true;
-            try {
+            try (TraceScope span = Tracing.start("Admit " + p.name(), "plugin", p.name())) {
                 if (p instanceof ReinvocablePlugin r) {
                     r.admit(attributes, reinvocation);
                 } else {
@@ -92,7 +94,7 @@ public final class AdmissionChain {
                 }
                 long start = System.nanoTime();
                 boolean rejected = true;
-                try {
+                try (TraceScope span = Tracing.start("Validate " + p.name(), "plugin", p.name())) {
                     p.validate(attributes);
                     rejected = false;
                 } finally {

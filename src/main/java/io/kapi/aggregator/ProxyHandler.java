@@ -10,6 +10,8 @@ import io.kapi.webhook.CallErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
+import io.kapi.tracing.TraceScope;
+import io.kapi.tracing.Tracing;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -96,14 +98,29 @@ final class ProxyHandler implements RestHandler {
         return forward(client, target, request);
     }
 
+    /**
+     * The exchange is a client span ({@code HTTP GET}, as kube's traced transport names it) whose
+     * {@code traceparent} the aggregated server gets in place of the caller's; untraced, the caller's
+     * passes through.
+     */
     private RestResponse forward(HttpClient client, URI target, RestRequest request) {
+        try (TraceScope span = Tracing.startClient("HTTP " + request.method(), "http.method", request.method(),
+                "http.url", target.toString())) {
+            return forwardInSpan(client, target, request);
+        }
+    }
+
+    private RestResponse forwardInSpan(HttpClient client, URI target, RestRequest request) {
         HttpRequest.Builder out = HttpRequest.newBuilder(target).method(request.method(), body(request));
+        boolean traced = Tracing.enabled();
         request.headers().forEach((name, values) -> {
             if (!NOT_FORWARDED.contains(name) && !name.startsWith(":") && !name.startsWith("impersonate-")
-                    && !AuthProxyHeaders.OWN.contains(name) && !name.startsWith(AuthProxyHeaders.EXTRA_PREFIX)) {
+                    && !AuthProxyHeaders.OWN.contains(name) && !name.startsWith(AuthProxyHeaders.EXTRA_PREFIX)
+                    && !(traced && (name.equals("traceparent") || name.equals("tracestate")))) {
                 values.forEach(v -> header(out, name, v));
             }
         });
+        Tracing.inject(out::header);
         AuthProxyHeaders.add(out, request.requireContext().user());
         boolean watch = isWatch(request);
         Instant deadline = watch ? null : request.requireContext().deadline();

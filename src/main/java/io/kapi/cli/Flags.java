@@ -223,6 +223,20 @@ final class Flags {
                     "Run the in-process controllers a cluster without kube-controller-manager needs (namespace "
                             + "deletion, default service accounts, garbage collection). Turn off when a kube-controller-manager runs against this server.",
                     true, false, (b, v) -> b.standalone = bool(v)),
+            new Flag("logging-format", null, "Logs", "string", "\"text\"",
+                    "Sets the log format. Permitted formats: \"json\", \"text\".",
+                    true, false, (b, v) -> b.logging = b.logging.withFormat(io.kapi.logs.LogFormat.parse(v))),
+            new Flag("vmodule", null, "Logs", "pattern=N,...", null,
+                    "comma-separated list of pattern=N settings for file-filtered logging (only works for text log "
+                            + "format). In Kapi a pattern matches a class's simple name (its file), or with a dot the "
+                            + "whole class name.",
+                    true, false, (b, v) -> b.logging = b.logging.withVModule(io.kapi.logs.VModule.parse(v))),
+            new Flag("log-flush-frequency", null, "Logs", "duration", "5s",
+                    "Maximum number of seconds between log flushes",
+                    true, false, (b, v) -> b.logging = b.logging.withFlushFrequency(GoDuration.parse(v))),
+            new Flag("tracing-config-file", null, "Traces", "string", null,
+                    "File with apiserver tracing configuration.",
+                    true, false, (b, v) -> b.tracingConfigFile = Path.of(v)),
             new Flag("v", "v", GLOBAL, "Level", "0",
                     "number for the log level verbosity",
                     true, false, (b, v) -> b.verbosity = integer(v)),

@@ -1,22 +1,29 @@
 package io.kapi.cli;
 
+import io.kapi.logs.LogFormat;
+import io.kapi.logs.VModule;
+import io.kapi.logs.Verbosity;
+import java.time.Duration;
 import java.util.List;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 
 /**
- * Sets up logging for the server process: one line per record on stderr, klog-like. {@code -v}
- * works as kube-apiserver's: 0–1 info, 2–3 adds Kapi's debug messages, 4 and up adds trace, and 6
- * and up also Jetty's own debug output (Jetty logs through SLF4J into java.util.logging).
+ * Sets up logging for the server process: one line per record on stderr, in klog's text or kube's
+ * JSON ({@code --logging-format}). {@code -v} works as kube-apiserver's: 0–1 info, 2 adds Kapi's debug
+ * messages, 3 the request lines, 4 and up trace, and 6 and up also Jetty's own debug output (Jetty
+ * logs through SLF4J into java.util.logging); {@code --vmodule} sets it per class ({@link Verbosity}).
+ * Each line is flushed as it is written, as klog writes to stderr; {@code --log-flush-frequency} is
+ * klog's flush daemon, which flushes whatever else is pending.
  */
 final class Logging {
 
-    /** Held so the configured levels are not lost: java.util.logging keeps loggers weakly. */
-    private static volatile List<Logger> configured = List.of();
+    /** Held so the root logger's handler is not lost: java.util.logging keeps loggers weakly. */
+    private static volatile Logger root;
+    private static volatile Thread flusher;
 
     private Logging() {
     }
@@ -28,28 +35,41 @@ final class Logging {
         }
     }
 
-    static void configure(int verbosity) {
-        System.setProperty("java.util.logging.SimpleFormatter.format",
-                "%1$tm%1$td %1$tH:%1$tM:%1$tS.%1$tL %4$.1s %3$s] %5$s%6$s%n");
+    static void configure(int verbosity, LogFormat format, List<VModule> vmodule, Duration flushFrequency) {
         if (LogManager.getLogManager() instanceof ShutdownSafeLogManager manager) {
             manager.resetNow();
         } else {
             LogManager.getLogManager().reset();
         }
         ConsoleHandler console = new ConsoleHandler();
-        console.setFormatter(new SimpleFormatter());
+        console.setFormatter(format.formatter());
+        console.setFilter(Verbosity.filter());
         console.setLevel(Level.ALL);
-        Logger root = Logger.getLogger("");
-        for (Handler handler : root.getHandlers()) { // also forces the lazy default set-up first
-            root.removeHandler(handler);
+        Logger r = Logger.getLogger("");
+        for (Handler handler : r.getHandlers()) { // also forces the lazy default set-up first
+            r.removeHandler(handler);
         }
-        root.addHandler(console);
-        root.setLevel(Level.INFO);
-        Logger kapi = Logger.getLogger("io.kapi");
-        kapi.setLevel(verbosity >= 4 ? Level.FINEST : verbosity >= 2 ? Level.FINE : Level.INFO);
-        Logger jetty = Logger.getLogger("org.eclipse.jetty");
-        jetty.setLevel(verbosity >= 6 ? Level.FINE : Level.WARNING);
-        configured = List.of(root, kapi, jetty);
+        r.addHandler(console);
+        r.setLevel(Level.INFO);
+        root = r;
+        Verbosity.configure(verbosity, vmodule);
+        startFlusher(console, flushFrequency);
+    }
+
+    private static synchronized void startFlusher(Handler handler, Duration every) {
+        if (flusher != null) {
+            flusher.interrupt();
+        }
+        flusher = Thread.ofPlatform().daemon().name("kapi-log-flush").start(() -> {
+            try {
+                while (true) {
+                    Thread.sleep(every);
+                    handler.flush();
+                }
+            } catch (InterruptedException e) {
+                // replaced by a new configuration
+            }
+        });
     }
 
     /**

@@ -16,6 +16,8 @@ import io.kapi.server.Background;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.storage.etcd.EtcdConfig;
+import io.kapi.tracing.Tracing;
+import io.kapi.tracing.TracingConfiguration;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.System.Logger.Level;
@@ -87,7 +89,8 @@ public final class Main {
             err.println("Run 'kapi --help' for usage.");
             return 1;
         }
-        Logging.configure(options.verbosity());
+        Logging.configure(options.verbosity(), options.logging().format(), options.logging().vmodule(),
+                options.logging().flushFrequency());
         clock.mark("flags");
         try {
             if (!ignored.isEmpty()) {
@@ -155,6 +158,11 @@ public final class Main {
                 .flowControl(new FlowControls.Settings(options.enablePriorityAndFairness(),
                         options.maxRequestsInflight(), options.maxMutatingRequestsInflight()))
                 .build();
+        if (options.tracingConfigFile() != null) {
+            // before the API is assembled: its stores trace only when tracing is on by then
+            Tracing.install(TracingConfiguration.read(options.tracingConfigFile()), hostName(),
+                    "apiserver-" + java.util.UUID.randomUUID());
+        }
         ApiAssembly api = ApiAssembly.create(apiConfig);
         auditor.metrics().register(api.metrics());
         clock.mark("api");
@@ -188,15 +196,16 @@ public final class Main {
             started.shutdown();
             auditor.shutdown(); // no request is served any more: flush the buffered events
             closeQuietly(api);
+            Tracing.shutdown();
         });
         Signals.onTermination(stopAll);
         // for any other way out (System.exit, SIGHUP): stop as cleanly as the JVM lets us
         Runtime.getRuntime().addShutdownHook(new Thread(stopAll, "kapi-shutdown-hook"));
         if (pki != null) {
             Path kubeconfig = pki.writeKubeconfig(localUrl(options.bindAddress(), server.port()));
-            out.println("Kapi is ready: kubectl --kubeconfig " + kubeconfig + " get ns");
+            ready(options, out, "Kapi is ready: kubectl --kubeconfig " + kubeconfig + " get ns");
         } else {
-            out.println("Kapi is ready on https://" + advertise + ":" + server.port());
+            ready(options, out, "Kapi is ready on https://" + advertise + ":" + server.port());
         }
         out.flush();
         clock.mark("kubeconfig");
@@ -214,6 +223,18 @@ public final class Main {
         stopAll.run();
         log().log(Level.INFO, "Storage closed; exiting");
         return 0;
+    }
+
+    /**
+     * Tells the user the server is up: on stdout, or with {@code --logging-format=json} as a log line, so
+     * that everything the server prints is one JSON object a line.
+     */
+    private static void ready(Options options, PrintStream out, String message) {
+        if (options.logging().format() == io.kapi.logs.LogFormat.JSON) {
+            log().log(Level.INFO, message);
+        } else {
+            out.println(message);
+        }
     }
 
     /**
@@ -259,6 +280,14 @@ public final class Main {
         }
         String host = bindAddress.contains(":") ? "[" + bindAddress + "]" : bindAddress;
         return "https://" + host + ":" + port;
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
     }
 
     private static ServingNames servingNames(Options options, String advertise) {

@@ -30,6 +30,8 @@ import java.util.Set;
  *                   {@code --enable-aggregator-routing}
  * @param metrics {@code --disabled-metrics}, {@code --show-hidden-metrics-for-version}, {@code --allow-metric-labels}
  *                and its manifest
+ * @param logging {@code --logging-format}, {@code --vmodule}, {@code --log-flush-frequency}
+ * @param tracingConfigFile {@code --tracing-config-file}, or null for no tracing
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -43,7 +45,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       io.kapi.authz.AuthorizationConfig authorization, Path admissionControlConfigFile,
                       List<String> featureGates, List<String> runtimeConfig,
                       io.kapi.aggregator.AggregatorConfig aggregator, io.kapi.metrics.MetricsOptions metrics,
-                      boolean enablePriorityAndFairness, int maxMutatingRequestsInflight) {
+                      boolean enablePriorityAndFairness, int maxMutatingRequestsInflight, LogOptions logging,
+                      Path tracingConfigFile) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -180,6 +183,14 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         if (verbosity < 0) {
             errors.add("-v must not be negative");
         }
+        errors.addAll(logging.validate());
+        if (tracingConfigFile != null) {
+            try {
+                io.kapi.tracing.TracingConfiguration.read(tracingConfigFile);
+            } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
+            }
+        }
         try {
             gates();
         } catch (IllegalArgumentException e) {
@@ -248,6 +259,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         java.util.Map<String, java.util.Set<String>> allowMetricLabelsManifest = java.util.Map.of();
         boolean enablePriorityAndFairness = true;
         int maxMutatingRequestsInflight = 200;
+        LogOptions logging = LogOptions.DEFAULT;
+        Path tracingConfigFile;
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -277,7 +290,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     audit, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
                     authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
-                    metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight);
+                    metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight, logging, tracingConfigFile);
         }
 
         /** The metrics flags; {@code --allow-metric-labels} entries win over the manifest's. */

@@ -16,6 +16,7 @@ import io.kapi.server.filter.PanicRecovery;
 import io.kapi.server.filter.RequestContextFilter;
 import io.kapi.server.filter.RequestLog;
 import io.kapi.server.filter.RequestMetricsFilter;
+import io.kapi.server.filter.RequestTracing;
 import io.kapi.server.filter.WriteOptions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,8 +28,8 @@ import java.util.Optional;
  * {@code DefaultBuildHandlerChain} reads bottom-up:
  * <pre>
  *   request context (request info, audit ID, deadline, warnings) → request log → request metrics → panic recovery
- *     → cache control → body limit → body deadline → authentication → audit → impersonation → flow control
- *     → authorization
+ *     → cache control → body limit → body deadline → authentication → request span → audit → impersonation
+ *     → flow control → authorization
  *     → write options
  *     → handler
  * </pre>
@@ -62,6 +63,7 @@ public final class HandlerChain {
                 audit.failedAuthentication(),
                 new Authentication(security.authenticator(),
                         observability == null ? null : observability.metrics().security()),
+                new RequestTracing(),
                 audit,
                 new Impersonation(security.authorizer()),
                 new FlowControlFilter(security.flowControl(), security.requestTimeout()),

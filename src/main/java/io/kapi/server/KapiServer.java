@@ -104,7 +104,7 @@ public final class KapiServer implements AutoCloseable {
         HealthObserver observer = config.observability() == null ? HealthObserver.NONE
                 : config.observability().metrics().health()::checked;
         List<RestHandler> handlers = new ArrayList<>(List.of(new HealthHandler(all, List.of(shutdown), observer),
-                new VersionHandler()));
+                new VersionHandler(), new DebugFlagsHandler()));
         if (config.observability() != null) {
             handlers.add(new MetricsHandler(config.observability().metrics()));
         }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.admission.ObjectLookup;
 import io.kapi.machinery.Json;
 import java.io.IOException;
+import io.kapi.tracing.TraceScope;
+import io.kapi.tracing.Tracing;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -113,7 +115,13 @@ public final class WebhookClient {
             if (token != null) {
                 req.header("Authorization", "Bearer " + token);
             }
-            return BoundedExchange.send(client, req.build(), HttpResponse.BodyHandlers.ofByteArray(), timeout);
+            try (TraceScope span = Tracing.startClient("HTTP POST", "http.method", "POST", "http.url", target.toString())) {
+                Tracing.inject(req::header);
+                HttpResponse<byte[]> response = BoundedExchange.send(client, req.build(),
+                        HttpResponse.BodyHandlers.ofByteArray(), timeout);
+                span.attribute("http.status_code", response.statusCode());
+                return response;
+            }
         } catch (BoundedExchange.DeadlineExceeded ex) {
             throw new CallFailure(ex.answered()
                     ? "unexpected error when reading response body. Please retry. Original error: context deadline exceeded"

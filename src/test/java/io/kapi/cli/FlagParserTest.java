@@ -60,6 +60,21 @@ class FlagParserTest {
     }
 
     @Test
+    @DisplayName("the log flags: --logging-format text|json, --vmodule (text only), --log-flush-frequency")
+    void logFlags() throws Exception {
+        assertEquals(io.kapi.logs.LogFormat.TEXT, parse().logging().format());
+        assertEquals(Duration.ofSeconds(5), parse().logging().flushFrequency());
+        Options o = parse("--logging-format=json", "--log-flush-frequency=2s");
+        assertEquals(io.kapi.logs.LogFormat.JSON, o.logging().format());
+        assertEquals(Duration.ofSeconds(2), o.logging().flushFrequency());
+        assertEquals(List.of(new io.kapi.logs.VModule("RequestLog", 3)), parse("--vmodule=RequestLog=3").logging().vmodule());
+        assertTrue(error("--logging-format=xml").contains("Unsupported log format"), error("--logging-format=xml"));
+        assertTrue(error("--logging-format=json", "--vmodule=a=1").contains("vmodule: Forbidden: Only supported for text log format"),
+                error("--logging-format=json", "--vmodule=a=1"));
+        assertTrue(error("--vmodule=a").contains("syntax error: expect comma-separated list of filename=N"));
+    }
+
+    @Test
     @DisplayName("list flags split on commas, repeat to append, and replace their default")
     void lists() throws Exception {
         Options o = parse("--authorization-mode=Node,RBAC", "--enable-admission-plugins", "NodeRestriction",

@@ -40,6 +40,7 @@ public final class TestWebhookServer implements AutoCloseable {
     private final String caPem;
     private final Map<String, List<JsonNode>> received = new ConcurrentHashMap<>();
     private final Map<String, UnaryOperator<JsonNode>> answers = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> traceparents = new ConcurrentHashMap<>();
 
     public TestWebhookServer() throws Exception {
         TestCertificates.Cert ca = TestCertificates.ca("webhook-test-ca");
@@ -78,10 +79,19 @@ public final class TestWebhookServer implements AutoCloseable {
         return received.getOrDefault(path, List.of());
     }
 
+    /** The {@code traceparent} headers {@code path} got, in order (requests without one left out). */
+    public List<String> traceparents(String path) {
+        return traceparents.getOrDefault(path, List.of());
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             JsonNode review = JSON.readTree(exchange.getRequestBody());
             String path = exchange.getRequestURI().getPath();
+            String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
+            if (traceparent != null) {
+                traceparents.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>()).add(traceparent);
+            }
             received.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>()).add(review);
             UnaryOperator<JsonNode> custom = answers.get(path);
             if (path.equals("/trickle")) {

@@ -7,6 +7,7 @@ import io.kapi.admission.ValidatingPlugin;
 import io.kapi.admission.initializer.PluginContext;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersionResource;
+import io.kapi.tracing.Tracing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -66,7 +67,7 @@ public final class ValidatingAdmissionWebhook implements ValidatingPlugin {
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> calls = new ArrayList<>();
             for (Webhook hook : relevant) {
-                calls.add(threads.submit(() -> dispatch.call(hook, a)));
+                calls.add(threads.submit(Tracing.inCurrentSpan(() -> dispatch.call(hook, a))));
             }
             for (Future<?> call : calls) {
                 try {

@@ -14,6 +14,8 @@ import io.kapi.machinery.cel.CelLimits;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import io.kapi.tracing.TraceScope;
+import io.kapi.tracing.Tracing;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -74,7 +76,9 @@ final class WebhookDispatch {
         }
         ObjectNode request = AdmissionRequests.of(a, UUID.randomUUID().toString());
         ObjectNode response;
-        try {
+        try (TraceScope span = Tracing.start("Call " + kind + " webhook", "configuration", hook.configuration(),
+                "webhook", hook.name(), "resource", a.target().resource().toString(), "subresource", a.target().subresource(),
+                "operation", a.operation().toString(), "UID", request.path("uid").asText())) {
             response = caller.call(hook, request, timeout(hook, a));
         } catch (WebhookCaller.CallFailure e) {
             if (hook.failOpen()) {

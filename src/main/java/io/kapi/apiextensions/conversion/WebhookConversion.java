@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
+import io.kapi.tracing.TraceScope;
+import io.kapi.tracing.Tracing;
 import io.kapi.webhook.WebhookClient;
 import io.kapi.webhook.WebhookEndpoint;
 import java.time.Duration;
@@ -65,7 +67,9 @@ public final class WebhookConversion implements ObjectConversion {
         ArrayNode sent = Json.MAPPER.createArrayNode();
         pending.forEach(i -> sent.add(objects.get(i)));
         JsonNode answer;
-        try {
+        try (TraceScope span = Tracing.start("Call conversion webhook", "from", from,
+                "desired-api-version", toApiVersion, "UID", uid)) {
+            span.attribute("object-count", sent.size());
             answer = client.post(endpoint, review(uid, toApiVersion, sent), TIMEOUT);
         } catch (WebhookClient.CallFailure e) {
             throw ApiException.unknown("conversion webhook for " + from + " failed: " + e.getMessage());

@@ -10,6 +10,8 @@ import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.StatusHandler;
 import io.kapi.endpoint.handlers.UpdateHandler;
 import io.kapi.endpoint.handlers.VerbHandler;
+import io.kapi.tracing.TraceScope;
+import io.kapi.tracing.Tracing;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
@@ -100,7 +102,27 @@ public final class ApiRouter implements RestHandler {
         if (!resource.supports(info.verb().apiName()) || !routable(info)) {
             throw ApiException.methodNotAllowed();
         }
-        return handler(info.verb()).handle(routed);
+        String spanName = spanName(info.verb());
+        if (spanName == null || !Tracing.enabled()) {
+            return handler(info.verb()).handle(routed);
+        }
+        try (TraceScope span = Tracing.start(spanName, "audit-id", request.requireContext().auditId())) {
+            return handler(info.verb()).handle(routed);
+        }
+    }
+
+    /** kube's handler spans ({@code Create}, {@code Get}, ...); none for a watch, which lasts. */
+    private static String spanName(Verb verb) {
+        return switch (verb) {
+            case GET -> "Get";
+            case LIST -> "List";
+            case CREATE -> "Create";
+            case UPDATE -> "Update";
+            case PATCH -> "Patch";
+            case DELETE -> "Delete";
+            case DELETECOLLECTION -> "DeleteCollection";
+            default -> null;
+        };
     }
 
     /**

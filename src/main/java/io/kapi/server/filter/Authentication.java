@@ -4,6 +4,7 @@ import io.kapi.authn.Authenticator;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
 import io.kapi.metrics.SecurityMetrics;
+import io.kapi.tracing.Tracing;
 import io.kapi.user.UserInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,10 @@ public record Authentication(Authenticator authenticator, SecurityMetrics metric
         if (request.context().user() != null) {
             return chain.proceed(request);
         }
-        Optional<UserInfo> user = authenticate(request);
+        Optional<UserInfo> user;
+        try (Tracing.Timing timing = Tracing.authenticating()) { // its span starts with the request's
+            user = authenticate(request);
+        }
         if (user.isPresent()) {
             return chain.proceed(request.withContext(request.context().withUser(withAuthenticatedGroup(user.get()))));
         }

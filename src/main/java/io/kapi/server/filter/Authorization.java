@@ -5,6 +5,8 @@ import io.kapi.authz.AuthorizationAttributes;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.Decision;
 import io.kapi.endpoint.RestResponse;
+import io.kapi.tracing.TraceScope;
+import io.kapi.tracing.Tracing;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.StatusReason;
 import java.lang.System.Logger.Level;
@@ -26,7 +28,11 @@ public record Authorization(Authorizer authorizer) implements Filter {
     public RestResponse filter(FilterChain chain, ServerRequest request) {
         AuthorizationAttributes attributes = AuthorizationAttributes.of(request.context())
                 .withFieldSelector(request.rest().param("fieldSelector"));
-        Decision decision = authorizer.authorize(attributes);
+        Decision decision;
+        try (TraceScope span = Tracing.start("Authorize")) {
+            decision = authorizer.authorize(attributes);
+            span.attribute("decision", decision.getClass().getSimpleName());
+        }
         boolean allowed = decision instanceof Decision.Allow;
         AuditContext.annotate(DECISION_ANNOTATION, allowed ? "allow" : "forbid");
         AuditContext.annotate(REASON_ANNOTATION, decision.reason());
