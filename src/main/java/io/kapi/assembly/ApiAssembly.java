@@ -84,7 +84,7 @@ import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
-import io.kapi.storage.MeteredStorage;
+import io.kapi.storage.ObservedStorage;
 import io.kapi.storage.Storage;
 import io.kapi.user.SystemUsers;
 import io.kapi.webhook.WebhookClient;
@@ -124,7 +124,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         ResourceTable table = ResourceTable.builtin(config.features().apis());
         Storage storage = StorageBackends.open(config);
         KeyOwners owners = new KeyOwners();
-        Storage metered = new MeteredStorage(storage, metrics.storage(), owners);
+        Storage metered = new ObservedStorage(storage, metrics.storage(), owners);
         metrics.storage().objectCounts(owners::objectCounts);
         metrics.storage().databaseSize(storage::sizeBytes);
         Schemas schemas = Background.join(loading);

@@ -3,7 +3,7 @@ package io.kapi.assembly;
 import io.kapi.metrics.StorageMetrics;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
-import io.kapi.storage.MeteredStorage.Owner;
+import io.kapi.storage.ObservedStorage.Owner;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;

@@ -78,7 +78,7 @@ public final class ResourceStore {
         this.resource = definition.api();
         this.strategy = definition.strategy();
         this.statusStrategy = new StatusStrategy(strategy);
-        this.storage = io.kapi.storage.TracedStorage.of(storage);
+        this.storage = storage;
         this.keys = definition.keys();
         this.codec = new ObjectCodec(definition.storedKind());
         this.served = new ServedVersion(definition);

@@ -1,17 +1,23 @@
 package io.kapi.storage;
 
 import io.kapi.metrics.StorageMetrics;
+import io.kapi.tracing.TraceScope;
+import io.kapi.tracing.Tracing;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * A store whose requests are recorded in kube's {@code etcd_request_duration_seconds},
- * {@code etcd_requests_total} and {@code etcd_request_errors_total}, by operation ({@code create},
- * {@code get}, {@code list}, {@code update}, {@code delete}) and the group and resource of the key, for
- * every backend. Watches, compaction and health checks pass through unrecorded, as kube's are.
+ * A store whose requests are observed as kube-apiserver's etcd3 store observes them, whichever the backend:
+ * recorded in {@code etcd_request_duration_seconds}, {@code etcd_requests_total} and
+ * {@code etcd_request_errors_total} by operation ({@code create}, {@code get}, {@code list}, {@code update},
+ * {@code delete}) and the group and resource of the key; and, inside a traced request, a span each, named as
+ * kube names them ({@code Create etcd3}, {@code Get etcd3}, {@code GetList etcd3},
+ * {@code GuaranteedUpdate etcd3}, {@code Delete etcd3}) with the key. Watches, compaction and health checks
+ * pass through unobserved, as kube's do.
  */
-public final class MeteredStorage implements Storage {
+public final class ObservedStorage implements Storage {
 
     /** The group and resource a key belongs to. */
     public record Owner(String group, String resource) {
@@ -22,7 +28,7 @@ public final class MeteredStorage implements Storage {
     private final Function<String, Owner> owners;
 
     /** @param owners the group and resource of a key or prefix (bounded: from the served resources and the server's own keys) */
-    public MeteredStorage(Storage storage, StorageMetrics metrics, Function<String, Owner> owners) {
+    public ObservedStorage(Storage storage, StorageMetrics metrics, Function<String, Owner> owners) {
         this.storage = storage;
         this.metrics = metrics;
         this.owners = owners;
@@ -40,66 +46,39 @@ public final class MeteredStorage implements Storage {
 
     @Override
     public KeyValue create(String key, byte[] value) {
-        long start = System.nanoTime();
-        boolean failed = true;
-        try {
-            KeyValue kv = storage.create(key, value);
-            failed = false;
-            return kv;
-        } finally {
-            record("create", key, start, failed);
-        }
+        return observed("create", "Create etcd3", key, () -> storage.create(key, value));
     }
 
     @Override
     public Optional<KeyValue> get(String key) {
-        long start = System.nanoTime();
-        boolean failed = true;
-        try {
-            Optional<KeyValue> kv = storage.get(key);
-            failed = false;
-            return kv;
-        } finally {
-            record("get", key, start, failed);
-        }
+        return observed("get", "Get etcd3", key, () -> storage.get(key));
     }
 
     @Override
     public RangeResult range(String prefix, String startKey, int limit, long revision) {
-        long start = System.nanoTime();
-        boolean failed = true;
-        try {
-            RangeResult result = storage.range(prefix, startKey, limit, revision);
-            failed = false;
-            return result;
-        } finally {
-            record("list", prefix, start, failed);
-        }
+        return observed("list", "GetList etcd3", prefix, () -> storage.range(prefix, startKey, limit, revision));
     }
 
     @Override
     public KeyValue update(String key, byte[] value, long expectedModRevision) {
-        long start = System.nanoTime();
-        boolean failed = true;
-        try {
-            KeyValue kv = storage.update(key, value, expectedModRevision);
-            failed = false;
-            return kv;
-        } finally {
-            record("update", key, start, failed);
-        }
+        return observed("update", "GuaranteedUpdate etcd3", key, () -> storage.update(key, value, expectedModRevision));
     }
 
     @Override
     public KeyValue delete(String key, long expectedModRevision) {
+        return observed("delete", "Delete etcd3", key, () -> storage.delete(key, expectedModRevision));
+    }
+
+    /** Runs {@code call} as the span {@code span} (when traced) and records it as {@code operation}. */
+    private <T> T observed(String operation, String span, String key, Supplier<T> call) {
         long start = System.nanoTime();
         boolean failed = true;
-        try {
-            KeyValue kv = storage.delete(key, expectedModRevision);
+        try (TraceScope scope = Tracing.start(span, "key", key)) {
+            T result = call.get();
             failed = false;
-            return kv;
+            return result;
         } finally {
-            record("delete", key, start, failed);
+            record(operation, key, start, failed);
         }
     }
 
