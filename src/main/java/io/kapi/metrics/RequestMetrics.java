@@ -83,7 +83,10 @@ public final class RequestMetrics {
                          String subresource, String scope, String component) {
     }
 
-    /** Records an answered request: its count, latency (SLI latency without {@code excludedNanos}) and size. */
+    /**
+     * Records an answered request: its count, its latency, its SLI latency ({@code sliSeconds}: kube leaves out
+     * webhook and flow-control queue time; Kapi passes the whole latency for now) and, for reads, its size.
+     */
     public void completed(Labels l, int code, double seconds, double sliSeconds, long responseBytes,
                           boolean longRunning, boolean selfRequest) {
         total.inc(l.verb, l.dryRun, l.group, l.version, l.resource, l.subresource, l.scope, l.component,

@@ -1,6 +1,5 @@
 package io.kapi.metrics;
 
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import java.util.function.Consumer;
 
 /**
@@ -69,10 +68,5 @@ public final class StorageMetrics {
                         callback.call(size, "etcd-0");
                     }
                 });
-    }
-
-    /** Registers one of the embedded store's own figures under {@code kapi_*}. */
-    public void own(Definition definition, Consumer<GaugeWithCallback.Callback> reader) {
-        metrics.gaugeReading(definition, reader);
     }
 }
