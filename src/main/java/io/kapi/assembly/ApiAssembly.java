@@ -74,6 +74,7 @@ import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
 import io.kapi.metrics.Metrics;
 import io.kapi.registry.ReadPath;
+import io.kapi.registry.AtRest;
 import io.kapi.registry.Registry;
 import io.kapi.registry.StoreServices;
 import io.kapi.server.Background;
@@ -134,7 +135,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
         SchemaValidator schemaValidator = new SchemaValidator(schemas);
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
-                fieldManagers, () -> AdmissionChain.NONE, clock);
+                fieldManagers, () -> AdmissionChain.NONE, clock, AtRest.PLAIN);
         var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
         AdmissionWiring admission = new AdmissionWiring(config.admission(), config.features().gates(), fieldManagers,
                 clock);

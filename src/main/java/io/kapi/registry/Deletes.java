@@ -120,7 +120,7 @@ final class Deletes {
             return new DeleteResult(object, false);
         }
         meta.resourceVersion("");
-        KeyValue kv = store.storage().update(key, store.codec().encode(object), current.modRevision());
+        KeyValue kv = store.storage().update(key, store.codec().encode(object, key), current.modRevision());
         meta.resourceVersion(Long.toString(kv.modRevision()));
         return new DeleteResult(object, false);
     }

@@ -7,23 +7,39 @@ import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.storage.KeyValue;
+import io.kapi.storage.ValueTransformer;
 import java.io.IOException;
 
 /**
  * How one resource's objects are written to and read from storage: JSON with {@code apiVersion} and
  * {@code kind} (of the stored kind) first and without {@code metadata.resourceVersion}, which reads
- * restore from the key's modRevision.
+ * restore from the key's modRevision; the encoded bytes then pass the resource's value transformer.
  */
 final class ObjectCodec {
 
     private final GroupVersionKind stored;
+    private final ValueTransformer transformer;
 
-    /** @param stored the kind objects are stored as ({@link ResourceDefinition#storedKind}) */
-    ObjectCodec(GroupVersionKind stored) {
+    /**
+     * @param stored the kind objects are stored as ({@link ResourceDefinition#storedKind})
+     * @param transformer what happens to the encoded bytes on their way to the store and back
+     */
+    ObjectCodec(GroupVersionKind stored, ValueTransformer transformer) {
         this.stored = stored;
+        this.transformer = transformer;
     }
 
-    byte[] encode(ObjectNode object) {
+    /** The codec of {@code definition}'s stored objects, kept as {@code atRest} says. */
+    static ObjectCodec of(ResourceDefinition definition, AtRest atRest) {
+        return new ObjectCodec(definition.storedKind(), atRest.transformer(definition));
+    }
+
+    /** The value to store at {@code key} for {@code object}. */
+    byte[] encode(ObjectNode object, String key) {
+        return transformer.toStorage(encode(object), key);
+    }
+
+    private byte[] encode(ObjectNode object) {
         ObjectNode stored = canonicalOrder(object);
         JsonNode meta = stored.get("metadata");
         if (meta instanceof ObjectNode m) {
@@ -38,10 +54,10 @@ final class ObjectCodec {
 
     ObjectNode decode(KeyValue kv) {
         try {
-            ObjectNode object = (ObjectNode) Json.COMPACT_READER.readTree(kv.value());
+            ObjectNode object = (ObjectNode) Json.COMPACT_READER.readTree(transformer.fromStorage(kv.value(), kv.key()));
             ObjectMeta.of(object).resourceVersion(Long.toString(kv.modRevision()));
             return object;
-        } catch (IOException | ClassCastException e) {
+        } catch (IOException | RuntimeException e) {
             throw ApiException.internal("stored object at " + kv.key() + " cannot be decoded");
         }
     }

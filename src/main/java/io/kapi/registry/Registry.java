@@ -61,8 +61,7 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
     public Registry(Collection<ApiResource> served, Storage storage, BehaviourProvider behaviours,
                     StoreServices services, Function<ObjectLookup, AdmissionChain> admission, ReadPath reads) {
         this.storage = storage;
-        this.services = new StoreServices(services.metadata(), services.schema(), services.fields(),
-                this::admission, services.clock());
+        this.services = services.withAdmission(this::admission);
         this.cached = reads instanceof ReadPath.WatchCache;
         this.caches = new WatchCacheHub(storage, switch (reads) {
             case ReadPath.WatchCache w -> w.options();
@@ -141,7 +140,8 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
                 stores.put(d.api().gvr(), existing);
             } else {
                 String prefix = d.keys().prefix();
-                var cache = cached ? caches.register(prefix, decoder(d, SelectableFields.of(fieldsByPrefix.get(prefix))))
+                var cache = cached ? caches.register(prefix, decoder(d, services.atRest(),
+                        SelectableFields.of(fieldsByPrefix.get(prefix))))
                         : null;
                 stores.put(d.api().gvr(), new ResourceStore(d, storage, services, cache));
             }
@@ -172,8 +172,8 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
     }
 
     /** How a watch cache decodes stored objects, with their labels and selectable fields. */
-    private static ObjectDecoder decoder(ResourceDefinition definition, SelectableFields fields) {
-        ObjectCodec codec = new ObjectCodec(definition.storedKind());
+    private static ObjectDecoder decoder(ResourceDefinition definition, AtRest atRest, SelectableFields fields) {
+        ObjectCodec codec = ObjectCodec.of(definition, atRest);
         return kv -> {
             var object = codec.decode(kv);
             return new CachedObject(kv.key(), object, kv.modRevision(), ObjectMeta.of(object).labels(),

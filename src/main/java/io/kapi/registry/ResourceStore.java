@@ -80,7 +80,7 @@ public final class ResourceStore {
         this.statusStrategy = new StatusStrategy(strategy);
         this.storage = storage;
         this.keys = definition.keys();
-        this.codec = new ObjectCodec(definition.storedKind());
+        this.codec = ObjectCodec.of(definition, services.atRest());
         this.served = new ServedVersion(definition);
         this.services = services;
         this.stages = new WriteStages(definition, services);
@@ -201,7 +201,8 @@ public final class ResourceStore {
     private void store(ObjectMeta meta, ObjectNode object, boolean generated) {
         for (int attempt = 1; ; attempt++) {
             try {
-                KeyValue kv = storage.create(keys.key(meta.namespace(), meta.name()), codec.encode(object));
+                String key = keys.key(meta.namespace(), meta.name());
+                KeyValue kv = storage.create(key, codec.encode(object, key));
                 meta.resourceVersion(Long.toString(kv.modRevision()));
                 return;
             } catch (StorageException.KeyExists e) {
@@ -392,7 +393,7 @@ public final class ResourceStore {
                 using.afterDelete(pass.object);
                 return Optional.of(new UpdateResult(served.served(pass.object), false));
             }
-            KeyValue kv = storage.update(key, codec.encode(pass.object), start.revision());
+            KeyValue kv = storage.update(key, codec.encode(pass.object, key), start.revision());
             stored = true;
             meta.resourceVersion(Long.toString(kv.modRevision()));
             return Optional.of(new UpdateResult(served.served(pass.object), false));

@@ -14,12 +14,18 @@ import java.util.function.Supplier;
  * @param fields field managers for {@code metadata.managedFields}; null to leave them alone
  * @param admission the server's admission chain (asked for on each write: it is built after the stores)
  * @param clock the time stamps of new and deleted objects
+ * @param atRest the encoding and encryption of stored values
  */
 public record StoreServices(MetadataValidation metadata, SchemaValidator schema, FieldManagers fields,
-                            Supplier<AdmissionChain> admission, Clock clock) {
+                            Supplier<AdmissionChain> admission, Clock clock, AtRest atRest) {
 
     /** Metadata rules only: no schema checks, no field tracking, no admission (store-level tests). */
     public static StoreServices minimal(MetadataValidation metadata, Clock clock) {
-        return new StoreServices(metadata, null, null, () -> AdmissionChain.NONE, clock);
+        return new StoreServices(metadata, null, null, () -> AdmissionChain.NONE, clock, AtRest.PLAIN);
+    }
+
+    /** These services, their admission chain asked of {@code admission}. */
+    StoreServices withAdmission(Supplier<AdmissionChain> admission) {
+        return new StoreServices(metadata, schema, fields, admission, clock, atRest);
     }
 }

@@ -17,7 +17,7 @@ class CachedReadsTest extends ObjectReadsContract {
     @Override
     protected ResourceReads reads(WatchFixture fixture) {
         ResourceDefinition d = fixture.configmaps.definition();
-        return new ResourceReads(d, fixture.storage, new ObjectCodec(d.storedKind()),
+        return new ResourceReads(d, fixture.storage, ObjectCodec.of(d, AtRest.PLAIN),
                 fixture.registry.caches().register(d.keys().prefix(), null));
     }
 

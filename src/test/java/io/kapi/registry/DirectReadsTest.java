@@ -6,6 +6,6 @@ class DirectReadsTest extends ObjectReadsContract {
     @Override
     protected ResourceReads reads(WatchFixture fixture) {
         ResourceDefinition d = fixture.configmaps.definition();
-        return new ResourceReads(d, fixture.storage, new ObjectCodec(d.storedKind()), null);
+        return new ResourceReads(d, fixture.storage, ObjectCodec.of(d, AtRest.PLAIN), null);
     }
 }

@@ -1,0 +1,32 @@
+package io.kapi.storage;
+
+/**
+ * What happens to an object's bytes between its encoding and the store, as kube-apiserver's value
+ * transformers: encryption at rest, with the storage key as authenticated data where a provider uses it.
+ */
+public interface ValueTransformer {
+
+    /** Values kept as they are encoded. */
+    ValueTransformer IDENTITY = new ValueTransformer() {
+        @Override
+        public byte[] toStorage(byte[] plain, String key) {
+            return plain;
+        }
+
+        @Override
+        public byte[] fromStorage(byte[] stored, String key) {
+            return stored;
+        }
+    };
+
+    /** The bytes to store for the encoded object {@code plain} at {@code key}. */
+    byte[] toStorage(byte[] plain, String key);
+
+    /**
+     * The encoded object stored at {@code key}.
+     *
+     * @throws RuntimeException when the value cannot be read back (no provider of the resource opens it): the
+     *         object's read then fails with kube's internal error naming the key
+     */
+    byte[] fromStorage(byte[] stored, String key);
+}
