@@ -5,8 +5,10 @@ import io.kapi.metrics.Definition;
 import io.kapi.metrics.HistogramFamily;
 import io.kapi.metrics.Metrics;
 import io.kapi.metrics.Stability;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -22,6 +24,14 @@ final class FlowControlMetrics implements Consumer<PriorityAndFairness.Event> {
     private final CounterFamily dispatched;
     private final CounterFamily rejected;
     private final HistogramFamily waits;
+    /** Every request is dispatched: its series are found with one lookup (levels and schemas are few). */
+    private final Map<Flow, Dispatched> dispatchedSeries = new ConcurrentHashMap<>();
+
+    private record Flow(String level, String schema) {
+    }
+
+    private record Dispatched(CounterFamily.CounterSeries count, DistributionDataPoint waits) {
+    }
 
     FlowControlMetrics(Metrics metrics, PriorityAndFairness dispatcher) {
         dispatched = metrics.counter(Definition.of("apiserver_flowcontrol_dispatched_requests_total", Stability.BETA,
@@ -88,8 +98,11 @@ final class FlowControlMetrics implements Consumer<PriorityAndFairness.Event> {
     public void accept(PriorityAndFairness.Event e) {
         switch (e.kind()) {
             case "dispatched" -> {
-                dispatched.inc(e.priorityLevel(), e.flowSchema());
-                waits.observe(e.waitSeconds(), e.priorityLevel(), e.flowSchema(), "true");
+                Dispatched series = dispatchedSeries.computeIfAbsent(new Flow(e.priorityLevel(), e.flowSchema()),
+                        f -> new Dispatched(dispatched.series(f.level(), f.schema()),
+                                waits.series(f.level(), f.schema(), "true")));
+                series.count().add(1);
+                series.waits().observe(e.waitSeconds());
             }
             default -> {
                 rejected.inc(e.priorityLevel(), e.flowSchema(), e.reason());

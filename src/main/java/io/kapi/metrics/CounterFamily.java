@@ -1,6 +1,10 @@
 package io.kapi.metrics;
 
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.DoubleAdder;
 
 /** A counter family of kube's, its label values bounded by the allow-list. */
 public final class CounterFamily {
@@ -8,6 +12,8 @@ public final class CounterFamily {
     private final Counter counter;
     private final UntypedCounter untyped;
     private final LabelAllowList allow;
+    /** The series made so far (label values are bounded: see {@link LabelAllowList}). */
+    private final Map<SeriesKey, CounterSeries> known = new ConcurrentHashMap<>();
 
     CounterFamily(Counter counter, LabelAllowList allow) {
         this.counter = counter;
@@ -26,14 +32,37 @@ public final class CounterFamily {
         add(1, labels);
     }
 
-    public void add(double amount, String... labels) {
+    /** The series of {@code labels}, to count into without looking it up again. */
+    public CounterSeries series(String... labels) {
         String[] values = allow == null ? labels : allow.apply(labels);
-        if (untyped != null) {
-            untyped.add(amount, values);
-        } else if (values.length == 0) {
-            counter.inc(amount);
-        } else {
-            counter.labelValues(values).inc(amount);
+        if (values.length == 0) {
+            return newSeries(values);
         }
+        SeriesKey key = new SeriesKey(values);
+        CounterSeries series = known.get(key);
+        if (series == null) {
+            series = newSeries(values);
+            known.putIfAbsent(new SeriesKey(values.clone()), series); // the caller's array may change later
+        }
+        return series;
+    }
+
+    private CounterSeries newSeries(String[] values) {
+        if (untyped != null) {
+            DoubleAdder adder = untyped.series(values);
+            return adder::add;
+        }
+        CounterDataPoint point = values.length == 0 ? counter : counter.labelValues(values);
+        return point::inc;
+    }
+
+    /** One series of a counter family. */
+    @FunctionalInterface
+    public interface CounterSeries {
+        void add(double amount);
+    }
+
+    public void add(double amount, String... labels) {
+        series(labels).add(amount);
     }
 }

@@ -1,7 +1,11 @@
 package io.kapi.metrics;
 
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * kube-apiserver's request families ({@code k8s.io/apiserver/pkg/endpoints/metrics}): counts, latencies and
@@ -27,6 +31,8 @@ public final class RequestMetrics {
     private final GaugeFamily deprecated;
     private final CounterFamily self;
     private final CounterFamily handshakeErrors;
+    /** The series of each request shape seen, found with one lookup per request instead of one per family. */
+    private final Map<Labels, Series> series = new ConcurrentHashMap<>();
     private final InFlightWatermark readOnly = new InFlightWatermark();
     private final InFlightWatermark mutating = new InFlightWatermark();
 
@@ -89,19 +95,56 @@ public final class RequestMetrics {
      */
     public void completed(Labels l, int code, double seconds, double sliSeconds, long responseBytes,
                           boolean longRunning, boolean selfRequest) {
-        total.inc(l.verb, l.dryRun, l.group, l.version, l.resource, l.subresource, l.scope, l.component,
-                Integer.toString(code));
-        duration.observe(seconds, l.verb, l.dryRun, l.group, l.version, l.resource, l.subresource, l.scope,
-                l.component);
+        Series s = series.computeIfAbsent(l, Series::new);
+        s.total(code).add(1);
+        s.duration.observe(seconds);
         if (!longRunning) {
-            sliDuration.observe(sliSeconds, l.verb, l.group, l.version, l.resource, l.subresource, l.scope,
-                    l.component);
+            s.sliDuration.observe(sliSeconds);
         }
-        if ((l.verb.equals("GET") || l.verb.equals("LIST")) && responseBytes >= 0) {
-            sizes.observe(responseBytes, l.verb, l.group, l.version, l.resource, l.subresource, l.scope, l.component);
+        if (s.sizes != null && responseBytes >= 0) {
+            s.sizes.observe(responseBytes);
         }
         if (selfRequest) {
             self.inc(l.verb, l.resource, l.subresource);
+        }
+    }
+
+    /**
+     * The data points of one request shape (labels are bounded: served resources, known verbs, so are these),
+     * its counters by response code made when first needed.
+     */
+    private final class Series {
+        private final Labels l;
+        private final DistributionDataPoint duration;
+        private final DistributionDataPoint sliDuration;
+        private final DistributionDataPoint sizes;
+        private final AtomicReferenceArray<CounterFamily.CounterSeries> totals = new AtomicReferenceArray<>(600);
+
+        Series(Labels l) {
+            this.l = l;
+            duration = RequestMetrics.this.duration.series(l.verb, l.dryRun, l.group, l.version, l.resource,
+                    l.subresource, l.scope, l.component);
+            sliDuration = RequestMetrics.this.sliDuration.series(l.verb, l.group, l.version, l.resource,
+                    l.subresource, l.scope, l.component);
+            sizes = l.verb.equals("GET") || l.verb.equals("LIST") ? RequestMetrics.this.sizes.series(l.verb, l.group,
+                    l.version, l.resource, l.subresource, l.scope, l.component) : null;
+        }
+
+        CounterFamily.CounterSeries total(int code) {
+            if (code < 0 || code >= totals.length()) {
+                return newTotal(code);
+            }
+            CounterFamily.CounterSeries known = totals.get(code);
+            if (known == null) {
+                known = newTotal(code);
+                totals.set(code, known);
+            }
+            return known;
+        }
+
+        private CounterFamily.CounterSeries newTotal(int code) {
+            return RequestMetrics.this.total.series(l.verb, l.dryRun, l.group, l.version, l.resource, l.subresource,
+                    l.scope, l.component, Integer.toString(code));
         }
     }
 

@@ -1,5 +1,9 @@
 package io.kapi.metrics;
 
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
  * kube-apiserver's authentication and authorization families: attempts and their latency by result,
  * authenticated requests by (compressed) user name, and terminal authorization decisions by authorizer.
@@ -10,6 +14,9 @@ public final class SecurityMetrics {
     private final HistogramFamily duration;
     private final CounterFamily users;
     private final CounterFamily decisions;
+
+    private final Map<String, Attempts> byResult = new ConcurrentHashMap<>();
+    private final Map<String, CounterFamily.CounterSeries> byUser = new ConcurrentHashMap<>();
 
     SecurityMetrics(Metrics metrics) {
         attempts = metrics.counter(Definition.of("authentication_attempts", Stability.ALPHA,
@@ -29,11 +36,17 @@ public final class SecurityMetrics {
      * refused) or {@code error}; {@code user} the name of whom it found (null when none).
      */
     public void authenticated(String result, long startNanos, String user) {
-        attempts.inc(result);
-        duration.observeSince(startNanos, result);
+        Attempts series = byResult.computeIfAbsent(result,
+                r -> new Attempts(attempts.series(r), duration.series(r)));
+        series.count().add(1);
+        series.duration().observe((System.nanoTime() - startNanos) / 1e9);
         if (user != null) {
-            users.inc(compressUsername(user));
+            byUser.computeIfAbsent(compressUsername(user), users::series).add(1);
         }
+    }
+
+    /** The series of one authentication result (three results, a few user names: one lookup by a string each). */
+    private record Attempts(CounterFamily.CounterSeries count, DistributionDataPoint duration) {
     }
 
     /** A terminal decision ({@code allowed} or {@code denied}) of the authorizer {@code type} named {@code name}. */

@@ -26,7 +26,11 @@ final class UntypedCounter implements Collector {
     }
 
     void add(double amount, String... labels) {
-        series.computeIfAbsent(Arrays.asList(labels), k -> new DoubleAdder()).add(amount);
+        series(labels).add(amount);
+    }
+
+    DoubleAdder series(String... labels) {
+        return series.computeIfAbsent(Arrays.asList(labels), k -> new DoubleAdder());
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.kapi.request;
 
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -29,6 +28,6 @@ public final class WarningSink {
 
     /** The warnings so far, in the order first added. */
     public synchronized List<String> list() {
-        return List.copyOf(new ArrayList<>(warnings));
+        return warnings.isEmpty() ? List.of() : List.copyOf(warnings);
     }
 }
