@@ -6,6 +6,7 @@ import io.kapi.endpoint.discovery.ExternalVersion;
 import io.kapi.health.PostStartHook;
 import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.GroupVersion;
+import io.kapi.metrics.AdmissionMetrics;
 import io.kapi.registry.Registry;
 import java.time.Clock;
 import java.util.List;
@@ -63,11 +64,12 @@ public final class Aggregator implements AutoCloseable {
      *
      * @param apiserver writes APIService status as kube-apiserver itself (the API the proxy is part of)
      * @param servedHere the group-versions this server serves (never proxied)
+     * @param metrics where the availability of APIServices is shown ({@code aggregator_unavailable_apiservice})
      */
     public PostStartHook controller(LocalClient apiserver, SharedInformers informers, Predicate<GroupVersion> servedHere,
-                                    Clock clock) {
+                                    Clock clock, AdmissionMetrics metrics) {
         AggregatorController c = new AggregatorController(registry, informers, apiserver.resource(AggregatorController.API_SERVICES),
-                new Availability(registry, locator, backends), servedHere, clock, routes);
+                new Availability(registry, locator, backends), servedHere, clock, routes, metrics);
         controller = c;
         return c;
     }

@@ -12,6 +12,7 @@ import io.kapi.machinery.Conditions;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.metrics.AdmissionMetrics;
 import io.kapi.registry.ListOptions;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
@@ -63,6 +64,7 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
     }
 
     private final Registry registry;
+    private final AdmissionMetrics metrics;
     private final ResourceClient apiServices;
     private final Availability availability;
     private final Predicate<GroupVersion> servedHere;
@@ -81,7 +83,8 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
 
     AggregatorController(Registry registry, SharedInformers informers, ResourceClient apiServices,
                          Availability availability, Predicate<GroupVersion> servedHere, Clock clock,
-                         AtomicReference<Routes> routes) {
+                         AtomicReference<Routes> routes, AdmissionMetrics metrics) {
+        this.metrics = metrics;
         this.registry = registry;
         this.informers = informers;
         this.checks = new QueueController("apiservice-availability", WORKERS, this::check);
@@ -135,7 +138,12 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
         }
         queuedSpecs.clear();
         queuedSpecs.putAll(seen);
-        checked.keySet().retainAll(seen.keySet());
+        for (String gone : List.copyOf(checked.keySet())) {
+            if (!seen.containsKey(gone)) {
+                checked.remove(gone);
+                metrics.apiServiceGone(gone);
+            }
+        }
         if (resync) {
             nextResync = now + (allAvailable ? RESYNC : RETRY).toNanos();
         }
@@ -198,11 +206,17 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
     /** Writes the condition when it differs from the stored one. */
     private void writeCondition(ObjectNode apiService, Availability.Result result) {
         ObjectNode changed = apiService.deepCopy();
+        String name = ObjectMeta.of(apiService).name();
+        boolean available = "True".equals(result.status());
+        metrics.apiService(name, available); // on every check, as kube's controller sets its gauge on every sync
         if (!Conditions.set(changed, "Available", result.status(), result.reason(), result.message(), clock.instant())) {
             return;
         }
         try {
             apiServices.update(changed, "status");
+            if (!available && ApiServiceRoute.availableCondition(apiService)) {
+                metrics.apiServiceBecameUnavailable(name, result.reason());
+            }
             if (ApiServiceRoute.availableCondition(apiService) != "True".equals(result.status())) {
                 LOG.log(Level.INFO, "APIService {0} Available={1}: {2}", changed.path("metadata").path("name").asText(),
                         result.status(), result.message());

@@ -12,6 +12,7 @@ import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.resource.ApiResource;
+import io.kapi.metrics.AdmissionMetrics;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceDefinition;
 import io.kapi.registry.ResourceStore;
@@ -37,8 +38,11 @@ final class AdmissionWiring {
     private volatile Authorizer authorizer = attributes -> Decision.noOpinion();
 
     /** @throws IllegalArgumentException when the configuration file is unreadable or wrong */
+    private final AdmissionMetrics metrics;
+
     AdmissionWiring(ApiConfig.Admission config, io.kapi.machinery.features.FeatureGates gates,
-                    io.kapi.machinery.apply.FieldManagers fields, Clock clock) {
+                    io.kapi.machinery.apply.FieldManagers fields, Clock clock, AdmissionMetrics metrics) {
+        this.metrics = metrics;
         this.gates = gates;
         this.shapes = new RegistryShapes(() -> registry, fields);
         this.config = config;
@@ -51,7 +55,7 @@ final class AdmissionWiring {
     /** The chain, for the registry to build with itself as the lookup. */
     AdmissionChain chain(ObjectLookup lookup) {
         PluginContext context = new PluginContext(lookup, informers, this::updateStatus, () -> authorizer, clock, null,
-                this::resourceOf, this::definitionOf, shapes);
+                this::resourceOf, this::definitionOf, shapes, metrics);
         return AdmissionPlugins.chain(config.enable(), config.disable(), file, context, gates);
     }
 

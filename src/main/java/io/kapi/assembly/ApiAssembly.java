@@ -31,6 +31,7 @@ import io.kapi.authn.Authentications;
 import io.kapi.authn.Authenticator;
 import io.kapi.authz.Authorizer;
 import io.kapi.authz.modes.AuthorizationModes;
+import io.kapi.certs.TlsMaterial;
 import io.kapi.client.LocalClient;
 import io.kapi.client.Loopback;
 import io.kapi.controllers.GarbageCollector;
@@ -44,12 +45,8 @@ import io.kapi.controllers.StorageProtectionController;
 import io.kapi.controllers.TokensController;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.ListEncoders;
-import io.kapi.flowcontrol.FlowControl;
-import io.kapi.flowcontrol.FlowControls;
-import io.kapi.flowcontrol.ObjectCounts;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.discovery.DiscoveryHandler;
-import io.kapi.endpoint.routing.ApiRouter;
 import io.kapi.endpoint.handlers.ApplyHandler;
 import io.kapi.endpoint.handlers.Codecs;
 import io.kapi.endpoint.handlers.FieldTracking;
@@ -59,38 +56,44 @@ import io.kapi.endpoint.handlers.PatchHandler;
 import io.kapi.endpoint.handlers.ScaleHandler;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.endpoint.openapi.OpenApiHandler;
+import io.kapi.endpoint.routing.ApiRouter;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.watch.WatchConfig;
 import io.kapi.endpoint.watch.WatchHandler;
+import io.kapi.flowcontrol.FlowControl;
+import io.kapi.flowcontrol.FlowControls;
+import io.kapi.flowcontrol.ObjectCounts;
 import io.kapi.health.HealthCheck;
-import io.kapi.informers.SharedInformers;
 import io.kapi.health.PostStartHook;
+import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.GroupVersionResource;
-import io.kapi.registry.ResourceStore;
 import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.patch.PatchSchemas;
 import io.kapi.machinery.resource.ResourceTable;
 import io.kapi.machinery.schema.Schemas;
 import io.kapi.machinery.validation.SchemaValidator;
+import io.kapi.metrics.Definition;
 import io.kapi.metrics.Metrics;
-import io.kapi.registry.ReadPath;
+import io.kapi.metrics.Stability;
 import io.kapi.registry.AtRest;
+import io.kapi.registry.ReadPath;
 import io.kapi.registry.Registry;
+import io.kapi.registry.ResourceStore;
 import io.kapi.registry.StoreServices;
 import io.kapi.server.Background;
 import io.kapi.server.HandlerChain;
-import io.kapi.server.VersionHandler;
-import io.kapi.certs.TlsMaterial;
 import io.kapi.server.KapiServer;
 import io.kapi.server.ServerConfig;
+import io.kapi.server.VersionHandler;
 import io.kapi.server.filter.FilterChain;
 import io.kapi.server.filter.ServerRequest;
 import io.kapi.storage.ObservedStorage;
 import io.kapi.storage.Storage;
+import io.kapi.tracing.Tracing;
 import io.kapi.user.SystemUsers;
 import io.kapi.webhook.WebhookClient;
-import java.security.PublicKey;
 import java.io.IOException;
+import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -138,7 +141,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 fieldManagers, () -> AdmissionChain.NONE, clock, AtRest.PLAIN);
         var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
         AdmissionWiring admission = new AdmissionWiring(config.admission(), config.features().gates(), fieldManagers,
-                clock);
+                clock, metrics.admission());
         Registry registry = new Registry(table.resources(), metered,
                 new BuiltinBehaviours(new ServerHooks(services::decorate,
                         s -> new CrdStrategy(s, CrdValidation.withCel(), clock))), storeServices,
@@ -202,10 +205,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         CacheStart cacheStart = CacheStart.after(registry.caches(), bootstrapHooks);
         List<PostStartHook> hooks = new ArrayList<>(cacheStart.prerequisites());
         CrdController crds = new CrdController(registry, informers, apiserver,
-                new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry)), clock);
+                new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry),
+                        metrics.admission()), clock);
         OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi());
         PostStartHook apiServices = aggregator.controller(apiserver, informers,
-                gv -> registry.model().table().groupVersions().contains(gv), clock);
+                gv -> registry.model().table().groupVersions().contains(gv), clock, metrics.admission());
         hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers(), crds, apiServices));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
@@ -281,13 +285,31 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         Map<String, Metrics.Feature> features = new java.util.LinkedHashMap<>();
         config.features().gates().states().forEach((name, state) ->
                 features.put(name, new Metrics.Feature(state.getKey(), state.getValue())));
-        return Metrics.create(config.metrics(), VersionHandler.info(), features);
+        Metrics metrics = Metrics.create(config.metrics(), VersionHandler.info(), features);
+        metrics.counterReading(Definition.of("kapi_tracing_dropped_spans_total", Stability.ALPHA,
+                "Spans the tracing exporter dropped because its queue was full (a slow or absent collector)."),
+                Tracing::droppedSpans);
+        return metrics;
     }
 
-    /** Requests are recorded in {@code metrics}, with series only for resources {@code registry} serves. */
+    /**
+     * Requests are recorded in {@code metrics}, with series only for resources {@code registry} serves; a
+     * request of a deprecated one is noted in {@code apiserver_requested_deprecated_apis}, as kube's
+     * deprecation filter does.
+     */
     private static ServerConfig.Observability observability(Metrics metrics, Registry registry) {
-        return new ServerConfig.Observability(metrics,
-                info -> registry.resource(info.group(), info.version(), info.resource()).isPresent());
+        return new ServerConfig.Observability(metrics, info -> {
+            var definition = registry.definition(new GroupVersionResource(info.group(), info.version(), info.resource()));
+            if (definition.isEmpty()) {
+                return false;
+            }
+            String removed = definition.get().facts().removedRelease();
+            if (removed != null) {
+                String subresource = info.subresource().split("/", 2)[0]; // proxy/<path>: no series per path
+                metrics.requests().deprecatedApi(info.group(), info.version(), info.resource(), subresource, removed);
+            }
+            return true;
+        });
     }
 
     /**

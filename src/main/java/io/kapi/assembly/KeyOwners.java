@@ -58,6 +58,12 @@ final class KeyOwners implements Function<String, Owner> {
                 Owner owner = apply(prefix);
                 metrics.readWaited(owner.group(), owner.resource(), startNanos);
             }
+
+            @Override
+            public void watcherCutOff(String prefix) {
+                Owner owner = apply(prefix);
+                metrics.terminated(owner.group(), owner.resource());
+            }
         };
     }
 

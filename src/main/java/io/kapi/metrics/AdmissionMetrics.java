@@ -13,6 +13,7 @@ public final class AdmissionMetrics {
     private final HistogramFamily webhook;
     private final CounterFamily webhookRequests;
     private final CounterFamily webhookRejections;
+    private final CounterFamily webhookFailOpen;
     private final CounterFamily policyChecks;
     private final HistogramFamily policyDuration;
     private final HistogramFamily conversion;
@@ -47,6 +48,9 @@ public final class AdmissionMetrics {
                         + "400). Codes greater than 600 are truncated to 600, to keep the metrics cardinality "
                         + "bounded.",
                 "name", "type", "operation", "error_type", "rejection_code"));
+        webhookFailOpen = metrics.counter(Definition.of("apiserver_admission_webhook_fail_open_count",
+                Stability.ALPHA, "Admission webhook fail open count, identified by name and broken out for each "
+                        + "admission type (validating or admit).", "name", "type"));
         policyChecks = metrics.counter(Definition.of("apiserver_validating_admission_policy_check_total",
                 Stability.BETA, "Validation admission policy check total, labeled by policy and further identified "
                         + "by binding and enforcement action taken.",
@@ -79,17 +83,24 @@ public final class AdmissionMetrics {
 
     /**
      * One webhook call: {@code type} {@code admit} or {@code validating}; {@code code} the HTTP status (0 when
-     * no answer came); {@code errorType} {@code calling_webhook_error}, {@code apiserver_internal_error} or
-     * {@code no_error}.
+     * no answer came).
      */
-    public void webhook(String name, String type, String operation, boolean rejected, int code, String errorType,
-                        long startNanos) {
+    public void webhook(String name, String type, String operation, boolean rejected, int code, long startNanos) {
         webhook.observeSince(startNanos, name, operation, Boolean.toString(rejected), type);
-        int bounded = Math.min(code, 600);
-        webhookRequests.inc(name, type, operation, Integer.toString(bounded), Boolean.toString(rejected));
-        if (rejected) {
-            webhookRejections.inc(name, type, operation, errorType, Integer.toString(code >= 400 ? bounded : 0));
-        }
+        webhookRequests.inc(name, type, operation, Integer.toString(Math.min(code, 600)), Boolean.toString(rejected));
+    }
+
+    /**
+     * A webhook's rejection of a request: {@code errorType} {@code calling_webhook_error} (the call failed and
+     * the webhook fails closed), {@code apiserver_internal_error} or {@code no_error} (the webhook denied it).
+     */
+    public void webhookRejection(String name, String type, String operation, String errorType, int code) {
+        webhookRejections.inc(name, type, operation, errorType, Integer.toString(Math.min(code, 600)));
+    }
+
+    /** A failed call of a webhook whose failure policy is Ignore. */
+    public void webhookFailOpen(String name, String type) {
+        webhookFailOpen.inc(name, type);
     }
 
     /** One binding's check of a validating admission policy. */
@@ -102,14 +113,14 @@ public final class AdmissionMetrics {
         conversion.observeSince(startNanos, crd, from, to, Boolean.toString(succeeded));
     }
 
-    /** Whether an APIService is available; a change to unavailable is counted with {@code reason}. */
-    public void apiService(String name, boolean available, String reason) {
-        if (available) {
-            unavailable.set(0, name);
-        } else {
-            unavailable.set(1, name);
-            unavailableTotal.inc(name, reason);
-        }
+    /** Whether an APIService is available, as its last check found. */
+    public void apiService(String name, boolean available) {
+        unavailable.set(available ? 0 : 1, name);
+    }
+
+    /** An APIService that was available and is no longer, for {@code reason} (its condition's). */
+    public void apiServiceBecameUnavailable(String name, String reason) {
+        unavailableTotal.inc(name, reason);
     }
 
     /** An APIService deleted: its series goes. */

@@ -194,6 +194,15 @@ public final class Metrics {
                 .labelNames(definition.labelNames()).callback(reader).build());
     }
 
+    /** A counter without labels whose value is read when scraped (a count kept elsewhere); its name ends in {@code _total}. */
+    public void counterReading(Definition definition, java.util.function.LongSupplier value) {
+        if (!exposed(definition)) {
+            return;
+        }
+        registry.register(io.prometheus.metrics.core.metrics.CounterWithCallback.builder().name(definition.name())
+                .help(definition.exposedHelp()).callback(callback -> callback.call(value.getAsLong())).build());
+    }
+
     private <T extends io.prometheus.metrics.model.registry.Collector> T register(T collector, Definition definition,
                                                                                PrometheusRegistry target) {
         if (exposed(definition)) {

@@ -90,8 +90,8 @@ public final class RequestMetrics {
     }
 
     /**
-     * Records an answered request: its count, its latency, its SLI latency ({@code sliSeconds}: kube leaves out
-     * webhook and flow-control queue time; Kapi passes the whole latency for now) and, for reads, its size.
+     * Records an answered request: its count, its latency, its SLI latency ({@code sliSeconds}: without the time
+     * spent in admission webhooks and the flow-control queue, as kube's) and, for reads, its size.
      */
     public void completed(Labels l, int code, double seconds, double sliSeconds, long responseBytes,
                           boolean longRunning, boolean selfRequest) {

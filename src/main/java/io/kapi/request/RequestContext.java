@@ -20,21 +20,24 @@ import java.util.UUID;
  * @param fieldValidation the {@code fieldValidation} parameter, or null
  * @param userAgent the {@code User-Agent} header, or ""
  * @param warnings where warnings for the client are collected
+ * @param excluded the time spent on what the SLI latency leaves out (webhooks, the flow-control queue)
  */
 public record RequestContext(RequestInfo info, UserInfo user, String auditId, Instant deadline, boolean dryRun,
-                             String fieldManager, String fieldValidation, String userAgent, WarningSink warnings) {
+                             String fieldManager, String fieldValidation, String userAgent, WarningSink warnings,
+                             ExcludedLatency excluded) {
 
     public RequestContext {
         Objects.requireNonNull(info, "info");
         Objects.requireNonNull(auditId, "auditId");
         Objects.requireNonNull(warnings, "warnings");
+        Objects.requireNonNull(excluded, "excluded");
         userAgent = userAgent == null ? "" : userAgent;
     }
 
     /** A fresh context for {@code info}, before authentication. */
     public static RequestContext of(RequestInfo info, String auditId, Instant deadline, String userAgent) {
         return new RequestContext(info, null, auditId == null || auditId.isEmpty() ? newAuditId() : auditId,
-                deadline, false, null, null, userAgent, new WarningSink());
+                deadline, false, null, null, userAgent, new WarningSink(), new ExcludedLatency());
     }
 
     /**
@@ -43,7 +46,8 @@ public record RequestContext(RequestInfo info, UserInfo user, String auditId, In
      */
     public static RequestContext internal(UserInfo user, Verb verb) {
         RequestInfo info = new RequestInfo(true, "", verb, "", "", "", "", "", "", "");
-        return new RequestContext(info, user, newAuditId(), null, false, null, null, "kapi", new WarningSink());
+        return new RequestContext(info, user, newAuditId(), null, false, null, null, "kapi", new WarningSink(),
+                new ExcludedLatency());
     }
 
     /**
@@ -59,17 +63,17 @@ public record RequestContext(RequestInfo info, UserInfo user, String auditId, In
 
     public RequestContext withUser(UserInfo newUser) {
         return new RequestContext(info, newUser, auditId, deadline, dryRun, fieldManager, fieldValidation, userAgent,
-                warnings);
+                warnings, excluded);
     }
 
     public RequestContext withWriteOptions(boolean newDryRun, String newFieldManager, String newFieldValidation) {
         return new RequestContext(info, user, auditId, deadline, newDryRun, newFieldManager, newFieldValidation,
-                userAgent, warnings);
+                userAgent, warnings, excluded);
     }
 
     public RequestContext withInfo(RequestInfo newInfo) {
         return new RequestContext(newInfo, user, auditId, deadline, dryRun, fieldManager, fieldValidation, userAgent,
-                warnings);
+                warnings, excluded);
     }
 
     /** Whether the deadline has passed (never, for requests without one). */

@@ -52,8 +52,10 @@ public final class HandlerChain {
         List<Filter> filters = new ArrayList<>(List.of(
                 new RequestContextFilter(security.requestTimeout()),
                 new RequestLog()));
-        if (observability != null) {
-            filters.add(new RequestMetricsFilter(observability.metrics().requests(), observability.served()));
+        RequestMetricsFilter requestMetrics = observability == null ? null
+                : new RequestMetricsFilter(observability.metrics().requests(), observability.served());
+        if (requestMetrics != null) {
+            filters.add(requestMetrics);
         }
         filters.addAll(List.of(
                 new PanicRecovery(),
@@ -66,7 +68,9 @@ public final class HandlerChain {
                 new RequestTracing(),
                 audit,
                 new Impersonation(security.authorizer()),
-                new FlowControlFilter(security.flowControl(), security.requestTimeout()),
+                requestMetrics == null ? new FlowControlFilter(security.flowControl(), security.requestTimeout())
+                        : new FlowControlFilter(security.flowControl(), security.requestTimeout(),
+                                requestMetrics::terminated),
                 new Authorization(security.authorizer()),
                 new WriteOptions()));
         return FilterChain.of(filters, handler);

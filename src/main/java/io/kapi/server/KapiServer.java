@@ -20,13 +20,14 @@ import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http.MimeTypes;
 import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
-import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -299,8 +300,18 @@ public final class KapiServer implements AutoCloseable {
         ssl.setCipherComparator(HTTP2Cipher.COMPARATOR);
         ssl.setSniRequired(false);
 
-        ServerConnector connector = new ServerConnector(jetty, new SslConnectionFactory(ssl, alpn.getProtocol()),
-                alpn, h2, http11);
+        SslConnectionFactory tls = new SslConnectionFactory(ssl, alpn.getProtocol());
+        if (config.observability() != null) {
+            // kube counts the connections its TLS server logs "TLS handshake error from ..." for
+            var requests = config.observability().metrics().requests();
+            tls.addBean(new SslHandshakeListener() {
+                @Override
+                public void handshakeFailed(Event event, Throwable failure) {
+                    requests.tlsHandshakeError();
+                }
+            });
+        }
+        ServerConnector connector = new ServerConnector(jetty, tls, alpn, h2, http11);
         connector.setHost(config.bindAddress());
         connector.setPort(config.port());
         connector.setIdleTimeout(config.idleTimeout().toMillis());

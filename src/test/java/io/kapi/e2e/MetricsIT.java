@@ -101,6 +101,94 @@ final class MetricsIT {
     }
 
     @Test
+    @DisplayName("webhook calls, policy checks, deprecated APIs and failed TLS handshakes are counted as kube counts them")
+    void admissionAndEdges() throws Exception {
+        Kubectl kubectl = KAPI.kubectl();
+        kubectl.runWithInput("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingWebhookConfiguration
+                metadata: {name: metrics-webhooks}
+                webhooks:
+                - name: closed.metrics.kapi.test
+                  clientConfig: {url: "https://127.0.0.1:1/validate"}
+                  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}]
+                  objectSelector: {matchLabels: {metrics-webhook: closed}}
+                  failurePolicy: Fail
+                  timeoutSeconds: 1
+                  sideEffects: None
+                  admissionReviewVersions: [v1]
+                - name: open.metrics.kapi.test
+                  clientConfig: {url: "https://127.0.0.1:1/validate"}
+                  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}]
+                  objectSelector: {matchLabels: {metrics-webhook: open}}
+                  failurePolicy: Ignore
+                  timeoutSeconds: 1
+                  sideEffects: None
+                  admissionReviewVersions: [v1]
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: metrics-policy}
+                spec:
+                  failurePolicy: Fail
+                  matchConstraints:
+                    resourceRules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}]
+                    objectSelector: {matchLabels: {metrics-policy: check}}
+                  validations:
+                  - expression: "!has(object.data) || !('bad' in object.data)"
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: metrics-policy-binding}
+                spec:
+                  policyName: metrics-policy
+                  validationActions: [Deny]
+                """, "apply", "-f", "-").assertOk();
+        Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(300)).until("the webhooks and policy in force", () ->
+                kubectl.runWithInput(configMap("closed", "metrics-webhook: closed", "ok"), "create", "-f", "-").exitCode() != 0
+                        && kubectl.runWithInput(configMap("denied", "metrics-policy: check", "bad"), "create", "-f", "-")
+                        .exitCode() != 0);
+        kubectl.runWithInput(configMap("open", "metrics-webhook: open", "ok"), "create", "-f", "-").assertOk();
+        kubectl.runWithInput(configMap("allowed", "metrics-policy: check", "ok"), "create", "-f", "-").assertOk();
+        kubectl.run("get", "endpoints").assertOk();
+        try (java.net.Socket plain = new java.net.Socket(InetAddress.getLoopbackAddress(), KAPI.kapi().port())) {
+            plain.setSoTimeout(10_000);
+            plain.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            plain.getInputStream().readAllBytes(); // the server ends the connection: no TLS was spoken
+        }
+
+        String text = kubectl.run("get", "--raw", "/metrics").assertOk().stdout();
+        assertTrue(series(text, "apiserver_admission_webhook_rejection_count", "name=\"closed.metrics.kapi.test\"",
+                "type=\"validating\"", "operation=\"CREATE\"", "error_type=\"calling_webhook_error\"",
+                "rejection_code=\"0\""), "a fail-closed webhook that could not be called");
+        assertTrue(series(text, "apiserver_admission_webhook_request_total", "name=\"closed.metrics.kapi.test\"",
+                "code=\"0\"", "rejected=\"true\""), "its request");
+        assertTrue(series(text, "apiserver_admission_webhook_admission_duration_seconds_count",
+                "name=\"closed.metrics.kapi.test\"", "type=\"validating\"", "rejected=\"true\""), "its latency");
+        assertTrue(series(text, "apiserver_admission_webhook_fail_open_count", "name=\"open.metrics.kapi.test\"",
+                "type=\"validating\""), "a fail-open webhook's failed call");
+        assertTrue(series(text, "apiserver_admission_webhook_request_total", "name=\"open.metrics.kapi.test\"",
+                "rejected=\"false\""), "which rejected nothing");
+        assertTrue(series(text, "apiserver_validating_admission_policy_check_total", "policy=\"metrics-policy\"",
+                "policy_binding=\"metrics-policy-binding\"", "enforcement_action=\"deny\"", "error_type=\"no_error\""),
+                "a policy's denial");
+        assertTrue(series(text, "apiserver_validating_admission_policy_check_total", "policy=\"metrics-policy\"",
+                "enforcement_action=\"allow\""), "a policy's admission");
+        assertTrue(series(text, "apiserver_validating_admission_policy_check_duration_seconds_count",
+                "policy=\"metrics-policy\""), "a policy's latency");
+        assertTrue(series(text, "apiserver_requested_deprecated_apis", "group=\"\"", "version=\"v1\"",
+                "resource=\"endpoints\"", "removed_release=\"\""), "v1 Endpoints, deprecated in 1.33");
+        assertTrue(text.lines().anyMatch(l -> l.startsWith("apiserver_tls_handshake_errors_total ")
+                && Double.parseDouble(l.substring(l.indexOf(' ') + 1)) >= 1), "a connection that spoke no TLS");
+    }
+
+    private static String configMap(String prefix, String label, String key) {
+        return "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"generateName\": \"metrics-" + prefix
+                + "-\", \"labels\": {" + label.replaceAll("([^:]+): (.+)", "\"$1\": \"$2\"") + "}}, \"data\": {\""
+                + key + "\": \"v\"}}";
+    }
+
+    @Test
     @DisplayName("a request for a resource nobody serves makes no series of its own")
     void boundedLabels() {
         KAPI.kubectl().run("get", "--raw", "/api/v1/namespaces/default/nonsense" + System.nanoTime()).assertFailed();

@@ -13,6 +13,8 @@ import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.apply.FieldManagers;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.schema.Schemas;
+import io.kapi.metrics.AdmissionMetrics;
+import io.kapi.metrics.Metrics;
 import io.kapi.registry.ResourceDefinition;
 import java.time.Clock;
 import java.util.List;
@@ -33,12 +35,18 @@ import java.util.function.Supplier;
  * @param definitions the definition of a served resource (what its kind's registration says of its objects,
  *        e.g. where they hold a pod template), empty when none is served
  * @param shapes how apply configurations merge into objects and objects get their defaults
+ * @param metrics where webhook calls and policy checks are counted and timed
  */
 public record PluginContext(ObjectLookup lookup, ConfigSource live, ObjectWriter writer,
                             Supplier<Authorizer> authorizer, Clock clock, JsonNode configuration,
                             Function<GroupVersionKind, Optional<ApiResource>> kinds,
                             Function<GroupVersionResource, Optional<ResourceDefinition>> definitions,
-                            ObjectShapes shapes) {
+                            ObjectShapes shapes, AdmissionMetrics metrics) {
+
+    /** The metrics of contexts made for tests: one registry for them all, nobody reads it. */
+    private static final class TestMetrics {
+        static final AdmissionMetrics ADMISSION = Metrics.defaults().admission();
+    }
 
     /** The built-in kinds' schemas, loaded on first use by a test's context. */
     private static final class BuiltinShapes implements ObjectShapes {
@@ -70,16 +78,17 @@ public record PluginContext(ObjectLookup lookup, ConfigSource live, ObjectWriter
                 return System.nanoTime();
             }
         }, ObjectWriter.NONE, () -> attributes -> io.kapi.authz.Decision.noOpinion(), Clock.systemUTC(), null, kind -> Optional.empty(),
-                resource -> Optional.empty(), new BuiltinShapes());
+                resource -> Optional.empty(), new BuiltinShapes(), TestMetrics.ADMISSION);
     }
 
     public PluginContext withConfiguration(JsonNode configuration) {
-        return new PluginContext(lookup, live, writer, authorizer, clock, configuration, kinds, definitions, shapes);
+        return new PluginContext(lookup, live, writer, authorizer, clock, configuration, kinds, definitions, shapes,
+                metrics);
     }
 
     /** This context with {@code lookup} read through and {@code shapes} for merges and defaults. */
     public PluginContext withShapes(ObjectShapes objectShapes) {
         return new PluginContext(lookup, live, writer, authorizer, clock, configuration, kinds, definitions,
-                objectShapes);
+                objectShapes, metrics);
     }
 }

@@ -19,6 +19,15 @@ final class PolicyEvaluator {
      * counts only when the failure policy is Fail.
      */
     record Failure(int index, String message, String reason, boolean error) {
+
+        /** kube's {@code error_type} label of the check: what kind of error, or {@code no_error} for a false result. */
+        String errorType() {
+            if (!error) {
+                return "no_error";
+            }
+            return message.startsWith("compilation error") ? "compile_error"
+                    : message.contains("cost limit exceeded") ? "out_of_budget" : "internal_error";
+        }
     }
 
     /** What one evaluation found. */

@@ -45,7 +45,8 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingPlugin {
     }
 
     /** A failure of one policy under one binding. */
-    private record Denial(CompiledPolicy policy, PolicyBinding binding, String message, String reason) {
+    private record Denial(CompiledPolicy policy, PolicyBinding binding, String message, String reason,
+                          String errorType) {
     }
 
     private final PluginContext context;
@@ -93,7 +94,10 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingPlugin {
             if (policy == null || !applies(policy, binding, a)) {
                 continue;
             }
-            for (Denial d : evaluate(policy, binding, a)) {
+            long start = System.nanoTime();
+            List<Denial> denials = evaluate(policy, binding, a);
+            observe(policy, binding, denials, start);
+            for (Denial d : denials) {
                 if (binding.actions().contains("Deny") && first == null) {
                     first = d;
                 }
@@ -116,6 +120,22 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingPlugin {
         }
     }
 
+    /**
+     * kube's check metrics of one binding: {@code allow} when nothing failed, else one check per action the
+     * binding takes on the failure ({@code deny}, {@code warn}, {@code audit}).
+     */
+    private void observe(CompiledPolicy policy, PolicyBinding binding, List<Denial> denials, long start) {
+        if (denials.isEmpty()) {
+            context.metrics().policyCheck(policy.name(), binding.name(), "no_error", "allow", start);
+            return;
+        }
+        String errorType = denials.getFirst().errorType();
+        for (String action : binding.actions()) {
+            context.metrics().policyCheck(policy.name(), binding.name(), errorType,
+                    action.toLowerCase(java.util.Locale.ROOT), start);
+        }
+    }
+
     private boolean applies(CompiledPolicy policy, PolicyBinding binding, Attributes a) {
         return policy.match().matches(a, context.lookup())
                 && (binding.match() == null || binding.match().matches(a, context.lookup()));
@@ -126,7 +146,7 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingPlugin {
         PolicyParams.Resolved resolved = params.resolve(policy.paramKind(), binding, a);
         if (resolved.error() != null) {
             return policy.failOpen() ? List.of()
-                    : List.of(new Denial(policy, binding, resolved.error(), "Invalid"));
+                    : List.of(new Denial(policy, binding, resolved.error(), "Invalid", "internal_error"));
         }
         ObjectNode request = AdmissionRequests.of(a, "");
         Map<String, Object> base = new HashMap<>(AdmissionCel.activation(a, context.authorizer(), request));
@@ -141,7 +161,8 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingPlugin {
             PolicyEvaluator.Outcome outcome = PolicyEvaluator.evaluate(policy, vars,
                     CelLimits.KUBE.runtimeBudget());
             outcome.auditAnnotations().forEach(a.auditAnnotations()::put);
-            outcome.failures().forEach(f -> denials.add(new Denial(policy, binding, f.message(), f.reason())));
+            outcome.failures().forEach(f -> denials.add(new Denial(policy, binding, f.message(), f.reason(),
+                    f.errorType())));
         }
         return denials;
     }
@@ -158,7 +179,7 @@ public final class ValidatingAdmissionPolicyPlugin implements ValidatingPlugin {
             case MatchConditions.Result.Error e -> {
                 if (!policy.failOpen()) {
                     denials.add(new Denial(policy, binding, "failed to evaluate match condition \"" + e.condition()
-                            + "\": " + e.message(), "Invalid"));
+                            + "\": " + e.message(), "Invalid", "internal_error"));
                 }
                 yield false;
             }

@@ -68,6 +68,7 @@ public final class MutatingAdmissionWebhook implements ReinvocablePlugin {
         if (reinvocation.isReinvoke() && !java.util.Objects.equals(state.lastOutput, a.object())) {
             state.requireReinvokingPreviouslyInvoked();
         }
+        long start = System.nanoTime();
         try {
             for (Webhook hook : hooks) {
                 String uid = hook.configuration() + "/" + hook.index();
@@ -84,6 +85,7 @@ public final class MutatingAdmissionWebhook implements ReinvocablePlugin {
             }
         } finally {
             state.lastOutput = a.object() == null ? null : a.object().deepCopy();
+            WebhookDispatch.excludeFromSli(a, start);
         }
     }
 

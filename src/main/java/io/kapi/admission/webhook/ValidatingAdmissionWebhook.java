@@ -50,17 +50,22 @@ public final class ValidatingAdmissionWebhook implements ValidatingPlugin {
         if (hooks.isEmpty() || ConfigurationExemption.fromWebhooks(a)) {
             return;
         }
-        List<Webhook> relevant = new ArrayList<>();
-        for (Webhook hook : hooks) {
-            if (dispatch.applies(hook, a)) {
-                relevant.add(hook);
+        long start = System.nanoTime();
+        try {
+            List<Webhook> relevant = new ArrayList<>();
+            for (Webhook hook : hooks) {
+                if (dispatch.applies(hook, a)) {
+                    relevant.add(hook);
+                }
             }
+            if (relevant.size() == 1) {
+                dispatch.call(relevant.getFirst(), a);
+                return;
+            }
+            callInParallel(relevant, a);
+        } finally {
+            WebhookDispatch.excludeFromSli(a, start); // the calls run in parallel: their wall time, as kube's tracker
         }
-        if (relevant.size() == 1) {
-            dispatch.call(relevant.getFirst(), a);
-            return;
-        }
-        callInParallel(relevant, a);
     }
 
     private void callInParallel(List<Webhook> relevant, Attributes a) {

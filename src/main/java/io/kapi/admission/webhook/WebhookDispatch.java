@@ -11,11 +11,12 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.Status;
 import io.kapi.machinery.cel.CelLimits;
+import io.kapi.metrics.AdmissionMetrics;
+import io.kapi.tracing.TraceScope;
+import io.kapi.tracing.Tracing;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
-import io.kapi.tracing.TraceScope;
-import io.kapi.tracing.Tracing;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -76,11 +77,20 @@ final class WebhookDispatch {
         }
         ObjectNode request = AdmissionRequests.of(a, UUID.randomUUID().toString());
         ObjectNode response;
+        String operation = a.operation().toString();
+        long start = System.nanoTime();
         try (TraceScope span = Tracing.start("Call " + kind + " webhook", "configuration", hook.configuration(),
                 "webhook", hook.name(), "resource", a.target().resource().toString(), "subresource", a.target().subresource(),
                 "operation", a.operation().toString(), "UID", request.path("uid").asText())) {
             response = caller.call(hook, request, timeout(hook, a));
         } catch (WebhookCaller.CallFailure e) {
+            // no HTTP status of a failed call reaches here: kube's code label is 0 for those too
+            if (!hook.failOpen()) {
+                metrics().webhookRejection(hook.name(), metricType(), operation, "calling_webhook_error", 0);
+            } else {
+                metrics().webhookFailOpen(hook.name(), metricType());
+            }
+            metrics().webhook(hook.name(), metricType(), operation, !hook.failOpen(), 0, start);
             if (hook.failOpen()) {
                 LOG.log(Level.WARNING, "Failed calling webhook, failing open {0}: {1}", hook.name(), e.getMessage());
                 a.auditAnnotations().put("failed-open." + kind + ".webhook.admission.k8s.io/round_0_index_"
@@ -93,9 +103,29 @@ final class WebhookDispatch {
         response.path("auditAnnotations").properties().forEach(e ->
                 a.auditAnnotations().put(hook.name() + "/" + e.getKey(), e.getValue().asText()));
         if (!response.path("allowed").asBoolean(false)) {
-            throw denied(hook.name(), response.get("status"));
+            ApiException denial = denied(hook.name(), response.get("status"));
+            metrics().webhookRejection(hook.name(), metricType(), operation, "no_error", denial.code());
+            metrics().webhook(hook.name(), metricType(), operation, true, denial.code(), start);
+            throw denial;
         }
+        metrics().webhook(hook.name(), metricType(), operation, false, 200, start);
         return Optional.of(response);
+    }
+
+    /** Leaves the webhooks' time since {@code start} out of the request's SLI latency, as kube does. */
+    static void excludeFromSli(Attributes a, long start) {
+        if (a.request() != null) {
+            a.request().excluded().since(start);
+        }
+    }
+
+    private AdmissionMetrics metrics() {
+        return context.metrics();
+    }
+
+    /** kube's step type of a webhook in its metrics: {@code admit} for mutating ones. */
+    private String metricType() {
+        return kind.equals("mutating") ? "admit" : "validating";
     }
 
     private static Duration timeout(Webhook hook, Attributes a) {

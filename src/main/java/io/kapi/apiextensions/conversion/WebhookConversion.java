@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
+import io.kapi.metrics.AdmissionMetrics;
 import io.kapi.tracing.TraceScope;
 import io.kapi.tracing.Tracing;
 import io.kapi.webhook.WebhookClient;
@@ -30,15 +31,23 @@ public final class WebhookConversion implements ObjectConversion {
     private final WebhookClient client;
     private final WebhookEndpoint endpoint;
     private final String reviewApiVersion;
+    private final String crdName;
+    private final AdmissionMetrics metrics;
 
-    private WebhookConversion(WebhookClient client, WebhookEndpoint endpoint, String reviewApiVersion) {
+    private WebhookConversion(WebhookClient client, WebhookEndpoint endpoint, String reviewApiVersion, String crdName,
+                              AdmissionMetrics metrics) {
         this.client = client;
         this.endpoint = endpoint;
         this.reviewApiVersion = reviewApiVersion;
+        this.crdName = crdName;
+        this.metrics = metrics;
     }
 
-    /** The conversion a CRD's {@code spec.conversion.webhook} (clientConfig, conversionReviewVersions) names. */
-    public static WebhookConversion of(JsonNode webhook, WebhookClient client) {
+    /**
+     * The conversion the CRD {@code crdName}'s {@code spec.conversion.webhook} (clientConfig,
+     * conversionReviewVersions) names, its calls timed in {@code metrics}.
+     */
+    public static WebhookConversion of(JsonNode webhook, WebhookClient client, String crdName, AdmissionMetrics metrics) {
         String version = "v1";
         for (JsonNode v : webhook.path("conversionReviewVersions")) {
             if (v.asText().equals("v1") || v.asText().equals("v1beta1")) {
@@ -47,7 +56,7 @@ public final class WebhookConversion implements ObjectConversion {
             }
         }
         return new WebhookConversion(client, WebhookEndpoint.of(webhook.path("clientConfig")),
-                "apiextensions.k8s.io/" + version);
+                "apiextensions.k8s.io/" + version, crdName, metrics);
     }
 
     @Override
@@ -67,18 +76,23 @@ public final class WebhookConversion implements ObjectConversion {
         ArrayNode sent = Json.MAPPER.createArrayNode();
         pending.forEach(i -> sent.add(objects.get(i)));
         JsonNode answer;
+        long start = System.nanoTime();
+        boolean succeeded = false;
         try (TraceScope span = Tracing.start("Call conversion webhook", "from", from,
                 "desired-api-version", toApiVersion, "UID", uid)) {
             span.attribute("object-count", sent.size());
             answer = client.post(endpoint, review(uid, toApiVersion, sent), TIMEOUT);
+            JsonNode converted = convertedObjects(answer, uid, from);
+            List<ObjectNode> out = new ArrayList<>(objects);
+            ConvertedObjects.check(from, toApiVersion, sent, converted, list)
+                    .forEach((index, object) -> out.set(pending.get(index), object));
+            succeeded = true;
+            return out;
         } catch (WebhookClient.CallFailure e) {
             throw ApiException.unknown("conversion webhook for " + from + " failed: " + e.getMessage());
+        } finally {
+            metrics.conversion(crdName, first.path("apiVersion").asText(), toApiVersion, succeeded, start);
         }
-        JsonNode converted = convertedObjects(answer, uid, from);
-        List<ObjectNode> out = new ArrayList<>(objects);
-        ConvertedObjects.check(from, toApiVersion, sent, converted, list)
-                .forEach((index, object) -> out.set(pending.get(index), object));
-        return out;
     }
 
     private ObjectNode review(String uid, String toApiVersion, ArrayNode objects) {

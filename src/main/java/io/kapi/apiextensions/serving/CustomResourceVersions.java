@@ -14,6 +14,7 @@ import io.kapi.machinery.conversion.Converter;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.machinery.resource.ResourceFacts;
 import io.kapi.machinery.validation.SchemaValidator;
+import io.kapi.metrics.AdmissionMetrics;
 import io.kapi.registry.CustomKind;
 import io.kapi.registry.ResourceDefinition;
 import io.kapi.webhook.WebhookClient;
@@ -39,7 +40,11 @@ public final class CustomResourceVersions {
     private final WebhookClient webhooks;
 
     /** @param webhooks how conversion webhooks are called */
-    public CustomResourceVersions(SchemaValidator metadata, FieldManagers fields, WebhookClient webhooks) {
+    private final AdmissionMetrics metrics;
+
+    public CustomResourceVersions(SchemaValidator metadata, FieldManagers fields, WebhookClient webhooks,
+                                  AdmissionMetrics metrics) {
+        this.metrics = metrics;
         this.metadata = metadata;
         this.fields = fields;
         this.webhooks = webhooks;
@@ -92,7 +97,7 @@ public final class CustomResourceVersions {
             return Converter.NONE;
         }
         ObjectConversion conversion = crd.conversionStrategy().equals("Webhook")
-                ? WebhookConversion.of(crd.webhook(), webhooks) : new NoneConversion();
+                ? WebhookConversion.of(crd.webhook(), webhooks, crd.name(), metrics) : new NoneConversion();
         return new CustomResourceConverter(served, stored.apiVersion(), schemas, !crd.preserveUnknownFields(),
                 conversion);
     }

@@ -25,6 +25,8 @@ import java.util.List;
 public record ResourceFacts(GroupVersionKind storageVersion, String storagePath, boolean tracksGeneration,
                             boolean createOnUpdate, List<SelectableField> selectableFields, String deprecation) {
 
+    private static final String UNAVAILABLE_IN = "unavailable in v";
+
     public ResourceFacts {
         selectableFields = List.copyOf(selectableFields);
     }
@@ -50,5 +52,21 @@ public record ResourceFacts(GroupVersionKind storageVersion, String storagePath,
     /** The facts of a stored resource without special behaviours, stored as {@code storageVersion} under {@code path}. */
     public static ResourceFacts plain(GroupVersionKind storageVersion, String storagePath) {
         return new ResourceFacts(storageVersion, storagePath, false, false, List.of(), null);
+    }
+
+    /**
+     * The release that removes a deprecated resource ({@code 1.25}) as its warning names it
+     * ({@code unavailable in v1.25+}), "" when none is named; null when it is not deprecated.
+     */
+    public String removedRelease() {
+        if (deprecation == null) {
+            return null;
+        }
+        int at = deprecation.indexOf(UNAVAILABLE_IN);
+        if (at < 0) {
+            return "";
+        }
+        int end = deprecation.indexOf('+', at);
+        return end < 0 ? "" : deprecation.substring(at + UNAVAILABLE_IN.length(), end);
     }
 }

@@ -8,6 +8,7 @@ import io.kapi.request.RequestContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.ObjIntConsumer;
 
 /**
  * Flow control in the chain (kube's {@code WithPriorityAndFairness}, or {@code WithMaxInFlightLimit}),
@@ -22,23 +23,36 @@ import java.time.Instant;
  * <p>A request may wait in its queue a quarter of the time to its deadline (a quarter of
  * {@code --request-timeout} when it has none, like a watch), at most a minute: kube's request wait limit.
  */
-public record FlowControlFilter(FlowControl gate, Duration requestTimeout) implements Filter {
+public record FlowControlFilter(FlowControl gate, Duration requestTimeout, ObjIntConsumer<ServerRequest> terminations)
+        implements Filter {
 
     static final String FLOW_SCHEMA_UID = "X-Kubernetes-PF-FlowSchema-UID";
     static final String PRIORITY_LEVEL_UID = "X-Kubernetes-PF-PriorityLevel-UID";
     private static final byte[] TOO_MANY = "Too many requests, please try again later.\n".getBytes(StandardCharsets.UTF_8);
     private static final Duration MAX_WAIT = Duration.ofMinutes(1);
 
+    /** A filter whose refusals are not recorded. */
+    public FlowControlFilter(FlowControl gate, Duration requestTimeout) {
+        this(gate, requestTimeout, (request, code) -> { });
+    }
+
     @Override
     public RestResponse filter(FilterChain chain, ServerRequest request) {
         RequestContext context = request.context();
+        long start = System.nanoTime();
         Admission admission = gate.admit(context, request.rest().query(), waitUntil(context));
+        context.excluded().since(start); // kube's SLI latency leaves out the queue wait
         return switch (admission) {
-            case Admission.Rejected rejected -> classified(RestResponse.bytes(429, "text/plain; charset=utf-8", TOO_MANY)
-                    .withHeader("Retry-After", Integer.toString(rejected.retryAfterSeconds()))
-                    .withHeader("X-Content-Type-Options", "nosniff"), rejected.classification());
+            case Admission.Rejected rejected -> rejected(request, rejected);
             case Admission.Admitted admitted -> run(chain, request, admitted);
         };
+    }
+
+    private RestResponse rejected(ServerRequest request, Admission.Rejected rejected) {
+        terminations.accept(request, 429);
+        return classified(RestResponse.bytes(429, "text/plain; charset=utf-8", TOO_MANY)
+                    .withHeader("Retry-After", Integer.toString(rejected.retryAfterSeconds()))
+                    .withHeader("X-Content-Type-Options", "nosniff"), rejected.classification());
     }
 
     private RestResponse run(FilterChain chain, ServerRequest request, Admission.Admitted admitted) {

@@ -31,7 +31,8 @@ public final class RequestContextFilter implements Filter {
         RestResponse response;
         try {
             context = new RequestContext(info, loopbackUser(request), context.auditId(),
-                    deadline(info, rest.param("timeout")), false, null, null, context.userAgent(), context.warnings());
+                    deadline(info, rest.param("timeout")), false, null, null, context.userAgent(), context.warnings(),
+                    context.excluded());
             response = chain.proceed(request.withContext(context));
         } catch (ApiException e) {
             response = StatusResponses.of(e, rest.header("Accept"));

@@ -111,7 +111,19 @@ public final class RequestMetricsFilter implements Filter {
             return;
         }
         double seconds = seconds(start);
-        metrics.completed(labels, status, seconds, seconds, bytes, longRunning, self(request));
+        double sliSeconds = Math.max(0, seconds - request.context().excluded().nanos() / 1e9);
+        metrics.completed(labels, status, seconds, sliSeconds, bytes, longRunning, self(request));
+        if (status == 504 && request.context().expired()) {
+            metrics.terminated(labels, status); // kube's timeout filter records the requests it ends
+        }
+    }
+
+    /** A request the server refused to protect itself (flow control's 429), recorded as kube's filters do. */
+    public void terminated(ServerRequest request, int code) {
+        Labels labels = labels(request, request.context().info());
+        if (labels != null) {
+            metrics.terminated(labels, code);
+        }
     }
 
     private void aborted(ServerRequest request, RequestInfo info) {

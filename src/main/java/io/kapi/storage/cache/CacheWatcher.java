@@ -58,6 +58,7 @@ final class CacheWatcher implements CacheWatch {
         Delivery d = convert(event);
         if (d != null && !queue.offer(d)) {
             terminate(CUT_OFF);
+            cache.cutOff();
         }
     }
 

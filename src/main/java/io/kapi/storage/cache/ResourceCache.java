@@ -286,6 +286,11 @@ public final class ResourceCache implements AutoCloseable {
         watchers.remove(watcher);
     }
 
+    /** A watcher was cut off for not keeping up (kube's terminated watchers). */
+    void cutOff() {
+        observer.watcherCutOff(prefix);
+    }
+
     /** Stops following storage and ends every watcher. */
     @Override
     public void close() {

@@ -49,6 +49,7 @@ final class EtcdStorage implements Storage {
     private final EtcdCalls healthCalls;
     private final StorageOptions options;
     private final EtcdCompactor compactor;
+    private final DbSizeMonitor dbSize;
     private final Set<EtcdWatch> watches = ConcurrentHashMap.newKeySet();
     private final AtomicLong compacted = new AtomicLong();
     private volatile boolean closed;
@@ -62,6 +63,12 @@ final class EtcdStorage implements Storage {
         this.healthCalls = new EtcdCalls(config.healthTimeout());
         this.options = options;
         this.compactor = new EtcdCompactor(kv, calls, config.compactionInterval(), this::compacted);
+        this.dbSize = new DbSizeMonitor(client.getMaintenanceClient(), config.servers().getFirst());
+    }
+
+    @Override
+    public long sizeBytes() {
+        return closed ? -1 : dbSize.sizeBytes();
     }
 
     @Override

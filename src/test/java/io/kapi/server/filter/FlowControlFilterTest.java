@@ -50,6 +50,28 @@ class FlowControlFilterTest {
     }
 
     @Test
+    @DisplayName("a refusal is recorded as kube's request termination (429), and the queue wait is left out of the SLI")
+    void terminationAndQueueWait() {
+        FlowControl slowReject = (c, q, w) -> {
+            try {
+                Thread.sleep(30);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new FlowControl.Admission.Rejected(CLASSIFIED, 1);
+        };
+        List<Integer> terminations = new java.util.ArrayList<>();
+        ServerRequest request = get("/api/v1/namespaces/default/configmaps");
+        RestResponse r = FilterChain.of(List.of(new FlowControlFilter(slowReject, Duration.ofMinutes(1),
+                (req, code) -> terminations.add(code))), req -> { throw new AssertionError("must not run"); })
+                .proceed(request);
+        assertEquals(429, r.status());
+        assertEquals(List.of(429), terminations);
+        long excluded = request.context().excluded().nanos();
+        org.junit.jupiter.api.Assertions.assertTrue(excluded >= 30_000_000L, "the wait, left out of the SLI: " + excluded);
+    }
+
+    @Test
     @DisplayName("an admitted request carries the uids, errors too, and gives its seats back once")
     void admitted() {
         AtomicInteger released = new AtomicInteger();
