@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
 import io.kapi.user.UserInfo;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,9 +16,6 @@ import java.util.TreeMap;
  * by the request's thread; a streamed response's writer takes over once the filter has returned.
  */
 final class Event {
-
-    private static final DateTimeFormatter MICRO =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
     final Level level;
     final String auditId;
@@ -90,8 +85,8 @@ final class Event {
         if (responseObject != null) {
             e.set("responseObject", responseObject);
         }
-        e.put("requestReceivedTimestamp", MICRO.format(received));
-        e.put("stageTimestamp", MICRO.format(now));
+        e.put("requestReceivedTimestamp", MicroTimestamp.format(received));
+        e.put("stageTimestamp", MicroTimestamp.format(now));
         if (!annotations.isEmpty()) {
             ObjectNode a = e.putObject("annotations");
             annotations.forEach(a::put);

@@ -25,6 +25,7 @@ final class LogBackend implements Backend {
     private final PrintStream stdout;
     private final boolean legacy;
     private final AuditMetrics metrics;
+    private final CombinedWrites writes;
 
     /** @param file null to write to {@code stdout} */
     LogBackend(RotatingFile file, PrintStream stdout, boolean legacy, AuditMetrics metrics) {
@@ -32,6 +33,10 @@ final class LogBackend implements Backend {
         this.stdout = stdout;
         this.legacy = legacy;
         this.metrics = metrics;
+        this.writes = new CombinedWrites(file != null ? file::write : data -> {
+            stdout.write(data);
+            stdout.flush();
+        });
     }
 
     @Override
@@ -46,15 +51,7 @@ final class LogBackend implements Backend {
                 }
                 out.write('\n');
             }
-            byte[] data = out.toByteArray();
-            synchronized (this) {
-                if (file != null) {
-                    file.write(data);
-                } else {
-                    stdout.write(data);
-                    stdout.flush();
-                }
-            }
+            writes.write(out.toByteArray());
             return true;
         } catch (IOException | RuntimeException e) {
             metrics.error(name(), events.size());
@@ -65,11 +62,13 @@ final class LogBackend implements Backend {
     }
 
     @Override
-    public synchronized void shutdown() {
+    public void shutdown() {
         try {
-            if (file != null) {
-                file.close();
-            }
+            writes.closeWith(() -> {
+                if (file != null) {
+                    file.close();
+                }
+            });
         } catch (IOException e) {
             LOG.log(Level.WARNING, "closing the audit log: {0}", e.toString());
         }
