@@ -33,8 +33,8 @@ public final class PipelineBench {
     private PipelineBench() {
     }
 
-    /** One build's phases in one round. */
-    record Round(Map<String, Phase> phases) {
+    /** One build's phases in one round, and the server's CPU time per request in each (microseconds). */
+    record Round(Map<String, Phase> phases, Map<String, Double> cpuMicrosPerRequest) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -90,16 +90,32 @@ public final class PipelineBench {
                 load.patches("warmup", warm, warm);
                 load.applies("warmup", warm, warm);
                 Map<String, Phase> phases = new LinkedHashMap<>();
-                Phase created = load.creates("bench", counts.get("create"));
-                phases.put("create", created);
-                phases.put("get", load.gets("bench", created.ok(), counts.get("get")));
-                phases.put("merge patch", load.patches("bench", created.ok(), counts.get("merge patch")));
-                phases.put("apply", load.applies("bench", created.ok(), counts.get("apply")));
-                return new Round(phases);
+                Map<String, Double> cpu = new LinkedHashMap<>();
+                ProcessHandle server = ProcessHandle.of(kapi.serverPid()).orElseThrow();
+                Phase created = measured(server, "create", phases, cpu, () -> load.creates("bench", counts.get("create")));
+                measured(server, "get", phases, cpu, () -> load.gets("bench", created.ok(), counts.get("get")));
+                measured(server, "merge patch", phases, cpu,
+                        () -> load.patches("bench", created.ok(), counts.get("merge patch")));
+                measured(server, "apply", phases, cpu, () -> load.applies("bench", created.ok(), counts.get("apply")));
+                return new Round(phases, cpu);
             } finally {
                 pool.forEach(ApiClient::close);
             }
         }
+    }
+
+    /**
+     * Runs one phase and notes the server's CPU time per request during it: less sensitive than throughput
+     * to what else the machine runs (the JVM's CPU time, from /proc, over the requests answered).
+     */
+    private static Phase measured(ProcessHandle server, String name, Map<String, Phase> phases, Map<String, Double> cpu,
+                                  java.util.function.Supplier<Phase> run) {
+        Duration before = server.info().totalCpuDuration().orElse(Duration.ZERO);
+        Phase phase = run.get();
+        Duration after = server.info().totalCpuDuration().orElse(Duration.ZERO);
+        phases.put(name, phase);
+        cpu.put(name, after.minus(before).toNanos() / 1e3 / Math.max(1, phase.ok()));
+        return phase;
     }
 
     private static String render(Map<String, List<Round>> results) {
@@ -112,6 +128,7 @@ public final class PipelineBench {
         out.append('\n');
         for (String phase : PHASES) {
             row(out, PLURALS.get(phase) + "/s", results, names, phase, Phase::perSecond, "%.0f");
+            cpuRow(out, phase + " CPU µs/request", results, names, phase);
             row(out, phase + " median (ms)", results, names, phase, Phase::medianMillis, "%.2f");
             row(out, phase + " p99 (ms)", results, names, phase, Phase::p99Millis, "%.2f");
             row(out, phase + " failed", results, names, phase, p -> p.failed(), "%.0f");
@@ -130,6 +147,24 @@ public final class PipelineBench {
             double median = values.get(values.size() / 2);
             medians.add(median);
             out.append(String.format("%14s", String.format(format, median)));
+        }
+        if (medians.size() == 2 && medians.get(0) != 0) {
+            out.append(String.format("%14s", String.format("%.2f", medians.get(1) / medians.get(0))));
+        }
+        out.append('\n');
+    }
+
+    private static void cpuRow(StringBuilder out, String label, Map<String, List<Round>> results, List<String> names,
+                               String phase) {
+        out.append(String.format("%-26s", label));
+        List<Double> medians = new ArrayList<>();
+        for (String name : names) {
+            List<Double> values = new ArrayList<>(results.get(name).stream()
+                    .map(r -> r.cpuMicrosPerRequest().get(phase)).toList());
+            values.sort(Comparator.naturalOrder());
+            double median = values.get(values.size() / 2);
+            medians.add(median);
+            out.append(String.format("%14s", String.format("%.0f", median)));
         }
         if (medians.size() == 2 && medians.get(0) != 0) {
             out.append(String.format("%14s", String.format("%.2f", medians.get(1) / medians.get(0))));
