@@ -17,6 +17,7 @@ import io.kapi.health.PostStartHook;
 import io.kapi.informers.SharedInformers;
 import io.kapi.registry.Registry;
 import io.kapi.user.SystemUsers;
+import io.kapi.workloads.Workloads;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -59,6 +60,8 @@ record InProcessControllers(List<PostStartHook> hooks, List<AutoCloseable> resou
             made.add(new PolicyStatusController(as(loopback, "validatingadmissionpolicy-status-controller"),
                     registry, policies, informers));
         }
+        made.addAll(Workloads.create(on::enabled, account -> as(loopback, account), informers,
+                java.time.Clock.systemUTC()));
         List<PostStartHook> hooks = new ArrayList<>();
         List<AutoCloseable> resources = new ArrayList<>();
         for (Object c : made) {
