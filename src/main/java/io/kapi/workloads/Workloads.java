@@ -22,7 +22,8 @@ public final class Workloads {
 
     public static final List<Controller> ALL = List.of(
             new Controller("replicaset-controller", "replicaset-controller"),
-            new Controller("replicationcontroller-controller", "replication-controller"));
+            new Controller("replicationcontroller-controller", "replication-controller"),
+            new Controller("deployment-controller", "deployment-controller"));
 
     private Workloads() {
     }
@@ -45,6 +46,7 @@ public final class Workloads {
                         client, informers, clock);
                 case "replicationcontroller-controller" -> new ReplicaSetController(
                         ReplicaSetController.Kind.REPLICATION_CONTROLLERS, client, informers, clock);
+                case "deployment-controller" -> new DeploymentController(client, informers, clock);
                 default -> throw new IllegalStateException(c.name());
             });
         }
