@@ -23,7 +23,9 @@ public final class Workloads {
     public static final List<Controller> ALL = List.of(
             new Controller("replicaset-controller", "replicaset-controller"),
             new Controller("replicationcontroller-controller", "replication-controller"),
-            new Controller("deployment-controller", "deployment-controller"));
+            new Controller("deployment-controller", "deployment-controller"),
+            new Controller("endpoints-controller", "endpoint-controller"),
+            new Controller("endpointslice-controller", "endpointslice-controller"));
 
     private Workloads() {
     }
@@ -47,6 +49,8 @@ public final class Workloads {
                 case "replicationcontroller-controller" -> new ReplicaSetController(
                         ReplicaSetController.Kind.REPLICATION_CONTROLLERS, client, informers, clock);
                 case "deployment-controller" -> new DeploymentController(client, informers, clock);
+                case "endpoints-controller" -> new EndpointsController(client, informers, clock);
+                case "endpointslice-controller" -> new EndpointSliceController(client, informers, clock);
                 default -> throw new IllegalStateException(c.name());
             });
         }
