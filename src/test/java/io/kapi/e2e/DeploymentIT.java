@@ -70,6 +70,14 @@ final class DeploymentIT {
         }
     }
 
+    /** Marks the Pods Ready, as a kubelet would, until {@code condition} holds: a rollout goes step by step. */
+    private static void readyUntil(String what, String selector, Await.Condition condition) {
+        WAIT.until(what, () -> {
+            markAllReady(selector);
+            return condition.holds();
+        });
+    }
+
     @Test
     @DisplayName("kubectl create deployment --replicas=3 shows a ReplicaSet <deploy>-<hash> and 3 Pods; Available once ready")
     void create() throws InterruptedException {
@@ -115,11 +123,7 @@ final class DeploymentIT {
         String second = names("rs", "app=roll").stream().filter(n -> !n.equals(first)).findFirst().orElseThrow();
         assertEquals("nginx:2.0", get("rs/" + second, "{.spec.template.spec.containers[0].image}"));
         assertEquals("2", get("rs/" + second, "{.metadata.annotations.deployment\\.kubernetes\\.io/revision}"));
-        for (int i = 0; i < 10 && !get("deploy/roll", "{.status.updatedReplicas}/{.status.replicas}").equals("2/2"); i++) {
-            markAllReady("app=roll");
-            Thread.sleep(300);
-        }
-        WAIT.until("the old ReplicaSet scaled to 0", () -> get("rs/" + first, "{.spec.replicas}").equals("0"));
+        readyUntil("the old ReplicaSet scaled to 0", "app=roll", () -> get("rs/" + first, "{.spec.replicas}").equals("0"));
         String history = kubectl("rollout", "history", "deployment/roll").assertOk().stdout();
         assertTrue(history.matches("(?s).*REVISION\\s+CHANGE-CAUSE\\s+1\\s+<none>\\s+2\\s+<none>.*"), history);
         markAllReady("app=roll");
@@ -128,11 +132,8 @@ final class DeploymentIT {
                 () -> get("rs/" + first, "{.metadata.annotations.deployment\\.kubernetes\\.io/revision}").equals("3"));
         assertEquals("1", get("rs/" + first, "{.metadata.annotations.deployment\\.kubernetes\\.io/revision-history}"));
         assertEquals("nginx:1.0", get("deploy/roll", "{.spec.template.spec.containers[0].image}"));
-        for (int i = 0; i < 10 && !get("rs/" + first, "{.spec.replicas}").equals("2"); i++) {
-            markAllReady("app=roll");
-            Thread.sleep(300);
-        }
-        WAIT.until("the first ReplicaSet at 2", () -> get("rs/" + first, "{.spec.replicas}").equals("2"));
+        readyUntil("the first ReplicaSet at 2, the second at 0", "app=roll",
+                () -> get("rs/" + first, "{.spec.replicas}").equals("2") && get("rs/" + second, "{.spec.replicas}").equals("0"));
         assertEquals(2, names("rs", "app=roll").size(), "no third ReplicaSet");
         String after = kubectl("rollout", "history", "deployment/roll").assertOk().stdout();
         assertTrue(after.matches("(?s).*REVISION\\s+CHANGE-CAUSE\\s+2\\s+<none>\\s+3\\s+<none>.*"), after);
