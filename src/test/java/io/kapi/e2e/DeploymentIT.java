@@ -172,4 +172,23 @@ final class DeploymentIT {
         markAllReady("app=rec");
         WAIT.until("the old ReplicaSet cleaned up (revisionHistoryLimit 0)", () -> !names("rs", "app=rec").contains(first));
     }
+
+    @Test
+    @DisplayName("Pods never Ready: Progressing turns False with ProgressDeadlineExceeded after progressDeadlineSeconds")
+    void progressDeadline() throws InterruptedException {
+        KAPI.kubectl().runWithInput("""
+                {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"stuck"},"spec":{"replicas":1,\
+                "progressDeadlineSeconds":2,"selector":{"matchLabels":{"app":"stuck"}},\
+                "template":{"metadata":{"labels":{"app":"stuck"}},"spec":{"containers":[{"name":"c","image":"a"}]}}}}""",
+                "create", "-n", NS, "-f", "-").assertOk();
+        WAIT.until("the deadline exceeded", () -> get("deploy/stuck",
+                "{.status.conditions[?(@.type==\"Progressing\")].status}/{.status.conditions[?(@.type==\"Progressing\")].reason}")
+                .equals("False/ProgressDeadlineExceeded"));
+        String rs = names("rs", "app=stuck").getFirst();
+        assertEquals("ReplicaSet \"" + rs + "\" has timed out progressing.",
+                get("deploy/stuck", "{.status.conditions[?(@.type==\"Progressing\")].message}"));
+        kubectl("rollout", "pause", "deployment/stuck").assertOk();
+        kubectl("scale", "deployment/stuck", "--replicas=2").assertOk();
+        WAIT.until("a paused Deployment still scales", () -> names("pods", "app=stuck").size() == 2);
+    }
 }
