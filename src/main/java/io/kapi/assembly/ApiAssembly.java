@@ -34,15 +34,7 @@ import io.kapi.authz.modes.AuthorizationModes;
 import io.kapi.certs.TlsMaterial;
 import io.kapi.client.LocalClient;
 import io.kapi.client.Loopback;
-import io.kapi.controllers.GarbageCollector;
 import io.kapi.controllers.LegacyTokenTracking;
-import io.kapi.controllers.NamespaceController;
-import io.kapi.controllers.PolicyStatusController;
-import io.kapi.controllers.QuotaStatusController;
-import io.kapi.controllers.RootCaPublisher;
-import io.kapi.controllers.ServiceAccountController;
-import io.kapi.controllers.StorageProtectionController;
-import io.kapi.controllers.TokensController;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.ListEncoders;
 import io.kapi.endpoint.RestHandler;
@@ -195,7 +187,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         legacyTokens.bind(apiserver);
         List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
         BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, informers, storage, new BootstrapHooks.Endpoint(
-                config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()), config.standalone());
+                config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()),
+                config.effectiveControllers().enabled("clusterrole-aggregation-controller"));
         // the bootstrap hooks write into the system namespaces: they wait for them rather than fail and retry
         List<PostStartHook> afterNamespaces = new ArrayList<>(bootstrap.hooks());
         afterNamespaces.add(new AuthenticationInfo(apiserver.resource("", "v1", "configmaps"), config.authentication()));
@@ -215,41 +208,10 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         hooks.add(eventTtl);
         List<AutoCloseable> resources = new ArrayList<>(List.of(openApiWarmUp, listEncoders, crds, aggregator, bootstrap, services,
                 eventTtl, authorization.resources()));
-        if (config.standalone()) {
-            NamespaceController namespaces = new NamespaceController(
-                    loopback.as(SystemUsers.controller("namespace-controller"), CONTROLLER_AGENT), registry, informers);
-            ServiceAccountController accounts = new ServiceAccountController(
-                    loopback.as(SystemUsers.controller("service-account-controller"), CONTROLLER_AGENT), informers);
-            GarbageCollector collector = new GarbageCollector(
-                    loopback.as(SystemUsers.controller("generic-garbage-collector"), CONTROLLER_AGENT), registry,
-                    informers);
-            TokensController tokens = new TokensController(
-                    loopback.as(SystemUsers.CONTROLLER_MANAGER, CONTROLLER_AGENT), registry, keys,
-                    ClusterCa.read(config.dataDir()), informers);
-            hooks.addAll(List.of(namespaces, accounts, collector, tokens));
-            resources.addAll(List.of(namespaces, accounts, collector, tokens));
-            String clusterCa = ClusterCa.read(config.dataDir());
-            if (clusterCa != null) {
-                RootCaPublisher rootCa = new RootCaPublisher(
-                        loopback.as(SystemUsers.controller("root-ca-cert-publisher"), CONTROLLER_AGENT), clusterCa,
-                        informers);
-                hooks.add(rootCa);
-                resources.add(rootCa);
-            }
-            StorageProtectionController protection = new StorageProtectionController(
-                    loopback.as(SystemUsers.controller("pvc-protection-controller"), CONTROLLER_AGENT),
-                    loopback.as(SystemUsers.controller("pv-protection-controller"), CONTROLLER_AGENT), registry,
-                    informers);
-            QuotaStatusController quotas = new QuotaStatusController(
-                    loopback.as(SystemUsers.controller("resourcequota-controller"), CONTROLLER_AGENT), registry,
-                    informers);
-            PolicyStatusController policies = new PolicyStatusController(
-                    loopback.as(SystemUsers.controller("validatingadmissionpolicy-status-controller"), CONTROLLER_AGENT),
-                    registry, new PolicyTypeChecker(new ServedTypes(() -> models.get().table(), () -> models.get().schemas())),
-                    informers);
-            hooks.addAll(List.of(protection, quotas, policies));
-            resources.addAll(List.of(protection, quotas, policies));
-        }
+        InProcessControllers controllers = InProcessControllers.create(config, loopback, registry, informers, keys,
+                new PolicyTypeChecker(new ServedTypes(() -> models.get().table(), () -> models.get().schemas())));
+        hooks.addAll(controllers.hooks());
+        resources.addAll(controllers.resources());
         resources.add(flowControl.resources());
         resources.add(informers);
         resources.add(registry);

@@ -37,6 +37,8 @@ import java.util.Objects;
  *        else on their first request (the default: a test's server seldom serves them, and the build costs
  *        a second of CPU)
  * @param metrics the metrics flags
+ * @param flowControl {@code --enable-priority-and-fairness} and the in-flight limits
+ * @param controllers the in-process controllers {@code --controllers} selects (when {@code standalone})
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
@@ -44,7 +46,8 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
                         List<String> authorizationModes, Admission admission, EtcdConfig etcd,
                         AuthenticationConfig authentication, AuthorizationConfig authorization, Features features,
                         AggregatorConfig aggregator, boolean warmOpenApi,
-                        io.kapi.metrics.MetricsOptions metrics, FlowControls.Settings flowControl) {
+                        io.kapi.metrics.MetricsOptions metrics, FlowControls.Settings flowControl,
+                        io.kapi.controllers.ControllerSelection controllers) {
 
     /**
      * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
@@ -105,6 +108,12 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         Objects.requireNonNull(authorization, "authorization");
         Objects.requireNonNull(features, "features");
         Objects.requireNonNull(aggregator, "aggregator");
+        Objects.requireNonNull(controllers, "controllers");
+    }
+
+    /** The controllers that run: those selected when standalone, none otherwise. */
+    public io.kapi.controllers.ControllerSelection effectiveControllers() {
+        return standalone ? controllers : io.kapi.controllers.ControllerSelection.NONE;
     }
 
     public static Builder builder() {
@@ -133,6 +142,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private boolean warmOpenApi;
         private io.kapi.metrics.MetricsOptions metrics = io.kapi.metrics.MetricsOptions.DEFAULT;
         private FlowControls.Settings flowControl = FlowControls.Settings.DEFAULT;
+        private io.kapi.controllers.ControllerSelection controllers = io.kapi.controllers.ControllerSelection.DEFAULT;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -235,10 +245,17 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        /** {@code --controllers}: which in-process controllers run when {@link #standalone}. */
+        public Builder controllers(io.kapi.controllers.ControllerSelection v) {
+            controllers = v;
+            return this;
+        }
+
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
-                    etcd, authentication, authorization, features, aggregator, warmOpenApi, metrics, flowControl);
+                    etcd, authentication, authorization, features, aggregator, warmOpenApi, metrics, flowControl,
+                    controllers);
         }
     }
 }

@@ -223,6 +223,20 @@ final class Flags {
                     "Run the in-process controllers a cluster without kube-controller-manager needs (namespace "
                             + "deletion, default service accounts, garbage collection). Turn off when a kube-controller-manager runs against this server.",
                     true, false, (b, v) -> b.standalone = bool(v)),
+            new Flag("controllers", null, KAPI, "strings", null,
+                    "A list of controllers to enable, as kube-controller-manager's flag. '*' enables all on-by-default "
+                            + "controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller "
+                            + "named 'foo'. Names are kube-controller-manager's (e.g. deployment-controller, or the "
+                            + "alias deployment). Without this flag Kapi runs namespace-controller, "
+                            + "serviceaccount-controller, garbage-collector-controller, "
+                            + "serviceaccount-token-controller, root-ca-certificate-publisher-controller, "
+                            + "persistentvolumeclaim-protection-controller, persistentvolume-protection-controller, "
+                            + "resourcequota-controller, validatingadmissionpolicy-status-controller and "
+                            + "clusterrole-aggregation-controller; '*' adds the workload controllers Kapi has "
+                            + "(deployment-controller, replicaset-controller, replicationcontroller-controller, "
+                            + "endpoints-controller, endpointslice-controller). Kapi's controllers take no part in "
+                            + "leader election: turn off those a kube-controller-manager beside Kapi runs.",
+                    true, true, (b, v) -> b.controllers = append(b.controllers == null ? List.of() : b.controllers, v)),
             new Flag("logging-format", null, "Logs", "string", "\"text\"",
                     "Sets the log format. Permitted formats: \"json\", \"text\".",
                     true, false, (b, v) -> b.logging = b.logging.withFormat(io.kapi.logs.LogFormat.parse(v))),

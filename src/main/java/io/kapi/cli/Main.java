@@ -142,6 +142,7 @@ public final class Main {
                 .advertiseAddress(advertise)
                 .securePort(options.securePort())
                 .standalone(options.standalone())
+                .controllers(options.controllerSelection())
                 .eventTtl(options.eventTtl())
                 .serviceAccountIssuer(options.serviceAccountIssuers().isEmpty() ? null
                         : options.serviceAccountIssuers().getFirst())

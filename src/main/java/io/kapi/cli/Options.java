@@ -32,6 +32,8 @@ import java.util.Set;
  *                and its manifest
  * @param logging {@code --logging-format}, {@code --vmodule}, {@code --log-flush-frequency}
  * @param tracingConfigFile {@code --tracing-config-file}, or null for no tracing
+ * @param controllers {@code --controllers} as given (kube-controller-manager's selectors), or null for Kapi's
+ *                    default set ({@link io.kapi.controllers.ControllerSelection#DEFAULT})
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -46,7 +48,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       List<String> featureGates, List<String> runtimeConfig,
                       io.kapi.aggregator.AggregatorConfig aggregator, io.kapi.metrics.MetricsOptions metrics,
                       boolean enablePriorityAndFairness, int maxMutatingRequestsInflight, LogOptions logging,
-                      Path tracingConfigFile) {
+                      Path tracingConfigFile, List<String> controllers) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -61,6 +63,19 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         serviceAccountIssuers = List.copyOf(serviceAccountIssuers);
         featureGates = List.copyOf(featureGates);
         runtimeConfig = List.copyOf(runtimeConfig);
+        controllers = controllers == null ? null : List.copyOf(controllers);
+    }
+
+    /**
+     * The in-process controllers that run: none without {@code --standalone}, else those {@code --controllers}
+     * selects, else Kapi's default set.
+     */
+    public io.kapi.controllers.ControllerSelection controllerSelection() {
+        if (!standalone) {
+            return io.kapi.controllers.ControllerSelection.NONE;
+        }
+        return controllers == null ? io.kapi.controllers.ControllerSelection.DEFAULT
+                : io.kapi.controllers.ControllerSelection.parse(controllers);
     }
 
     /**
@@ -180,6 +195,15 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         if (eventTtl.isNegative() || eventTtl.isZero()) {
             errors.add("--event-ttl must be greater than 0");
         }
+        if (controllers != null) {
+            List<String> problems = io.kapi.controllers.ControllerSelection.parse(controllers).problems();
+            if (!problems.isEmpty()) {
+                errors.add("validation failed for '--controllers': [" + String.join(", ", problems) + "]");
+            }
+            if (!standalone) {
+                errors.add("--controllers selects in-process controllers, which --standalone=false turns off");
+            }
+        }
         if (verbosity < 0) {
             errors.add("-v must not be negative");
         }
@@ -261,6 +285,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         int maxMutatingRequestsInflight = 200;
         LogOptions logging = LogOptions.DEFAULT;
         Path tracingConfigFile;
+        List<String> controllers; // null: Kapi's default set
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -290,7 +315,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     audit, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
                     authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
-                    metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight, logging, tracingConfigFile);
+                    metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight, logging, tracingConfigFile,
+                    controllers);
         }
 
         /** The metrics flags; {@code --allow-metric-labels} entries win over the manifest's. */

@@ -179,7 +179,11 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
     }
 
     private static KapiServer start(KapiTest config) {
-        return KapiServer.builder()
+        KapiServer.Builder builder = KapiServer.builder();
+        if (config.controllers().length > 0) {
+            builder.controllers(config.controllers());
+        }
+        return builder
                 .storage(config.storage())
                 .authentication(config.authentication())
                 .authorizationModes(config.authorizationModes())

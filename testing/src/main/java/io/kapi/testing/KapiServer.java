@@ -207,6 +207,7 @@ public final class KapiServer implements AutoCloseable {
         private List<String> disableAdmissionPlugins = List.of();
         private final List<String> crds = new ArrayList<>();
         private boolean standaloneControllers = true;
+        private List<String> controllers;
         private Duration startTimeout = Duration.ofMinutes(1);
 
         private Builder() {
@@ -285,6 +286,21 @@ public final class KapiServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * kube-controller-manager's {@code --controllers}, as {@code bin/kapi} takes it: {@code "*"} (every
+         * controller kube turns on by default, with the workload controllers: deployment, replicaset,
+         * replicationcontroller, endpoints, endpointslice), {@code "foo"} (on), {@code "-foo"} (off), in kube's
+         * names ({@code "deployment-controller"} or the alias {@code "deployment"}). Not called: bin/kapi's
+         * default set (namespaces, service accounts, garbage collection and the others it ran before, no
+         * workload controller). Applies while {@link #standaloneControllers} is on.
+         *
+         * <p>Pods stay Pending (no kubelet): a test marks a Pod ready through its {@code status} subresource.
+         */
+        public Builder controllers(String... selectors) {
+            controllers = List.of(selectors);
+            return this;
+        }
+
         /** How long {@link #start()} waits for the server to become ready (default 1 minute). */
         public Builder startTimeout(Duration timeout) {
             startTimeout = Objects.requireNonNull(timeout, "timeout");
@@ -302,7 +318,7 @@ public final class KapiServer implements AutoCloseable {
         public KapiServer start() {
             List<CrdInstaller.Manifest> manifests = CrdInstaller.read(crds);
             KapiServer server = Launcher.start(new Launcher.Settings(storage, port, authentication, authorizationModes,
-                    enableAdmissionPlugins, disableAdmissionPlugins, standaloneControllers, startTimeout));
+                    enableAdmissionPlugins, disableAdmissionPlugins, standaloneControllers, startTimeout, controllers));
             if (!manifests.isEmpty()) {
                 try {
                     CrdInstaller.install(server.admin(), manifests, startTimeout);
@@ -326,7 +342,7 @@ public final class KapiServer implements AutoCloseable {
             List<CrdInstaller.Manifest> manifests = CrdInstaller.read(crds);
             InMemoryKapi kapi = Launcher.startInMemory(new Launcher.Settings(storage, port, authentication,
                     authorizationModes, enableAdmissionPlugins, disableAdmissionPlugins, standaloneControllers,
-                    startTimeout));
+                    startTimeout, controllers));
             if (!manifests.isEmpty()) {
                 try {
                     CrdInstaller.install(kapi.admin(), manifests, startTimeout);

@@ -82,6 +82,9 @@ public @interface KapiTest {
     /** See {@link KapiServer.Builder#standaloneControllers}. */
     boolean standaloneControllers() default true;
 
+    /** See {@link KapiServer.Builder#controllers}; empty (the default) is bin/kapi's default set. */
+    String[] controllers() default {};
+
     /** CustomResourceDefinitions to install before the tests run: files or {@code classpath:} resources, see {@link KapiServer.Builder#crds}. */
     String[] crds() default {};
 

@@ -36,7 +36,7 @@ final class Launcher {
     /** The builder's values, checked. */
     record Settings(StorageBackend storage, int port, boolean authentication, List<String> authorizationModes,
                     List<String> enableAdmissionPlugins, List<String> disableAdmissionPlugins,
-                    boolean standaloneControllers, Duration startTimeout) {
+                    boolean standaloneControllers, Duration startTimeout, List<String> controllers) {
     }
 
     /**
@@ -126,6 +126,12 @@ final class Launcher {
 
     /** Refuses an unknown or repeated mode, or unknown plugins, before anything starts. */
     private static void check(Settings settings) {
+        if (settings.controllers() != null) {
+            List<String> problems = io.kapi.controllers.ControllerSelection.parse(settings.controllers()).problems();
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException("controllers: " + String.join(", ", problems));
+            }
+        }
         Quiet.logs();
         // building the modes needs the API (RBAC reads it): their names are checked first
         AuthorizationModes.validate(settings.authorizationModes());
@@ -182,6 +188,8 @@ final class Launcher {
                 .advertiseAddress(LOOPBACK)
                 .securePort(port)
                 .standalone(settings.standaloneControllers())
+                .controllers(settings.controllers() == null ? io.kapi.controllers.ControllerSelection.DEFAULT
+                        : io.kapi.controllers.ControllerSelection.parse(settings.controllers()))
                 .admission(admission(settings))
                 .build();
     }

@@ -157,6 +157,29 @@ class KapiServerBuilderTest {
     }
 
     @Test
+    @DisplayName("controllers(\"*\") adds the workload controllers: a Deployment gets its ReplicaSet and Pods; the default has none")
+    void workloadControllers() {
+        var deployment = new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withNewMetadata().withName("web")
+                .endMetadata().withNewSpec().withReplicas(2).withNewSelector().addToMatchLabels("app", "web").endSelector()
+                .withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata().withNewSpec()
+                .addNewContainer().withName("c").withImage("nginx").endContainer().endSpec().endTemplate().endSpec().build();
+        try (KapiServer kapi = KapiServer.builder().controllers("*").start();
+             KubernetesClient client = Fabric8Clients.client(kapi)) {
+            client.apps().deployments().inNamespace("default").resource(deployment).create();
+            Await.atMost(Duration.ofSeconds(60)).every(Duration.ofMillis(100)).until("2 pods",
+                    () -> client.pods().inNamespace("default").withLabel("app", "web").list().getItems().size() == 2);
+            assertEquals(1, client.apps().replicaSets().inNamespace("default").list().getItems().size());
+        }
+        try (KapiServer kapi = KapiServer.builder().start(); KubernetesClient client = Fabric8Clients.client(kapi)) {
+            client.apps().deployments().inNamespace("default").resource(deployment).create();
+            assertTrue(client.apps().replicaSets().inNamespace("default").list().getItems().isEmpty());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> KapiServer.builder().controllers("replicasets").start());
+        assertEquals("controllers: \"replicasets\" is not in the list of known controllers", e.getMessage());
+    }
+
+    @Test
     @DisplayName("standalone controllers off: a bare API server, nothing acts on namespaces")
     void bareApiServer() throws InterruptedException {
         try (KapiServer kapi = KapiServer.builder().standaloneControllers(false).start();

@@ -1,0 +1,75 @@
+package io.kapi.workloads;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.client.ResourceClient;
+import io.kapi.machinery.ApiException;
+import io.kapi.machinery.Json;
+import io.kapi.machinery.ObjectMeta;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * client-go's legacy event recorder, as kube-controller-manager's controllers use it: a core/v1 Event
+ * named {@code <object>.<nanoseconds in hex>}, {@code source.component} and {@code reportingComponent} the
+ * controller's name, written in the background under the controller's identity (a failed event is only
+ * logged, as kube's broadcaster drops it).
+ */
+final class EventRecorder {
+
+    private static final System.Logger LOG = System.getLogger(EventRecorder.class.getName());
+
+    private final ResourceClient events;
+    private final String component;
+    private final Clock clock;
+
+    EventRecorder(ResourceClient events, String component, Clock clock) {
+        this.events = events;
+        this.component = component;
+        this.clock = clock;
+    }
+
+    void normal(ObjectNode about, String reason, String message) {
+        record(about, "Normal", reason, message);
+    }
+
+    void warning(ObjectNode about, String reason, String message) {
+        record(about, "Warning", reason, message);
+    }
+
+    private void record(ObjectNode about, String type, String reason, String message) {
+        ObjectMeta meta = ObjectMeta.of(about);
+        Instant now = clock.instant();
+        long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        ObjectNode event = Json.object();
+        event.put("apiVersion", "v1");
+        event.put("kind", "Event");
+        event.putObject("metadata").put("name", meta.name() + "." + Long.toHexString(nanos))
+                .put("namespace", meta.namespace());
+        ObjectNode involved = event.putObject("involvedObject");
+        involved.put("kind", about.path("kind").asText());
+        involved.put("namespace", meta.namespace());
+        involved.put("name", meta.name());
+        involved.put("uid", meta.uid());
+        involved.put("apiVersion", about.path("apiVersion").asText());
+        involved.put("resourceVersion", meta.resourceVersion());
+        event.put("reason", reason);
+        event.put("message", message);
+        event.putObject("source").put("component", component);
+        event.put("firstTimestamp", ObjectMeta.format(now));
+        event.put("lastTimestamp", ObjectMeta.format(now));
+        event.put("count", 1);
+        event.put("type", type);
+        event.putNull("eventTime");
+        event.put("reportingComponent", component);
+        event.put("reportingInstance", "");
+        Thread.ofVirtual().name("event-" + component).start(() -> {
+            try {
+                events.createOnly(meta.namespace(), event);
+            } catch (ApiException e) {
+                LOG.log(Level.DEBUG, "{0}: event {1} on {2} not written: {3}", component, reason, meta.name(),
+                        e.getMessage());
+            }
+        });
+    }
+}

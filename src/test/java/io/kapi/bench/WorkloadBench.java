@@ -1,0 +1,91 @@
+package io.kapi.bench;
+
+import io.kapi.e2e.ApiClient;
+import io.kapi.e2e.KapiProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The workload controllers' cost and speed on a real {@code bin/kapi} (memory storage): how long a Deployment
+ * of {@code --replicas} (default 100) takes to have its ReplicaSet and all its Pods (polled every 10 ms), and
+ * the server's CPU time over {@code --idle-seconds} (default 20) of idleness with {@code --controllers=*} and
+ * with bin/kapi's default set, after a settling pause, read from {@code /proc/<pid>/stat}. Run with
+ * {@code bench/workloads.sh}.
+ */
+public final class WorkloadBench {
+
+    private static final String NS = "/apis/apps/v1/namespaces/default";
+
+    private WorkloadBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int replicas = args.length > 0 ? Integer.parseInt(args[0]) : 100;
+        int idleSeconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        double on;
+        try (KapiProcess kapi = new KapiProcess("bench-workloads", List.of("--storage-backend=memory",
+                "--controllers=*"));
+             ApiClient api = ApiClient.of(kapi.start().kubeconfig())) {
+            Thread.sleep(2000); // the default service account, the controllers' informers
+            rollout(api, "cold", replicas);
+            rollout(api, "warm", replicas);
+            api.delete(NS + "/deployments/cold");
+            api.delete(NS + "/deployments/warm");
+            Thread.sleep(5000);
+            on = idleCpu(kapi.serverPid(), idleSeconds);
+        }
+        double off;
+        try (KapiProcess kapi = new KapiProcess("bench-workloads-off", List.of("--storage-backend=memory"))) {
+            kapi.start();
+            Thread.sleep(7000);
+            off = idleCpu(kapi.serverPid(), idleSeconds);
+        }
+        System.out.printf("idle CPU over %d s: %.2f %% of a core with --controllers=*, %.2f %% with the default set%n",
+                idleSeconds, on, off);
+    }
+
+    /** One Deployment {@code name} of {@code replicas}; the first of a server is "cold" (its code not yet compiled). */
+    private static void rollout(ApiClient api, String name, int replicas) throws InterruptedException {
+        String deployment = """
+                {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"%s"},"spec":{"replicas":%d,\
+                "selector":{"matchLabels":{"app":"%s"}},"template":{"metadata":{"labels":{"app":"%s"}},\
+                "spec":{"containers":[{"name":"c","image":"nginx"}]}}}}""".formatted(name, replicas, name, name);
+        long start = System.nanoTime();
+        if (api.post(NS + "/deployments", deployment).status() != 201) {
+            throw new IllegalStateException("cannot create the Deployment");
+        }
+        long rsAt = -1;
+        while (System.nanoTime() - start < Duration.ofSeconds(60).toNanos()) {
+            if (rsAt < 0 && api.get(NS + "/replicasets?labelSelector=app%3D" + name).json().path("items").size() > 0) {
+                rsAt = System.nanoTime();
+            }
+            int pods = api.get("/api/v1/namespaces/default/pods?labelSelector=app%3D" + name).json().path("items").size();
+            if (pods >= replicas) {
+                long end = System.nanoTime();
+                System.out.printf("Deployment %s of %d: ReplicaSet after %d ms, %d Pods after %d ms%n", name, replicas,
+                        (rsAt - start) / 1_000_000, pods, (end - start) / 1_000_000);
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new IllegalStateException("the Pods did not all come within 60 s");
+    }
+
+    /** Percent of one core the process used over {@code seconds}. */
+    private static double idleCpu(long pid, int seconds) throws Exception {
+        long before = ticks(pid);
+        long t0 = System.nanoTime();
+        Thread.sleep(seconds * 1000L);
+        long used = ticks(pid) - before;
+        double wall = (System.nanoTime() - t0) / 1e9;
+        return used / 100.0 / wall * 100; // USER_HZ = 100
+    }
+
+    private static long ticks(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
+    }
+}
