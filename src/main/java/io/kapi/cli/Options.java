@@ -32,6 +32,7 @@ import java.util.Set;
  *                and its manifest
  * @param logging {@code --logging-format}, {@code --vmodule}, {@code --log-flush-frequency}
  * @param tracingConfigFile {@code --tracing-config-file}, or null for no tracing
+ * @param encryption {@code --encryption-provider-config} and its automatic reload
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -46,7 +47,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       List<String> featureGates, List<String> runtimeConfig,
                       io.kapi.aggregator.AggregatorConfig aggregator, io.kapi.metrics.MetricsOptions metrics,
                       boolean enablePriorityAndFairness, int maxMutatingRequestsInflight, LogOptions logging,
-                      Path tracingConfigFile) {
+                      Path tracingConfigFile, io.kapi.encryption.EncryptionOptions encryption) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -192,6 +193,11 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
             }
         }
         try {
+            encryption.validate();
+        } catch (IllegalArgumentException e) {
+            errors.add(e.getMessage());
+        }
+        try {
             gates();
         } catch (IllegalArgumentException e) {
             errors.add("--feature-gates: " + e.getMessage());
@@ -261,6 +267,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         int maxMutatingRequestsInflight = 200;
         LogOptions logging = LogOptions.DEFAULT;
         Path tracingConfigFile;
+        io.kapi.encryption.EncryptionOptions encryption = io.kapi.encryption.EncryptionOptions.NONE;
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -290,7 +297,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     audit, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
                     authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
-                    metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight, logging, tracingConfigFile);
+                    metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight, logging, tracingConfigFile,
+                    encryption);
         }
 
         /** The metrics flags; {@code --allow-metric-labels} entries win over the manifest's. */
