@@ -13,18 +13,6 @@ import java.io.UncheckedIOException;
 final class KmsService {
 
     static final String NAME = "v2.KeyManagementService";
-    static final MethodDescriptor<byte[], byte[]> STATUS = unary("Status");
-    static final MethodDescriptor<byte[], byte[]> DECRYPT = unary("Decrypt");
-    static final MethodDescriptor<byte[], byte[]> ENCRYPT = unary("Encrypt");
-
-    private KmsService() {
-    }
-
-    private static MethodDescriptor<byte[], byte[]> unary(String method) {
-        return MethodDescriptor.<byte[], byte[]>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName(MethodDescriptor.generateFullMethodName(NAME, method))
-                .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
-    }
 
     private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
         @Override
@@ -41,4 +29,17 @@ final class KmsService {
             }
         }
     };
+
+    static final MethodDescriptor<byte[], byte[]> STATUS = unary("Status");
+    static final MethodDescriptor<byte[], byte[]> DECRYPT = unary("Decrypt");
+    static final MethodDescriptor<byte[], byte[]> ENCRYPT = unary("Encrypt");
+
+    private KmsService() {
+    }
+
+    private static MethodDescriptor<byte[], byte[]> unary(String method) {
+        return MethodDescriptor.<byte[], byte[]>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
+                .setFullMethodName(MethodDescriptor.generateFullMethodName(NAME, method))
+                .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+    }
 }

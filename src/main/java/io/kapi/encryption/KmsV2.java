@@ -4,7 +4,6 @@ import io.kapi.metrics.EncryptionMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
@@ -215,10 +214,5 @@ final class KmsV2 implements Cipher, AutoCloseable {
     @Override
     public void close() {
         client.close();
-    }
-
-    boolean sameSeed(byte[] other) {
-        State s = state.get();
-        return s != null && Arrays.equals(s.seed().seed(), other);
     }
 }
