@@ -64,6 +64,38 @@ final class EncryptionAtRestIT {
     }
 
     @Test
+    @DisplayName("a value no provider opens: GET and LIST answer kube's internal error naming the key, other objects still served")
+    void unreadable() throws Exception {
+        // podtemplates: a resource none of the server's own informers lists (a secret's would hold back readiness)
+        Path config = write(keys("key1").replace("- secrets", "- podtemplates"));
+        KapiProcess kapi = new KapiProcess("EncryptionAtRestIT-unreadable", List.of("--storage-backend=embedded",
+                "--encryption-provider-config=" + config));
+        try (kapi) {
+            kapi.start();
+            Kubectl k = new Kubectl(Kubectl.DEFAULT, kapi.kubeconfigPath(), Files.createDirectories(dir.resolve("cache")));
+            k.runWithInput(podTemplate("lost"), "create", "-f", "-").assertOk();
+            kapi.stop();
+            Files.writeString(config, keys("key2").replace("- secrets", "- podtemplates")); // key1 lost
+            kapi.start();
+            k.runWithInput(podTemplate("kept"), "create", "-n", "kube-public", "-f", "-").assertOk();
+            Kubectl.Result get = k.run("get", "podtemplate", "lost").assertFailed();
+            assertTrue(get.stderr().contains("Internal error occurred: StorageError: corrupt object, Code: 7, Key: "
+                    + "/registry/podtemplates/default/lost, ResourceVersion: 0, AdditionalErrorMsg: "), get.stderr());
+            Kubectl.Result list = k.run("get", "podtemplates", "-n", "default").assertFailed();
+            assertTrue(list.stderr().contains("/registry/podtemplates/default/lost"), list.stderr());
+            k.run("get", "podtemplate", "kept", "-n", "kube-public").assertOk();
+            k.run("get", "configmaps", "-A").assertOk();
+        }
+    }
+
+    private static String podTemplate(String name) {
+        return """
+                {"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": "%s"},
+                 "template": {"spec": {"containers": [{"name": "c", "image": "busybox"}]}}}
+                """.formatted(name);
+    }
+
+    @Test
     @DisplayName("etcd: etcdctl sees k8s:enc:aescbc:v1:key1:; the documented rotation to key2 with automatic reload leaves no value under key1")
     void etcdRotation() throws Exception {
         Path config = write(keys("key1"));
