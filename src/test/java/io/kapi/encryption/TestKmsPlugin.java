@@ -22,21 +22,22 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A small KMS v2 plugin: a real gRPC server on a unix socket, its key encryption keys AES-GCM keys by key
- * ID, the current one switchable (a rotation), its health switchable; it counts its calls.
+ * ID, the current one switchable (a rotation), its health switchable; it counts its calls. Public for the
+ * end-to-end tests, which start a server that uses it.
  */
-final class TestKmsPlugin implements AutoCloseable {
+public final class TestKmsPlugin implements AutoCloseable {
 
     final Path socket;
     final AtomicInteger encrypts = new AtomicInteger();
     final AtomicInteger decrypts = new AtomicInteger();
-    volatile String keyId = "key-1";
-    volatile String healthz = "ok";
+    public volatile String keyId = "key-1";
+    public volatile String healthz = "ok";
     private final Map<String, SecretKeySpec> keks = new ConcurrentHashMap<>();
     private final EpollEventLoopGroup boss = new EpollEventLoopGroup(1);
     private final EpollEventLoopGroup workers = new EpollEventLoopGroup(1);
     private final Server server;
 
-    TestKmsPlugin(Path dir) throws IOException {
+    public TestKmsPlugin(Path dir) throws IOException {
         socket = dir.resolve("kms.sock");
         Files.deleteIfExists(socket);
         ServerServiceDefinition service = ServerServiceDefinition.builder(KmsService.NAME)
@@ -68,7 +69,7 @@ final class TestKmsPlugin implements AutoCloseable {
                 .addService(service).build().start();
     }
 
-    String endpoint() {
+    public String endpoint() {
         return "unix://" + socket;
     }
 
