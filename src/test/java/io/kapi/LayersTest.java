@@ -45,6 +45,7 @@ final class LayersTest {
             List.of("audit"),
             List.of("webhook"),
             List.of("admission"),
+            List.of("encryption"),
             List.of("storage"),
             List.of("certs"),
             List.of("request"),

@@ -35,6 +35,7 @@ import io.kapi.certs.TlsMaterial;
 import io.kapi.client.LocalClient;
 import io.kapi.client.Loopback;
 import io.kapi.controllers.LegacyTokenTracking;
+import io.kapi.encryption.EncryptionAtRest;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.ListEncoders;
 import io.kapi.endpoint.RestHandler;
@@ -56,6 +57,7 @@ import io.kapi.flowcontrol.FlowControl;
 import io.kapi.flowcontrol.FlowControls;
 import io.kapi.flowcontrol.ObjectCounts;
 import io.kapi.health.HealthCheck;
+import io.kapi.health.NamedCheck;
 import io.kapi.health.PostStartHook;
 import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.GroupVersionResource;
@@ -129,8 +131,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 ServiceRanges.parse(config.serviceClusterIpRange(), config.serviceNodePortRange()), metered,
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
         SchemaValidator schemaValidator = new SchemaValidator(schemas);
+        EncryptionAtRest encryption = config.encryption().configFile() == null ? null
+                : EncryptionAtRest.open(config.encryption(), metrics.encryption(), "apiserver-" + java.util.UUID.randomUUID());
+        AtRest atRest = encryption == null ? AtRest.PLAIN : new AtRest(AtRest.JSON, encryption::transformer);
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
-                fieldManagers, () -> AdmissionChain.NONE, clock, AtRest.PLAIN);
+                fieldManagers, () -> AdmissionChain.NONE, clock, atRest);
         var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
         AdmissionWiring admission = new AdmissionWiring(config.admission(), config.features().gates(), fieldManagers,
                 clock, metrics.admission());
@@ -185,7 +190,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                         .map(c -> new ObjectCounts.Counts(c.objects(), c.watchers())).orElse(null), metrics);
         admission.bind(registry, informers, apiserver, authorizer);
         legacyTokens.bind(apiserver);
-        List<HealthCheck> checks = List.of(new StorageHealth("etcd", storage), new StorageHealth("etcd-readiness", storage));
+        List<HealthCheck> checks = new ArrayList<>(List.of(new StorageHealth("etcd", storage),
+                new StorageHealth("etcd-readiness", storage)));
+        if (encryption != null) {
+            encryption.checks().forEach(c -> checks.add(new NamedCheck(c.name(), c::check)));
+        }
         BootstrapHooks bootstrap = BootstrapHooks.create(apiserver, registry, informers, storage, new BootstrapHooks.Endpoint(
                 config.serviceClusterIpRange(), config.advertiseAddress(), config.securePort()),
                 config.effectiveControllers().enabled("clusterrole-aggregation-controller"));
@@ -216,6 +225,9 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         resources.add(informers);
         resources.add(registry);
         resources.add(storage);
+        if (encryption != null) {
+            resources.add(encryption);
+        }
         return new ApiAssembly(flowControl.withDebugEndpoints(api), checks, List.copyOf(hooks), registry, storage,
                 authentications.request(), authorizer, loopback, metrics, () -> closeAll(resources), flowControl.gate());
     }

@@ -39,6 +39,7 @@ import java.util.Objects;
  * @param metrics the metrics flags
  * @param flowControl {@code --enable-priority-and-fairness} and the in-flight limits
  * @param controllers the in-process controllers {@code --controllers} selects (when {@code standalone})
+ * @param encryption encryption at rest ({@code --encryption-provider-config})
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
@@ -47,7 +48,8 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
                         AuthenticationConfig authentication, AuthorizationConfig authorization, Features features,
                         AggregatorConfig aggregator, boolean warmOpenApi,
                         io.kapi.metrics.MetricsOptions metrics, FlowControls.Settings flowControl,
-                        io.kapi.controllers.ControllerSelection controllers) {
+                        io.kapi.controllers.ControllerSelection controllers,
+                        io.kapi.encryption.EncryptionOptions encryption) {
 
     /**
      * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
@@ -143,6 +145,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private io.kapi.metrics.MetricsOptions metrics = io.kapi.metrics.MetricsOptions.DEFAULT;
         private FlowControls.Settings flowControl = FlowControls.Settings.DEFAULT;
         private io.kapi.controllers.ControllerSelection controllers = io.kapi.controllers.ControllerSelection.DEFAULT;
+        private io.kapi.encryption.EncryptionOptions encryption = io.kapi.encryption.EncryptionOptions.NONE;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -251,11 +254,16 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        public Builder encryption(io.kapi.encryption.EncryptionOptions v) {
+            encryption = v;
+            return this;
+        }
+
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
                     etcd, authentication, authorization, features, aggregator, warmOpenApi, metrics, flowControl,
-                    controllers);
+                    controllers, encryption);
         }
     }
 }

@@ -73,6 +73,16 @@ final class Flags {
                             + "normally. The endpoints /healthz and /livez will return success, but /readyz "
                             + "immediately returns failure.",
                     true, false, (b, v) -> b.shutdownDelayDuration = GoDuration.parse(v)),
+            new Flag("encryption-provider-config", null, ETCD, "string", null,
+                    "The file containing configuration for encryption providers to be used for storing secrets in etcd",
+                    true, false, (b, v) -> b.encryption = new io.kapi.encryption.EncryptionOptions(Path.of(v),
+                            b.encryption.automaticReload())),
+            new Flag("encryption-provider-config-automatic-reload", null, ETCD, "bool", null,
+                    "Determines if the file set by --encryption-provider-config should be automatically reloaded if "
+                            + "the disk contents change. Setting this to true disables the ability to uniquely identify "
+                            + "distinct KMS plugins via the API server healthz endpoints.",
+                    true, false, (b, v) -> b.encryption = new io.kapi.encryption.EncryptionOptions(
+                            b.encryption.configFile(), bool(v))),
             new Flag("etcd-servers", null, ETCD, "strings", null,
                     "List of etcd servers to connect with (scheme://ip:port), comma separated. Implies "
                             + "--storage-backend=etcd3.",

@@ -156,6 +156,7 @@ public final class Main {
                 .aggregator(options.aggregator())
                 .warmOpenApi(true)
                 .metrics(options.metrics())
+                .encryption(options.encryption())
                 .flowControl(new FlowControls.Settings(options.enablePriorityAndFairness(),
                         options.maxRequestsInflight(), options.maxMutatingRequestsInflight()))
                 .build();

@@ -34,6 +34,7 @@ import java.util.Set;
  * @param tracingConfigFile {@code --tracing-config-file}, or null for no tracing
  * @param controllers {@code --controllers} as given (kube-controller-manager's selectors), or null for Kapi's
  *                    default set ({@link io.kapi.controllers.ControllerSelection#DEFAULT})
+ * @param encryption {@code --encryption-provider-config} and its automatic reload
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -48,7 +49,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       List<String> featureGates, List<String> runtimeConfig,
                       io.kapi.aggregator.AggregatorConfig aggregator, io.kapi.metrics.MetricsOptions metrics,
                       boolean enablePriorityAndFairness, int maxMutatingRequestsInflight, LogOptions logging,
-                      Path tracingConfigFile, List<String> controllers) {
+                      Path tracingConfigFile, List<String> controllers,
+                      io.kapi.encryption.EncryptionOptions encryption) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -216,6 +218,11 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
             }
         }
         try {
+            encryption.validate();
+        } catch (IllegalArgumentException e) {
+            errors.add(e.getMessage());
+        }
+        try {
             gates();
         } catch (IllegalArgumentException e) {
             errors.add("--feature-gates: " + e.getMessage());
@@ -286,6 +293,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         LogOptions logging = LogOptions.DEFAULT;
         Path tracingConfigFile;
         List<String> controllers; // null: Kapi's default set
+        io.kapi.encryption.EncryptionOptions encryption = io.kapi.encryption.EncryptionOptions.NONE;
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -316,7 +324,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
                     authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
                     metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight, logging, tracingConfigFile,
-                    controllers);
+                    controllers, encryption);
         }
 
         /** The metrics flags; {@code --allow-metric-labels} entries win over the manifest's. */

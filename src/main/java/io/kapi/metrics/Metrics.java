@@ -29,6 +29,7 @@ public final class Metrics {
     private final SecurityMetrics security;
     private final AdmissionMetrics admission;
     private final HealthMetrics health;
+    private final EncryptionMetrics encryption;
 
     private Metrics(MetricsOptions options) {
         this.options = options;
@@ -38,6 +39,7 @@ public final class Metrics {
         this.security = new SecurityMetrics(this);
         this.admission = new AdmissionMetrics(this);
         this.health = new HealthMetrics(this);
+        this.encryption = new EncryptionMetrics(this);
     }
 
     /**
@@ -107,6 +109,10 @@ public final class Metrics {
 
     public HealthMetrics health() {
         return health;
+    }
+
+    public EncryptionMetrics encryption() {
+        return encryption;
     }
 
     PrometheusRegistry slisRegistry() {

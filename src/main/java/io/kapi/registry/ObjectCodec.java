@@ -52,13 +52,30 @@ final class ObjectCodec {
         }
     }
 
+    private static String cause(Exception e) {
+        return e instanceof IOException || e instanceof ClassCastException ? "object cannot be decoded"
+                : String.valueOf(e.getMessage());
+    }
+
+    /** Whether values pass a transformer other than identity (encryption at rest is configured for them). */
+    boolean transforms() {
+        return transformer != ValueTransformer.IDENTITY;
+    }
+
+    /** Whether {@code kv} was written by another provider or key than the current writer's ({@link ValueTransformer#stale}). */
+    boolean stale(KeyValue kv) {
+        return transformer.stale(kv.value(), kv.key());
+    }
+
     ObjectNode decode(KeyValue kv) {
         try {
             ObjectNode object = (ObjectNode) Json.COMPACT_READER.readTree(transformer.fromStorage(kv.value(), kv.key()));
             ObjectMeta.of(object).resourceVersion(Long.toString(kv.modRevision()));
             return object;
         } catch (IOException | RuntimeException e) {
-            throw ApiException.internal("stored object at " + kv.key() + " cannot be decoded");
+            // kube's storage.NewCorruptObjError: the key named, the cause (a provider's words) after it
+            throw ApiException.internal("StorageError: corrupt object, Code: 7, Key: " + kv.key()
+                    + ", ResourceVersion: 0, AdditionalErrorMsg: " + cause(e));
         }
     }
 

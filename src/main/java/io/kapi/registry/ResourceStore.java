@@ -313,6 +313,19 @@ public final class ResourceStore {
     private record Start(ObjectNode old, long revision, boolean current) {
     }
 
+    /**
+     * Whether the stored value was written by another encryption provider or key than the one writing now:
+     * kube's GuaranteedUpdate then writes an unchanged object anyway, which is how rewriting every object
+     * moves a cluster to a new key.
+     */
+    private boolean staleAtRest(String key, String name) {
+        if (!codec.transforms()) {
+            return false;
+        }
+        KeyValue now = read(key, name);
+        return now != null && codec.stale(now);
+    }
+
     /** Whether storage still holds the revision a cached start was taken at (then it was the current state). */
     private boolean stillStored(String key, String name, Start start) {
         KeyValue now = read(key, name);
@@ -379,7 +392,7 @@ public final class ResourceStore {
             stages.run(pass);
             ObjectMeta meta = pass.meta();
             String currentVersion = Long.toString(start.revision());
-            boolean unchanged = unchanged(pass.object, start.old());
+            boolean unchanged = unchanged(pass.object, start.old()) && !staleAtRest(key, meta.name());
             if (unchanged && !start.current() && !stillStored(key, meta.name(), start)) {
                 return Optional.empty();
             }

@@ -29,4 +29,13 @@ public interface ValueTransformer {
      *         object's read then fails with kube's internal error naming the key
      */
     byte[] fromStorage(byte[] stored, String key);
+
+    /**
+     * Whether the value stored at {@code key} was written by another provider or key than the one that
+     * writes now (kube's stale reads): an update then rewrites it even when the object is unchanged, so
+     * that rewriting every object moves them all to the current key.
+     */
+    default boolean stale(byte[] stored, String key) {
+        return false;
+    }
 }

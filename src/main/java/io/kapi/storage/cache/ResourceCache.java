@@ -48,6 +48,12 @@ public final class ResourceCache implements AutoCloseable {
     private final Storage storage;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final TreeMap<String, CachedObject> store = new TreeMap<>();
+    /**
+     * Keys whose stored value does not decode (no encryption provider opens it, or it is not an object),
+     * with the error a read of them answers: kube's corrupt-object internal error naming the key. They
+     * keep the cache serving every other object; a get or a list that covers one fails with its error.
+     */
+    private final TreeMap<String, RuntimeException> corrupt = new TreeMap<>();
     private final CopyOnWriteArrayList<CacheWatcher> watchers = new CopyOnWriteArrayList<>();
     private final ReentrantLock progressLock = new ReentrantLock();
     private final Condition advanced = progressLock.newCondition();
@@ -164,6 +170,10 @@ public final class ResourceCache implements AutoCloseable {
     private Optional<CachedObject> lookup(String key) {
         lock.readLock().lock();
         try {
+            RuntimeException unreadable = corrupt.get(key);
+            if (unreadable != null) {
+                throw unreadable;
+            }
             return Optional.ofNullable(store.get(key));
         } finally {
             lock.readLock().unlock();
@@ -184,6 +194,10 @@ public final class ResourceCache implements AutoCloseable {
             long at = revision;
             String from = startKey == null || startKey.compareTo(scope) < 0 ? scope : startKey;
             NavigableMap<String, CachedObject> range = store.subMap(from, true, scope + Character.MAX_VALUE, false);
+            var unreadable = corrupt.subMap(from, true, scope + Character.MAX_VALUE, false).firstEntry();
+            if (unreadable != null) {
+                throw unreadable.getValue();
+            }
             List<CachedObject> items = new ArrayList<>();
             String last = null;
             for (Map.Entry<String, CachedObject> e : range.entrySet()) {
@@ -354,14 +368,21 @@ public final class ResourceCache implements AutoCloseable {
     /** Applies one write (from the storage watch thread) and dispatches it to the watchers. */
     private void apply(KeyValue current, String key, long eventRevision) {
         CachedObject now;
+        RuntimeException unreadable = null;
         try {
             now = current == null ? null : decoder.decode(current);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "watch cache cannot apply the write of " + key + " at " + eventRevision, e);
             now = null;
+            unreadable = e;
         }
         lock.writeLock().lock();
         try {
+            if (unreadable != null) {
+                corrupt.put(key, unreadable);
+            } else {
+                corrupt.remove(key);
+            }
             CachedObject before = now == null ? store.remove(key) : store.put(key, now);
             if (now != null || before != null) {
                 CacheEvent cacheEvent = new CacheEvent(eventRevision, key, now, before);
@@ -381,12 +402,20 @@ public final class ResourceCache implements AutoCloseable {
     /** Replaces the whole state (priming, or a re-list after the storage watch broke). */
     private void replace(List<KeyValue> items, long atRevision) {
         List<CachedObject> decoded = new ArrayList<>(items.size());
+        Map<String, RuntimeException> unreadable = new TreeMap<>();
         for (KeyValue kv : items) {
-            decoded.add(decoder.decode(kv));
+            try {
+                decoded.add(decoder.decode(kv));
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "watch cache cannot read " + kv.key() + ": " + e.getMessage());
+                unreadable.put(kv.key(), e);
+            }
         }
         lock.writeLock().lock();
         try {
             store.clear();
+            corrupt.clear();
+            corrupt.putAll(unreadable);
             for (CachedObject o : decoded) {
                 store.put(o.key(), o);
             }
