@@ -155,7 +155,7 @@ final class KmsV2Test {
                 key = HKDFExpand(algorithm=hashes.SHA256(), length=32, info=data[:32]).derive(seed)
                 sys.stdout.buffer.write(AESGCM(key).decrypt(data[32:44], data[44:], sys.argv[2].encode()))
                 """);
-        Process p = new ProcessBuilder("python3", file.toString(), Base64.getEncoder().encodeToString(seed), KEY)
+        Process p = new ProcessBuilder(Python.command(), file.toString(), Base64.getEncoder().encodeToString(seed), KEY)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try (var in = p.getOutputStream()) {
             in.write(data);

@@ -194,7 +194,7 @@ final class ProvidersTest {
                 """;
         Path file = dir.resolve("gcm.py");
         Files.writeString(file, script);
-        return run(input, List.of("python3", file.toString(), mode, Configs.KEY1, KEY));
+        return run(input, List.of(Python.command(), file.toString(), mode, Configs.KEY1, KEY));
     }
 
     private static byte[] run(byte[] input, List<String> command) throws IOException, InterruptedException {
