@@ -135,7 +135,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 Duration.ofMinutes(3), Duration.ofMinutes(1), clock);
         SchemaValidator schemaValidator = new SchemaValidator(schemas);
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
-                fieldManagers, () -> AdmissionChain.NONE, clock, AtRest.PLAIN);
+                fieldManagers, () -> AdmissionChain.NONE, clock,
+                AtRest.PLAIN.withMediaType(config.storageMediaType()));
         var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
         AdmissionWiring admission = new AdmissionWiring(config.admission(), config.features().gates(), fieldManagers,
                 clock);

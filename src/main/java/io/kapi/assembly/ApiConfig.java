@@ -37,6 +37,7 @@ import java.util.Objects;
  *        else on their first request (the default: a test's server seldom serves them, and the build costs
  *        a second of CPU)
  * @param metrics the metrics flags
+ * @param storageMediaType {@code --storage-media-type}: the encoding of built-in kinds at rest
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
@@ -44,7 +45,8 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
                         List<String> authorizationModes, Admission admission, EtcdConfig etcd,
                         AuthenticationConfig authentication, AuthorizationConfig authorization, Features features,
                         AggregatorConfig aggregator, boolean warmOpenApi,
-                        io.kapi.metrics.MetricsOptions metrics, FlowControls.Settings flowControl) {
+                        io.kapi.metrics.MetricsOptions metrics, FlowControls.Settings flowControl,
+                        String storageMediaType) {
 
     /**
      * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
@@ -133,6 +135,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private boolean warmOpenApi;
         private io.kapi.metrics.MetricsOptions metrics = io.kapi.metrics.MetricsOptions.DEFAULT;
         private FlowControls.Settings flowControl = FlowControls.Settings.DEFAULT;
+        private String storageMediaType = io.kapi.registry.AtRest.PROTOBUF;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -235,10 +238,17 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        /** {@code --storage-media-type}; protobuf unless told, as kube-apiserver. */
+        public Builder storageMediaType(String v) {
+            storageMediaType = v;
+            return this;
+        }
+
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
-                    etcd, authentication, authorization, features, aggregator, warmOpenApi, metrics, flowControl);
+                    etcd, authentication, authorization, features, aggregator, warmOpenApi, metrics, flowControl,
+                    storageMediaType);
         }
     }
 }

@@ -154,6 +154,7 @@ public final class Main {
                 .features(new ApiConfig.Features(options.gates(), options.apis()))
                 .aggregator(options.aggregator())
                 .warmOpenApi(true)
+                .storageMediaType(options.storageMediaType())
                 .metrics(options.metrics())
                 .flowControl(new FlowControls.Settings(options.enablePriorityAndFairness(),
                         options.maxRequestsInflight(), options.maxMutatingRequestsInflight()))

@@ -32,6 +32,7 @@ import java.util.Set;
  *                and its manifest
  * @param logging {@code --logging-format}, {@code --vmodule}, {@code --log-flush-frequency}
  * @param tracingConfigFile {@code --tracing-config-file}, or null for no tracing
+ * @param storageMediaType {@code --storage-media-type}: how built-in kinds are encoded at rest
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -46,7 +47,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       List<String> featureGates, List<String> runtimeConfig,
                       io.kapi.aggregator.AggregatorConfig aggregator, io.kapi.metrics.MetricsOptions metrics,
                       boolean enablePriorityAndFairness, int maxMutatingRequestsInflight, LogOptions logging,
-                      Path tracingConfigFile) {
+                      Path tracingConfigFile, String storageMediaType) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -201,6 +202,10 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         } catch (IllegalArgumentException e) {
             errors.add("--runtime-config: " + e.getMessage());
         }
+        if (!io.kapi.registry.AtRest.MEDIA_TYPES.contains(storageMediaType)) {
+            errors.add("--storage-media-type \"" + storageMediaType + "\" invalid, allowed values: "
+                    + String.join(", ", io.kapi.registry.AtRest.MEDIA_TYPES));
+        }
         errors.addAll(etcd.validate());
         errors.addAll(audit.validate());
         errors.addAll(AuthValidation.problems(this));
@@ -261,6 +266,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         int maxMutatingRequestsInflight = 200;
         LogOptions logging = LogOptions.DEFAULT;
         Path tracingConfigFile;
+        String storageMediaType = io.kapi.registry.AtRest.PROTOBUF;
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -290,7 +296,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     audit, maxRequestsInflight, minRequestTimeoutSeconds, requestTimeout,
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
                     authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
-                    metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight, logging, tracingConfigFile);
+                    metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight, logging, tracingConfigFile,
+                    storageMediaType);
         }
 
         /** The metrics flags; {@code --allow-metric-labels} entries win over the manifest's. */

@@ -69,12 +69,16 @@ final class WriteStages {
      */
     private final Supplier<FieldManager> fieldManager;
     private final List<Stage> stages;
+    /** Whether objects are normalized as protobuf storage keeps them ({@link #normalize}). */
+    private final boolean normalizes;
 
     WriteStages(ResourceDefinition definition, StoreServices services) {
         this.resource = definition.api();
         this.services = services;
         this.served = new ServedVersion(definition);
         this.kindSchema = definition.custom() == null ? null : definition.custom().schema();
+        this.normalizes = definition.custom() == null && services.atRest().mediaType().equals(AtRest.PROTOBUF)
+                && io.kapi.machinery.protobuf.ProtobufCodec.supports(resource.gvk());
         this.fieldManager = kindSchema != null ? kindSchema::fieldManager
                 : services.fields() == null ? () -> null
                 : Lazy.of(() -> services.fields().forKind(resource.gvk()));
@@ -82,6 +86,7 @@ final class WriteStages {
                 new Stage("decode", this::decode),
                 new Stage("identify", this::identify),
                 new Stage("default", p -> p.strategy.applyDefaults(p.object)),
+                new Stage("normalize", this::normalize),
                 new Stage("managed fields", this::track),
                 new Stage("convert", this::convert),
                 new Stage("mutating admission", p -> admission().admit(attributes(p))),
@@ -148,6 +153,23 @@ final class WriteStages {
         } else if (!meta.name().equals(name)) {
             throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
                     .formatted(meta.name(), name));
+        }
+    }
+
+    /**
+     * With protobuf storage, a built-in object as kube-apiserver holds it after decoding into its Go type
+     * and defaulting: what the store will keep of it (zero values Go leaves out, empty lists and maps
+     * dropped), so that its managed fields, admission and the response see what later reads return.
+     */
+    private void normalize(WritePass p) {
+        if (normalizes && !ObjectCodec.tooDeep(p.object, resource.gvk())) {
+            try {
+                io.kapi.machinery.protobuf.ProtobufCodec.normalize(p.object, resource.gvk());
+            } catch (StackOverflowError e) {
+                // nested too deep for protobuf's recursive code: stored as JSON, kept as it is (ObjectCodec)
+            } catch (IllegalArgumentException e) {
+                // a value protobuf cannot carry (validation words it); kept as it is
+            }
         }
     }
 
