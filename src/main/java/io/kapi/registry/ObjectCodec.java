@@ -14,7 +14,7 @@ import java.io.IOException;
 /**
  * How one resource's objects are written to and read from storage, as kube-apiserver's storage codec:
  * built-in kinds in {@code --storage-media-type} ({@code k8s\0} and a {@code runtime.Unknown} for
- * protobuf, kube's default), custom resources always in JSON, each with {@code apiVersion} and
+ * protobuf, kube's default), custom resources, CRDs and APIServices always in JSON, each with {@code apiVersion} and
  * {@code kind} of the stored kind and without {@code metadata.resourceVersion}, which reads restore from
  * the key's modRevision; the encoded bytes then pass the resource's value transformer.
  *
@@ -47,8 +47,18 @@ final class ObjectCodec {
 
     /** The codec of {@code definition}'s stored objects, kept as {@code atRest} says. */
     static ObjectCodec of(ResourceDefinition definition, AtRest atRest) {
-        return new ObjectCodec(definition.storedKind(), atRest.transformer(definition),
-                definition.custom() == null ? atRest.mediaType() : AtRest.JSON);
+        return new ObjectCodec(definition.storedKind(), atRest.transformer(definition), mediaType(definition, atRest));
+    }
+
+    /**
+     * The media type {@code definition}'s objects are written in: custom resources always JSON, and so are
+     * CRDs and APIServices (kube-apiserver's apiextensions and aggregator servers store with a JSON codec
+     * of their own, whatever {@code --storage-media-type} says); the rest as the flag says.
+     */
+    static String mediaType(ResourceDefinition definition, AtRest atRest) {
+        String group = definition.api().group();
+        return definition.custom() != null || group.equals("apiextensions.k8s.io")
+                || group.equals("apiregistration.k8s.io") ? AtRest.JSON : atRest.mediaType();
     }
 
     /** The value to store at {@code key} for {@code object}. */
@@ -60,58 +70,13 @@ final class ObjectCodec {
         ObjectNode stored = canonicalOrder(object);
         try {
             return switch (format) {
-                case PROTOBUF -> protobufOrJson(stored);
+                case PROTOBUF -> ProtobufCodec.encode(stored, this.stored);
                 case JSON -> Json.MAPPER.writeValueAsBytes(stored);
                 case YAML -> Json.yaml().writeValueAsBytes(stored);
             };
         } catch (IOException | IllegalArgumentException e) {
             throw ApiException.internal("cannot encode object: " + e.getMessage());
         }
-    }
-
-    /**
-     * Protobuf, or JSON for an object nested too deep for the recursive protobuf code on an ordinary
-     * thread's stack (a CRD whose schema nests thousands of levels; JSON's readers and writers keep their
-     * own stack). Reads take either.
-     */
-    private byte[] protobufOrJson(ObjectNode stored) throws IOException {
-        if (tooDeep(stored, this.stored)) {
-            return Json.MAPPER.writeValueAsBytes(stored);
-        }
-        try {
-            return ProtobufCodec.encode(stored, this.stored);
-        } catch (StackOverflowError e) {
-            return Json.MAPPER.writeValueAsBytes(stored);
-        }
-    }
-
-    /** Levels of nesting past which a kind with recursive messages is kept as JSON. */
-    private static final int PROTOBUF_DEPTH = 200;
-
-    /**
-     * Whether {@code object} nests deeper than protobuf is kept for: only CRDs (their schemas, the one
-     * recursive message of the built-in kinds) are measured.
-     */
-    static boolean tooDeep(ObjectNode object, GroupVersionKind gvk) {
-        if (!gvk.kind().equals("CustomResourceDefinition")) {
-            return false;
-        }
-        java.util.ArrayDeque<JsonNode> level = new java.util.ArrayDeque<>(java.util.List.of(object));
-        for (int depth = 0; !level.isEmpty(); depth++) {
-            if (depth > PROTOBUF_DEPTH) {
-                return true;
-            }
-            java.util.ArrayDeque<JsonNode> next = new java.util.ArrayDeque<>();
-            for (JsonNode node : level) {
-                node.forEach(child -> {
-                    if (child.isContainerNode()) {
-                        next.add(child);
-                    }
-                });
-            }
-            level = next;
-        }
-        return false;
     }
 
     ObjectNode decode(KeyValue kv) {

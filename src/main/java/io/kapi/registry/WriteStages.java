@@ -77,7 +77,7 @@ final class WriteStages {
         this.services = services;
         this.served = new ServedVersion(definition);
         this.kindSchema = definition.custom() == null ? null : definition.custom().schema();
-        this.normalizes = definition.custom() == null && services.atRest().mediaType().equals(AtRest.PROTOBUF)
+        this.normalizes = ObjectCodec.mediaType(definition, services.atRest()).equals(AtRest.PROTOBUF)
                 && io.kapi.machinery.protobuf.ProtobufCodec.supports(resource.gvk());
         this.fieldManager = kindSchema != null ? kindSchema::fieldManager
                 : services.fields() == null ? () -> null
@@ -162,11 +162,9 @@ final class WriteStages {
      * dropped), so that its managed fields, admission and the response see what later reads return.
      */
     private void normalize(WritePass p) {
-        if (normalizes && !ObjectCodec.tooDeep(p.object, resource.gvk())) {
+        if (normalizes) {
             try {
                 io.kapi.machinery.protobuf.ProtobufCodec.normalize(p.object, resource.gvk());
-            } catch (StackOverflowError e) {
-                // nested too deep for protobuf's recursive code: stored as JSON, kept as it is (ObjectCodec)
             } catch (IllegalArgumentException e) {
                 // a value protobuf cannot carry (validation words it); kept as it is
             }
