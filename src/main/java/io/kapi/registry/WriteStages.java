@@ -30,8 +30,8 @@ import java.util.function.Supplier;
  * kube-apiserver's handlers and generic store ({@code createHandler} + {@code Store.Create}, or the
  * update function {@code GuaranteedUpdate} runs):
  * <pre>
- *   decode → identify → default → managed fields → convert → mutating admission → prepare → validate
- *     → validating admission → canonicalize                  (then the store persists: create or CAS)
+ *   decode → identify → default → normalize → managed fields → convert → mutating admission → prepare
+ *     → validate → validating admission → canonicalize       (then the store persists: create or CAS)
  * </pre>
  * <ul>
  *   <li><b>decode</b>: what kube's decoding into the Go type does: apiVersion and kind must be the
@@ -40,8 +40,9 @@ import java.util.function.Supplier;
  *       missing now are noted. The one schema walk of the write; skipped for objects the server built
  *       from a stored one ({@link Write#decoded()} null);</li>
  *   <li><b>identify</b>: the namespace and name of the request given to the object (or checked against it);</li>
- *   <li><b>default</b>, <b>managed fields</b> (the request manager's changes, with the strategy's reset
- *       fields): in the version the store serves;</li>
+ *   <li><b>default</b>, <b>normalize</b> (with protobuf storage: the object through its protobuf message and
+ *       back, as kube holds it in its Go type), <b>managed fields</b> (the request manager's changes, with
+ *       the strategy's reset fields): in the version the store serves;</li>
  *   <li><b>convert</b> to the storage version: what follows runs on the stored kind;</li>
  *   <li><b>prepare</b>: metadata the server owns (uid, timestamps, resourceVersion precondition on update,
  *       the generated name on create) and the strategy's prepare and begin hooks;</li>
