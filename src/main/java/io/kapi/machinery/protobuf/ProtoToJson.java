@@ -48,7 +48,8 @@ final class ProtoToJson {
             "runAsGroup", "fsGroup", "backoffLimit", "backoffLimitPerIndex", "maxFailedIndexes", "parallelism",
             "completions", "ttlSecondsAfterFinished", "startingDeadlineSeconds", "successfulJobsHistoryLimit",
             "failedJobsHistoryLimit", "defaultMode", "mode", "priority", "expirationSeconds", "minReplicas",
-            "stabilizationWindowSeconds", "minDomains", "partition",
+            "stabilizationWindowSeconds", "minDomains", "partition", "targetCPUUtilizationPercentage",
+            "averageUtilization",
             // flowcontrol v1's concurrency shares and percents (kube's own bootstrap objects set them to 0)
             "nominalConcurrencyShares", "lendablePercent", "borrowingLimitPercent",
             // pointers in JSON schemas, leases and the like
