@@ -135,7 +135,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 : EncryptionAtRest.open(config.encryption(), metrics.encryption(), "apiserver-" + java.util.UUID.randomUUID());
         AtRest atRest = encryption == null ? AtRest.PLAIN : new AtRest(AtRest.JSON, encryption::transformer);
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
-                fieldManagers, () -> AdmissionChain.NONE, clock, atRest);
+                fieldManagers, () -> AdmissionChain.NONE, clock, atRest.withMediaType(config.storageMediaType()));
         var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();
         AdmissionWiring admission = new AdmissionWiring(config.admission(), config.features().gates(), fieldManagers,
                 clock, metrics.admission());

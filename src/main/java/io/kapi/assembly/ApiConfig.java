@@ -40,6 +40,7 @@ import java.util.Objects;
  * @param flowControl {@code --enable-priority-and-fairness} and the in-flight limits
  * @param controllers the in-process controllers {@code --controllers} selects (when {@code standalone})
  * @param encryption encryption at rest ({@code --encryption-provider-config})
+ * @param storageMediaType {@code --storage-media-type}: the encoding of built-in kinds at rest
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
@@ -49,7 +50,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
                         AggregatorConfig aggregator, boolean warmOpenApi,
                         io.kapi.metrics.MetricsOptions metrics, FlowControls.Settings flowControl,
                         io.kapi.controllers.ControllerSelection controllers,
-                        io.kapi.encryption.EncryptionOptions encryption) {
+                        io.kapi.encryption.EncryptionOptions encryption, String storageMediaType) {
 
     /**
      * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
@@ -146,6 +147,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private FlowControls.Settings flowControl = FlowControls.Settings.DEFAULT;
         private io.kapi.controllers.ControllerSelection controllers = io.kapi.controllers.ControllerSelection.DEFAULT;
         private io.kapi.encryption.EncryptionOptions encryption = io.kapi.encryption.EncryptionOptions.NONE;
+        private String storageMediaType = io.kapi.registry.AtRest.JSON;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -259,11 +261,17 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        /** {@code --storage-media-type}; JSON unless told (kube-apiserver's default is protobuf: see the README). */
+        public Builder storageMediaType(String v) {
+            storageMediaType = v;
+            return this;
+        }
+
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
                     etcd, authentication, authorization, features, aggregator, warmOpenApi, metrics, flowControl,
-                    controllers, encryption);
+                    controllers, encryption, storageMediaType);
         }
     }
 }

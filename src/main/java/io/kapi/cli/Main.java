@@ -155,6 +155,7 @@ public final class Main {
                 .features(new ApiConfig.Features(options.gates(), options.apis()))
                 .aggregator(options.aggregator())
                 .warmOpenApi(true)
+                .storageMediaType(options.storageMediaType())
                 .metrics(options.metrics())
                 .encryption(options.encryption())
                 .flowControl(new FlowControls.Settings(options.enablePriorityAndFairness(),

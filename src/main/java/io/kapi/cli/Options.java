@@ -35,6 +35,7 @@ import java.util.Set;
  * @param controllers {@code --controllers} as given (kube-controller-manager's selectors), or null for Kapi's
  *                    default set ({@link io.kapi.controllers.ControllerSelection#DEFAULT})
  * @param encryption {@code --encryption-provider-config} and its automatic reload
+ * @param storageMediaType {@code --storage-media-type}: how built-in kinds are encoded at rest
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -50,7 +51,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       io.kapi.aggregator.AggregatorConfig aggregator, io.kapi.metrics.MetricsOptions metrics,
                       boolean enablePriorityAndFairness, int maxMutatingRequestsInflight, LogOptions logging,
                       Path tracingConfigFile, List<String> controllers,
-                      io.kapi.encryption.EncryptionOptions encryption) {
+                      io.kapi.encryption.EncryptionOptions encryption, String storageMediaType) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -232,6 +233,10 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         } catch (IllegalArgumentException e) {
             errors.add("--runtime-config: " + e.getMessage());
         }
+        if (!io.kapi.registry.AtRest.MEDIA_TYPES.contains(storageMediaType)) {
+            errors.add("--storage-media-type \"" + storageMediaType + "\" invalid, allowed values: "
+                    + String.join(", ", io.kapi.registry.AtRest.MEDIA_TYPES));
+        }
         errors.addAll(etcd.validate());
         errors.addAll(audit.validate());
         errors.addAll(AuthValidation.problems(this));
@@ -294,6 +299,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         Path tracingConfigFile;
         List<String> controllers; // null: Kapi's default set
         io.kapi.encryption.EncryptionOptions encryption = io.kapi.encryption.EncryptionOptions.NONE;
+        String storageMediaType = io.kapi.registry.AtRest.JSON; // not yet kube's protobuf: see the README
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -324,7 +330,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
                     authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
                     metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight, logging, tracingConfigFile,
-                    controllers, encryption);
+                    controllers, encryption, storageMediaType);
         }
 
         /** The metrics flags; {@code --allow-metric-labels} entries win over the manifest's. */

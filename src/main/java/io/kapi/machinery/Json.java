@@ -82,6 +82,11 @@ public final class Json {
      */
     public static final ObjectReader COMPACT_READER = MAPPER.reader().with(COMPACT_NODES);
 
+    /** The nodes {@link #COMPACT_READER} makes, for trees that are kept but built some other way. */
+    public static JsonNodeFactory compactNodes() {
+        return COMPACT_NODES;
+    }
+
     private Json() {
     }
 

@@ -1,21 +1,40 @@
 package io.kapi.registry;
 
 import io.kapi.storage.ValueTransformer;
+import java.util.List;
 import java.util.function.BiFunction;
 
 /**
  * How objects are kept at rest: the media type built-in kinds are encoded in (custom resources are
  * always JSON, as on kube-apiserver) and each resource's value transformer (encryption at rest).
+ * Whatever the media type, values of the other encodings are read too (see {@link ObjectCodec}).
  *
- * @param mediaType {@code --storage-media-type}: {@code application/json} or {@code application/vnd.kubernetes.protobuf}
+ * @param mediaType {@code --storage-media-type}: one of {@link #MEDIA_TYPES}
  * @param transformers the transformer of a resource, by group ({@code ""} for the core group) and plural
  */
 public record AtRest(String mediaType, BiFunction<String, String, ValueTransformer> transformers) {
 
     public static final String JSON = "application/json";
+    public static final String YAML = "application/yaml";
+    public static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
 
-    /** JSON, unencrypted: what Kapi has written so far. */
+    /** The media types kube-apiserver stores in, sorted as its error lists them. */
+    public static final List<String> MEDIA_TYPES = List.of(JSON, PROTOBUF, YAML);
+
+    /** JSON, unencrypted: what Kapi wrote before {@code --storage-media-type}. */
     public static final AtRest PLAIN = new AtRest(JSON, (group, resource) -> ValueTransformer.IDENTITY);
+
+    public AtRest {
+        if (!MEDIA_TYPES.contains(mediaType)) {
+            throw new IllegalArgumentException("--storage-media-type \"" + mediaType + "\" invalid, allowed values: "
+                    + String.join(", ", MEDIA_TYPES));
+        }
+    }
+
+    /** These settings with built-in kinds stored as {@code mediaType}. */
+    public AtRest withMediaType(String mediaType) {
+        return new AtRest(mediaType, transformers);
+    }
 
     /** The transformer of values stored for {@code definition}. */
     ValueTransformer transformer(ResourceDefinition definition) {

@@ -5,33 +5,60 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.storage.KeyValue;
 import io.kapi.storage.ValueTransformer;
 import java.io.IOException;
 
 /**
- * How one resource's objects are written to and read from storage: JSON with {@code apiVersion} and
- * {@code kind} (of the stored kind) first and without {@code metadata.resourceVersion}, which reads
- * restore from the key's modRevision; the encoded bytes then pass the resource's value transformer.
+ * How one resource's objects are written to and read from storage, as kube-apiserver's storage codec:
+ * built-in kinds in {@code --storage-media-type} ({@code k8s\0} and a {@code runtime.Unknown} for
+ * protobuf, kube's default), custom resources, CRDs and APIServices always in JSON, each with {@code apiVersion} and
+ * {@code kind} of the stored kind and without {@code metadata.resourceVersion}, which reads restore from
+ * the key's modRevision; the encoded bytes then pass the resource's value transformer.
+ *
+ * <p>Reads take whatever encoding the value is in, whatever the flag says (kube's storage decoder
+ * recognises JSON, YAML and protobuf alike), so that data written under another media type, by Kapi
+ * or by kube-apiserver, keeps being served, and rewritten in the current one at its next update.
  */
 final class ObjectCodec {
 
+    private enum Format { JSON, YAML, PROTOBUF }
+
     private final GroupVersionKind stored;
     private final ValueTransformer transformer;
+    private final Format format;
 
     /**
      * @param stored the kind objects are stored as ({@link ResourceDefinition#storedKind})
      * @param transformer what happens to the encoded bytes on their way to the store and back
+     * @param mediaType the media type to write; protobuf only where {@code stored} has a message
      */
-    ObjectCodec(GroupVersionKind stored, ValueTransformer transformer) {
+    ObjectCodec(GroupVersionKind stored, ValueTransformer transformer, String mediaType) {
         this.stored = stored;
         this.transformer = transformer;
+        this.format = switch (mediaType) {
+            case AtRest.PROTOBUF -> ProtobufCodec.supports(stored) ? Format.PROTOBUF : Format.JSON;
+            case AtRest.YAML -> Format.YAML;
+            default -> Format.JSON;
+        };
     }
 
     /** The codec of {@code definition}'s stored objects, kept as {@code atRest} says. */
     static ObjectCodec of(ResourceDefinition definition, AtRest atRest) {
-        return new ObjectCodec(definition.storedKind(), atRest.transformer(definition));
+        return new ObjectCodec(definition.storedKind(), atRest.transformer(definition), mediaType(definition, atRest));
+    }
+
+    /**
+     * The media type {@code definition}'s objects are written in: custom resources always JSON, and so are
+     * CRDs and APIServices (kube-apiserver's apiextensions and aggregator servers store with a JSON codec
+     * of their own, whatever {@code --storage-media-type} says); the rest as the flag says.
+     */
+    static String mediaType(ResourceDefinition definition, AtRest atRest) {
+        String group = definition.api().group();
+        return definition.custom() != null || group.equals("apiextensions.k8s.io")
+                || group.equals("apiregistration.k8s.io") ? AtRest.JSON : atRest.mediaType();
     }
 
     /** The value to store at {@code key} for {@code object}. */
@@ -41,18 +68,18 @@ final class ObjectCodec {
 
     private byte[] encode(ObjectNode object) {
         ObjectNode stored = canonicalOrder(object);
-        JsonNode meta = stored.get("metadata");
-        if (meta instanceof ObjectNode m) {
-            m.remove("resourceVersion");
-        }
         try {
-            return Json.MAPPER.writeValueAsBytes(stored);
-        } catch (IOException e) {
+            return switch (format) {
+                case PROTOBUF -> ProtobufCodec.encode(stored, this.stored);
+                case JSON -> Json.MAPPER.writeValueAsBytes(stored);
+                case YAML -> Json.yaml().writeValueAsBytes(stored);
+            };
+        } catch (IOException | IllegalArgumentException e) {
             throw ApiException.internal("cannot encode object: " + e.getMessage());
         }
     }
 
-    private static String cause(Exception e) {
+    private static String cause(Throwable e) {
         return e instanceof IOException || e instanceof ClassCastException ? "object cannot be decoded"
                 : String.valueOf(e.getMessage());
     }
@@ -69,22 +96,50 @@ final class ObjectCodec {
 
     ObjectNode decode(KeyValue kv) {
         try {
-            ObjectNode object = (ObjectNode) Json.COMPACT_READER.readTree(transformer.fromStorage(kv.value(), kv.key()));
+            byte[] value = transformer.fromStorage(kv.value(), kv.key());
+            ObjectNode object = ProtobufCodec.hasPrefix(value) ? ProtobufCodec.decodeStored(value)
+                    : (ObjectNode) (isJson(value) ? Json.COMPACT_READER : YAML).readTree(value);
             ObjectMeta.of(object).resourceVersion(Long.toString(kv.modRevision()));
             return object;
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | StackOverflowError e) {
             // kube's storage.NewCorruptObjError: the key named, the cause (a provider's words) after it
             throw ApiException.internal("StorageError: corrupt object, Code: 7, Key: " + kv.key()
                     + ", ResourceVersion: 0, AdditionalErrorMsg: " + cause(e));
         }
     }
 
-    /** A copy with apiVersion, kind, metadata first, as kube-apiserver writes objects. */
+    private static final com.fasterxml.jackson.databind.ObjectReader YAML =
+            Json.yaml().reader().with(Json.compactNodes());
+
+    /** Whether a value is JSON: its first character (after white space) opens an object. */
+    private static boolean isJson(byte[] value) {
+        for (byte b : value) {
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return b == '{';
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A copy with apiVersion, kind, metadata first, as kube-apiserver writes objects, and without
+     * {@code metadata.resourceVersion}; shallow (the values are the object's own, and only read).
+     */
     private ObjectNode canonicalOrder(ObjectNode object) {
         ObjectNode out = Json.object();
         out.put("apiVersion", stored.apiVersion());
         out.put("kind", stored.kind());
-        out.set("metadata", object.get("metadata").deepCopy());
+        JsonNode meta = object.get("metadata");
+        if (meta instanceof ObjectNode m && m.has("resourceVersion")) {
+            ObjectNode copy = Json.object();
+            m.properties().forEach(e -> {
+                if (!e.getKey().equals("resourceVersion")) {
+                    copy.set(e.getKey(), e.getValue());
+                }
+            });
+            meta = copy;
+        }
+        out.set("metadata", meta);
         object.properties().forEach(e -> {
             if (!out.has(e.getKey())) {
                 out.set(e.getKey(), e.getValue());

@@ -30,8 +30,8 @@ import java.util.function.Supplier;
  * kube-apiserver's handlers and generic store ({@code createHandler} + {@code Store.Create}, or the
  * update function {@code GuaranteedUpdate} runs):
  * <pre>
- *   decode → identify → default → managed fields → convert → mutating admission → prepare → validate
- *     → validating admission → canonicalize                  (then the store persists: create or CAS)
+ *   decode → identify → default → normalize → managed fields → convert → mutating admission → prepare
+ *     → validate → validating admission → canonicalize       (then the store persists: create or CAS)
  * </pre>
  * <ul>
  *   <li><b>decode</b>: what kube's decoding into the Go type does: apiVersion and kind must be the
@@ -40,8 +40,9 @@ import java.util.function.Supplier;
  *       missing now are noted. The one schema walk of the write; skipped for objects the server built
  *       from a stored one ({@link Write#decoded()} null);</li>
  *   <li><b>identify</b>: the namespace and name of the request given to the object (or checked against it);</li>
- *   <li><b>default</b>, <b>managed fields</b> (the request manager's changes, with the strategy's reset
- *       fields): in the version the store serves;</li>
+ *   <li><b>default</b>, <b>normalize</b> (with protobuf storage: the object through its protobuf message and
+ *       back, as kube holds it in its Go type), <b>managed fields</b> (the request manager's changes, with
+ *       the strategy's reset fields): in the version the store serves;</li>
  *   <li><b>convert</b> to the storage version: what follows runs on the stored kind;</li>
  *   <li><b>prepare</b>: metadata the server owns (uid, timestamps, resourceVersion precondition on update,
  *       the generated name on create) and the strategy's prepare and begin hooks;</li>
@@ -69,12 +70,16 @@ final class WriteStages {
      */
     private final Supplier<FieldManager> fieldManager;
     private final List<Stage> stages;
+    /** Whether objects are normalized as protobuf storage keeps them ({@link #normalize}). */
+    private final boolean normalizes;
 
     WriteStages(ResourceDefinition definition, StoreServices services) {
         this.resource = definition.api();
         this.services = services;
         this.served = new ServedVersion(definition);
         this.kindSchema = definition.custom() == null ? null : definition.custom().schema();
+        this.normalizes = ObjectCodec.mediaType(definition, services.atRest()).equals(AtRest.PROTOBUF)
+                && io.kapi.machinery.protobuf.ProtobufCodec.supports(resource.gvk());
         this.fieldManager = kindSchema != null ? kindSchema::fieldManager
                 : services.fields() == null ? () -> null
                 : Lazy.of(() -> services.fields().forKind(resource.gvk()));
@@ -82,6 +87,7 @@ final class WriteStages {
                 new Stage("decode", this::decode),
                 new Stage("identify", this::identify),
                 new Stage("default", p -> p.strategy.applyDefaults(p.object)),
+                new Stage("normalize", this::normalize),
                 new Stage("managed fields", this::track),
                 new Stage("convert", this::convert),
                 new Stage("mutating admission", p -> admission().admit(attributes(p))),
@@ -148,6 +154,21 @@ final class WriteStages {
         } else if (!meta.name().equals(name)) {
             throw ApiException.badRequest("the name of the object (%s) does not match the name on the URL (%s)"
                     .formatted(meta.name(), name));
+        }
+    }
+
+    /**
+     * With protobuf storage, a built-in object as kube-apiserver holds it after decoding into its Go type
+     * and defaulting: what the store will keep of it (zero values Go leaves out, empty lists and maps
+     * dropped), so that its managed fields, admission and the response see what later reads return.
+     */
+    private void normalize(WritePass p) {
+        if (normalizes) {
+            try {
+                io.kapi.machinery.protobuf.ProtobufCodec.normalize(p.object, resource.gvk());
+            } catch (IllegalArgumentException e) {
+                // a value protobuf cannot carry (validation words it); kept as it is
+            }
         }
     }
 

@@ -39,6 +39,27 @@ final class Load {
                 + "\"data\":{\"key\":\"value-" + (from + i) + "\",\"other\":\"0123456789abcdef\"}}").status() == 201);
     }
 
+    /**
+     * Creates pods {@code pod-from..pod-(to-1)} in the existing namespace {@code ns}: each as a Deployment's
+     * pod looks (labels, an owner, one container with ports, env, resources, probes and a volume).
+     */
+    Phase pods(String ns, int from, int to) {
+        String path = "/api/v1/namespaces/" + ns + "/pods";
+        return run(to - from, (client, i) -> client.post(path, POD.formatted(from + i)).status() == 201);
+    }
+
+    private static final String POD = """
+            {"apiVersion":"v1","kind":"Pod","metadata":{"name":"pod-%d","labels":{"app":"web",
+            "pod-template-hash":"5d8f7c9b6"},"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet",
+            "name":"web-5d8f7c9b6","uid":"8b1f2a4e-3c6d-4e8f-9a0b-1c2d3e4f5a6b","controller":true,
+            "blockOwnerDeletion":true}]},"spec":{"containers":[{"name":"web","image":"nginx:1.27",
+            "ports":[{"name":"http","containerPort":8080,"protocol":"TCP"}],
+            "env":[{"name":"MODE","value":"production"},{"name":"POD_NAME","valueFrom":{"fieldRef":
+            {"fieldPath":"metadata.name"}}}],"resources":{"requests":{"cpu":"100m","memory":"128Mi"},
+            "limits":{"cpu":"500m","memory":"256Mi"}},"readinessProbe":{"httpGet":{"path":"/healthz",
+            "port":"http"},"periodSeconds":5},"volumeMounts":[{"name":"config","mountPath":"/etc/web"}]}],
+            "volumes":[{"name":"config","configMap":{"name":"web-config"}}]}}""";
+
     /** Lists the whole namespace {@code count} times (one page each, as kubectl get without chunking). */
     Phase lists(String ns, int count) {
         String path = "/api/v1/namespaces/" + ns + "/configmaps";

@@ -31,7 +31,8 @@ import java.util.Set;
  */
 final class ProtoToJson {
 
-    private static final JsonNodeFactory NODES = Json.NODES;
+    /** Trees made of {@link Json#NODES}. */
+    static final ProtoToJson BUILT = new ProtoToJson(Json.NODES, Json.MAPPER.reader(), null);
     private static final ByteString PROTOBUF_PREFIX = ByteString.copyFrom(new byte[] {0x6b, 0x38, 0x73, 0x00});
 
     /**
@@ -47,9 +48,13 @@ final class ProtoToJson {
             "runAsGroup", "fsGroup", "backoffLimit", "backoffLimitPerIndex", "maxFailedIndexes", "parallelism",
             "completions", "ttlSecondsAfterFinished", "startingDeadlineSeconds", "successfulJobsHistoryLimit",
             "failedJobsHistoryLimit", "defaultMode", "mode", "priority", "expirationSeconds", "minReplicas",
-            "stabilizationWindowSeconds", "minDomains", "partition",
+            "stabilizationWindowSeconds", "minDomains", "partition", "targetCPUUtilizationPercentage",
+            "averageUtilization",
             // flowcontrol v1's concurrency shares and percents (kube's own bootstrap objects set them to 0)
             "nominalConcurrencyShares", "lendablePercent", "borrowingLimitPercent",
+            // pointers in JSON schemas, leases and the like
+            "minimum", "maximum", "maxLength", "minLength", "maxItems", "minItems", "maxProperties",
+            "minProperties", "multipleOf", "leaseTransitions", "leaseDurationSeconds",
             // pointers to booleans
             "automountServiceAccountToken", "runAsNonRoot", "privileged", "readOnlyRootFilesystem",
             "allowPrivilegeEscalation", "optional", "suspend", "immutable", "enableServiceLinks",
@@ -61,19 +66,39 @@ final class ProtoToJson {
             "port", "containerPort", "weight", "value", "code", "maxSkew", "maxReplicas", "number");
 
     /** Pointer strings where {@code ""} differs from absent. */
-    static final Set<String> KEEP_EMPTY = Set.of("storageClassName");
+    static final Set<String> KEEP_EMPTY = Set.of("storageClassName", "EndpointPort.name",
+            "HostPathVolumeSource.type", "appProtocol");
 
-    private ProtoToJson() {
+    private final JsonNodeFactory nodes;
+    private final com.fasterxml.jackson.databind.ObjectReader raw;
+    private final RequiredFields required;
+
+    /**
+     * @param nodes makes the tree's nodes
+     * @param raw reads embedded raw JSON ({@code managedFields}, raw extensions) into nodes of the same kind
+     * @param required the fields whose zero value Go writes, kept when present; null to keep only the zeros
+     *     of {@link #KEEP_ZERO} and {@link #KEEP_EMPTY}
+     */
+    ProtoToJson(JsonNodeFactory nodes, com.fasterxml.jackson.databind.ObjectReader raw, RequiredFields required) {
+        this.nodes = nodes;
+        this.raw = raw;
+        this.required = required;
     }
 
     /** The JSON object of {@code message}, which must be an ordinary (not {@link Special}) message. */
     static ObjectNode object(Message message) {
-        ObjectNode out = NODES.objectNode();
+        return BUILT.tree(message);
+    }
+
+    /** The JSON object of {@code message} in this converter's nodes. */
+    ObjectNode tree(Message message) {
+        ObjectNode out = nodes.objectNode();
         writeFields(message, out);
         return out;
     }
 
-    private static void writeFields(Message message, ObjectNode out) {
+    /** Adds the fields of {@code message} to {@code out}. */
+    void writeFields(Message message, ObjectNode out) {
         for (Fields.Field f : Fields.of(message.getDescriptorForType()).all()) {
             FieldDescriptor fd = f.descriptor();
             if (f.inline()) {
@@ -82,7 +107,7 @@ final class ProtoToJson {
                 }
                 continue;
             }
-            JsonNode value = field(message, fd, message.getDescriptorForType().getName(), f.jsonName());
+            JsonNode value = field(message, fd, message.getDescriptorForType(), f.jsonName());
             if (value != null) {
                 out.set(f.jsonName(), value);
             }
@@ -90,7 +115,7 @@ final class ProtoToJson {
     }
 
     /** The JSON value of one field, or null to leave it out. */
-    private static JsonNode field(Message message, FieldDescriptor fd, String messageName, String jsonName) {
+    private JsonNode field(Message message, FieldDescriptor fd, Descriptor type, String jsonName) {
         if (fd.isMapField()) {
             return message.getRepeatedFieldCount(fd) == 0 ? null : map(message, fd);
         }
@@ -99,7 +124,7 @@ final class ProtoToJson {
             if (n == 0) {
                 return null;
             }
-            ArrayNode arr = NODES.arrayNode(n);
+            ArrayNode arr = nodes.arrayNode(n);
             for (int i = 0; i < n; i++) {
                 arr.add(value(fd, message.getRepeatedField(fd, i)));
             }
@@ -109,7 +134,8 @@ final class ProtoToJson {
             return null;
         }
         Object v = message.getField(fd);
-        if (isZero(v) && !keepZero(v, messageName, jsonName)) {
+        if (isZero(v) && !keepZero(v, type.getName(), jsonName)
+                && (required == null || !required.contains(type, jsonName))) {
             return null;
         }
         return value(fd, v);
@@ -117,7 +143,7 @@ final class ProtoToJson {
 
     private static boolean keepZero(Object v, String messageName, String jsonName) {
         if (v instanceof String) {
-            return KEEP_EMPTY.contains(jsonName);
+            return KEEP_EMPTY.contains(jsonName) || KEEP_EMPTY.contains(messageName + "." + jsonName);
         }
         return KEEP_ZERO.contains(jsonName) || KEEP_ZERO.contains(messageName + "." + jsonName);
     }
@@ -134,7 +160,7 @@ final class ProtoToJson {
         };
     }
 
-    private static ObjectNode map(Message message, FieldDescriptor fd) {
+    private ObjectNode map(Message message, FieldDescriptor fd) {
         Descriptor entry = fd.getMessageType();
         FieldDescriptor keyField = entry.findFieldByNumber(1);
         FieldDescriptor valueField = entry.findFieldByNumber(2);
@@ -143,33 +169,33 @@ final class ProtoToJson {
             entries.add((Message) message.getRepeatedField(fd, i));
         }
         entries.sort(Comparator.comparing(e -> String.valueOf(e.getField(keyField))));
-        ObjectNode out = NODES.objectNode();
+        ObjectNode out = nodes.objectNode();
         for (Message e : entries) {
             out.set(String.valueOf(e.getField(keyField)), value(valueField, e.getField(valueField)));
         }
         return out;
     }
 
-    private static JsonNode value(FieldDescriptor fd, Object v) {
+    private JsonNode value(FieldDescriptor fd, Object v) {
         return switch (fd.getJavaType()) {
-            case STRING -> NODES.textNode((String) v);
-            case INT -> NODES.numberNode((Integer) v);
+            case STRING -> nodes.textNode((String) v);
+            case INT -> nodes.numberNode((Integer) v);
             case LONG -> integral((Long) v);
-            case BOOLEAN -> NODES.booleanNode((Boolean) v);
+            case BOOLEAN -> nodes.booleanNode((Boolean) v);
             case DOUBLE -> number((Double) v);
             case FLOAT -> number((Float) v);
-            case BYTE_STRING -> NODES.textNode(Base64.getEncoder().encodeToString(((ByteString) v).toByteArray()));
-            case ENUM -> NODES.textNode(v.toString());
+            case BYTE_STRING -> nodes.textNode(Base64.getEncoder().encodeToString(((ByteString) v).toByteArray()));
+            case ENUM -> nodes.textNode(v.toString());
             case MESSAGE -> message((Message) v);
         };
     }
 
     /** Go writes integral floats without a fraction: {@code 1}, not {@code 1.0}. */
-    private static JsonNode number(double d) {
+    private JsonNode number(double d) {
         if (d == Math.rint(d) && Math.abs(d) < 1e15) {
             return integral((long) d);
         }
-        return NODES.numberNode(d);
+        return nodes.numberNode(d);
     }
 
     /**
@@ -177,56 +203,56 @@ final class ProtoToJson {
      * tree decoded from protobuf equals the one decoded from JSON (a pod update compares its old and new spec so:
      * an int64 field such as terminationGracePeriodSeconds read as a long node made an unchanged pod differ).
      */
-    private static JsonNode integral(long v) {
-        return v == (int) v ? NODES.numberNode((int) v) : NODES.numberNode(v);
+    private JsonNode integral(long v) {
+        return v == (int) v ? nodes.numberNode((int) v) : nodes.numberNode(v);
     }
 
     /** The JSON value of a nested message, special or ordinary. */
-    static JsonNode message(Message m) {
+    JsonNode message(Message m) {
         Special special = Special.of(m.getDescriptorForType());
         if (special == null) {
-            return object(m);
+            return tree(m);
         }
         Descriptor d = m.getDescriptorForType();
         return switch (special) {
             case TIME -> m.hasField(d.findFieldByName("seconds"))
-                    ? NODES.textNode(GoTime.formatTime((Long) m.getField(d.findFieldByName("seconds"))))
-                    : NODES.nullNode();
+                    ? nodes.textNode(GoTime.formatTime((Long) m.getField(d.findFieldByName("seconds"))))
+                    : nodes.nullNode();
             case MICRO_TIME -> m.hasField(d.findFieldByName("seconds"))
-                    ? NODES.textNode(GoTime.formatMicroTime((Long) m.getField(d.findFieldByName("seconds")),
+                    ? nodes.textNode(GoTime.formatMicroTime((Long) m.getField(d.findFieldByName("seconds")),
                             (Integer) m.getField(d.findFieldByName("nanos"))))
-                    : NODES.nullNode();
-            case DURATION -> NODES.textNode(GoTime.formatDuration((Long) m.getField(d.findFieldByName("duration"))));
+                    : nodes.nullNode();
+            case DURATION -> nodes.textNode(GoTime.formatDuration((Long) m.getField(d.findFieldByName("duration"))));
             case RAW_JSON -> rawJson((ByteString) m.getField(d.getFields().getFirst()));
             case STRING_LIST -> strings(m, d.getFields().getFirst());
             case INT_OR_STRING -> ((Long) m.getField(d.findFieldByName("type"))) == 1
-                    ? NODES.textNode((String) m.getField(d.findFieldByName("strVal")))
-                    : NODES.numberNode((Integer) m.getField(d.findFieldByName("intVal")));
-            case QUANTITY -> NODES.textNode((String) m.getField(d.findFieldByName("string")));
+                    ? nodes.textNode((String) m.getField(d.findFieldByName("strVal")))
+                    : nodes.numberNode((Integer) m.getField(d.findFieldByName("intVal")));
+            case QUANTITY -> nodes.textNode((String) m.getField(d.findFieldByName("string")));
             case PROPS_OR_ARRAY -> {
                 FieldDescriptor many = d.findFieldByName("jSONSchemas");
                 if (m.getRepeatedFieldCount(many) > 0) {
-                    ArrayNode arr = NODES.arrayNode();
-                    ((List<?>) m.getField(many)).forEach(s -> arr.add(object((Message) s)));
+                    ArrayNode arr = nodes.arrayNode();
+                    ((List<?>) m.getField(many)).forEach(s -> arr.add(tree((Message) s)));
                     yield arr;
                 }
-                yield schemaOr(m, NODES.nullNode());
+                yield schemaOr(m, nodes.nullNode());
             }
-            case PROPS_OR_BOOL -> schemaOr(m, NODES.booleanNode((Boolean) m.getField(d.findFieldByName("allows"))));
+            case PROPS_OR_BOOL -> schemaOr(m, nodes.booleanNode((Boolean) m.getField(d.findFieldByName("allows"))));
             case PROPS_OR_STRING_ARRAY -> {
                 FieldDescriptor property = d.findFieldByName("property");
-                yield m.getRepeatedFieldCount(property) > 0 ? strings(m, property) : schemaOr(m, NODES.nullNode());
+                yield m.getRepeatedFieldCount(property) > 0 ? strings(m, property) : schemaOr(m, nodes.nullNode());
             }
         };
     }
 
-    private static JsonNode schemaOr(Message m, JsonNode otherwise) {
+    private JsonNode schemaOr(Message m, JsonNode otherwise) {
         FieldDescriptor schema = m.getDescriptorForType().findFieldByName("schema");
-        return m.hasField(schema) ? object((Message) m.getField(schema)) : otherwise;
+        return m.hasField(schema) ? tree((Message) m.getField(schema)) : otherwise;
     }
 
-    private static ArrayNode strings(Message m, FieldDescriptor fd) {
-        ArrayNode arr = NODES.arrayNode();
+    private ArrayNode strings(Message m, FieldDescriptor fd) {
+        ArrayNode arr = nodes.arrayNode();
         ((List<?>) m.getField(fd)).forEach(s -> arr.add((String) s));
         return arr;
     }
@@ -235,9 +261,9 @@ final class ProtoToJson {
      * Embedded raw bytes as JSON. A {@code RawExtension} holding an object that a protobuf client encoded
      * (prefix {@code k8s\0}) is decoded as an object of its own.
      */
-    private static JsonNode rawJson(ByteString raw) {
+    private JsonNode rawJson(ByteString raw) {
         if (raw.isEmpty()) {
-            return NODES.nullNode();
+            return nodes.nullNode();
         }
         if (raw.startsWith(PROTOBUF_PREFIX)) {
             try {
@@ -247,7 +273,7 @@ final class ProtoToJson {
             }
         }
         try {
-            return Json.MAPPER.readTree(raw.toByteArray());
+            return this.raw.readTree(raw.toByteArray());
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("embedded JSON: " + e.getOriginalMessage(), e);
         } catch (java.io.IOException e) {

@@ -3,6 +3,7 @@ package io.kapi.machinery.protobuf;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.DynamicMessage;
@@ -94,6 +95,120 @@ public final class ProtobufCodec {
         }
         return tree;
     }
+
+    /**
+     * {@code object} as kube-apiserver holds it once decoded into its Go type: through its protobuf
+     * message and back, so that it has what protobuf storage keeps of it (zero values Go leaves out and
+     * empty lists and maps gone, times in their canonical form) before fields are tracked and it is
+     * stored. In place: the object's keys are replaced.
+     *
+     * @throws IllegalArgumentException as {@link #encode}
+     */
+    public static void normalize(ObjectNode object, GroupVersionKind gvk) {
+        MessagePlan plan = MessagePlan.of(message(gvk));
+        TreeEncoder encoder = new TreeEncoder();
+        byte[] raw = new byte[encoder.size(object, plan)];
+        CodedOutputStream cos = CodedOutputStream.newInstance(raw);
+        try {
+            encoder.write(object, plan, cos);
+            cos.checkNoSpaceLeft();
+            CodedInputStream in = CodedInputStream.newInstance(raw);
+            in.setRecursionLimit(Integer.MAX_VALUE);
+            DynamicMessage message = DynamicMessage.parseFrom(message(gvk), in);
+            ObjectNode normal = Json.object();
+            normal.put("apiVersion", gvk.apiVersion());
+            normal.put("kind", gvk.kind());
+            NORMAL.writeFields(message, normal);
+            object.removeAll();
+            object.setAll(normal);
+        } catch (IOException e) {
+            throw new IllegalStateException("writing to an array", e);
+        }
+    }
+
+    /** Trees of ordinary nodes, zero values kept where Go writes them. */
+    private static final ProtoToJson NORMAL = new ProtoToJson(Json.NODES, Json.MAPPER.reader(),
+            RequiredFields.builtIn());
+
+    /** Whether {@code value} begins with this format's {@code k8s\0} prefix. */
+    public static boolean hasPrefix(byte[] value) {
+        return value.length >= PREFIX.length && Arrays.equals(value, 0, PREFIX.length, PREFIX, 0, PREFIX.length);
+    }
+
+    /**
+     * Decodes a value kept in storage, as kube-apiserver's storage codec reads it: the envelope's
+     * {@code typeMeta} says the kind (its {@code apiVersion} and {@code kind} come first in the tree), and
+     * the tree is made of {@link Json#compactNodes() compact} nodes, as the watch cache keeps them. No
+     * request bounds apply: the store holds only what a write accepted.
+     *
+     * @throws IllegalArgumentException if the value is not an envelope, names a kind without a message, has
+     *         a {@code contentEncoding}, or its object does not parse
+     */
+    public static ObjectNode decodeStored(byte[] value) {
+        if (!hasPrefix(value)) {
+            throw new IllegalArgumentException("no protobuf prefix");
+        }
+        try {
+            CodedInputStream in = CodedInputStream.newInstance(value, PREFIX.length, value.length - PREFIX.length);
+            String apiVersion = "";
+            String kind = "";
+            int rawStart = -1;
+            int rawLength = 0;
+            for (int tag; (tag = in.readTag()) != 0; ) {
+                switch (tag) {
+                    case 1 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED -> {
+                        int limit = in.pushLimit(in.readRawVarint32());
+                        for (int t; (t = in.readTag()) != 0; ) {
+                            switch (t) {
+                                case 1 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED -> apiVersion = in.readStringRequireUtf8();
+                                case 2 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED -> kind = in.readStringRequireUtf8();
+                                default -> in.skipField(t);
+                            }
+                        }
+                        in.popLimit(limit);
+                    }
+                    case 2 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED -> {
+                        rawLength = in.readRawVarint32();
+                        rawStart = PREFIX.length + in.getTotalBytesRead();
+                        in.skipRawBytes(rawLength);
+                    }
+                    case 3 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED -> {
+                        if (!in.readStringRequireUtf8().isEmpty()) {
+                            throw new IllegalArgumentException("a content encoding is not supported");
+                        }
+                    }
+                    default -> in.skipField(tag);
+                }
+            }
+            int slash = apiVersion.indexOf('/');
+            GroupVersionKind gvk = new GroupVersionKind(slash < 0 ? "" : apiVersion.substring(0, slash),
+                    apiVersion.substring(slash + 1), kind);
+            Descriptor type = KindIndex.builtIn().find(gvk)
+                    .orElseThrow(() -> new IllegalArgumentException("no protobuf message for " + gvk));
+            DynamicMessage message = rawStart < 0 ? DynamicMessage.getDefaultInstance(type)
+                    : DynamicMessage.parseFrom(type, deep(CodedInputStream.newInstance(value, rawStart, rawLength)));
+            ObjectNode tree = Json.compactNodes().objectNode();
+            tree.put("apiVersion", apiVersion);
+            tree.put("kind", kind);
+            STORED.writeFields(message, tree);
+            return tree;
+        } catch (IOException e) {
+            throw new IllegalArgumentException(goError(new InvalidProtocolBufferException(e.getMessage())), e);
+        }
+    }
+
+    /** A stream without protobuf-java's nesting limit of 100: an object as deep as a write accepted reads back. */
+    private static CodedInputStream deep(CodedInputStream in) {
+        in.setRecursionLimit(Integer.MAX_VALUE);
+        return in;
+    }
+
+    /**
+     * Stored objects become trees of compact nodes, their embedded raw JSON too; a zero value is kept where
+     * Go writes it (a pointer's, or a field without {@code omitempty}), as kube serves what it stored.
+     */
+    private static final ProtoToJson STORED = new ProtoToJson(Json.compactNodes(), Json.COMPACT_READER,
+            RequiredFields.builtIn());
 
     /**
      * Encodes {@code object} as kube-apiserver writes {@code gvk} in protobuf: the envelope with
