@@ -22,7 +22,7 @@ import java.util.function.ToDoubleFunction;
  * <p>Run with {@code bench/pipeline.sh --builds=before=/path/a,after=/path/b [--backend=embedded]
  * [--clients=8] [--rounds=3] [--creates=4000] [--gets=8000] [--patches=4000] [--applies=4000]
  * [--flags.NAME='--server-flag=value ...']}: a build may run twice under two names, with and without
- * some flags.
+ * some flags. {@code --warmup=N} (default 500) requests of each kind warm each fresh server up first.
  */
 public final class PipelineBench {
 
@@ -53,6 +53,7 @@ public final class PipelineBench {
                 "merge patch", Integer.parseInt(opts.getOrDefault("patches", "4000")),
                 "apply", Integer.parseInt(opts.getOrDefault("applies", "4000")));
         Duration limit = Duration.ofSeconds(Long.parseLong(opts.getOrDefault("phase-seconds", "120")));
+        int warm = Integer.parseInt(opts.getOrDefault("warmup", "500"));
 
         Map<String, List<Round>> results = new LinkedHashMap<>();
         builds.keySet().forEach(name -> results.put(name, new ArrayList<>()));
@@ -65,7 +66,7 @@ public final class PipelineBench {
                 if (!extra.isEmpty()) {
                     flags.addAll(List.of(extra.split("\\s+")));
                 }
-                results.get(name).add(round(name, builds.get(name), flags, clients, counts, limit));
+                results.get(name).add(round(name, builds.get(name), flags, clients, counts, limit, warm));
             }
             order = order.reversed();
         }
@@ -75,7 +76,7 @@ public final class PipelineBench {
     }
 
     private static Round round(String name, Path project, List<String> flags, int clients, Map<String, Integer> counts,
-                               Duration limit) {
+                               Duration limit, int warm) {
         try (KapiProcess kapi = new KapiProcess("pipeline-" + name, project, flags)) {
             kapi.start();
             List<ApiClient> pool = new ArrayList<>();
@@ -84,7 +85,6 @@ public final class PipelineBench {
             }
             try {
                 Load load = new Load(pool, limit);
-                int warm = 500;
                 load.creates("warmup", warm);
                 load.gets("warmup", warm, warm);
                 load.patches("warmup", warm, warm);
