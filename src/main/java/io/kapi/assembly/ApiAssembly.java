@@ -27,6 +27,7 @@ import io.kapi.apis.subresources.EventTtl;
 import io.kapi.apis.subresources.ServiceAccountKeys;
 import io.kapi.apis.subresources.ServiceAccountToken;
 import io.kapi.apis.subresources.Subresources;
+import io.kapi.audit.Auditor;
 import io.kapi.authn.Authentications;
 import io.kapi.authn.Authenticator;
 import io.kapi.authz.Authorizer;
@@ -115,6 +116,14 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
 
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {
+        return create(config, Auditor.DISABLED);
+    }
+
+    /**
+     * The API of {@code config}, its own in-process requests (the controllers kube-controller-manager would
+     * run, the bootstrap writes) audited by {@code auditor}, as kube audits those.
+     */
+    public static ApiAssembly create(ApiConfig config, Auditor auditor) {
         Clock clock = Clock.systemUTC();
         Metrics metrics = createMetrics(config);
         // the schemas (a large JSON document to parse, once per JVM) load while the storage opens
@@ -181,7 +190,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         RestHandler api = handlers(config, aggregator, schemas, openApi, registry, codecs, tables, keys, issuer,
                 authentications, new AccessReviews(authorizer, authorization.rules()), storage, metrics, clock);
         ServerConfig.Observability observability = observability(metrics, registry);
-        Loopback loopback = loopback(api, authorizer, registry, observability);
+        Loopback loopback = loopback(api, authorizer, registry, observability, auditor);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
         FlowControls.Wired flowControl = FlowControls.create(config.flowControl(), informers,
                 apiserver.resource("flowcontrol.apiserver.k8s.io", "v1", "flowschemas"),
@@ -237,8 +246,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
      * panic recovery, authorization, write options); the identity comes with each request.
      */
     private static Loopback loopback(RestHandler api, Authorizer authorizer, Registry registry,
-                                     ServerConfig.Observability observability) {
-        FilterChain chain = HandlerChain.inProcess(authorizer, observability, api);
+                                     ServerConfig.Observability observability, Auditor auditor) {
+        FilterChain chain = HandlerChain.inProcess(authorizer, observability, auditor, api);
         return new Loopback(request -> chain.proceed(new ServerRequest(request, List.of(), "127.0.0.1")),
                 gvr -> registry.resource(gvr.group(), gvr.version(), gvr.resource()));
     }

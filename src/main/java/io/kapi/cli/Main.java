@@ -166,7 +166,7 @@ public final class Main {
             Tracing.install(TracingConfiguration.read(options.tracingConfigFile()), hostName(),
                     "apiserver-" + java.util.UUID.randomUUID());
         }
-        ApiAssembly api = ApiAssembly.create(apiConfig);
+        ApiAssembly api = ApiAssembly.create(apiConfig, auditor);
         auditor.metrics().register(api.metrics());
         clock.mark("api");
         LocalPki pki;

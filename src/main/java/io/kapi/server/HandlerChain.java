@@ -1,7 +1,9 @@
 package io.kapi.server;
 
+import io.kapi.audit.Auditor;
 import io.kapi.authz.Authorizer;
 import io.kapi.endpoint.RestHandler;
+import io.kapi.flowcontrol.FlowControl;
 import io.kapi.server.filter.Audit;
 import io.kapi.server.filter.Authentication;
 import io.kapi.server.filter.Authorization;
@@ -88,7 +90,17 @@ public final class HandlerChain {
     /** {@link #inProcess(Authorizer, RestHandler)}, its requests recorded in {@code observability} (kube counts self-requests). */
     public static FilterChain inProcess(Authorizer authorizer, ServerConfig.Observability observability,
                                         RestHandler handler) {
+        return inProcess(authorizer, observability, Auditor.DISABLED, handler);
+    }
+
+    /**
+     * {@link #inProcess(Authorizer, ServerConfig.Observability, RestHandler)}, its requests audited by
+     * {@code auditor} as kube-apiserver audits its loopback requests (and kube-controller-manager's, whose
+     * controllers Kapi runs in-process).
+     */
+    public static FilterChain inProcess(Authorizer authorizer, ServerConfig.Observability observability,
+                                        Auditor auditor, RestHandler handler) {
         return build(new ServerConfig.Security((request, certificates) -> Optional.empty(), authorizer,
-                Duration.ofMinutes(1)), BodyLimit.DEFAULT_MAX_BYTES, observability, handler);
+                Duration.ofMinutes(1), FlowControl.NONE, auditor), BodyLimit.DEFAULT_MAX_BYTES, observability, handler);
     }
 }
