@@ -7,17 +7,15 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
+import io.kapi.machinery.GrpcBytes;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.common.export.GrpcResponse;
 import io.opentelemetry.sdk.common.export.GrpcSender;
 import io.opentelemetry.sdk.common.export.GrpcSenderConfig;
 import io.opentelemetry.sdk.common.export.GrpcSenderProvider;
 import io.opentelemetry.sdk.common.export.GrpcStatusCode;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -37,9 +35,7 @@ final class GrpcJavaSender implements GrpcSender {
         var endpoint = config.getEndpoint();
         int port = endpoint.getPort() > 0 ? endpoint.getPort() : 4317;
         this.channel = NettyChannelBuilder.forAddress(endpoint.getHost(), port).usePlaintext().build();
-        this.method = MethodDescriptor.<byte[], byte[]>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName(config.getFullMethodName())
-                .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+        this.method = GrpcBytes.unary(config.getFullMethodName());
         this.timeoutNanos = config.getTimeout().toNanos();
     }
 
@@ -100,21 +96,6 @@ final class GrpcJavaSender implements GrpcSender {
         return CompletableResultCode.ofSuccess();
     }
 
-    private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-    };
 
     /** The exporter's way to this sender ({@code META-INF/services}). */
     public static final class Provider implements GrpcSenderProvider {

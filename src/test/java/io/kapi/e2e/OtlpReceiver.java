@@ -8,9 +8,8 @@ import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCalls;
-import java.io.ByteArrayInputStream;
+import io.kapi.machinery.GrpcBytes;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.HexFormat;
@@ -34,10 +33,8 @@ final class OtlpReceiver implements AutoCloseable {
     private final List<ReceivedSpan> spans = new CopyOnWriteArrayList<>();
 
     OtlpReceiver() {
-        MethodDescriptor<byte[], byte[]> export = MethodDescriptor.<byte[], byte[]>newBuilder()
-                .setType(MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName("opentelemetry.proto.collector.trace.v1.TraceService/Export")
-                .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+        MethodDescriptor<byte[], byte[]> export =
+                GrpcBytes.unary("opentelemetry.proto.collector.trace.v1.TraceService/Export");
         ServerServiceDefinition service = ServerServiceDefinition.builder("opentelemetry.proto.collector.trace.v1.TraceService")
                 .addMethod(export, ServerCalls.asyncUnaryCall((request, response) -> {
                     try {
@@ -95,19 +92,4 @@ final class OtlpReceiver implements AutoCloseable {
         server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
 
-    private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-    };
 }
