@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Writes the {@code le} bounds of the Prometheus text format as Go's client writes them
@@ -17,6 +19,9 @@ import java.nio.charset.StandardCharsets;
 final class GoBucketBounds extends FilterOutputStream {
 
     private static final byte[] LE = "le=\"".getBytes(StandardCharsets.US_ASCII);
+    /** The bounds seen so far in Go's form: histograms' bounds are a few dozen fixed values (bounded anyway). */
+    private static final Map<String, byte[]> FORMATTED = new ConcurrentHashMap<>();
+    private static final int MAX_FORMATTED = 1024;
 
     private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
 
@@ -74,7 +79,14 @@ final class GoBucketBounds extends FilterOutputStream {
         }
         String bound = new String(bytes, valueStart, valueEnd - valueStart, StandardCharsets.US_ASCII);
         out.write(bytes, 0, valueStart);
-        out.write(goFormat(bound).getBytes(StandardCharsets.US_ASCII));
+        byte[] formatted = FORMATTED.get(bound);
+        if (formatted == null) {
+            formatted = goFormat(bound).getBytes(StandardCharsets.US_ASCII);
+            if (FORMATTED.size() < MAX_FORMATTED) {
+                FORMATTED.put(bound, formatted);
+            }
+        }
+        out.write(formatted);
         out.write(bytes, valueEnd, bytes.length - valueEnd);
     }
 

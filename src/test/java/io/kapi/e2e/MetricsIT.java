@@ -257,7 +257,8 @@ final class MetricsIT {
         }
         Files.writeString(dir.resolve("prometheus.yml"), """
                 global:
-                  scrape_interval: 1s
+                  scrape_interval: 3s
+                  scrape_timeout: 3s
                   evaluation_interval: 1s
                 rule_files: [rules.yml]
                 scrape_configs:
@@ -307,7 +308,9 @@ final class MetricsIT {
                 // PromQL's subtractions leave rounding residue: a burn rate of 0 may read -6.8e-16
                 double epsilon = 1e-9;
                 assertTrue(value >= -epsilon && value <= 1 + epsilon && (!write || value > epsilon),
-                        "a burn rate is a ratio, the write one above 0 (500s were answered): " + r);
+                        "a burn rate is a ratio, the write one above 0 (500s were answered): " + r + "; scrapes: "
+                                + results(http, port, "up{job=\"apiserver\"}") + ", "
+                                + results(http, port, "scrape_duration_seconds{job=\"apiserver\"}"));
             }
             assertFalse(results(http, port, "apiserver_request:burnrate5m{verb=\"write\"}").isEmpty(), "5m burn rate");
             assertFalse(results(http, port, "apiserver_request_total{job=\"apiserver\",code=\"500\",verb=\"POST\"}")
