@@ -71,6 +71,7 @@ import io.kapi.metrics.Definition;
 import io.kapi.metrics.Metrics;
 import io.kapi.metrics.Stability;
 import io.kapi.registry.AtRest;
+import io.kapi.registry.LegacyKeys;
 import io.kapi.registry.ReadPath;
 import io.kapi.registry.Registry;
 import io.kapi.registry.ResourceStore;
@@ -143,6 +144,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         EncryptionAtRest encryption = config.encryption().configFile() == null ? null
                 : EncryptionAtRest.open(config.encryption(), metrics.encryption(), "apiserver-" + java.util.UUID.randomUUID());
         AtRest atRest = encryption == null ? AtRest.PLAIN : new AtRest(AtRest.JSON, encryption::transformer);
+        LegacyKeys.migrate(storage, atRest);
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
                 fieldManagers, () -> AdmissionChain.NONE, clock, atRest.withMediaType(config.storageMediaType()));
         var authorizationRef = new java.util.concurrent.atomic.AtomicReference<AuthorizationModes.Chain>();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
+import io.kapi.machinery.conversion.Converter;
 import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.storage.KeyValue;
@@ -29,15 +30,19 @@ final class ObjectCodec {
     private final GroupVersionKind stored;
     private final ValueTransformer transformer;
     private final Format format;
+    private final Converter form;
 
     /**
      * @param stored the kind objects are stored as ({@link ResourceDefinition#storedKind})
      * @param transformer what happens to the encoded bytes on their way to the store and back
      * @param mediaType the media type to write; protobuf only where {@code stored} has a message
+     * @param form the version kube-apiserver keeps them in at rest, when not {@code stored}'s
+     *        ({@link ResourceBehaviour#atRest()})
      */
-    ObjectCodec(GroupVersionKind stored, ValueTransformer transformer, String mediaType) {
+    ObjectCodec(GroupVersionKind stored, ValueTransformer transformer, String mediaType, Converter form) {
         this.stored = stored;
         this.transformer = transformer;
+        this.form = form;
         this.format = switch (mediaType) {
             case AtRest.PROTOBUF -> ProtobufCodec.supports(stored) ? Format.PROTOBUF : Format.JSON;
             case AtRest.YAML -> Format.YAML;
@@ -47,7 +52,8 @@ final class ObjectCodec {
 
     /** The codec of {@code definition}'s stored objects, kept as {@code atRest} says. */
     static ObjectCodec of(ResourceDefinition definition, AtRest atRest) {
-        return new ObjectCodec(definition.storedKind(), atRest.transformer(definition), mediaType(definition, atRest));
+        return new ObjectCodec(definition.storedKind(), atRest.transformer(definition), mediaType(definition, atRest),
+                definition.behaviour().atRest());
     }
 
     /**
@@ -67,7 +73,7 @@ final class ObjectCodec {
     }
 
     private byte[] encode(ObjectNode object) {
-        ObjectNode stored = canonicalOrder(object);
+        ObjectNode stored = form == Converter.NONE ? canonicalOrder(object) : form.toStorage(canonicalOrder(object));
         try {
             return switch (format) {
                 case PROTOBUF -> ProtobufCodec.encode(stored, this.stored);
@@ -99,6 +105,9 @@ final class ObjectCodec {
             byte[] value = transformer.fromStorage(kv.value(), kv.key());
             ObjectNode object = ProtobufCodec.hasPrefix(value) ? ProtobufCodec.decodeStored(value)
                     : (ObjectNode) (isJson(value) ? Json.COMPACT_READER : YAML).readTree(value);
+            if (form != Converter.NONE) {
+                object = form.fromStorage(object);
+            }
             ObjectMeta.of(object).resourceVersion(Long.toString(kv.modRevision()));
             return object;
         } catch (IOException | RuntimeException | StackOverflowError e) {

@@ -18,17 +18,21 @@ import java.util.function.Supplier;
  *        whatever version is asked for); null for kube's default NAME / CREATED AT table
  * @param podTemplate where its objects hold a pod template (workloads), which admission checks as a pod's; null
  *        when they hold none
+ * @param atRest how stored objects are written at rest and read back, where kube-apiserver keeps them in another
+ *        version than the storage version Kapi's pipeline works in (CRDs: {@code v1beta1}); {@link Converter#NONE}
+ *        when they are written as stored
  */
 public record ResourceBehaviour(Strategy strategy, Converter converter, Supplier<KindPrinter> printer,
-                                PodTemplatePath podTemplate) {
+                                PodTemplatePath podTemplate, Converter atRest) {
 
     public ResourceBehaviour {
         Objects.requireNonNull(strategy, "strategy");
         Objects.requireNonNull(converter, "converter");
+        Objects.requireNonNull(atRest, "atRest");
     }
 
     /** Objects written with {@code strategy}, kept as served, printed with the default table, without pod template. */
     public static ResourceBehaviour of(Strategy strategy) {
-        return new ResourceBehaviour(strategy, Converter.NONE, null, null);
+        return new ResourceBehaviour(strategy, Converter.NONE, null, null, Converter.NONE);
     }
 }

@@ -49,7 +49,7 @@ public record ResourceDefinition(ApiResource api, ResourceFacts facts, ResourceB
     /** The definition of a custom resource version. */
     public static ResourceDefinition custom(ApiResource api, ResourceFacts facts, Strategy strategy, Converter converter,
                                             Map<String, ObjectNode> schemas, CustomKind custom) {
-        return new ResourceDefinition(api, facts, new ResourceBehaviour(strategy, converter, null, null),
+        return new ResourceDefinition(api, facts, new ResourceBehaviour(strategy, converter, null, null, Converter.NONE),
                 ObjectKeys.of(facts, api.namespaced()), SelectableFields.of(facts.selectableFields()), schemas, custom);
     }
 

@@ -98,8 +98,13 @@ class StorageEncodingTest {
                     "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},\"spec\":{}}").code());
             String value = new String(raw(api, "/registry/example.com/widgets/rt/w"), StandardCharsets.UTF_8);
             assertTrue(value.startsWith("{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\""), value);
-            assertEquals('{', raw(api, "/registry/customresourcedefinitions/widgets.example.com")[0],
-                    "CRDs as JSON, as kube-apiserver's apiextensions server stores them");
+            byte[] crd = raw(api, "/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com");
+            assertEquals('{', crd[0], "CRDs as JSON, as kube-apiserver's apiextensions server stores them");
+            JsonNode stored = Json.MAPPER.readTree(crd);
+            assertEquals("apiextensions.k8s.io/v1beta1", stored.path("apiVersion").asText(), "in kube's storage version");
+            assertEquals("widgets", stored.at("/spec/names/plural").asText());
+            assertEquals("widgets.example.com", api.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"
+                    + "widgets.example.com").body().at("/metadata/name").asText());
         }
     }
 

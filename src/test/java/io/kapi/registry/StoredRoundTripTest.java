@@ -9,6 +9,7 @@ import io.kapi.assembly.ApiConfig;
 import io.kapi.harness.ApiHarness;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.conversion.Converter;
 import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.storage.KeyValue;
 import io.kapi.storage.ValueTransformer;
@@ -46,8 +47,8 @@ class StoredRoundTripTest {
                 if (!ProtobufCodec.supports(gvk)) {
                     continue;
                 }
-                ObjectCodec codec = new ObjectCodec(gvk, ValueTransformer.IDENTITY, AtRest.PROTOBUF);
-                ObjectNode want = new ObjectCodec(gvk, ValueTransformer.IDENTITY, AtRest.JSON).decode(kv);
+                ObjectCodec codec = new ObjectCodec(gvk, ValueTransformer.IDENTITY, AtRest.PROTOBUF, Converter.NONE);
+                ObjectNode want = new ObjectCodec(gvk, ValueTransformer.IDENTITY, AtRest.JSON, Converter.NONE).decode(kv);
                 try {
                     byte[] stored = codec.encode(want, kv.key());
                     ObjectNode got = codec.decode(new KeyValue(kv.key(), stored, kv.createRevision(), kv.modRevision()));

@@ -43,6 +43,6 @@ public final class BuiltinBehaviours implements BehaviourProvider {
                 kind.validation());
         Strategy split = stored.withStatusSplit(generic);
         Strategy strategy = kind.strategy() == null ? split : kind.strategy().of(split, server);
-        return new ResourceBehaviour(strategy, converter, stored.printer(), kind.podTemplate());
+        return new ResourceBehaviour(strategy, converter, stored.printer(), kind.podTemplate(), stored.atRest());
     }
 }

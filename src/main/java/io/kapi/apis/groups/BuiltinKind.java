@@ -45,16 +45,20 @@ import java.util.function.Supplier;
  * @param printer its table columns (kube's {@code printers.go}), made once on first use; null for kube's default
  *        NAME / CREATED AT table
  * @param podTemplate where its objects hold a pod template (the workloads), null when they hold none
+ * @param atRest how its stored objects are written at rest when kube-apiserver keeps them in another version
+ *        than the one Kapi's write pipeline stores (CustomResourceDefinitions: {@code v1beta1});
+ *        {@link Converter#NONE} when they are written as stored
  */
 public record BuiltinKind(GroupVersionKind gvk, Defaulter defaults, KindValidator validation, StatusPolicy status,
                           KindStrategy strategy, Converter conversion, Supplier<KindPrinter> printer,
-                          PodTemplatePath podTemplate) {
+                          PodTemplatePath podTemplate, Converter atRest) {
 
     public BuiltinKind {
         Objects.requireNonNull(gvk, "gvk");
         Objects.requireNonNull(defaults, "defaults");
         Objects.requireNonNull(validation, "validation");
         Objects.requireNonNull(conversion, "conversion");
+        Objects.requireNonNull(atRest, "atRest");
     }
 
     /**
@@ -78,39 +82,46 @@ public record BuiltinKind(GroupVersionKind gvk, Defaulter defaults, KindValidato
 
     /** {@code gvk} with no behaviour beyond its schema. */
     public static BuiltinKind of(GroupVersionKind gvk) {
-        return new BuiltinKind(gvk, Defaulter.NONE, KindValidator.NONE, null, null, Converter.NONE, null, null);
+        return new BuiltinKind(gvk, Defaulter.NONE, KindValidator.NONE, null, null, Converter.NONE, null, null,
+                Converter.NONE);
     }
 
     public BuiltinKind defaults(Defaulter d) {
-        return new BuiltinKind(gvk, d, validation, status, strategy, conversion, printer, podTemplate);
+        return new BuiltinKind(gvk, d, validation, status, strategy, conversion, printer, podTemplate, atRest);
     }
 
     public BuiltinKind validation(KindValidator v) {
-        return new BuiltinKind(gvk, defaults, v, status, strategy, conversion, printer, podTemplate);
+        return new BuiltinKind(gvk, defaults, v, status, strategy, conversion, printer, podTemplate, atRest);
     }
 
     /** This kind with kube's spec/status split, new objects starting with the status {@code initial} makes. */
     public BuiltinKind status(StatusPolicy initial) {
-        return new BuiltinKind(gvk, defaults, validation, initial, strategy, conversion, printer, podTemplate);
+        return new BuiltinKind(gvk, defaults, validation, initial, strategy, conversion, printer, podTemplate, atRest);
     }
 
     public BuiltinKind strategy(KindStrategy s) {
-        return new BuiltinKind(gvk, defaults, validation, status, s, conversion, printer, podTemplate);
+        return new BuiltinKind(gvk, defaults, validation, status, s, conversion, printer, podTemplate, atRest);
     }
 
     public BuiltinKind conversion(Converter c) {
-        return new BuiltinKind(gvk, defaults, validation, status, strategy, c, printer, podTemplate);
+        return new BuiltinKind(gvk, defaults, validation, status, strategy, c, printer, podTemplate, atRest);
+    }
+
+    /** This kind written at rest in the form {@code c} makes of its stored objects (and read back through it). */
+    public BuiltinKind atRest(Converter c) {
+        return new BuiltinKind(gvk, defaults, validation, status, strategy, conversion, printer, podTemplate, c);
     }
 
     /** This kind printing with the columns {@code make} makes, the first time a table of it is asked for. */
     public BuiltinKind printer(Supplier<KindPrinter> make) {
-        return new BuiltinKind(gvk, defaults, validation, status, strategy, conversion, Lazy.of(make), podTemplate);
+        return new BuiltinKind(gvk, defaults, validation, status, strategy, conversion, Lazy.of(make), podTemplate,
+                atRest);
     }
 
     /** This kind holding a pod template at {@code fields} (e.g. {@code spec}, {@code template}). */
     public BuiltinKind podTemplate(String... fields) {
         return new BuiltinKind(gvk, defaults, validation, status, strategy, conversion, printer,
-                PodTemplatePath.of(fields));
+                PodTemplatePath.of(fields), atRest);
     }
 
     /** {@code base} with this kind's spec/status split, or itself when the kind has none. */
