@@ -48,6 +48,7 @@ import io.kapi.endpoint.handlers.KubeBodyDecoder;
 import io.kapi.endpoint.handlers.NegotiatedWriter;
 import io.kapi.endpoint.handlers.PatchHandler;
 import io.kapi.endpoint.handlers.ScaleHandler;
+import io.kapi.endpoint.handlers.UnsafeDeletion;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.endpoint.routing.ApiRouter;
@@ -190,7 +191,9 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         authorizationRef.set(authorization);
         Authorizer authorizer = authorization.authorizer();
         RestHandler api = handlers(config, aggregator, schemas, openApi, registry, codecs, tables, keys, issuer,
-                authentications, new AccessReviews(authorizer, authorization.rules()), storage, metrics, clock);
+                authentications, new AccessReviews(authorizer, authorization.rules()), storage, metrics, clock,
+                new UnsafeDeletion(config.features().gates().enabled("AllowUnsafeMalformedObjectDeletion"),
+                        () -> authorizer));
         ServerConfig.Observability observability = observability(metrics, registry);
         Loopback loopback = loopback(api, authorizer, registry, observability, auditor);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
@@ -341,7 +344,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     private static RestHandler handlers(ApiConfig config, Aggregator aggregator, Schemas schemas, OpenApiHandler openApi,
                                         Registry registry, Codecs codecs, TableConvertor tables, ServiceAccountKeys keys,
                                         String issuer, Authentications authentications, AccessReviews access,
-                                        Storage storage, Metrics metrics, Clock clock) {
+                                        Storage storage, Metrics metrics, Clock clock,
+                                        UnsafeDeletion unsafe) {
         PatchSchemas patchSchemas = new PatchSchemas(schemas);
         Subresources subresources = Subresources.create(registry, codecs, patchSchemas, keys, issuer,
                 config.authentication().serviceAccounts().maxTokenExpiration(), clock);
@@ -360,7 +364,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 openApi,
                 new OpenIdDiscovery(issuer, subresources.keys()::publicJwks),
                 new ApiRouter(registry, codecs, new PatchHandler(codecs, patchSchemas, new ApplyHandler(codecs)),
-                        subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock, metrics.watches()))));
+                        subresourceHandlers, computed, new WatchHandler(WatchConfig.DEFAULT, tables, clock, metrics.watches()),
+                        unsafe)));
     }
 
     /** Closes in order: controllers and hooks first, storage last. */

@@ -43,7 +43,8 @@ final class Deletes {
             Optional<DeleteResult> result = deleteOnce(ctx, key, current, options);
             if (result.isPresent()) {
                 DeleteResult done = result.get();
-                return new DeleteResult(store.served().served(done.object()), done.deleted());
+                return done.object() == null ? done
+                        : new DeleteResult(store.served().served(done.object()), done.deleted());
             }
             ResourceStore.checkDeadline(ctx, attempt);
         }
@@ -51,7 +52,15 @@ final class Deletes {
 
     /** One pass; empty when a concurrent write changed the object first. */
     private Optional<DeleteResult> deleteOnce(RequestContext ctx, String key, KeyValue current, DeleteOptions options) {
-        ObjectNode object = store.codec().decode(current);
+        ObjectNode object;
+        try {
+            object = store.codec().decode(current);
+        } catch (ApiException corrupt) {
+            if (!options.ignoreStoreReadErrors()) {
+                throw corrupt;
+            }
+            return unsafeDelete(key, current);
+        }
         if (!DeepStack.onDeepStack() && DeepStack.isDeep(object)) {
             // admission (policies' CEL, webhooks) and the strategy walk the object
             return DeepStack.call(() -> deleteOnce(ctx, key, current, options));
@@ -83,6 +92,21 @@ final class Deletes {
         }
         store.strategy().afterDelete(object);
         return Optional.of(new DeleteResult(object, true));
+    }
+
+    /**
+     * kube's corrupt-object deleter: the value that cannot be read is removed as it is, with no finalizer,
+     * admission or strategy involved (none of them can see it). The answer names no object.
+     */
+    private Optional<DeleteResult> unsafeDelete(String key, KeyValue current) {
+        try {
+            store.storage().delete(key, current.modRevision());
+        } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
+            return Optional.empty();
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, store.gvr(), key.substring(key.lastIndexOf('/') + 1));
+        }
+        return Optional.of(new DeleteResult(null, true));
     }
 
     /** Deletes every object a list selects; returns them as deleted (or as marked for deletion). */

@@ -5,7 +5,8 @@ package io.kapi.request;
  * have the API verbs ({@code get list watch create update patch delete deletecollection}); non-resource
  * requests ({@code /healthz}, {@code /apis}) the lower-case HTTP method; the last few are verbs only
  * authorization checks ask about ({@code impersonate}, RBAC's {@code bind} and {@code escalate},
- * certificates' {@code approve} and {@code sign}, pod security's {@code use}).
+ * certificates' {@code approve} and {@code sign}, pod security's {@code use}, the unsafe deletion of corrupt
+ * objects' {@code unsafe-delete-ignore-read-errors}).
  */
 public enum Verb {
     GET("get"),
@@ -25,7 +26,8 @@ public enum Verb {
     ESCALATE("escalate"),
     APPROVE("approve"),
     SIGN("sign"),
-    USE("use");
+    USE("use"),
+    UNSAFE_DELETE("unsafe-delete-ignore-read-errors");
 
     private final String apiName;
 

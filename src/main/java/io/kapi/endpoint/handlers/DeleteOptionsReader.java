@@ -6,17 +6,21 @@ import io.kapi.endpoint.codec.Format;
 import io.kapi.endpoint.codec.MediaType;
 import io.kapi.endpoint.codec.RequestDecoder;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.FieldError;
 import io.kapi.machinery.GoBool;
 import io.kapi.machinery.GoStrings;
 import io.kapi.machinery.GoValues;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kapi.registry.DeleteOptions;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Reads {@code metav1.DeleteOptions} from a DELETE's body (optional) and query parameters. */
 final class DeleteOptionsReader {
 
     private static final GroupVersionKind DELETE_OPTIONS = new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
+    static final String UNSAFE = "ignoreStoreReadErrorWithClusterBreakingPotential";
 
     private DeleteOptionsReader() {
     }
@@ -45,7 +49,37 @@ final class DeleteOptionsReader {
             boolean orphanDependents = orphan != null && !orphan.isNull() ? orphan.asBoolean() : GoBool.query(param, false);
             propagation = orphanDependents ? "Orphan" : null;
         }
-        return new DeleteOptions(GoValues.textPointer(pre, "uid"), GoValues.textPointer(pre, "resourceVersion"), dryRun, propagation, grace);
+        JsonNode unsafeField = body.get(UNSAFE);
+        boolean unsafe = unsafeField != null && !unsafeField.isNull() ? unsafeField.asBoolean()
+                : GoBool.query(request.param(UNSAFE), false);
+        if (unsafe) {
+            checkUnsafe(body, request, dryRun, grace);
+        }
+        return new DeleteOptions(GoValues.textPointer(pre, "uid"), GoValues.textPointer(pre, "resourceVersion"), dryRun,
+                propagation, grace, unsafe);
+    }
+
+    /** kube's {@code ValidateDeleteOptions} of an unsafe delete: nothing that needs the object goes with it. */
+    private static void checkUnsafe(JsonNode body, RestRequest request, boolean dryRun, Long grace) {
+        List<FieldError> errors = new ArrayList<>();
+        if (dryRun) {
+            errors.add(FieldError.invalid(UNSAFE, "true", "cannot be set together with .dryRun"));
+        }
+        if (body.hasNonNull("propagationPolicy") || request.param("propagationPolicy") != null) {
+            errors.add(FieldError.invalid(UNSAFE, "true", "cannot be set together with .propagationPolicy"));
+        }
+        if (body.hasNonNull("orphanDependents") || request.param("orphanDependents") != null) {
+            errors.add(FieldError.invalid(UNSAFE, "true", "cannot be set together with .orphanDependents"));
+        }
+        if (grace != null && grace != 0) {
+            errors.add(FieldError.invalid(UNSAFE, "true", "cannot be set with a non-zero value of .gracePeriodSeconds"));
+        }
+        if (body.hasNonNull("preconditions")) {
+            errors.add(FieldError.invalid(UNSAFE, "true", "cannot be set together with .preconditions"));
+        }
+        if (!errors.isEmpty()) {
+            throw ApiException.invalid(new GroupVersionKind("meta.k8s.io", "", "DeleteOptions"), "", errors);
+        }
     }
 
     private static Long parseGrace(String value) {

@@ -8,6 +8,7 @@ import io.kapi.endpoint.handlers.GetHandler;
 import io.kapi.endpoint.handlers.ListHandler;
 import io.kapi.endpoint.handlers.ResourceRequest;
 import io.kapi.endpoint.handlers.StatusHandler;
+import io.kapi.endpoint.handlers.UnsafeDeletion;
 import io.kapi.endpoint.handlers.UpdateHandler;
 import io.kapi.endpoint.handlers.VerbHandler;
 import io.kapi.tracing.TraceScope;
@@ -53,9 +54,10 @@ public final class ApiRouter implements RestHandler {
      *        ({@code scale}, {@code finalize}, ...); the resource table says which resources have them
      * @param computed handlers of resources that are computed rather than stored (reviews), by resource
      * @param watch the handler of the watch verb
+     * @param unsafe who may delete objects whose stored value cannot be read
      */
     public ApiRouter(Registry registry, Codecs codecs, VerbHandler patch, Map<String, VerbHandler> subresources,
-                     Map<GroupVersionResource, VerbHandler> computed, VerbHandler watch) {
+                     Map<GroupVersionResource, VerbHandler> computed, VerbHandler watch, UnsafeDeletion unsafe) {
         this.subresources = Map.copyOf(subresources);
         this.registry = registry;
         this.computed = Map.copyOf(computed);
@@ -64,7 +66,7 @@ public final class ApiRouter implements RestHandler {
         this.create = new CreateHandler(codecs);
         this.update = new UpdateHandler(codecs);
         this.patch = patch;
-        this.delete = new DeleteHandler(codecs);
+        this.delete = new DeleteHandler(codecs, unsafe);
         this.deleteCollection = new DeleteCollectionHandler(codecs);
         this.watch = watch;
         this.status = new StatusHandler(codecs);
@@ -182,7 +184,7 @@ public final class ApiRouter implements RestHandler {
             case DELETE -> delete;
             case DELETECOLLECTION -> deleteCollection;
             case WATCH -> watch;
-            case POST, PUT, HEAD, OPTIONS, IMPERSONATE, BIND, ESCALATE, APPROVE, SIGN, USE ->
+            case POST, PUT, HEAD, OPTIONS, IMPERSONATE, BIND, ESCALATE, APPROVE, SIGN, USE, UNSAFE_DELETE ->
                     throw ApiException.methodNotAllowed();
         };
     }

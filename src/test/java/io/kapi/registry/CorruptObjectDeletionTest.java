@@ -1,0 +1,116 @@
+package io.kapi.registry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kapi.assembly.ApiConfig;
+import io.kapi.harness.ApiHarness;
+import io.kapi.machinery.features.FeatureGates;
+import io.kapi.machinery.resource.ApiEnablement;
+import io.kapi.storage.KeyValue;
+import io.kapi.storage.Storage;
+import io.kapi.user.UserInfo;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * kube 1.34's {@code ignoreStoreReadErrorWithClusterBreakingPotential}: an object whose stored value cannot be
+ * read is removed only behind the {@code AllowUnsafeMalformedObjectDeletion} gate, by a user who may
+ * {@code unsafe-delete-ignore-read-errors} it, with none of the options that need the object.
+ */
+class CorruptObjectDeletionTest {
+
+    private static final String SECRET = "/api/v1/namespaces/default/secrets/s";
+    private static final String KEY = "/registry/secrets/default/s";
+    private static final UserInfo DELETER = new UserInfo("deleter", "", List.of("system:authenticated"));
+
+    private static ApiHarness server(boolean gate) {
+        FeatureGates gates = FeatureGates.parse(List.of("AllowUnsafeMalformedObjectDeletion=" + gate));
+        ApiHarness api = new ApiHarness(ApiConfig.builder().features(new ApiConfig.Features(gates, ApiEnablement.DEFAULT))
+                .authorizationModes(List.of("RBAC")).admission(ApiConfig.Admission.DEFAULT.bare()).build());
+        // the deleter may get and delete secrets, not unsafe-delete-ignore-read-errors them
+        assertEquals(201, api.post("/apis/rbac.authorization.k8s.io/v1/clusterroles", """
+                {"metadata":{"name":"deleter"},"rules":[{"apiGroups":[""],"resources":["secrets"],
+                 "verbs":["get","list","delete"]}]}""").code());
+        assertEquals(201, api.post("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", """
+                {"metadata":{"name":"deleter"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole",
+                 "name":"deleter"},"subjects":[{"kind":"User","name":"deleter"}]}""").code());
+        return api;
+    }
+
+    private static void corrupt(ApiHarness api) {
+        assertEquals(201, api.post("/api/v1/namespaces/default/secrets",
+                "{\"metadata\":{\"name\":\"s\",\"finalizers\":[\"example.com/keep\"]},\"data\":{\"k\":\"dg==\"}}").code());
+        Storage storage = api.assembly().storage();
+        KeyValue kv = storage.get(KEY).orElseThrow();
+        storage.update(KEY, "k8s:enc:aescbc:v1:gone:\u0001\u0002".getBytes(StandardCharsets.ISO_8859_1), kv.modRevision());
+        ApiHarness.Reply get = api.get(SECRET);
+        assertEquals(500, get.code(), get.text());
+        assertTrue(get.body().path("message").asText().contains("corrupt object"), get.text());
+    }
+
+    private static ApiHarness.Reply unsafeDelete(ApiHarness api, UserInfo user, String options) {
+        return api.call(user, "DELETE", SECRET, "application/json",
+                "{\"ignoreStoreReadErrorWithClusterBreakingPotential\":true" + options + "}");
+    }
+
+    @Test
+    @DisplayName("with the gate, the admin removes the corrupt object (finalizers and all); another user is 403")
+    void removed() {
+        try (ApiHarness api = server(true)) {
+            corrupt(api);
+            assertEquals(500, api.delete(SECRET).code(), "an ordinary delete cannot read it");
+            ApiHarness.Reply refused = unsafeDelete(api, DELETER, "");
+            assertEquals(403, refused.code(), refused.text());
+            assertEquals("secrets \"s\" is forbidden: not permitted to do \"unsafe-delete-ignore-read-errors\"",
+                    refused.body().path("message").asText());
+            ApiHarness.Reply done = unsafeDelete(api, ApiHarness.ADMIN, "");
+            assertEquals(200, done.code(), done.text());
+            assertEquals("Success", done.body().path("status").asText());
+            assertEquals("s", done.body().at("/details/name").asText());
+            assertFalse(api.assembly().storage().get(KEY).isPresent(), "gone from storage");
+            assertEquals(404, api.get(SECRET).code());
+            assertEquals(0, api.get("/api/v1/namespaces/default/secrets").body().path("items").size());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    @DisplayName("options that need the object are refused with it as kube's ValidateDeleteOptions refuses them")
+    void invalidOptions() {
+        try (ApiHarness api = server(true)) {
+            ApiHarness.Reply reply = unsafeDelete(api, ApiHarness.ADMIN,
+                    ",\"dryRun\":[\"All\"],\"propagationPolicy\":\"Orphan\",\"gracePeriodSeconds\":5,"
+                            + "\"preconditions\":{\"uid\":\"x\"}");
+            assertEquals(422, reply.code(), reply.text());
+            assertEquals("DeleteOptions.meta.k8s.io \"\" is invalid: [ignoreStoreReadErrorWithClusterBreakingPotential: "
+                    + "Invalid value: true: cannot be set together with .dryRun, "
+                    + "ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with "
+                    + ".propagationPolicy, ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot "
+                    + "be set with a non-zero value of .gracePeriodSeconds, "
+                    + "ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together "
+                    + "with .preconditions]", reply.body().path("message").asText());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    @DisplayName("without the gate the option is dropped: the corrupt object stays; a readable object is deleted as usual")
+    void gateOff() {
+        try (ApiHarness api = server(false)) {
+            corrupt(api);
+            assertEquals(500, unsafeDelete(api, ApiHarness.ADMIN, "").code());
+            assertTrue(api.assembly().storage().get(KEY).isPresent());
+            assertEquals(201, api.post("/api/v1/namespaces/default/configmaps", "{\"metadata\":{\"name\":\"c\"}}").code());
+            assertEquals(200, api.call(ApiHarness.ADMIN, "DELETE", "/api/v1/namespaces/default/configmaps/c",
+                    "application/json", "{\"ignoreStoreReadErrorWithClusterBreakingPotential\":true}").code());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
