@@ -141,7 +141,7 @@ final class ProtoToJson {
         return value(fd, v);
     }
 
-    private static boolean keepZero(Object v, String messageName, String jsonName) {
+    static boolean keepZero(Object v, String messageName, String jsonName) {
         if (v instanceof String) {
             return KEEP_EMPTY.contains(jsonName) || KEEP_EMPTY.contains(messageName + "." + jsonName);
         }
@@ -191,7 +191,7 @@ final class ProtoToJson {
     }
 
     /** Go writes integral floats without a fraction: {@code 1}, not {@code 1.0}. */
-    private JsonNode number(double d) {
+    JsonNode number(double d) {
         if (d == Math.rint(d) && Math.abs(d) < 1e15) {
             return integral((long) d);
         }
@@ -203,7 +203,7 @@ final class ProtoToJson {
      * tree decoded from protobuf equals the one decoded from JSON (a pod update compares its old and new spec so:
      * an int64 field such as terminationGracePeriodSeconds read as a long node made an unchanged pod differ).
      */
-    private JsonNode integral(long v) {
+    JsonNode integral(long v) {
         return v == (int) v ? nodes.numberNode((int) v) : nodes.numberNode(v);
     }
 
@@ -261,7 +261,7 @@ final class ProtoToJson {
      * Embedded raw bytes as JSON. A {@code RawExtension} holding an object that a protobuf client encoded
      * (prefix {@code k8s\0}) is decoded as an object of its own.
      */
-    private JsonNode rawJson(ByteString raw) {
+    JsonNode rawJson(ByteString raw) {
         if (raw.isEmpty()) {
             return nodes.nullNode();
         }

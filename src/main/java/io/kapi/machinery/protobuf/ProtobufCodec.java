@@ -185,22 +185,18 @@ public final class ProtobufCodec {
                     apiVersion.substring(slash + 1), kind);
             Descriptor type = KindIndex.builtIn().find(gvk)
                     .orElseThrow(() -> new IllegalArgumentException("no protobuf message for " + gvk));
-            DynamicMessage message = rawStart < 0 ? DynamicMessage.getDefaultInstance(type)
-                    : DynamicMessage.parseFrom(type, deep(CodedInputStream.newInstance(value, rawStart, rawLength)));
             ObjectNode tree = Json.compactNodes().objectNode();
             tree.put("apiVersion", apiVersion);
             tree.put("kind", kind);
-            STORED.writeFields(message, tree);
+            if (rawStart < 0) {
+                STORED.writeFields(DynamicMessage.getDefaultInstance(type), tree);
+            } else {
+                STORED_WIRE.writeFields(type, CodedInputStream.newInstance(value, rawStart, rawLength), tree);
+            }
             return tree;
         } catch (IOException e) {
             throw new IllegalArgumentException(goError(new InvalidProtocolBufferException(e.getMessage())), e);
         }
-    }
-
-    /** A stream without protobuf-java's nesting limit of 100: an object as deep as a write accepted reads back. */
-    private static CodedInputStream deep(CodedInputStream in) {
-        in.setRecursionLimit(Integer.MAX_VALUE);
-        return in;
     }
 
     /**
@@ -208,6 +204,9 @@ public final class ProtobufCodec {
      * Go writes it (a pointer's, or a field without {@code omitempty}), as kube serves what it stored.
      */
     private static final ProtoToJson STORED = new ProtoToJson(Json.compactNodes(), Json.COMPACT_READER,
+            RequiredFields.builtIn());
+    /** The same trees read straight off the wire (no parsed message in between), for stored values. */
+    private static final WireToJson STORED_WIRE = new WireToJson(Json.compactNodes(), Json.COMPACT_READER,
             RequiredFields.builtIn());
 
     /**

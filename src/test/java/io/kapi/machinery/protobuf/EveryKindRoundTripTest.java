@@ -77,6 +77,39 @@ class EveryKindRoundTripTest {
         assertEquals(Map.of(), failures);
     }
 
+    @Test
+    @DisplayName("every built-in kind read off the wire (WireToJson) gives the tree its parsed message gives")
+    void wireReadsAsParsed() throws Exception {
+        ProtoToJson parsed = new ProtoToJson(Json.compactNodes(), Json.COMPACT_READER, RequiredFields.builtIn());
+        Map<String, String> failures = new TreeMap<>();
+        int kinds = 0;
+        for (Map.Entry<String, ObjectNode> e : schemas.definitions().entrySet()) {
+            Optional<GroupVersionKind> gvk = Schemas.isTopLevel(e.getValue()) ? Schemas.gvkOf(e.getKey(), e.getValue())
+                    : Optional.empty();
+            Optional<Descriptor> message = gvk.flatMap(KindIndex.builtIn()::find);
+            if (message.isEmpty()) {
+                continue;
+            }
+            kinds++;
+            ObjectNode object = (ObjectNode) fill(e.getKey(), e.getValue());
+            object.put("apiVersion", gvk.get().apiVersion());
+            object.put("kind", gvk.get().kind());
+            byte[] stored = ProtobufCodec.encode(object, gvk.get());
+            com.google.protobuf.ByteString raw = io.kubernetes.client.proto.Runtime.Unknown
+                    .parseFrom(java.util.Arrays.copyOfRange(stored, 4, stored.length)).getRaw();
+            ObjectNode want = Json.compactNodes().objectNode();
+            want.put("apiVersion", gvk.get().apiVersion());
+            want.put("kind", gvk.get().kind());
+            parsed.writeFields(com.google.protobuf.DynamicMessage.parseFrom(message.get(), raw), want);
+            ObjectNode got = ProtobufCodec.decodeStored(stored);
+            if (!want.equals(got) || !Json.MAPPER.writeValueAsString(want).equals(Json.MAPPER.writeValueAsString(got))) {
+                failures.put(gvk.get().toString(), firstDifference("", want, got));
+            }
+        }
+        assertTrue(kinds > 200, "kinds: " + kinds);
+        assertEquals(Map.of(), failures);
+    }
+
     private JsonNode fill(String name, JsonNode def) {
         JsonNode special = SPECIAL.get(name);
         if (special != null) {
