@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The workload controllers (issue 38): a Deployment of N replicas (default 100) on bin/kapi --controllers=*,
 # the time to its ReplicaSet and to all N Pods; then idle CPU over S seconds (default 20) with the controllers
-# on and with bin/kapi's default set. Usage: bench/workloads.sh [N] [S]. Loopback only; servers stop at the end.
+# on and with bin/kapi's default set; with D, D Deployments of 3 replicas at once (time to all rolled out, memory).
+# Usage: bench/workloads.sh [N] [S] [D]. Loopback only; servers stop at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"

@@ -11,8 +11,10 @@ import java.util.List;
  * The workload controllers' cost and speed on a real {@code bin/kapi} (memory storage): how long a Deployment
  * of {@code --replicas} (default 100) takes to have its ReplicaSet and all its Pods (polled every 10 ms), and
  * the server's CPU time over {@code --idle-seconds} (default 20) of idleness with {@code --controllers=*} and
- * with bin/kapi's default set, after a settling pause, read from {@code /proc/<pid>/stat}. Run with
- * {@code bench/workloads.sh}.
+ * with bin/kapi's default set, after a settling pause, read from {@code /proc/<pid>/stat}; then, with a third
+ * argument D, D Deployments of 3 replicas created by 8 clients at once, timed until every one reports 3 updated
+ * replicas and all 3xD Pods exist, with the server's CPU and resident memory. Run with
+ * {@code bench/workloads.sh [N] [S] [D]}.
  */
 public final class WorkloadBench {
 
@@ -24,6 +26,7 @@ public final class WorkloadBench {
     public static void main(String[] args) throws Exception {
         int replicas = args.length > 0 ? Integer.parseInt(args[0]) : 100;
         int idleSeconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        int many = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         double on;
         try (KapiProcess kapi = new KapiProcess("bench-workloads", List.of("--storage-backend=memory",
                 "--controllers=*"));
@@ -35,6 +38,9 @@ public final class WorkloadBench {
             api.delete(NS + "/deployments/warm");
             Thread.sleep(5000);
             on = idleCpu(kapi.serverPid(), idleSeconds);
+            if (many > 0) {
+                manyDeployments(kapi, api, many);
+            }
         }
         double off;
         try (KapiProcess kapi = new KapiProcess("bench-workloads-off", List.of("--storage-backend=memory"))) {
@@ -71,6 +77,59 @@ public final class WorkloadBench {
             Thread.sleep(10);
         }
         throw new IllegalStateException("the Pods did not all come within 60 s");
+    }
+
+    /** {@code count} Deployments of 3 replicas, created by 8 clients, until all are rolled out. */
+    private static void manyDeployments(KapiProcess kapi, ApiClient api, int count) throws Exception {
+        long rssBefore = rssKiB(kapi.serverPid());
+        long cpuBefore = ticks(kapi.serverPid());
+        long start = System.nanoTime();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+            List<java.util.concurrent.Future<Integer>> posts = new java.util.ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String name = "many-" + i;
+                String body = """
+                        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"%s","labels":{"bench":"many"}},\
+                        "spec":{"replicas":3,"selector":{"matchLabels":{"app":"%s"}},"template":{"metadata":\
+                        {"labels":{"app":"%s","bench":"many"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}\
+                        """.formatted(name, name, name);
+                posts.add(pool.submit(() -> api.post(NS + "/deployments", body).status()));
+            }
+            for (var p : posts) {
+                if (p.get() != 201) {
+                    throw new IllegalStateException("a Deployment was not created: " + p.get());
+                }
+            }
+        }
+        long created = System.nanoTime();
+        while (System.nanoTime() - start < Duration.ofMinutes(5).toNanos()) {
+            int done = 0;
+            for (var d : api.get(NS + "/deployments?labelSelector=bench%3Dmany").json().path("items")) {
+                if (d.at("/status/updatedReplicas").asInt() == 3 && d.at("/status/replicas").asInt() == 3) {
+                    done++;
+                }
+            }
+            int pods = api.get("/api/v1/namespaces/default/pods?labelSelector=bench%3Dmany").json().path("items").size();
+            if (done == count && pods == 3 * count) {
+                long end = System.nanoTime();
+                System.out.printf("%d Deployments x 3: created in %d ms, all rolled out (%d Pods) after %d ms; "
+                                + "server CPU %.1f s; RSS %d -> %d MiB%n", count, (created - start) / 1_000_000, pods,
+                        (end - start) / 1_000_000, (ticks(kapi.serverPid()) - cpuBefore) / 100.0, rssBefore / 1024,
+                        rssKiB(kapi.serverPid()) / 1024);
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException("the Deployments did not all roll out within 5 minutes");
+    }
+
+    private static long rssKiB(long pid) throws Exception {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        return -1;
     }
 
     /** Percent of one core the process used over {@code seconds}. */
