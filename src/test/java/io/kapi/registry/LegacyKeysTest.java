@@ -87,6 +87,9 @@ class LegacyKeysTest {
         Map<String, String> uids = new LinkedHashMap<>();
         try (ApiHarness api = new ApiHarness(config())) {
             create(api);
+            // the CRD controller writes the CRD's status: let it, so that the move below is not raced
+            awaitCondition(api, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com",
+                    "Established");
             Storage storage = api.assembly().storage();
             for (var e : OBJECTS.entrySet()) {
                 uids.put(e.getKey(), api.get(e.getKey()).body().at("/metadata/uid").asText());
@@ -124,6 +127,18 @@ class LegacyKeysTest {
         try (ApiHarness api = new ApiHarness(config())) {
             assertEquals(0, LegacyKeys.migrate(api.assembly().storage(), AtRest.PLAIN), "nothing left to move");
         }
+    }
+
+    private static void awaitCondition(ApiHarness api, String path, String type) throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            for (var c : api.get(path).body().at("/status/conditions")) {
+                if (c.path("type").asText().equals(type) && c.path("status").asText().equals("True")) {
+                    return;
+                }
+            }
+            Thread.sleep(25);
+        }
+        throw new AssertionError(path + " never " + type);
     }
 
     private static ValueTransformer transformer(EncryptionAtRest keys, String path) {
