@@ -242,6 +242,15 @@ final class JobIT {
     }
 
     @Test
+    @DisplayName("kubectl delete job: its running Pods go too, their tracking finalizer removed once the Job is gone")
+    void deleteJob() throws InterruptedException {
+        job(spec("doomed", "\"parallelism\":2,\"completions\":2,"));
+        WAIT.until("two pods", () -> pods("doomed", true).size() == 2);
+        kubectl("delete", "job", "doomed", "-n", NS, "--wait=false").assertOk();
+        WAIT.until("pods gone", () -> pods("doomed", false).isEmpty());
+    }
+
+    @Test
     @DisplayName("fabric8: a Job created and read back through the Java client completes")
     void fabric8() throws InterruptedException {
         try (KubernetesClient client = KAPI.fabric8()) {
