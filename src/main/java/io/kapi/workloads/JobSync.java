@@ -15,9 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -92,11 +90,11 @@ final class JobSync {
         claim(selector);
         active = pods.stream().filter(Pods::active).toList();
         ready = (int) active.stream().filter(Pods::ready).count();
-        terminating = (int) pods.stream().filter(JobSync::terminatingPod).count();
+        terminating = (int) pods.stream().filter(JobPods::terminatingPod).count();
         uncountedSucceeded = uids("succeeded");
         uncountedFailed = uids("failed");
         expectedRemovals = Set.copyOf(c.removingFinalizers.getOrDefault(key, Set.of()));
-        List<ObjectNode> newSucceeded = uncountedPods(uncountedSucceeded, p -> phase(p).equals("Succeeded"));
+        List<ObjectNode> newSucceeded = uncountedPods(uncountedSucceeded, p -> JobPods.phase(p).equals("Succeeded"));
         List<ObjectNode> newFailed = uncountedPods(uncountedFailed, this::failed);
         succeeded = status().path("succeeded").asInt(0) + newSucceeded.size() + uncountedSucceeded.size();
         int failedCount = status().path("failed").asInt(0) + uncountedFailed.size() + (int) newFailed.stream()
@@ -164,15 +162,6 @@ final class JobSync {
         return uids;
     }
 
-    static String phase(JsonNode pod) {
-        return pod.path("status").path("phase").asText("");
-    }
-
-    /** kube's {@code CountTerminatingPods}: being deleted, not yet Succeeded or Failed. */
-    static boolean terminatingPod(JsonNode pod) {
-        return Pods.terminating(pod) && !phase(pod).equals("Succeeded") && !phase(pod).equals("Failed");
-    }
-
     /** kube's {@code onlyReplaceFailedPods}: podReplacementPolicy Failed, or a pod failure policy. */
     private boolean onlyReplaceFailed() {
         return spec.path("podReplacementPolicy").asText("").equals("Failed") || spec.hasNonNull("podFailurePolicy");
@@ -180,21 +169,10 @@ final class JobSync {
 
     /** kube's {@code isPodFailed}: Failed, or deleted before it succeeded (unless only failed Pods count). */
     boolean failed(JsonNode pod) {
-        if (phase(pod).equals("Failed")) {
+        if (JobPods.phase(pod).equals("Failed")) {
             return true;
         }
-        return !onlyReplaceFailed() && Pods.terminating(pod) && !phase(pod).equals("Succeeded");
-    }
-
-    /** The completion index of {@code pod}, or -1 (kube's {@code unknownCompletionIndex}). */
-    static int index(JsonNode pod) {
-        String value = pod.path("metadata").path("annotations").path(JobController.INDEX).asText("");
-        try {
-            int i = Integer.parseInt(value);
-            return i < 0 ? -1 : i;
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return !onlyReplaceFailed() && Pods.terminating(pod) && !JobPods.phase(pod).equals("Succeeded");
     }
 
     private boolean validIndex(int ix) {
@@ -209,7 +187,7 @@ final class JobSync {
             if (!JobController.hasTrackingFinalizer(p) || uncounted.contains(uid) || expectedRemovals.contains(uid)) {
                 continue;
             }
-            if (indexed && !validIndex(index(p))) {
+            if (indexed && !validIndex(JobPods.index(p))) {
                 continue;
             }
             if (filter.test(p)) {
@@ -226,41 +204,16 @@ final class JobSync {
             if (newFailed.isEmpty()) {
                 return stored;
             }
-            Instant last = newFailed.stream().map(JobSync::finishTime).max(Comparator.naturalOrder()).orElseThrow();
+            Instant last = newFailed.stream().map(JobPods::finishTime).max(Comparator.naturalOrder()).orElseThrow();
             if (stored.lastFailure() != null && stored.lastFailure().isAfter(last)) {
                 last = stored.lastFailure();
             }
             return new JobBackoff(stored.failures() + newFailed.size(), last);
         }
-        Instant lastSuccess = newSucceeded.stream().map(JobSync::finishTime).max(Comparator.naturalOrder()).orElseThrow();
-        List<Instant> after = newFailed.stream().map(JobSync::finishTime).filter(t -> t.isAfter(lastSuccess)).toList();
+        Instant lastSuccess = newSucceeded.stream().map(JobPods::finishTime).max(Comparator.naturalOrder()).orElseThrow();
+        List<Instant> after = newFailed.stream().map(JobPods::finishTime).filter(t -> t.isAfter(lastSuccess)).toList();
         return after.isEmpty() ? JobBackoff.NONE
                 : new JobBackoff(after.size(), after.stream().max(Comparator.naturalOrder()).orElseThrow());
-    }
-
-    /** kube's {@code getFinishedTime}: the containers' end, else Ready turning False, else deletion, else creation. */
-    static Instant finishTime(JsonNode pod) {
-        Instant latest = null;
-        for (String list : new String[] {"containerStatuses", "initContainerStatuses"}) {
-            for (JsonNode s : pod.path("status").path(list)) {
-                String at = s.path("state").path("terminated").path("finishedAt").asText("");
-                if (!at.isEmpty() && (latest == null || Instant.parse(at).isAfter(latest))) {
-                    latest = Instant.parse(at);
-                }
-            }
-        }
-        if (latest != null) {
-            return latest;
-        }
-        for (JsonNode cond : pod.path("status").path("conditions")) {
-            if (cond.path("type").asText().equals("Ready") && cond.path("status").asText().equals("False")
-                    && !cond.path("lastTransitionTime").asText("").isEmpty()) {
-                return Instant.parse(cond.path("lastTransitionTime").asText());
-            }
-        }
-        String deleted = pod.path("metadata").path("deletionTimestamp").asText("");
-        String created = pod.path("metadata").path("creationTimestamp").asText("");
-        return Instant.parse(!deleted.isEmpty() ? deleted : created.isEmpty() ? "1970-01-01T00:00:00Z" : created);
     }
 
     /** The failure or success criteria of kube's syncJob, in its order. */
@@ -301,8 +254,8 @@ final class JobSync {
             prevSucceededIndexes = IndexSet.parse(status().path("completedIndexes").asText(""), completions);
             List<Integer> fresh = new ArrayList<>();
             for (ObjectNode p : pods) {
-                int ix = index(p);
-                if (phase(p).equals("Succeeded") && validIndex(ix) && JobController.hasTrackingFinalizer(p)) {
+                int ix = JobPods.index(p);
+                if (JobPods.phase(p).equals("Succeeded") && validIndex(ix) && JobController.hasTrackingFinalizer(p)) {
                     fresh.add(ix);
                 }
             }
@@ -322,7 +275,7 @@ final class JobSync {
         }
         int restarts = 0;
         for (ObjectNode p : pods) {
-            if (phase(p).equals("Running") || phase(p).equals("Pending")) {
+            if (JobPods.phase(p).equals("Running") || JobPods.phase(p).equals("Pending")) {
                 for (String list : new String[] {"initContainerStatuses", "containerStatuses"}) {
                     for (JsonNode s : p.path("status").path(list)) {
                         restarts += s.path("restartCount").asInt(0);
@@ -399,7 +352,7 @@ final class JobSync {
     private int manage() throws InterruptedException {
         int activeCount = active.size();
         if (suspended()) {
-            List<ObjectNode> victims = forRemoval(activeCount);
+            List<ObjectNode> victims = JobPods.forRemoval(active, completions, indexed, activeCount);
             c.expectations.expectDeletions(key, victims.stream().map(p -> ObjectMeta.of(p).name()).toList());
             int[] deleted = delete(victims, true);
             terminating += deleted[1];
@@ -412,7 +365,7 @@ final class JobSync {
         } else {
             want = Math.max(0, Math.min(completions - succeeded, parallelism));
         }
-        List<ObjectNode> victims = forRemoval(Math.max(0, activeCount - want));
+        List<ObjectNode> victims = JobPods.forRemoval(active, completions, indexed, Math.max(0, activeCount - want));
         if (victims.size() > MAX_PER_SYNC) {
             victims = victims.subList(0, MAX_PER_SYNC);
         }
@@ -444,9 +397,9 @@ final class JobSync {
     /** kube's {@code firstPendingIndexes}: the lowest indexes neither succeeded nor active. */
     private List<Integer> pendingIndexes(int count) {
         List<Integer> busy = new ArrayList<>();
-        active.forEach(p -> busy.add(index(p)));
+        active.forEach(p -> busy.add(JobPods.index(p)));
         if (spec.path("podReplacementPolicy").asText("").equals("Failed")) {
-            pods.stream().filter(JobSync::terminatingPod).forEach(p -> busy.add(index(p)));
+            pods.stream().filter(JobPods::terminatingPod).forEach(p -> busy.add(JobPods.index(p)));
         }
         IndexSet nonPending = succeededIndexes.with(busy);
         List<Integer> result = new ArrayList<>();
@@ -456,35 +409,6 @@ final class JobSync {
             }
         }
         return result;
-    }
-
-    /** kube's {@code activePodsForRemoval}: repeated or invalid indexes first, then the Pods to delete first. */
-    private List<ObjectNode> forRemoval(int atLeast) {
-        List<ObjectNode> remove = new ArrayList<>();
-        List<ObjectNode> left = new ArrayList<>();
-        if (indexed) {
-            Map<Integer, List<ObjectNode>> byIndex = new TreeMap<>();
-            for (ObjectNode p : active) {
-                int ix = index(p);
-                if (!validIndex(ix)) {
-                    remove.add(p);
-                } else {
-                    byIndex.computeIfAbsent(ix, i -> new ArrayList<>()).add(p);
-                }
-            }
-            for (List<ObjectNode> same : byIndex.values()) {
-                same.sort(Pods.DELETE_FIRST);
-                remove.addAll(same.subList(0, same.size() - 1));
-                left.add(same.getLast());
-            }
-        } else {
-            left.addAll(active);
-        }
-        if (remove.size() < atLeast) {
-            left.sort(Pods.DELETE_FIRST);
-            remove.addAll(left.subList(0, Math.min(left.size(), atLeast - remove.size())));
-        }
-        return remove;
     }
 
     /**
@@ -536,7 +460,7 @@ final class JobSync {
         c.expectations.expectCreations(key, count);
         ObjectNode template = spec.path("template").deepCopy();
         if (indexed) {
-            addIndexEnv(template);
+            JobPods.addIndexEnv(template);
         }
         ArrayNode finalizers = template.with("metadata").withArray("finalizers");
         boolean present = false;
@@ -576,16 +500,7 @@ final class JobSync {
     private void createOne(ObjectNode template, int ix, AtomicInteger created, AtomicReference<ApiException> failure) {
         ObjectNode pod = Pods.fromTemplate(template, job);
         if (ix >= 0) {
-            String name = ObjectMeta.of(job).name();
-            pod.with("metadata").with("annotations").put(JobController.INDEX, Integer.toString(ix));
-            pod.with("metadata").with("labels").put(JobController.INDEX, Integer.toString(ix));
-            pod.with("spec").put("hostname", name + "-" + ix);
-            String suffix = "-" + ix + "-";
-            String prefix = name + suffix;
-            if (prefix.length() > 58) { // kube's MaxGeneratedNameLength
-                prefix = prefix.substring(0, 58 - suffix.length()) + suffix;
-            }
-            pod.with("metadata").put("generateName", prefix);
+            JobPods.index(pod, ObjectMeta.of(job).name(), ix);
         }
         try {
             ObjectNode made = c.pods.create(ObjectMeta.of(job).namespace(), pod);
@@ -600,25 +515,6 @@ final class JobSync {
         }
     }
 
-    /** kube's {@code addCompletionIndexEnvVariables}: JOB_COMPLETION_INDEX from the annotation, in every container. */
-    private static void addIndexEnv(ObjectNode template) {
-        for (String list : new String[] {"initContainers", "containers"}) {
-            for (JsonNode container : template.path("spec").path(list)) {
-                ArrayNode env = ((ObjectNode) container).withArray("env");
-                boolean present = false;
-                for (JsonNode e : env) {
-                    present |= e.path("name").asText().equals("JOB_COMPLETION_INDEX");
-                }
-                if (!present) {
-                    ObjectNode e = env.addObject();
-                    e.put("name", "JOB_COMPLETION_INDEX");
-                    e.putObject("valueFrom").putObject("fieldRef")
-                            .put("fieldPath", "metadata.annotations['" + JobController.INDEX + "']");
-                }
-            }
-        }
-    }
-
     /**
      * kube's {@code trackJobStatusAndRemoveFinalizers}: ended Pods into {@code uncountedTerminatedPods} (at most
      * {@link #MAX_UNCOUNTED} per sync), that written, their finalizers removed, then the counters; the
@@ -627,7 +523,7 @@ final class JobSync {
     private void track(boolean needsFlush) throws InterruptedException {
         List<ObjectNode> ordered = new ArrayList<>(pods);
         if (indexed) {
-            ordered.sort(Comparator.comparingInt(JobSync::index));
+            ordered.sort(Comparator.comparingInt(JobPods::index));
         }
         Set<String> withFinalizer = new HashSet<>();
         for (ObjectNode p : ordered) {
@@ -647,13 +543,13 @@ final class JobSync {
                 continue;
             }
             boolean podFailed = failed(p);
-            if (!Pods.terminating(job) && finished == null && !phase(p).equals("Succeeded") && !podFailed) {
+            if (!Pods.terminating(job) && finished == null && !JobPods.phase(p).equals("Succeeded") && !podFailed) {
                 continue; // kube's canRemoveFinalizer
             }
             toRemove.add(p);
-            if (phase(p).equals("Succeeded") && !uncountedFailed.contains(uid)) {
+            if (JobPods.phase(p).equals("Succeeded") && !uncountedFailed.contains(uid)) {
                 if (indexed) {
-                    int ix = index(p);
+                    int ix = JobPods.index(p);
                     if (validIndex(ix) && !prevSucceededIndexes.has(ix)) {
                         newIndexes.add(ix);
                         needsFlush = true;
@@ -663,7 +559,7 @@ final class JobSync {
                     needsFlush = true;
                 }
             } else if (podFailed || (finished != null && !finished.type().equals("SuccessCriteriaMet"))) {
-                if (!uncountedFailed.contains(uid) && (!indexed || validIndex(index(p)))
+                if (!uncountedFailed.contains(uid) && (!indexed || validIndex(JobPods.index(p)))
                         && JobPolicies.matchFailure(spec.path("podFailurePolicy"), p).countFailed()) {
                     failedUids.add(uid);
                     needsFlush = true;
