@@ -85,13 +85,13 @@ final class TtlAfterFinishedController implements WorkloadController {
         return Optional.empty();
     }
 
-    /** How long until {@code job} expires: zero or negative when it has; empty when it never does. */
-    Optional<Duration> timeLeft(JsonNode job) {
+    /** How long after {@code now} {@code job} expires: zero or negative when it has; empty when it never does. */
+    static Optional<Duration> timeLeft(JsonNode job, Instant now) {
         if (!needsCleanup(job) || Pods.terminating(job)) {
             return Optional.empty();
         }
         Instant expires = finishedAt(job).orElseThrow().plusSeconds(job.path("spec").path("ttlSecondsAfterFinished").asLong());
-        return Optional.of(Duration.between(clock.instant(), expires));
+        return Optional.of(Duration.between(now, expires));
     }
 
     private void sync(String key) {
@@ -116,7 +116,7 @@ final class TtlAfterFinishedController implements WorkloadController {
 
     /** Whether {@code job} has expired; when it will later, the key comes back then. */
     private boolean expired(String key, JsonNode job) {
-        Optional<Duration> left = timeLeft(job);
+        Optional<Duration> left = timeLeft(job, clock.instant());
         if (left.isEmpty()) {
             return false;
         }
