@@ -25,7 +25,10 @@ public final class Workloads {
             new Controller("replicationcontroller-controller", "replication-controller"),
             new Controller("deployment-controller", "deployment-controller"),
             new Controller("endpoints-controller", "endpoint-controller"),
-            new Controller("endpointslice-controller", "endpointslice-controller"));
+            new Controller("endpointslice-controller", "endpointslice-controller"),
+            new Controller("job-controller", "job-controller"),
+            new Controller("cronjob-controller", "cronjob-controller"),
+            new Controller("ttl-after-finished-controller", "ttl-after-finished-controller"));
 
     private Workloads() {
     }
@@ -51,6 +54,9 @@ public final class Workloads {
                 case "deployment-controller" -> new DeploymentController(client, informers, clock);
                 case "endpoints-controller" -> new EndpointsController(client, informers, clock);
                 case "endpointslice-controller" -> new EndpointSliceController(client, informers, clock);
+                case "job-controller" -> new JobController(client, informers, clock);
+                case "cronjob-controller" -> new CronJobController(client, informers, clock);
+                case "ttl-after-finished-controller" -> new TtlAfterFinishedController(client, informers, clock);
                 default -> throw new IllegalStateException(c.name());
             });
         }
