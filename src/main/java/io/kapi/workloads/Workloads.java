@@ -25,7 +25,9 @@ public final class Workloads {
             new Controller("replicationcontroller-controller", "replication-controller"),
             new Controller("deployment-controller", "deployment-controller"),
             new Controller("endpoints-controller", "endpoint-controller"),
-            new Controller("endpointslice-controller", "endpointslice-controller"));
+            new Controller("endpointslice-controller", "endpointslice-controller"),
+            new Controller("disruption-controller", "disruption-controller"),
+            new Controller("pod-garbage-collector-controller", "pod-garbage-collector"));
 
     private Workloads() {
     }
@@ -51,6 +53,9 @@ public final class Workloads {
                 case "deployment-controller" -> new DeploymentController(client, informers, clock);
                 case "endpoints-controller" -> new EndpointsController(client, informers, clock);
                 case "endpointslice-controller" -> new EndpointSliceController(client, informers, clock);
+                case "disruption-controller" -> new DisruptionController(client, informers, clock);
+                case "pod-garbage-collector-controller" -> new PodGarbageCollector(client, informers, clock,
+                        PodGarbageCollector.THRESHOLD, PodGarbageCollector.QUARANTINE);
                 default -> throw new IllegalStateException(c.name());
             });
         }
