@@ -27,7 +27,8 @@ public final class Workloads {
             new Controller("endpoints-controller", "endpoint-controller"),
             new Controller("endpointslice-controller", "endpointslice-controller"),
             new Controller("disruption-controller", "disruption-controller"),
-            new Controller("pod-garbage-collector-controller", "pod-garbage-collector"));
+            new Controller("pod-garbage-collector-controller", "pod-garbage-collector"),
+            new Controller("endpointslice-mirroring-controller", "endpointslicemirroring-controller"));
 
     private Workloads() {
     }
@@ -56,6 +57,8 @@ public final class Workloads {
                 case "disruption-controller" -> new DisruptionController(client, informers, clock);
                 case "pod-garbage-collector-controller" -> new PodGarbageCollector(client, informers, clock,
                         PodGarbageCollector.THRESHOLD, PodGarbageCollector.QUARANTINE);
+                case "endpointslice-mirroring-controller" -> new EndpointSliceMirroringController(client, informers,
+                        clock);
                 default -> throw new IllegalStateException(c.name());
             });
         }
