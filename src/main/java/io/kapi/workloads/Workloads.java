@@ -28,7 +28,8 @@ public final class Workloads {
             new Controller("endpointslice-controller", "endpointslice-controller"),
             new Controller("disruption-controller", "disruption-controller"),
             new Controller("pod-garbage-collector-controller", "pod-garbage-collector"),
-            new Controller("endpointslice-mirroring-controller", "endpointslicemirroring-controller"));
+            new Controller("endpointslice-mirroring-controller", "endpointslicemirroring-controller"),
+            new Controller("horizontal-pod-autoscaler-controller", "horizontal-pod-autoscaler"));
 
     private Workloads() {
     }
@@ -59,6 +60,8 @@ public final class Workloads {
                         PodGarbageCollector.THRESHOLD, PodGarbageCollector.QUARANTINE);
                 case "endpointslice-mirroring-controller" -> new EndpointSliceMirroringController(client, informers,
                         clock);
+                case "horizontal-pod-autoscaler-controller" -> new HorizontalPodAutoscalerController(client,
+                        informers, clock);
                 default -> throw new IllegalStateException(c.name());
             });
         }
