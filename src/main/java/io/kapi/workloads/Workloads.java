@@ -11,7 +11,9 @@ import java.util.function.Predicate;
 /**
  * kube-controller-manager's workload controllers, each on the shared informers and acting through the API
  * as its kube identity: {@code replicaset-controller}, {@code replicationcontroller-controller},
- * {@code deployment-controller}, {@code endpoints-controller}, {@code endpointslice-controller}. Pods stay as
+ * {@code deployment-controller}, {@code endpoints-controller}, {@code endpointslice-controller},
+ * {@code endpointslice-mirroring-controller}, {@code disruption-controller}, {@code pod-garbage-collector-controller},
+ * {@code horizontal-pod-autoscaler-controller}. Pods stay as
  * they are (Pending without a kubelet): the controllers count what the Pods' status says.
  */
 public final class Workloads {
