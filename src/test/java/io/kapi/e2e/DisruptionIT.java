@@ -198,6 +198,9 @@ final class DisruptionIT {
         WAIT.until("db-a being deleted, the budget recounted", () -> !get("pod/db-a",
                 "{.metadata.deletionTimestamp}").isEmpty() && status("db").equals("1/1/2/0/2"));
         assertEquals("", get("pdb/db", "{.status.disruptedPods}"), "a Pod being deleted is no longer awaited");
+        assertEquals("True/EvictionByEvictionAPI", get("pod/db-a",
+                "{.status.conditions[?(@.type==\"DisruptionTarget\")].status}/"
+                        + "{.status.conditions[?(@.type==\"DisruptionTarget\")].reason}"));
         assertEquals("False/InsufficientPods/", condition("db"));
     }
 }
