@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * kube-controller-manager's disruption controller: each PodDisruptionBudget's status counts the Pods its
@@ -28,11 +29,15 @@ import java.util.Map;
  * {@code disruptionsAllowed}, {@code disruptedPods} the evictions not yet seen through (dropped after two
  * minutes), {@code observedGeneration}, and condition DisruptionAllowed (SufficientPods, InsufficientPods, or
  * SyncFailed with the error when the count fails, when no disruption is allowed). Events NoPods and
- * UnmanagedPods as kube's. A budget is synced again on any change to it or to a Pod it selects.
+ * UnmanagedPods as kube's. A budget is synced again on any change to it or to a Pod it selects. A Pod left
+ * marked DisruptionTarget True for {@link #STALE_POD_DISRUPTION_TIMEOUT} without being deleted (an eviction
+ * whose delete failed) has the mark set back to False, as kube's stale-pod-disruption worker does.
  */
 final class DisruptionController implements WorkloadController {
 
     static final GroupVersionResource PDBS = new GroupVersionResource("policy", "v1", "poddisruptionbudgets");
+    /** kube's {@code stalePodDisruptionTimeout}: how long a DisruptionTarget may stay on a Pod not being deleted. */
+    static final Duration STALE_POD_DISRUPTION_TIMEOUT = Duration.ofMinutes(2);
     private static final String COMPONENT = "controllermanager";
 
     private final ResourceClient budgets;
@@ -41,10 +46,20 @@ final class DisruptionController implements WorkloadController {
     private final ScaleFinder scales;
     private final EventRecorder events;
     private final QueueController controller;
+    private final QueueController stalePods;
+    private final ResourceClient pods;
+    private final Duration staleTimeout;
     private final Clock clock;
 
     DisruptionController(LocalClient client, SharedInformers informers, Clock clock) {
+        this(client, informers, clock, STALE_POD_DISRUPTION_TIMEOUT);
+    }
+
+    DisruptionController(LocalClient client, SharedInformers informers, Clock clock, Duration staleTimeout) {
         this.clock = clock;
+        this.staleTimeout = staleTimeout;
+        this.pods = client.resource(ReplicaSetController.PODS);
+        this.stalePods = new QueueController("disruption-controller-stale-pods", 1, this::syncStalePod);
         this.budgets = client.resource(PDBS);
         this.budgetInformer = informers.informer(PDBS);
         this.podInformer = informers.informer(ReplicaSetController.PODS);
@@ -56,11 +71,13 @@ final class DisruptionController implements WorkloadController {
             @Override
             public void onAdd(ObjectNode pod) {
                 enqueueBudgetsOf(pod);
+                enqueueIfStale(pod);
             }
 
             @Override
             public void onUpdate(ObjectNode before, ObjectNode after) {
                 enqueueBudgetsOf(after);
+                enqueueIfStale(after);
                 if (!ObjectMeta.of(before).labels().equals(ObjectMeta.of(after).labels())) {
                     enqueueBudgetsOf(before);
                 }
@@ -81,11 +98,69 @@ final class DisruptionController implements WorkloadController {
     @Override
     public void run() {
         controller.start();
+        stalePods.start();
     }
 
     @Override
     public void close() {
         controller.close();
+        stalePods.close();
+    }
+
+    /**
+     * {@code nonTerminatingPodHasStaleDisruptionCondition}: a Pod marked DisruptionTarget True (not by the
+     * kubelet), neither being deleted nor terminal; empty when it is not, else how long until the mark is stale.
+     */
+    Optional<Duration> staleIn(JsonNode pod) {
+        String phase = pod.path("status").path("phase").asText("");
+        if (Pods.terminating(pod) || phase.equals("Succeeded") || phase.equals("Failed")) {
+            return Optional.empty();
+        }
+        for (JsonNode c : pod.path("status").path("conditions")) {
+            if (c.path("type").asText().equals("DisruptionTarget")) {
+                if (!c.path("status").asText().equals("True")
+                        || c.path("reason").asText().equals("TerminationByKubelet")) {
+                    return Optional.empty();
+                }
+                Instant since = c.hasNonNull("lastTransitionTime") ? Instant.parse(c.get("lastTransitionTime").asText())
+                        : Instant.EPOCH;
+                Duration wait = staleTimeout.minus(Duration.between(since, clock.instant()));
+                return Optional.of(wait.isNegative() ? Duration.ZERO : wait);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void enqueueIfStale(ObjectNode pod) {
+        staleIn(pod).ifPresent(wait -> stalePods.queue().addAfter(QueueController.key(pod), wait));
+    }
+
+    /** {@code syncStalePodDisruption}: a stale DisruptionTarget goes back to False (reason and message cleared). */
+    private void syncStalePod(String key) {
+        ObjectNode pod = podInformer.get(QueueController.namespace(key), QueueController.name(key)).orElse(null);
+        if (pod == null) {
+            return;
+        }
+        Optional<Duration> wait = staleIn(pod);
+        if (wait.isEmpty()) {
+            return;
+        }
+        if (wait.get().isPositive()) {
+            stalePods.queue().addAfter(key, wait.get());
+            return;
+        }
+        ObjectNode updated = typedPod(pod);
+        for (JsonNode c : updated.with("status").withArray("conditions")) {
+            if (c.path("type").asText().equals("DisruptionTarget")) {
+                ObjectNode condition = (ObjectNode) c;
+                condition.removeAll();
+                condition.put("type", "DisruptionTarget");
+                condition.put("status", "False");
+                condition.putNull("lastProbeTime");
+                condition.put("lastTransitionTime", ObjectMeta.format(clock.instant()));
+            }
+        }
+        pods.update(updated, "status");
     }
 
     /** {@code getPdbForPod}: the budgets of the Pod's namespace whose selector picks it. */
@@ -142,8 +217,9 @@ final class DisruptionController implements WorkloadController {
         Budgets.Disrupted disrupted = Budgets.disrupted(budget.path("status"), pods, now);
         for (String name : disrupted.expired()) {
             podInformer.get(meta.namespace(), name).ifPresent(pod -> events.warning(typedPod(pod), "NotDeleted",
+                    // kube's message prints the budget's namespace twice (pdb.Namespace, pdb.Namespace): kept
                     "Pod was expected by PDB %s/%s to be deleted but it wasn't".formatted(meta.namespace(),
-                            meta.name())));
+                            meta.namespace())));
         }
         int healthy = Budgets.currentHealthy(pods, disrupted.pods(), now);
         updateStatus(budget, healthy, expected, disrupted.pods(), now);
