@@ -251,7 +251,9 @@ final class Flags {
                             + "resourcequota-controller, validatingadmissionpolicy-status-controller and "
                             + "clusterrole-aggregation-controller; '*' adds the workload controllers Kapi has "
                             + "(deployment-controller, replicaset-controller, replicationcontroller-controller, "
-                            + "endpoints-controller, endpointslice-controller). Kapi's controllers take no part in "
+                            + "endpoints-controller, endpointslice-controller, endpointslice-mirroring-controller, "
+                            + "disruption-controller, pod-garbage-collector-controller, "
+                            + "horizontal-pod-autoscaler-controller). Kapi's controllers take no part in "
                             + "leader election: turn off those a kube-controller-manager beside Kapi runs.",
                     true, true, (b, v) -> b.controllers = append(b.controllers == null ? List.of() : b.controllers, v)),
             new Flag("logging-format", null, "Logs", "string", "\"text\"",

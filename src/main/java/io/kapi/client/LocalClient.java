@@ -18,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * An API client inside the server, acting as one identity through the {@link Loopback}: what the
@@ -49,6 +50,22 @@ public final class LocalClient {
 
     public ResourceClient resource(String group, String version, String plural) {
         return resource(new GroupVersionResource(group, version, plural));
+    }
+
+    /**
+     * The discovery document of one group version ({@code APIResourceList}), as a RESTMapper reads it to
+     * map a kind to its resource; empty when the server does not serve that group version.
+     */
+    public Optional<ObjectNode> discovery(String apiVersion) {
+        String path = apiVersion.contains("/") ? "/apis/" + apiVersion : "/api/" + apiVersion;
+        try {
+            return Optional.of(object(send("GET", path, Map.of(), null, null)));
+        } catch (ApiException e) {
+            if (e.reason() == io.kapi.machinery.StatusReason.NOT_FOUND) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 
     /**

@@ -36,6 +36,21 @@ public final class ResourceClient {
         return LocalClient.object(client.send("GET", path(namespace, name, ""), Map.of(), null, null));
     }
 
+    /** GET of one of the object's subresources ({@code scale}, {@code status}). @throws ApiException NotFound */
+    public ObjectNode get(String namespace, String name, String subresource) {
+        return LocalClient.object(client.send("GET", path(namespace, name, subresource), Map.of(), null, null));
+    }
+
+    /**
+     * A patch of {@code patchType} (its content type, e.g. {@code application/apply-patch+yaml}) to the object or
+     * one of its subresources ({@code subresource} "" for the object), with the query's {@code params}
+     * ({@code fieldManager}, {@code force}).
+     */
+    public ObjectNode patch(String namespace, String name, String subresource, String patchType,
+            Map<String, String> params, ObjectNode patch) {
+        return LocalClient.object(client.send("PATCH", path(namespace, name, subresource), params, patchType, patch));
+    }
+
     public Optional<ObjectNode> find(String namespace, String name) {
         try {
             return Optional.of(get(namespace, name));

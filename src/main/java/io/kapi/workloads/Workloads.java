@@ -11,7 +11,9 @@ import java.util.function.Predicate;
 /**
  * kube-controller-manager's workload controllers, each on the shared informers and acting through the API
  * as its kube identity: {@code replicaset-controller}, {@code replicationcontroller-controller},
- * {@code deployment-controller}, {@code endpoints-controller}, {@code endpointslice-controller}. Pods stay as
+ * {@code deployment-controller}, {@code endpoints-controller}, {@code endpointslice-controller},
+ * {@code endpointslice-mirroring-controller}, {@code disruption-controller}, {@code pod-garbage-collector-controller},
+ * {@code horizontal-pod-autoscaler-controller}. Pods stay as
  * they are (Pending without a kubelet): the controllers count what the Pods' status says.
  */
 public final class Workloads {
@@ -28,7 +30,11 @@ public final class Workloads {
             new Controller("endpointslice-controller", "endpointslice-controller"),
             new Controller("job-controller", "job-controller"),
             new Controller("cronjob-controller", "cronjob-controller"),
-            new Controller("ttl-after-finished-controller", "ttl-after-finished-controller"));
+            new Controller("ttl-after-finished-controller", "ttl-after-finished-controller"),
+            new Controller("disruption-controller", "disruption-controller"),
+            new Controller("pod-garbage-collector-controller", "pod-garbage-collector"),
+            new Controller("endpointslice-mirroring-controller", "endpointslicemirroring-controller"),
+            new Controller("horizontal-pod-autoscaler-controller", "horizontal-pod-autoscaler"));
 
     private Workloads() {
     }
@@ -57,6 +63,13 @@ public final class Workloads {
                 case "job-controller" -> new JobController(client, informers, clock);
                 case "cronjob-controller" -> new CronJobController(client, informers, clock);
                 case "ttl-after-finished-controller" -> new TtlAfterFinishedController(client, informers, clock);
+                case "disruption-controller" -> new DisruptionController(client, informers, clock);
+                case "pod-garbage-collector-controller" -> new PodGarbageCollector(client, informers, clock,
+                        PodGarbageCollector.THRESHOLD, PodGarbageCollector.QUARANTINE);
+                case "endpointslice-mirroring-controller" -> new EndpointSliceMirroringController(client, informers,
+                        clock);
+                case "horizontal-pod-autoscaler-controller" -> new HorizontalPodAutoscalerController(client,
+                        informers, clock);
                 default -> throw new IllegalStateException(c.name());
             });
         }

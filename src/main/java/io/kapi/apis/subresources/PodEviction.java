@@ -42,6 +42,9 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
     static final GroupVersionKind EVICTION = new GroupVersionKind("policy", "v1", "Eviction");
     static final String VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget.";
     private static final GroupVersionResource PDB = new GroupVersionResource("policy", "v1", "poddisruptionbudget");
+    private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
+    /** The resource kube's eviction names in its precondition conflicts ({@code GroupResource{Resource: "Pod"}}). */
+    private static final GroupVersionResource POD = new GroupVersionResource("", "v1", "Pod");
     private static final int MAX_ATTEMPTS = 20;
     /** kube-apiserver refuses evictions while this many are not yet confirmed by the PDB controller. */
     private static final int MAX_DISRUPTED_PODS = 2000;
@@ -77,7 +80,7 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
                 direct = withResourceVersion(options, ObjectMeta.of(pod).resourceVersion());
             }
             try {
-                pods.delete(ctx, namespace, name, direct);
+                addConditionAndDelete(ctx, namespace, name, direct);
                 return Replies.created();
             } catch (ApiException e) {
                 if (!retryConflicts || e.reason() != StatusReason.CONFLICT || attempt == MAX_ATTEMPTS) {
@@ -108,7 +111,7 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
         DeleteOptions delete = unreadyWithinBudget
                 ? withResourceVersion(options, ObjectMeta.of(pod).resourceVersion()) : options;
         try {
-            pods.delete(ctx, namespace, name, delete);
+            addConditionAndDelete(ctx, namespace, name, delete);
         } catch (ApiException e) {
             if (e.reason() == StatusReason.CONFLICT && unreadyWithinBudget && options.preconditionResourceVersion() == null) {
                 throw stillProcessing(budgetName);
@@ -116,6 +119,66 @@ public record PodEviction(Codecs codecs, ResourceStore pods, ResourceStore budge
             throw e;
         }
         return Replies.created();
+    }
+
+    /**
+     * kube's {@code addConditionAndDeletePod}: unless a dry run, the pod is first marked with condition
+     * DisruptionTarget (True, EvictionByEvictionAPI) through its status, on the latest pod (the delete's
+     * preconditions checked against it, a resourceVersion precondition moved on to the version written), then
+     * deleted.
+     */
+    private void addConditionAndDelete(RequestContext ctx, String namespace, String name, DeleteOptions given) {
+        DeleteOptions options = given;
+        if (!given.dryRun()) {
+            ObjectNode updated = pods.update(ctx, namespace, name, current -> {
+                if (current == null) {
+                    throw ApiException.notFound(PODS, name);
+                }
+                checkPreconditions(current, given);
+                ObjectNode pod = current.deepCopy();
+                disruptionTarget(pod.with("status").withArray("conditions"));
+                return pod;
+            }, Write.subresource("status", null)).object();
+            if (options.preconditionResourceVersion() != null && !options.preconditionResourceVersion().isEmpty()) {
+                options = withResourceVersion(options, ObjectMeta.of(updated).resourceVersion());
+            }
+        }
+        pods.delete(ctx, namespace, name, options);
+    }
+
+    private static void checkPreconditions(ObjectNode pod, DeleteOptions options) {
+        ObjectMeta meta = ObjectMeta.of(pod);
+        String uid = options.preconditionUid();
+        if (uid != null && !uid.isEmpty() && !uid.equals(meta.uid())) {
+            throw ApiException.conflict(POD, meta.name(), ("the UID in the precondition (%s) does not match the UID "
+                    + "in record (%s). The object might have been deleted and then recreated").formatted(uid, meta.uid()));
+        }
+        String rv = options.preconditionResourceVersion();
+        if (rv != null && !rv.isEmpty() && !rv.equals(meta.resourceVersion())) {
+            throw ApiException.conflict(POD, meta.name(), ("the ResourceVersion in the precondition (%s) does not "
+                    + "match the ResourceVersion in record (%s). The object might have been modified")
+                    .formatted(rv, meta.resourceVersion()));
+        }
+    }
+
+    /** {@code UpdatePodCondition} with DisruptionTarget: the transition time kept while the status is. */
+    private void disruptionTarget(com.fasterxml.jackson.databind.node.ArrayNode conditions) {
+        String now = ObjectMeta.format(clock.instant());
+        for (JsonNode c : conditions) {
+            if (c.path("type").asText().equals("DisruptionTarget")) {
+                ObjectNode condition = (ObjectNode) c;
+                if (!condition.path("status").asText().equals("True")) {
+                    condition.put("lastTransitionTime", now);
+                }
+                condition.put("status", "True");
+                condition.put("reason", "EvictionByEvictionAPI");
+                condition.put("message", "Eviction API: evicting");
+                return;
+            }
+        }
+        conditions.addObject().put("type", "DisruptionTarget").put("status", "True").putNull("lastProbeTime")
+                .put("lastTransitionTime", now).put("reason", "EvictionByEvictionAPI")
+                .put("message", "Eviction API: evicting");
     }
 
     /** An unready pod may go without using the budget when the application is healthy anyway. */

@@ -90,6 +90,30 @@ class PodEvictionTest {
     }
 
     @Test
+    @DisplayName("an evicted pod is marked DisruptionTarget (EvictionByEvictionAPI) before it is deleted")
+    void disruptionTarget() {
+        api.create("/api/v1/namespaces", """
+                {"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ev4"}}""");
+        runningPod("ev4", "p");
+        // a finalizer keeps the deleted pod readable
+        JsonNode pod = api.get(path("ev4") + "/p").body();
+        ((ObjectNode) pod.path("metadata")).putArray("finalizers").add("example.com/hold");
+        assertEquals(200, api.put(path("ev4") + "/p", pod.toString()).code());
+        assertEquals(201, evict("ev4", "p").code());
+        JsonNode evicted = api.get(path("ev4") + "/p").body();
+        assertTrue(evicted.path("metadata").has("deletionTimestamp"), evicted.toString());
+        JsonNode condition = null;
+        for (JsonNode c : evicted.path("status").path("conditions")) {
+            if (c.path("type").asText().equals("DisruptionTarget")) {
+                condition = c;
+            }
+        }
+        assertTrue(condition != null, evicted.toString());
+        assertEquals("True/EvictionByEvictionAPI/Eviction API: evicting", condition.path("status").asText() + "/"
+                + condition.path("reason").asText() + "/" + condition.path("message").asText());
+    }
+
+    @Test
     @DisplayName("two budgets selecting the pod give kube-apiserver's 500 Failure Status")
     void twoBudgets() {
         api.create("/api/v1/namespaces", """
