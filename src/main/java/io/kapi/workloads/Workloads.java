@@ -25,7 +25,8 @@ public final class Workloads {
             new Controller("replicationcontroller-controller", "replication-controller"),
             new Controller("deployment-controller", "deployment-controller"),
             new Controller("endpoints-controller", "endpoint-controller"),
-            new Controller("endpointslice-controller", "endpointslice-controller"));
+            new Controller("endpointslice-controller", "endpointslice-controller"),
+            new Controller("statefulset-controller", "statefulset-controller"));
 
     private Workloads() {
     }
@@ -51,6 +52,7 @@ public final class Workloads {
                 case "deployment-controller" -> new DeploymentController(client, informers, clock);
                 case "endpoints-controller" -> new EndpointsController(client, informers, clock);
                 case "endpointslice-controller" -> new EndpointSliceController(client, informers, clock);
+                case "statefulset-controller" -> new StatefulSetController(client, informers, clock);
                 default -> throw new IllegalStateException(c.name());
             });
         }
