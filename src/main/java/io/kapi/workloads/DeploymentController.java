@@ -1,7 +1,6 @@
 package io.kapi.workloads;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;
@@ -55,10 +54,12 @@ final class DeploymentController implements WorkloadController {
     private final EventRecorder events;
     private final QueueController controller;
     private final DeploymentStatus statuses;
+    private final ControllerRefs refs;
 
     DeploymentController(LocalClient client, SharedInformers informers, Clock clock) {
         this.deployments = client.resource(DEPLOYMENTS);
         this.replicaSets = client.resource(REPLICA_SETS);
+        this.refs = new ControllerRefs(deployments, replicaSets);
         this.events = new EventRecorder(client.resource("", "v1", "events"), "deployment-controller", clock);
         this.deploymentInformer = informers.informer(DEPLOYMENTS);
         this.rsInformer = informers.informer(REPLICA_SETS);
@@ -182,61 +183,10 @@ final class DeploymentController implements WorkloadController {
 
     /** kube's {@code getReplicaSetsForDeployment}: adopts orphans it selects, releases those it no longer does. */
     private List<ObjectNode> claim(ObjectNode d, LabelSelector selector) {
-        String uid = ObjectMeta.of(d).uid();
-        List<ObjectNode> owned = new ArrayList<>();
-        for (ObjectNode rs : rsInformer.list(ObjectMeta.of(d).namespace())) {
-            rs = typed(rs, "apps/v1", "ReplicaSet");
-            var ref = Pods.controllerOf(rs);
-            boolean matches = selector.matches(rs.path("metadata").path("labels"));
-            if (ref.isPresent()) {
-                if (!ref.get().path("uid").asText().equals(uid)) {
-                    continue;
-                }
-                if (matches || Pods.terminating(d)) {
-                    owned.add(rs);
-                } else {
-                    patchOwners(rs, without(rs, uid));
-                }
-            } else if (matches && !Pods.terminating(d) && !Pods.terminating(rs)) {
-                ArrayNode refs = without(rs, "");
-                refs.add(Pods.controllerRef(d));
-                ObjectNode adopted = patchOwners(rs, refs);
-                if (adopted != null) {
-                    owned.add(typed(adopted, "apps/v1", "ReplicaSet"));
-                }
-            }
-        }
-        return owned;
-    }
-
-    private static ArrayNode without(JsonNode o, String uid) {
-        ArrayNode refs = Json.NODES.arrayNode();
-        for (JsonNode ref : o.path("metadata").path("ownerReferences")) {
-            if (!ref.path("uid").asText().equals(uid)) {
-                refs.add(ref.deepCopy());
-            }
-        }
-        return refs;
-    }
-
-    private ObjectNode patchOwners(ObjectNode rs, ArrayNode refs) {
-        ObjectNode patch = Json.object();
-        ObjectNode m = patch.putObject("metadata");
-        m.put("uid", ObjectMeta.of(rs).uid());
-        m.put("resourceVersion", ObjectMeta.of(rs).resourceVersion());
-        if (refs.isEmpty()) {
-            m.putNull("ownerReferences");
-        } else {
-            m.set("ownerReferences", refs);
-        }
-        try {
-            return replicaSets.mergePatch(ObjectMeta.of(rs).namespace(), ObjectMeta.of(rs).name(), patch);
-        } catch (ApiException e) {
-            if (e.code() == 404 || e.code() == 409 || e.code() == 422) {
-                return null;
-            }
-            throw e;
-        }
+        List<ObjectNode> candidates = rsInformer.list(ObjectMeta.of(d).namespace()).stream()
+                .map(rs -> typed(rs, "apps/v1", "ReplicaSet")).toList();
+        return new ArrayList<>(refs.claim(d, selector, candidates).stream()
+                .map(rs -> typed(rs, "apps/v1", "ReplicaSet")).toList());
     }
 
     static int replicas(JsonNode o) {

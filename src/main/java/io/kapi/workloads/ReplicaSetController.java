@@ -1,7 +1,6 @@
 package io.kapi.workloads;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.client.LocalClient;
 import io.kapi.client.ResourceClient;
@@ -57,6 +56,7 @@ final class ReplicaSetController implements WorkloadController {
     private final Informer podInformer;
     private final EventRecorder events;
     private final Expectations expectations = new Expectations();
+    private final ControllerRefs refs;
     private final QueueController controller;
     private final Clock clock;
 
@@ -65,6 +65,7 @@ final class ReplicaSetController implements WorkloadController {
         this.clock = clock;
         this.owners = client.resource(kind.gvr());
         this.pods = client.resource(PODS);
+        this.refs = new ControllerRefs(owners, pods);
         this.events = new EventRecorder(client.resource("", "v1", "events"), kind.component(), clock);
         this.ownerInformer = informers.informer(kind.gvr());
         this.podInformer = informers.informer(PODS);
@@ -108,7 +109,8 @@ final class ReplicaSetController implements WorkloadController {
         } catch (IllegalArgumentException e) {
             return; // an invalid selector never syncs, as kube's
         }
-        List<ObjectNode> owned = claim(owner, selector, namespace);
+        List<ObjectNode> owned = refs.claim(owner, selector,
+                podInformer.list(namespace).stream().filter(Pods::active).toList());
         int replicas = owner.path("spec").path("replicas").asInt(1);
         ApiException failure = null;
         if (needsSync && !Pods.terminating(owner)) {
@@ -136,82 +138,6 @@ final class ReplicaSetController implements WorkloadController {
                 : kind.gvr().group() + "/" + kind.gvr().version());
         copy.put("kind", kind.kind());
         return copy;
-    }
-
-    /**
-     * kube's {@code ClaimPods} over the namespace's active Pods: keeps those it controls and still selects,
-     * adopts orphans it selects (not while it is being deleted), releases those it controls and no longer
-     * selects. Returns the Pods it controls afterwards.
-     */
-    private List<ObjectNode> claim(ObjectNode owner, LabelSelector selector, String namespace) {
-        String uid = ObjectMeta.of(owner).uid();
-        List<ObjectNode> owned = new ArrayList<>();
-        for (ObjectNode pod : podInformer.list(namespace)) {
-            if (!Pods.active(pod)) {
-                continue;
-            }
-            var ref = Pods.controllerOf(pod);
-            boolean matches = selector.matches(pod.path("metadata").path("labels"));
-            if (ref.isPresent()) {
-                if (!ref.get().path("uid").asText().equals(uid)) {
-                    continue;
-                }
-                if (matches || Pods.terminating(owner)) {
-                    owned.add(pod);
-                } else {
-                    release(pod, uid);
-                }
-            } else if (matches && !Pods.terminating(owner) && adopt(owner, pod)) {
-                owned.add(pod);
-            }
-        }
-        return owned;
-    }
-
-    private boolean adopt(ObjectNode owner, ObjectNode pod) {
-        // kube checks the owner afresh before adopting: one deleted meanwhile must not take Pods
-        ObjectNode fresh = owners.find(ObjectMeta.of(owner).namespace(), ObjectMeta.of(owner).name()).orElse(null);
-        if (fresh == null || !ObjectMeta.of(fresh).uid().equals(ObjectMeta.of(owner).uid()) || Pods.terminating(fresh)) {
-            return false;
-        }
-        ArrayNode refs = pod.path("metadata").path("ownerReferences").isArray()
-                ? (ArrayNode) pod.path("metadata").path("ownerReferences").deepCopy()
-                : io.kapi.machinery.Json.NODES.arrayNode();
-        refs.add(Pods.controllerRef(owner));
-        return patchOwners(pod, refs);
-    }
-
-    private void release(ObjectNode pod, String uid) {
-        ArrayNode refs = io.kapi.machinery.Json.NODES.arrayNode();
-        for (JsonNode ref : pod.path("metadata").path("ownerReferences")) {
-            if (!ref.path("uid").asText().equals(uid)) {
-                refs.add(ref.deepCopy());
-            }
-        }
-        patchOwners(pod, refs);
-    }
-
-    /** A merge patch of the Pod's owner references, on the Pod's uid (one deleted and made again is left alone). */
-    private boolean patchOwners(ObjectNode pod, ArrayNode refs) {
-        ObjectMeta meta = ObjectMeta.of(pod);
-        ObjectNode patch = io.kapi.machinery.Json.object();
-        ObjectNode m = patch.putObject("metadata");
-        m.put("uid", meta.uid());
-        m.put("resourceVersion", meta.resourceVersion());
-        if (refs.isEmpty()) {
-            m.putNull("ownerReferences");
-        } else {
-            m.set("ownerReferences", refs);
-        }
-        try {
-            pods.mergePatch(meta.namespace(), meta.name(), patch);
-            return true;
-        } catch (ApiException e) {
-            if (e.code() == 404 || e.code() == 409 || e.code() == 422) {
-                return false; // changed or gone meanwhile: the informer brings the next sync
-            }
-            throw e;
-        }
     }
 
     /** kube's {@code manageReplicas}: creates or deletes the difference; the first failure, or null. */
