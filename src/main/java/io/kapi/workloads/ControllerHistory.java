@@ -9,6 +9,7 @@ import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
+import io.kapi.machinery.labels.LabelSelector;
 import io.kapi.registry.DeleteOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -46,10 +47,13 @@ final class ControllerHistory {
 
     private final ResourceClient revisions;
     private final Informer informer;
+    private final ControllerRefs refs;
 
-    ControllerHistory(ResourceClient revisions, Informer informer) {
+    /** @param owners the owners' kind, read afresh before adopting an orphan revision */
+    ControllerHistory(ResourceClient revisions, Informer informer, ResourceClient owners) {
         this.revisions = revisions;
         this.informer = informer;
+        this.refs = new ControllerRefs(owners, revisions);
     }
 
     /** kube's {@code getPatch}: {@code {"spec":{"template":{...,"$patch":"replace"}}}}. */
@@ -107,15 +111,13 @@ final class ControllerHistory {
         return r;
     }
 
-    /** The revisions {@code owner} controls, oldest first. */
-    List<ObjectNode> owned(ObjectNode owner) {
-        ObjectMeta meta = ObjectMeta.of(owner);
-        List<ObjectNode> owned = new ArrayList<>();
-        for (ObjectNode r : informer.list(meta.namespace())) {
-            if (Pods.controlledBy(r, owner.path("kind").asText(), meta.uid())) {
-                owned.add(r);
-            }
-        }
+    /**
+     * kube's {@code ListControllerRevisions} and {@code ClaimControllerRevisions}: the revisions {@code owner}
+     * controls once orphans its selector matches are adopted and those it no longer matches released, oldest
+     * first.
+     */
+    List<ObjectNode> owned(ObjectNode owner, LabelSelector selector) {
+        List<ObjectNode> owned = new ArrayList<>(refs.claim(owner, selector, informer.list(ObjectMeta.of(owner).namespace())));
         owned.sort(ORDER);
         return owned;
     }
@@ -154,6 +156,16 @@ final class ControllerHistory {
                 collisionCount[0]++;
             }
         }
+    }
+
+    /** Creates {@code revision} under its own name. @throws ApiException AlreadyExists when the name is taken */
+    ObjectNode createAs(ObjectNode owner, ObjectNode revision) {
+        return revisions.create(ObjectMeta.of(owner).namespace(), revision);
+    }
+
+    /** The revision {@code name} of the owner's namespace, as stored. @throws ApiException NotFound */
+    ObjectNode get(ObjectNode owner, String name) {
+        return revisions.get(ObjectMeta.of(owner).namespace(), name);
     }
 
     /** {@code UpdateControllerRevision}: gives an older revision the newest number (a template rolled back to). */

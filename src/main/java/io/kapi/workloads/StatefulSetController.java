@@ -52,6 +52,7 @@ final class StatefulSetController implements WorkloadController {
     private final Informer podInformer;
     private final Informer claimInformer;
     private final ControllerHistory history;
+    private final ControllerRefs refs;
     private final EventRecorder events;
     private final QueueController controller;
     private final Clock clock;
@@ -65,7 +66,8 @@ final class StatefulSetController implements WorkloadController {
         this.podInformer = informers.informer(ReplicaSetController.PODS);
         this.claimInformer = informers.informer(CLAIMS);
         this.history = new ControllerHistory(client.resource(ControllerHistory.REVISIONS),
-                informers.informer(ControllerHistory.REVISIONS));
+                informers.informer(ControllerHistory.REVISIONS), sets);
+        this.refs = new ControllerRefs(sets, pods);
         this.events = new EventRecorder(client.resource("", "v1", "events"), "statefulset-controller", clock);
         this.controller = new QueueController("statefulset-controller", WORKERS, this::sync);
         setInformer.addHandler(controller.enqueueing());
@@ -114,13 +116,14 @@ final class StatefulSetController implements WorkloadController {
             return;
         }
         set = typed(set);
+        LabelSelector selector;
         try {
-            LabelSelector.fromObject(set.path("spec").path("selector"));
+            selector = LabelSelector.fromObject(set.path("spec").path("selector"));
         } catch (IllegalArgumentException e) {
             return;
         }
-        List<ObjectNode> owned = ownedPods(set);
-        Revisions revisions = revisions(set);
+        List<ObjectNode> owned = ownedPods(set, selector);
+        Revisions revisions = revisions(set, selector);
         int minReady = set.path("spec").path("minReadySeconds").asInt(0);
         Status status = new Status(revisions, minReady);
         owned.forEach(status::count);
@@ -128,7 +131,7 @@ final class StatefulSetController implements WorkloadController {
             new Round(set, revisions, status, owned).run();
         }
         updateStatus(set, status, revisions);
-        history.truncate(history.owned(set), live(revisions, owned),
+        history.truncate(history.owned(set, selector), live(revisions, owned),
                 set.path("spec").path("revisionHistoryLimit").asInt(10));
         if (minReady > 0 && status.ready > status.available) {
             controller.queue().addAfter(key, Duration.ofSeconds(minReady));
@@ -145,12 +148,16 @@ final class StatefulSetController implements WorkloadController {
         return copy;
     }
 
-    /** The set's Pods: those it controls whose names make them its members. */
-    private List<ObjectNode> ownedPods(ObjectNode set) {
+    /**
+     * kube's {@code getPodsForStatefulSet}: the Pods the set controls once claimed (orphans it selects adopted,
+     * those it no longer selects released), of those whose names make them its members.
+     */
+    private List<ObjectNode> ownedPods(ObjectNode set, LabelSelector selector) {
         String uid = ObjectMeta.of(set).uid();
         String name = ObjectMeta.of(set).name();
-        return podInformer.list(ObjectMeta.of(set).namespace()).stream()
-                .filter(p -> Pods.controlledBy(p, KIND, uid) && StatefulPods.ordinal(p, name) >= 0).toList();
+        List<ObjectNode> candidates = podInformer.list(ObjectMeta.of(set).namespace()).stream()
+                .filter(p -> StatefulPods.ordinal(p, name) >= 0 || Pods.controlledBy(p, KIND, uid)).toList();
+        return refs.claim(set, selector, candidates).stream().filter(p -> StatefulPods.ordinal(p, name) >= 0).toList();
     }
 
     private static Set<String> live(Revisions revisions, List<ObjectNode> owned) {
@@ -166,8 +173,8 @@ final class StatefulSetController implements WorkloadController {
     }
 
     /** kube's {@code getStatefulSetRevisions}. */
-    private Revisions revisions(ObjectNode set) {
-        List<ObjectNode> owned = history.owned(set);
+    private Revisions revisions(ObjectNode set, LabelSelector selector) {
+        List<ObjectNode> owned = history.owned(set, selector);
         int[] collisions = {set.path("status").path("collisionCount").asInt(0)};
         ObjectNode wanted = ControllerHistory.newRevision(set, ControllerHistory.patchOf(set),
                 ControllerHistory.nextRevision(owned), collisions[0]);

@@ -186,6 +186,17 @@ final class StatefulSetIT {
     }
 
     @Test
+    @DisplayName("an orphan Pod <set>-0 the selector matches is adopted, not made again")
+    void adopt() throws InterruptedException {
+        KAPI.kubectl().runWithInput("""
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"adopt-0","labels":{"app":"adopt"}},\
+                "spec":{"containers":[{"name":"c","image":"nginx:1.0"}]}}""", "create", "-n", NS, "-f", "-").assertOk();
+        statefulSet("adopt", 1, "OrderedReady", "");
+        WAIT.until("adopted", () -> get("pod/adopt-0", "{.metadata.ownerReferences[0].kind}").equals("StatefulSet"));
+        WAIT.until("counted", () -> get("sts/adopt", "{.status.replicas}").equals("1"));
+    }
+
+    @Test
     @DisplayName("with fabric8: ordinals.start numbers the Pods; the retention policy puts owner references on the claims")
     void fabric8() throws InterruptedException {
         try (KubernetesClient client = KAPI.fabric8()) {
