@@ -26,7 +26,8 @@ public final class Workloads {
             new Controller("deployment-controller", "deployment-controller"),
             new Controller("endpoints-controller", "endpoint-controller"),
             new Controller("endpointslice-controller", "endpointslice-controller"),
-            new Controller("statefulset-controller", "statefulset-controller"));
+            new Controller("statefulset-controller", "statefulset-controller"),
+            new Controller("daemonset-controller", "daemon-set-controller"));
 
     private Workloads() {
     }
@@ -53,6 +54,7 @@ public final class Workloads {
                 case "endpoints-controller" -> new EndpointsController(client, informers, clock);
                 case "endpointslice-controller" -> new EndpointSliceController(client, informers, clock);
                 case "statefulset-controller" -> new StatefulSetController(client, informers, clock);
+                case "daemonset-controller" -> new DaemonSetController(client, informers, clock);
                 default -> throw new IllegalStateException(c.name());
             });
         }
