@@ -220,7 +220,7 @@ final class StatefulSetIT {
                     + claim.getMetadata().getOwnerReferences().getFirst().getUid());
             String pod6 = client.pods().inNamespace(NS).withName("db-6").get().getMetadata().getUid();
             client.apps().statefulSets().inNamespace(NS).withName("db").scale(1);
-            // collected with its Pod (it keeps the kubernetes.io/pvc-protection finalizer: no controller removes it here)
+            // collected with its Pod (deleted, or terminating while kubernetes.io/pvc-protection holds it)
             WAIT.until("data-db-6 owned by its Pod, then collected with it", () -> {
                 PersistentVolumeClaim c = client.persistentVolumeClaims().inNamespace(NS).withName("data-db-6").get();
                 if (c != null) {
