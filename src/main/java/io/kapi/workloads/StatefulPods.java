@@ -143,32 +143,34 @@ final class StatefulPods {
 
     /**
      * {@code updateClaimOwnerRefForSetAndPod}: the owner references {@code claim} should have under the set's
-     * {@code persistentVolumeClaimRetentionPolicy}: the set's when {@code whenDeleted} is Delete (while the
-     * Pod is in range, or always when {@code whenScaled} is Retain), the Pod's when {@code whenScaled} is
-     * Delete and the Pod is scaled away; neither when both are Retain. Other owners are kept.
+     * {@code persistentVolumeClaimRetentionPolicy}, each a controller reference: the set's when
+     * {@code whenDeleted} is Delete (while the Pod is in range, or always when {@code whenScaled} is Retain),
+     * the Pod's when {@code whenScaled} is Delete and the Pod is scaled away; neither when both are Retain, nor
+     * when another object controls the claim. Other owners are kept.
      */
     static ArrayNode retentionRefs(JsonNode claim, ObjectNode set, JsonNode pod, boolean inRange) {
         JsonNode policy = set.path("spec").path("persistentVolumeClaimRetentionPolicy");
         boolean deleteWithSet = policy.path("whenDeleted").asText("Retain").equals("Delete");
         boolean deleteWhenScaled = policy.path("whenScaled").asText("Retain").equals("Delete");
-        boolean setRef = deleteWithSet && (inRange || !deleteWhenScaled);
-        boolean podRef = deleteWhenScaled && !inRange;
         String setUid = ObjectMeta.of(set).uid();
         String podUid = pod.path("metadata").path("uid").asText();
         ArrayNode refs = Json.NODES.arrayNode();
+        boolean otherController = false;
         for (JsonNode ref : claim.path("metadata").path("ownerReferences")) {
             String uid = ref.path("uid").asText();
             if (!uid.equals(setUid) && !uid.equals(podUid)) {
                 refs.add(ref.deepCopy());
+                otherController |= ref.path("controller").asBoolean(false);
             }
         }
-        if (setRef) {
-            refs.addObject().put("apiVersion", "apps/v1").put("kind", "StatefulSet")
-                    .put("name", ObjectMeta.of(set).name()).put("uid", setUid);
+        if (otherController) {
+            return refs; // hasUnexpectedController: ours scrubbed, none added
         }
-        if (podRef) {
-            refs.addObject().put("apiVersion", "v1").put("kind", "Pod")
-                    .put("name", pod.path("metadata").path("name").asText()).put("uid", podUid);
+        if (deleteWhenScaled && !inRange) {
+            ObjectNode typedPod = ((ObjectNode) pod).deepCopy().put("apiVersion", "v1").put("kind", "Pod");
+            refs.add(Pods.controllerRef(typedPod));
+        } else if (deleteWithSet) {
+            refs.add(Pods.controllerRef(set));
         }
         return refs;
     }

@@ -178,6 +178,9 @@ final class StatefulSetController implements WorkloadController {
         int[] collisions = {set.path("status").path("collisionCount").asInt(0)};
         ObjectNode wanted = ControllerHistory.newRevision(set, ControllerHistory.patchOf(set),
                 ControllerHistory.nextRevision(owned), collisions[0]);
+        if (set.path("metadata").path("annotations").isObject()) { // kube's newRevision copies the set's annotations
+            wanted.with("metadata").set("annotations", set.path("metadata").path("annotations").deepCopy());
+        }
         List<ObjectNode> equal = ControllerHistory.equalTo(owned, wanted);
         ObjectNode update;
         if (!equal.isEmpty() && ObjectMeta.of(equal.getLast()).name().equals(ObjectMeta.of(owned.getLast()).name())) {
@@ -299,8 +302,31 @@ final class StatefulSetController implements WorkloadController {
                             ObjectMeta.of(set).name(), ObjectMeta.of(pod).name());
                     return false;
                 }
+                if (!pod.path("metadata").path("labels").path(StatefulPods.POD_NAME_LABEL).asText("")
+                        .equals(ObjectMeta.of(pod).name())) {
+                    fixIdentity(pod, start + i);
+                }
             }
             return true;
+        }
+
+        /** {@code UpdateStatefulPod} of a Pod whose identity does not match (one adopted): its identity labels set. */
+        private void fixIdentity(ObjectNode pod, int ordinal) {
+            ObjectNode changed = pod.deepCopy();
+            changed.put("apiVersion", "v1");
+            changed.put("kind", "Pod");
+            ObjectNode labels = changed.with("metadata").with("labels");
+            labels.put(StatefulPods.POD_NAME_LABEL, ObjectMeta.of(pod).name());
+            labels.put(StatefulPods.POD_INDEX_LABEL, Integer.toString(ordinal));
+            try {
+                pods.update(changed);
+                podEvent("update", pod, null);
+            } catch (ApiException e) {
+                if (e.reason() != StatusReason.NOT_FOUND) {
+                    podEvent("update", pod, e);
+                    throw e;
+                }
+            }
         }
 
         /** kube's pass over the Pods beyond the replicas, highest ordinal first. */
@@ -478,8 +504,9 @@ final class StatefulSetController implements WorkloadController {
         String currentRevision = ObjectMeta.of(revisions.current()).name();
         String updateRevision = ObjectMeta.of(revisions.update()).name();
         int current = s.current;
+        int spec = set.path("spec").path("replicas").asInt(1);
         boolean rolling = set.path("spec").path("updateStrategy").path("type").asText("RollingUpdate").equals("RollingUpdate");
-        if (rolling && s.updated == s.replicas && s.ready == s.replicas) {
+        if (rolling && s.updated == spec && s.ready == spec && s.replicas == spec) {
             current = s.updated;
             currentRevision = updateRevision;
         }

@@ -186,7 +186,7 @@ final class StatefulSetIT {
     }
 
     @Test
-    @DisplayName("an orphan Pod <set>-0 the selector matches is adopted, not made again")
+    @DisplayName("an orphan Pod <set>-0 the selector matches is adopted, not made again, and given its identity labels")
     void adopt() throws InterruptedException {
         KAPI.kubectl().runWithInput("""
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"adopt-0","labels":{"app":"adopt"}},\
@@ -194,6 +194,11 @@ final class StatefulSetIT {
         statefulSet("adopt", 1, "OrderedReady", "");
         WAIT.until("adopted", () -> get("pod/adopt-0", "{.metadata.ownerReferences[0].kind}").equals("StatefulSet"));
         WAIT.until("counted", () -> get("sts/adopt", "{.status.replicas}").equals("1"));
+        readyUntil("its identity labels set once it is Running and Ready", "app=adopt", () -> get("pod/adopt-0",
+                "{.metadata.labels.statefulset\\.kubernetes\\.io/pod-name}/{.metadata.labels.apps\\.kubernetes\\.io/pod-index}")
+                .equals("adopt-0/0"));
+        WAIT.until("SuccessfulUpdate", () -> get("events", "{.items[?(@.reason==\"SuccessfulUpdate\")].message}")
+                .contains("update Pod adopt-0 in StatefulSet adopt successful"));
     }
 
     @Test
@@ -215,9 +220,10 @@ final class StatefulSetIT {
             WAIT.until("db-5 and db-6", () -> client.pods().inNamespace(NS).withLabel("app", "db").list().getItems()
                     .stream().map(p -> p.getMetadata().getName()).sorted().toList().equals(List.of("db-5", "db-6")));
             PersistentVolumeClaim claim = client.persistentVolumeClaims().inNamespace(NS).withName("data-db-6").get();
-            assertEquals("StatefulSet/db/" + uid, claim.getMetadata().getOwnerReferences().getFirst().getKind() + "/"
+            assertEquals("StatefulSet/db/" + uid + "/true", claim.getMetadata().getOwnerReferences().getFirst().getKind() + "/"
                     + claim.getMetadata().getOwnerReferences().getFirst().getName() + "/"
-                    + claim.getMetadata().getOwnerReferences().getFirst().getUid());
+                    + claim.getMetadata().getOwnerReferences().getFirst().getUid() + "/"
+                    + claim.getMetadata().getOwnerReferences().getFirst().getController(), "a controller reference, as kube's");
             String pod6 = client.pods().inNamespace(NS).withName("db-6").get().getMetadata().getUid();
             client.apps().statefulSets().inNamespace(NS).withName("db").scale(1);
             // collected with its Pod (deleted, or terminating while kubernetes.io/pvc-protection holds it)
