@@ -18,7 +18,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -162,7 +161,7 @@ final class DaemonSetController implements WorkloadController {
 
     /** kube's {@code getNodesToDaemonPods}: the claimed Pods by the node they are for, oldest first. */
     private Map<String, List<ObjectNode>> podsByNode(ObjectNode ds, LabelSelector selector) {
-        Map<String, List<ObjectNode>> byNode = new HashMap<>();
+        Map<String, List<ObjectNode>> byNode = new java.util.TreeMap<>();
         for (ObjectNode pod : refs.claim(ds, selector, podInformer.list(ObjectMeta.of(ds).namespace()))) {
             String node = NodeEligibility.targetNode(pod);
             if (node != null) {
@@ -230,7 +229,7 @@ final class DaemonSetController implements WorkloadController {
     }
 
     /** {@code IsPodUpdated}: made at the current hash, or at the current template generation. */
-    private static boolean updated(JsonNode pod, String hash, long generation) {
+    static boolean updated(JsonNode pod, String hash, long generation) {
         JsonNode labels = pod.path("metadata").path("labels");
         return labels.path(ControllerHistory.POD_LABEL).asText("").equals(hash)
                 || labels.path(GENERATION_LABEL).asText("").equals(Long.toString(generation));
@@ -241,7 +240,7 @@ final class DaemonSetController implements WorkloadController {
             String hash) throws InterruptedException {
         List<String> create = new ArrayList<>();
         List<ObjectNode> delete = new ArrayList<>();
-        boolean surge = Budget.allowsSurge(ds);
+        boolean surge = DaemonSetRollout.Budget.allowsSurge(ds);
         long generation = ObjectMeta.of(ds).generation();
         Set<String> eligible = new HashSet<>();
         for (ObjectNode node : nodes) {
@@ -355,119 +354,14 @@ final class DaemonSetController implements WorkloadController {
         return template;
     }
 
-    /** kube's {@code rollingUpdate}: old Pods replaced within maxUnavailable, or surged within maxSurge. */
+    /** kube's {@code rollingUpdate}, once what {@code manage} did has been seen: {@link DaemonSetRollout}'s plan. */
     private void rollingUpdate(ObjectNode ds, String key, List<ObjectNode> nodes, Map<String, List<ObjectNode>> byNode,
             String hash) throws InterruptedException {
         if (!expectations.satisfied(key)) {
-            return; // manage acted: the rollout goes on once its changes are seen
+            return;
         }
-        long generation = ObjectMeta.of(ds).generation();
-        long minReady = ds.path("spec").path("minReadySeconds").asLong(0);
-        var now = clock.instant();
-        int desired = desired(ds, nodes);
-        Budget budget = Budget.of(ds, desired);
-        List<ObjectNode> delete = new ArrayList<>();
-        List<String> create = new ArrayList<>();
-        if (budget.maxSurge() == 0) {
-            int unavailable = 0;
-            List<ObjectNode> allowed = new ArrayList<>();
-            List<ObjectNode> candidates = new ArrayList<>();
-            for (var e : byNode.entrySet()) {
-                OnNode on = OnNode.of(e.getValue(), hash, generation);
-                if (!on.ok() || (on.newPod() == null) == (on.oldPod() == null)) {
-                    unavailable++;
-                } else if (on.newPod() != null) {
-                    unavailable += Pods.available(on.newPod(), minReady, now) ? 0 : 1;
-                } else if (!Pods.available(on.oldPod(), minReady, now)) {
-                    allowed.add(on.oldPod());
-                } else if (unavailable < budget.maxUnavailable()) {
-                    candidates.add(on.oldPod());
-                }
-            }
-            int remaining = Math.min(Math.max(0, budget.maxUnavailable() - unavailable), candidates.size());
-            delete.addAll(allowed);
-            delete.addAll(candidates.subList(0, remaining));
-        } else {
-            int surging = 0;
-            List<String> allowedNodes = new ArrayList<>();
-            List<String> candidateNodes = new ArrayList<>();
-            Map<String, JsonNode> nodesByName = new HashMap<>();
-            nodes.forEach(n -> nodesByName.put(ObjectMeta.of(n).name(), n));
-            for (var e : byNode.entrySet()) {
-                OnNode on = OnNode.of(e.getValue(), hash, generation);
-                if (!on.ok()) {
-                    surging++;
-                } else if (on.newPod() == null && on.oldPod() != null) {
-                    JsonNode node = nodesByName.get(e.getKey());
-                    if (!Pods.available(on.oldPod(), minReady, now)) {
-                        allowedNodes.add(e.getKey());
-                    } else if (node != null && NodeEligibility.placement(ds.path("spec").path("template").path("spec"),
-                            node).shouldRun()) {
-                        candidateNodes.add(e.getKey());
-                    }
-                } else if (on.newPod() != null && on.oldPod() != null) {
-                    surging++;
-                    if (Pods.available(on.newPod(), minReady, now)) {
-                        delete.add(on.oldPod());
-                    }
-                }
-            }
-            int remaining = Math.min(Math.max(0, budget.maxSurge() - surging), candidateNodes.size());
-            create.addAll(allowedNodes);
-            create.addAll(candidateNodes.subList(0, remaining));
-        }
-        syncNodes(ds, key, delete, create, hash);
-    }
-
-    /** kube's {@code updatedDesiredNodeCounts}: maxUnavailable and maxSurge of the desired count, rounded up. */
-    private record Budget(int maxUnavailable, int maxSurge) {
-        static Budget of(JsonNode ds, int desired) {
-            JsonNode r = ds.path("spec").path("updateStrategy").path("rollingUpdate");
-            int surge = r.hasNonNull("maxSurge") ? RollingUpdate.scaled(r.get("maxSurge"), desired, true) : 0;
-            int unavailable = r.hasNonNull("maxUnavailable") ? RollingUpdate.scaled(r.get("maxUnavailable"), desired, true) : 1;
-            return new Budget(desired > 0 && surge == 0 && unavailable == 0 ? 1 : unavailable, surge);
-        }
-
-        /** {@code AllowsSurge}: a maxSurge above zero (a percentage of one, rounded up). */
-        static boolean allowsSurge(JsonNode ds) {
-            JsonNode surge = ds.path("spec").path("updateStrategy").path("rollingUpdate").path("maxSurge");
-            return !surge.isMissingNode() && !surge.isNull() && RollingUpdate.scaled(surge, 1, true) > 0;
-        }
-    }
-
-    /** {@code findUpdatedPodsOnNode}: the one new and the one old Pod on a node; not ok when there are more. */
-    private record OnNode(ObjectNode newPod, ObjectNode oldPod, boolean ok) {
-        static OnNode of(List<ObjectNode> pods, String hash, long generation) {
-            ObjectNode newPod = null;
-            ObjectNode oldPod = null;
-            for (ObjectNode pod : pods) {
-                if (Pods.terminating(pod)) {
-                    continue;
-                }
-                if (updated(pod, hash, generation)) {
-                    if (newPod != null) {
-                        return new OnNode(null, null, false);
-                    }
-                    newPod = pod;
-                } else {
-                    if (oldPod != null) {
-                        return new OnNode(null, null, false);
-                    }
-                    oldPod = pod;
-                }
-            }
-            return new OnNode(newPod, oldPod, true);
-        }
-    }
-
-    private static int desired(ObjectNode ds, List<ObjectNode> nodes) {
-        int desired = 0;
-        for (ObjectNode node : nodes) {
-            if (NodeEligibility.placement(ds.path("spec").path("template").path("spec"), node).shouldRun()) {
-                desired++;
-            }
-        }
-        return desired;
+        DaemonSetRollout.Plan plan = DaemonSetRollout.plan(ds, nodes, byNode, hash, clock.instant());
+        syncNodes(ds, key, plan.delete(), plan.create(), hash);
     }
 
     /** kube's {@code cleanupHistory}: revisions beyond {@code revisionHistoryLimit} no Pod runs go. */
