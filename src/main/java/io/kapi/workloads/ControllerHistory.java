@@ -124,7 +124,12 @@ final class ControllerHistory {
 
     /** {@code FindEqualRevisions}: those of {@code revisions} whose data equal {@code needle}'s. */
     static List<ObjectNode> equalTo(List<ObjectNode> revisions, JsonNode needle) {
-        return revisions.stream().filter(r -> r.path("data").equals(needle.path("data"))).toList();
+        return revisions.stream().filter(r -> sameData(r.path("data"), needle.path("data"))).toList();
+    }
+
+    /** kube's {@code bytes.Equal} of two revisions' data: the same JSON text (an int 1 and a long 1 alike). */
+    static boolean sameData(JsonNode a, JsonNode b) {
+        return goJson(a).equals(goJson(b));
     }
 
     /** {@code nextRevision}: one more than the highest, 1 when there is none. */
@@ -150,7 +155,7 @@ final class ControllerHistory {
                     throw e;
                 }
                 ObjectNode exists = revisions.get(namespace, name);
-                if (exists.path("data").equals(clone.path("data"))) {
+                if (sameData(exists.path("data"), clone.path("data"))) {
                     return exists;
                 }
                 collisionCount[0]++;

@@ -187,7 +187,7 @@ final class DaemonSetController implements WorkloadController {
         List<ObjectNode> old = new ArrayList<>();
         for (ObjectNode r : revisions) {
             boolean matches = r.path("metadata").path("labels").path(ControllerHistory.POD_LABEL).asText("").equals(hash)
-                    || r.path("data").equals(patch);
+                    || ControllerHistory.sameData(r.path("data"), patch);
             if (matches && (current == null || r.path("revision").asLong() > current.path("revision").asLong())) {
                 current = r;
             } else {
@@ -214,7 +214,7 @@ final class DaemonSetController implements WorkloadController {
                 throw e;
             }
             ObjectNode exists = history.get(ds, ObjectMeta.of(revision).name());
-            if (exists.path("data").equals(patch)) {
+            if (ControllerHistory.sameData(exists.path("data"), patch)) {
                 return exists;
             }
             ObjectNode bumped = ds.deepCopy();
@@ -417,7 +417,8 @@ final class DaemonSetController implements WorkloadController {
         putOrOmit(status, "updatedNumberScheduled", updatedCount);
         putOrOmit(status, "numberAvailable", available);
         putOrOmit(status, "numberUnavailable", desired - available);
-        if (!status.equals(ds.path("status"))) {
+        // compared as JSON text: the stored 1 (an int node) and the computed 1L (a long node) are not equal() trees
+        if (!ControllerHistory.goJson(status).equals(ControllerHistory.goJson(ds.path("status")))) {
             daemonSets.update(updated, "status");
         }
         if (minReady > 0 && ready != available) {

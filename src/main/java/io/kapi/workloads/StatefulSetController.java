@@ -524,7 +524,8 @@ final class StatefulSetController implements WorkloadController {
         if (set.path("status").has("conditions")) {
             status.set("conditions", set.path("status").path("conditions"));
         }
-        if (status.equals(set.path("status"))) {
+        // compared as JSON text: the stored 1 (an int node) and the computed 1L (a long node) are not equal() trees
+        if (ControllerHistory.goJson(status).equals(ControllerHistory.goJson(set.path("status")))) {
             return;
         }
         sets.update(updated, "status");

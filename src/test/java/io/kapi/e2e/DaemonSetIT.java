@@ -137,6 +137,9 @@ final class DaemonSetIT {
                 .equals("2/2/"));
         String events = get("events", "{range .items[?(@.involvedObject.name==\"one\")]}{.reason}: {.message}|{end}");
         assertTrue(events.matches("(SuccessfulCreate: Created pod: one-\\w{5}\\|){2}"), events);
+        String version = get("ds/one", "{.metadata.resourceVersion}");
+        Thread.sleep(1000);
+        assertEquals(version, get("ds/one", "{.metadata.resourceVersion}"), "a DaemonSet at rest is not written again");
     }
 
     @Test

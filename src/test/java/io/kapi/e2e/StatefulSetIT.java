@@ -115,6 +115,9 @@ final class StatefulSetIT {
         String events = get("events", "{range .items[?(@.involvedObject.name==\"web\")]}{.reason}: {.message}|{end}");
         assertTrue(events.contains("SuccessfulCreate: create Pod web-0 in StatefulSet web successful|"), events);
         assertTrue(events.contains("SuccessfulCreate: create Claim www-web-1 Pod web-1 in StatefulSet web success|"), events);
+        String version = get("sts/web", "{.metadata.resourceVersion}");
+        Thread.sleep(1000);
+        assertEquals(version, get("sts/web", "{.metadata.resourceVersion}"), "a set at rest is not written again");
     }
 
     @Test

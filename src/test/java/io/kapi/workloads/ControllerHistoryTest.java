@@ -79,5 +79,8 @@ class ControllerHistoryTest {
         assertEquals(3, ControllerHistory.nextRevision(sorted));
         assertEquals(1, ControllerHistory.nextRevision(List.of()));
         assertEquals(List.of(b), ControllerHistory.equalTo(sorted, json("{\"data\":{\"x\":2}}")));
+        ObjectNode longData = Json.object();
+        longData.putObject("data").put("x", 2L);
+        assertEquals(List.of(b), ControllerHistory.equalTo(sorted, longData), "a long 2 is the same data as an int 2");
     }
 }
