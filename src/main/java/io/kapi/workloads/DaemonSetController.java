@@ -228,6 +228,21 @@ final class DaemonSetController implements WorkloadController {
         return ds.path("status").path("collisionCount").asInt(0);
     }
 
+    /**
+     * {@code GetTemplateGeneration}: kube-apiserver keeps it in the annotation
+     * {@code deprecated.daemonset.template.generation}, raised only when the template changes; Kapi's server
+     * does not write it yet, so without it the object's generation stands in (raised by any spec change).
+     */
+    static long templateGeneration(JsonNode ds) {
+        String annotated = ds.path("metadata").path("annotations").path("deprecated.daemonset.template.generation")
+                .asText("");
+        try {
+            return annotated.isEmpty() ? ds.path("metadata").path("generation").asLong(0) : Long.parseLong(annotated);
+        } catch (NumberFormatException e) {
+            return ds.path("metadata").path("generation").asLong(0);
+        }
+    }
+
     /** {@code IsPodUpdated}: made at the current hash, or at the current template generation. */
     static boolean updated(JsonNode pod, String hash, long generation) {
         JsonNode labels = pod.path("metadata").path("labels");
@@ -241,7 +256,7 @@ final class DaemonSetController implements WorkloadController {
         List<String> create = new ArrayList<>();
         List<ObjectNode> delete = new ArrayList<>();
         boolean surge = DaemonSetRollout.Budget.allowsSurge(ds);
-        long generation = ObjectMeta.of(ds).generation();
+        long generation = templateGeneration(ds);
         Set<String> eligible = new HashSet<>();
         for (ObjectNode node : nodes) {
             String name = ObjectMeta.of(node).name();
@@ -349,7 +364,7 @@ final class DaemonSetController implements WorkloadController {
         ObjectNode template = ds.path("spec").path("template").deepCopy();
         template.set("spec", NodeEligibility.withDaemonTolerations(template.path("spec")));
         ObjectNode labels = template.with("metadata").with("labels");
-        labels.put(GENERATION_LABEL, Long.toString(ObjectMeta.of(ds).generation()));
+        labels.put(GENERATION_LABEL, Long.toString(templateGeneration(ds)));
         labels.put(ControllerHistory.POD_LABEL, hash);
         return template;
     }
@@ -405,7 +420,7 @@ final class DaemonSetController implements WorkloadController {
                 ready++;
                 available += Pods.available(pod, minReady, now) ? 1 : 0;
             }
-            updatedCount += updated(pod, hash, generation) ? 1 : 0;
+            updatedCount += updated(pod, hash, templateGeneration(ds)) ? 1 : 0;
         }
         ObjectNode updated = ds.deepCopy();
         ObjectNode status = updated.with("status");

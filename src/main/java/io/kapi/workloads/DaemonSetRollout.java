@@ -33,7 +33,7 @@ final class DaemonSetRollout {
      */
     static Plan plan(ObjectNode ds, List<ObjectNode> nodes, Map<String, List<ObjectNode>> byNode, String hash,
             Instant now) {
-        long generation = ObjectMeta.of(ds).generation();
+        long generation = DaemonSetController.templateGeneration(ds);
         long minReady = ds.path("spec").path("minReadySeconds").asLong(0);
         int desired = desired(ds, nodes);
         Budget budget = Budget.of(ds, desired);

@@ -64,6 +64,18 @@ class DaemonSetRolloutTest {
     }
 
     @Test
+    @DisplayName("a Pod counts as updated by its hash or by the template generation, read from kube's annotation when there")
+    void templateGeneration() throws Exception {
+        ObjectNode annotated = json("""
+                {"metadata":{"generation":5,"annotations":{"deprecated.daemonset.template.generation":"3"}}}""");
+        assertEquals(3, DaemonSetController.templateGeneration(annotated));
+        assertEquals(2, DaemonSetController.templateGeneration(ds("{}")));
+        ObjectNode pod = json("{\"metadata\":{\"labels\":{\"pod-template-generation\":\"3\",\"controller-revision-hash\":\"old\"}}}");
+        assertEquals(true, DaemonSetController.updated(pod, "new", 3));
+        assertEquals(false, DaemonSetController.updated(pod, "new", 2));
+    }
+
+    @Test
     @DisplayName("an old Pod that is not available is replaced whatever the budget")
     void unavailableOld() throws Exception {
         Map<String, List<ObjectNode>> byNode = new TreeMap<>();
