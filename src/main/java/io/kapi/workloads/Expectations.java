@@ -39,6 +39,13 @@ final class Expectations {
         pending.put(key, new Pending(0, deletes, System.nanoTime()));
     }
 
+    /** Both at once (kube's daemon controller deletes and creates in one sync). */
+    void expect(String key, int adds, Collection<String> pods) {
+        Set<String> deletes = ConcurrentHashMap.newKeySet();
+        deletes.addAll(pods);
+        pending.put(key, new Pending(adds, deletes, System.nanoTime()));
+    }
+
     /** A creation seen, or one that failed and will never be seen. */
     void creationObserved(String key) {
         pending.computeIfPresent(key, (k, p) -> new Pending(p.adds() - 1, p.deletes(), p.since()));

@@ -34,7 +34,9 @@ public final class Workloads {
             new Controller("disruption-controller", "disruption-controller"),
             new Controller("pod-garbage-collector-controller", "pod-garbage-collector"),
             new Controller("endpointslice-mirroring-controller", "endpointslicemirroring-controller"),
-            new Controller("horizontal-pod-autoscaler-controller", "horizontal-pod-autoscaler"));
+            new Controller("horizontal-pod-autoscaler-controller", "horizontal-pod-autoscaler"),
+            new Controller("statefulset-controller", "statefulset-controller"),
+            new Controller("daemonset-controller", "daemon-set-controller"));
 
     private Workloads() {
     }
@@ -70,6 +72,8 @@ public final class Workloads {
                         clock);
                 case "horizontal-pod-autoscaler-controller" -> new HorizontalPodAutoscalerController(client,
                         informers, clock);
+                case "statefulset-controller" -> new StatefulSetController(client, informers, clock);
+                case "daemonset-controller" -> new DaemonSetController(client, informers, clock);
                 default -> throw new IllegalStateException(c.name());
             });
         }
