@@ -147,7 +147,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private FlowControls.Settings flowControl = FlowControls.Settings.DEFAULT;
         private io.kapi.controllers.ControllerSelection controllers = io.kapi.controllers.ControllerSelection.DEFAULT;
         private io.kapi.encryption.EncryptionOptions encryption = io.kapi.encryption.EncryptionOptions.NONE;
-        private String storageMediaType = io.kapi.registry.AtRest.JSON;
+        private String storageMediaType = io.kapi.registry.AtRest.PROTOBUF;
 
         public Builder dataDir(Path v) {
             dataDir = v;

@@ -102,12 +102,10 @@ final class Flags {
             new Flag("etcd-healthcheck-timeout", null, ETCD, "duration", "2s",
                     "The timeout to use when checking etcd health.",
                     true, false, (b, v) -> b.etcd = b.etcd.withHealthcheckTimeout(GoDuration.parse(v))),
-            new Flag("storage-media-type", null, ETCD, "string", "\"application/json\"",
+            new Flag("storage-media-type", null, ETCD, "string", "\"application/vnd.kubernetes.protobuf\"",
                     "The media type to use to store objects in storage. Some resources or storage backends may only "
                             + "support a specific media type and will ignore this setting. Supported media types: "
-                            + "[application/json, application/yaml, application/vnd.kubernetes.protobuf]. Kapi's "
-                            + "default is JSON, kube-apiserver's protobuf (see the README's storage encoding section); "
-                            + "either reads what the other wrote.",
+                            + "[application/json, application/yaml, application/vnd.kubernetes.protobuf]",
                     true, false, (b, v) -> b.storageMediaType = v),
             new Flag("storage-backend", null, ETCD, "string", null,
                     "The storage backend for persistence. Options: 'embedded' (durable, in --data-dir; the "

@@ -299,7 +299,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         Path tracingConfigFile;
         List<String> controllers; // null: Kapi's default set
         io.kapi.encryption.EncryptionOptions encryption = io.kapi.encryption.EncryptionOptions.NONE;
-        String storageMediaType = io.kapi.registry.AtRest.JSON; // not yet kube's protobuf: see the README
+        String storageMediaType = io.kapi.registry.AtRest.PROTOBUF; // kube-apiserver's default
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 

@@ -17,9 +17,9 @@ class StorageMediaTypeFlagTest {
     }
 
     @Test
-    @DisplayName("JSON unless told (Kapi's default for now), protobuf, json and yaml accepted; the flag is not listed as ignored")
+    @DisplayName("protobuf unless told (kube-apiserver's default), json and yaml accepted; the flag is not listed as ignored")
     void parsed() throws Exception {
-        assertEquals("application/json", run().options().storageMediaType());
+        assertEquals("application/vnd.kubernetes.protobuf", run().options().storageMediaType());
         assertEquals("application/vnd.kubernetes.protobuf",
                 run("--storage-media-type=application/vnd.kubernetes.protobuf").options().storageMediaType());
         FlagParser.Run r = run("--storage-media-type=application/json");
