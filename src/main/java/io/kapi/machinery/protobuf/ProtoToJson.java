@@ -49,7 +49,9 @@ final class ProtoToJson {
             "completions", "ttlSecondsAfterFinished", "startingDeadlineSeconds", "successfulJobsHistoryLimit",
             "failedJobsHistoryLimit", "defaultMode", "mode", "priority", "expirationSeconds", "minReplicas",
             "stabilizationWindowSeconds", "minDomains", "partition", "targetCPUUtilizationPercentage",
-            "averageUtilization",
+            "averageUtilization", "collisionCount",
+            // optional in the OpenAPI but without omitempty in Go, so always written
+            "StatefulSetStatus.availableReplicas",
             // flowcontrol v1's concurrency shares and percents (kube's own bootstrap objects set them to 0)
             "nominalConcurrencyShares", "lendablePercent", "borrowingLimitPercent",
             // pointers in JSON schemas, leases and the like
