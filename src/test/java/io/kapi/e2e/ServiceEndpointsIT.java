@@ -117,7 +117,7 @@ final class ServiceEndpointsIT {
     }
 
     @Test
-    @DisplayName("a Service without a selector is left alone; a deleted Service's Endpoints go")
+    @DisplayName("a Service without a selector is left to its own Endpoints (mirrored, not computed); a deleted Service's Endpoints go")
     void selectorless() throws InterruptedException {
         create("""
                 {"apiVersion":"v1","kind":"Service","metadata":{"name":"manual"},"spec":{"ports":[{"port":80}]}}""");
@@ -131,7 +131,12 @@ final class ServiceEndpointsIT {
         WAIT.until("other's Endpoints", () -> kubectl("get", "endpoints", "other").exitCode() == 0);
         Thread.sleep(500);
         assertEquals("192.0.2.1", endpoints("manual").path("subsets").get(0).path("addresses").get(0).path("ip").asText());
-        assertEquals(0, slices("manual").size());
+        // the endpointslice controller makes none for it; the mirroring controller (also on) mirrors its Endpoints
+        WAIT.until("manual's mirrored slice", () -> slices("manual").size() == 1);
+        JsonNode slice = slices("manual").get(0);
+        assertEquals("endpointslicemirroring-controller.k8s.io",
+                slice.at("/metadata/labels/endpointslice.kubernetes.io~1managed-by").asText());
+        assertEquals("192.0.2.1", slice.at("/endpoints/0/addresses/0").asText());
         kubectl("delete", "service", "other").assertOk();
         WAIT.until("other's Endpoints gone", () -> kubectl("get", "endpoints", "other").exitCode() != 0);
         WAIT.until("other's slices gone", () -> slices("other").isEmpty());
