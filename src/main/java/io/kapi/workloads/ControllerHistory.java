@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.client.ResourceClient;
 import io.kapi.informers.Informer;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GoJson;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
@@ -201,59 +202,8 @@ final class ControllerHistory {
         }
     }
 
-    /** The JSON Go's {@code json.Marshal} writes of a decoded tree: keys sorted, {@code <>&} escaped, no spaces. */
+    /** The JSON Go's {@code json.Marshal} writes of a decoded tree ({@link GoJson#marshal}). */
     static String goJson(JsonNode node) {
-        StringBuilder b = new StringBuilder();
-        write(node, b);
-        return b.toString();
-    }
-
-    private static void write(JsonNode node, StringBuilder b) {
-        if (node.isObject()) {
-            List<String> names = new ArrayList<>();
-            node.fieldNames().forEachRemaining(names::add);
-            names.sort(null);
-            b.append('{');
-            for (int i = 0; i < names.size(); i++) {
-                b.append(i > 0 ? "," : "");
-                string(names.get(i), b);
-                b.append(':');
-                write(node.get(names.get(i)), b);
-            }
-            b.append('}');
-        } else if (node.isArray()) {
-            b.append('[');
-            for (int i = 0; i < node.size(); i++) {
-                b.append(i > 0 ? "," : "");
-                write(node.get(i), b);
-            }
-            b.append(']');
-        } else if (node.isTextual()) {
-            string(node.asText(), b);
-        } else {
-            b.append(node);
-        }
-    }
-
-    private static void string(String s, StringBuilder b) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029') {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        b.append('"');
+        return GoJson.marshal(node);
     }
 }

@@ -150,7 +150,7 @@ final class ProtoToJson {
         return KEEP_ZERO.contains(jsonName) || KEEP_ZERO.contains(messageName + "." + jsonName);
     }
 
-    private static boolean isZero(Object v) {
+    static boolean isZero(Object v) {
         return switch (v) {
             case String s -> s.isEmpty();
             case Boolean b -> !b;

@@ -209,25 +209,13 @@ final class WireToJson {
                 }
                 value = arr;
             } else {
-                if (!plan.keepZero[i] && isZero(v)) {
+                if (!plan.keepZero[i] && ProtoToJson.isZero(v)) {
                     continue;
                 }
                 value = json(fd, v);
             }
             out.set(plan.jsonNames[i], value);
         }
-    }
-
-    private static boolean isZero(Object v) {
-        return switch (v) {
-            case String s -> s.isEmpty();
-            case Boolean b -> !b;
-            case Integer i -> i == 0;
-            case Long l -> l == 0;
-            case Double d -> d == 0;
-            case Float f -> f == 0;
-            default -> false;
-        };
     }
 
     private ObjectNode map(FieldDescriptor fd, List<?> entries) {
