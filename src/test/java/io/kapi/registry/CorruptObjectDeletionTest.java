@@ -38,6 +38,11 @@ class CorruptObjectDeletionTest {
         assertEquals(201, api.post("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", """
                 {"metadata":{"name":"deleter"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole",
                  "name":"deleter"},"subjects":[{"kind":"User","name":"deleter"}]}""").code());
+        // RBAC reads bindings from its informers: the deleter may list secrets once they have the binding
+        for (int i = 0; i < 400 && api.call(DELETER, "GET", "/api/v1/namespaces/default/secrets", null, "").code() != 200;
+                i++) {
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000);
+        }
         return api;
     }
 
