@@ -31,8 +31,9 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * One sweep a second checks every connection, so a deadline is kept to within a second. HTTP/2 needs no
  * sweep: its headers come in one frame block, and Jetty bounds a stream's idle time.
  *
- * <p>It also knows which connections have not yet carried a request ({@link #unused}), so that shutdown can
- * serve a client whose connection was accepted just before the listener closed, as Go's server does.
+ * <p>It also knows which connections still owe an answer ({@link #unanswered}), so that shutdown can serve a
+ * client whose connection was accepted just before the listener closed, or whose request was read but not yet
+ * handled, as Go's server does.
  */
 final class ConnectionGuard implements Connection.Listener {
 
@@ -115,29 +116,39 @@ final class ConnectionGuard implements Connection.Listener {
     }
 
     /**
-     * How many open connections accepted at or after {@code since} ({@link System#nanoTime()}) have not yet
-     * carried a request: still in their TLS handshake or protocol negotiation, or HTTP/1.1 or HTTP/2 with no
-     * request read so far.
+     * How many open connections still owe their client an answer: those accepted at or after {@code since}
+     * ({@link System#nanoTime()}) that have not yet been answered once (still in their TLS handshake or
+     * protocol negotiation, or with no response begun), and any connection with a request read but no
+     * response begun. A request Jetty has parsed may not yet have reached the handlers, so shutdown waits on
+     * what the connection has answered rather than on what it has read.
      */
-    int unused(long since) {
+    int unanswered(long since) {
         int n = 0;
         for (Map.Entry<SslConnection, Long> e : openedAt.entrySet()) {
-            if (e.getValue() - since >= 0 && e.getKey().getEndPoint().isOpen() && !carriedRequest(e.getKey())) {
+            if (e.getKey().getEndPoint().isOpen() && owesAnswer(e.getKey(), e.getValue() - since >= 0)) {
                 n++;
             }
         }
         return n;
     }
 
-    private static boolean carriedRequest(SslConnection ssl) {
+    /**
+     * Jetty counts a message in when a request's headers are parsed (an HTTP/2 stream opened) and a message
+     * out when its response is committed (the stream closed).
+     */
+    private static boolean owesAnswer(SslConnection ssl, boolean recent) {
         Connection inner = ssl.getSslEndPoint().getConnection();
         return switch (inner) {
-            case HttpConnection http -> http.getMessagesIn() > 0;
-            case HTTP2Connection h2 -> h2.getMessagesIn() > 0;
-            case NegotiatingServerConnection negotiating -> false;
-            case null -> false;
-            default -> true;
+            case HttpConnection http -> owesAnswer(http.getMessagesIn(), http.getMessagesOut(), recent);
+            case HTTP2Connection h2 -> owesAnswer(h2.getMessagesIn(), h2.getMessagesOut(), recent);
+            case NegotiatingServerConnection negotiating -> recent;
+            case null -> recent;
+            default -> false;
         };
+    }
+
+    private static boolean owesAnswer(long in, long out, boolean recent) {
+        return in > out || (recent && out == 0);
     }
 
     private void sweepThenReschedule(Scheduler scheduler) {

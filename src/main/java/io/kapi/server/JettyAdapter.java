@@ -89,9 +89,6 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
             logFailure("cannot serve " + request.getMethod() + " " + request.getHttpURI(), e);
             answer = StatusResponses.of(ApiException.internal("the request could not be served"));
         }
-        if (answer.status() != 413 && answer.status() != 504) {
-            drain(body); // not a body too large or too slow: that is what the answer says
-        }
         if (answer.status() == 200 && answer.body() instanceof RestResponse.Stream upgraded
                 && WebSocketStreams.isUpgrade(request)) {
             if (websockets.serve(request, response, callback, upgraded, answer.headers())) {
@@ -107,6 +104,9 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         }
         try {
             write(request, response, answer);
+            if (!stream && answer.status() != 504) {
+                drain(body); // a body too slow is what a 504 says: reading on would only wait for it
+            }
             callback.succeeded();
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "response to " + request.getMethod() + " " + request.getHttpURI()
@@ -158,10 +158,12 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
     }
 
     /**
-     * Reads what the handler left of the request body (an error answered before the body was read), at
-     * most {@value #DRAIN_BYTES} bytes for at most {@value #DRAIN_MILLIS} ms, as Go's server does. Otherwise
-     * the response would go out while the client is still sending, and the stream or connection be reset
-     * under it: HTTP/2 clients then see RST_STREAM instead of the answer.
+     * Reads what the handler left of the request body (an error answered before the body was read, a 413
+     * included), once the answer is written, at most {@value #DRAIN_BYTES} bytes for at most
+     * {@value #DRAIN_MILLIS} ms, as Go's server does. Otherwise the stream or connection would be reset as
+     * soon as the answer is written, while the client is still sending: an HTTP/2 client that has not yet
+     * taken the answer in (the JDK's) then sees RST_STREAM instead of it. A body larger than the bound is
+     * still cut off, after the client has had its answer.
      */
     private static void drain(InputStream body) {
         long deadline = System.nanoTime() + DRAIN_MILLIS * 1_000_000;

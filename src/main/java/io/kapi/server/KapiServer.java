@@ -238,9 +238,10 @@ public final class KapiServer implements AutoCloseable {
         LOG.log(Level.INFO, "Not accepting new connections; waiting for in-flight requests");
         finishRequestsAndStreams();
         // a client whose connection was accepted just before the close is still handshaking or about to
-        // send its request: serve it rather than cut it off (a request it sends is answered, Connection: close)
+        // send its request, or a request was read and not yet handled: serve it rather than cut it off (a
+        // request it sends is answered, Connection: close)
         long since = closed - NEW_CONNECTION_GRACE.toNanos();
-        while (guard.unused(since) > 0 && System.nanoTime() - closed < NEW_CONNECTION_GRACE.toNanos()) {
+        while (guard.unanswered(since) > 0 && System.nanoTime() - closed < NEW_CONNECTION_GRACE.toNanos()) {
             Thread.sleep(20);
         }
         finishRequestsAndStreams();

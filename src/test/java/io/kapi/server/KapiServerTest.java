@@ -213,6 +213,17 @@ class KapiServerTest {
     }
 
     @Test
+    @DisplayName("HTTP/2 clients get their 413 every time: the stream is not reset before they have taken the answer in")
+    void tooLargeAnsweredBeforeReset() throws Exception {
+        byte[] big = new byte[3 * 1024 * 1024 + 1];
+        for (int i = 0; i < 25; i++) {
+            HttpResponse<String> r = send(admin, get("/upload").POST(HttpRequest.BodyPublishers.ofByteArray(big)).build());
+            assertEquals(HttpClient.Version.HTTP_2, r.version());
+            assertEquals(413, r.statusCode(), "attempt " + i);
+        }
+    }
+
+    @Test
     @DisplayName("a streamed body over 3 MiB without Content-Length is refused with 413")
     void tooLargeStreamed() throws Exception {
         byte[] big = new byte[4 * 1024 * 1024];
