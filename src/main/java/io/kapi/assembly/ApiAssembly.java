@@ -144,7 +144,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         SchemaValidator schemaValidator = new SchemaValidator(schemas);
         EncryptionAtRest encryption = config.encryption().configFile() == null ? null
                 : EncryptionAtRest.open(config.encryption(), metrics.encryption(), "apiserver-" + java.util.UUID.randomUUID());
-        AtRest atRest = encryption == null ? AtRest.PLAIN : new AtRest(AtRest.JSON, encryption::transformer);
+        AtRest atRest = (encryption == null ? AtRest.PLAIN : new AtRest(AtRest.JSON, encryption::transformer))
+                .withUnsafeDeletionGate(config.features().gates().enabled("AllowUnsafeMalformedObjectDeletion"));
         LegacyKeys.migrate(storage, atRest);
         StoreServices storeServices = new StoreServices(MetadataRules.create(), schemaValidator,
                 fieldManagers, () -> AdmissionChain.NONE, clock, atRest.withMediaType(config.storageMediaType()));

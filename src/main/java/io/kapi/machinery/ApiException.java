@@ -23,7 +23,12 @@ public final class ApiException extends RuntimeException {
     }
 
     public ApiException(StatusReason reason, int code, String message, Details details) {
-        super(message, null, false, false);
+        this(reason, code, message, details, null);
+    }
+
+    /** @param cause what the error is about, for the layers that word it again (not shown to clients) */
+    public ApiException(StatusReason reason, int code, String message, Details details, Throwable cause) {
+        super(message, cause, false, false);
         this.reason = reason;
         this.code = code;
         this.details = details;

@@ -17,6 +17,8 @@ public enum StatusReason {
     INVALID("Invalid", 422),
     TOO_MANY_REQUESTS("TooManyRequests", 429),
     INTERNAL_ERROR("InternalError", 500),
+    /** kube 1.34's {@code StoreReadError}: a LIST met values it cannot read (the unsafe-deletion gate on). */
+    STORE_READ_ERROR("StoreReadError", 500),
     SERVICE_UNAVAILABLE("ServiceUnavailable", 503),
     TIMEOUT("Timeout", 504),
     /** {@code StatusReasonUnknown}: a Status with no reason (a webhook's denial may carry none). */

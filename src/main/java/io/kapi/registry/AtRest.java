@@ -11,8 +11,12 @@ import java.util.function.BiFunction;
  *
  * @param mediaType {@code --storage-media-type}: one of {@link #MEDIA_TYPES}
  * @param transformers the transformer of a resource, by group ({@code ""} for the core group) and plural
+ * @param unsafeDeletionGate kube's {@code AllowUnsafeMalformedObjectDeletion}: with it a value that cannot be
+ *        read is a corrupt-object error naming its key, and a LIST gathers all it meets into one error
+ *        ({@link ListReadErrors}), as kube's store wraps its transformer and decoder under the gate
  */
-public record AtRest(String mediaType, BiFunction<String, String, ValueTransformer> transformers) {
+public record AtRest(String mediaType, BiFunction<String, String, ValueTransformer> transformers,
+                     boolean unsafeDeletionGate) {
 
     public static final String JSON = "application/json";
     public static final String YAML = "application/yaml";
@@ -24,6 +28,10 @@ public record AtRest(String mediaType, BiFunction<String, String, ValueTransform
     /** JSON, unencrypted: what Kapi wrote before {@code --storage-media-type}. */
     public static final AtRest PLAIN = new AtRest(JSON, (group, resource) -> ValueTransformer.IDENTITY);
 
+    public AtRest(String mediaType, BiFunction<String, String, ValueTransformer> transformers) {
+        this(mediaType, transformers, false);
+    }
+
     public AtRest {
         if (!MEDIA_TYPES.contains(mediaType)) {
             throw new IllegalArgumentException("--storage-media-type \"" + mediaType + "\" invalid, allowed values: "
@@ -33,7 +41,12 @@ public record AtRest(String mediaType, BiFunction<String, String, ValueTransform
 
     /** These settings with built-in kinds stored as {@code mediaType}. */
     public AtRest withMediaType(String mediaType) {
-        return new AtRest(mediaType, transformers);
+        return new AtRest(mediaType, transformers, unsafeDeletionGate);
+    }
+
+    /** These settings with kube's {@code AllowUnsafeMalformedObjectDeletion} gate as {@code enabled}. */
+    public AtRest withUnsafeDeletionGate(boolean enabled) {
+        return new AtRest(mediaType, transformers, enabled);
     }
 
     /** The transformer of values stored for {@code definition}. */

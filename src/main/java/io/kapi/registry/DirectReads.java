@@ -9,6 +9,7 @@ import io.kapi.storage.RangeResult;
 import io.kapi.storage.Storage;
 import io.kapi.storage.StorageException;
 import io.kapi.storage.cache.CacheWatch;
+import io.kapi.storage.cache.ResourceCache;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -66,21 +67,28 @@ final class DirectReads implements ObjectReads {
         List<ObjectNode> items = new ArrayList<>();
         int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : 0;
         RangeResult page;
+        List<RuntimeException> unreadable = new ArrayList<>();
         try {
             do {
                 int want = limit == 0 ? 0 : limit - items.size();
                 page = storage.range(prefix, startKey, want, revision);
                 revision = page.revision();
                 for (KeyValue kv : page.items()) {
-                    ObjectNode object = codec.decode(kv);
-                    if (matches(object, options)) {
+                    startKey = kv.key() + "\0";
+                    ObjectNode object = decode(kv, unreadable);
+                    if (object != null && matches(object, options)) {
                         items.add(object);
                     }
-                    startKey = kv.key() + "\0";
+                    if (unreadable.size() > ResourceCache.Unreadable.MOST) {
+                        break;
+                    }
                 }
-            } while (page.more() && limit > 0 && items.size() < limit);
+            } while (page.more() && limit > 0 && items.size() < limit && unreadable.size() <= ResourceCache.Unreadable.MOST);
         } catch (StorageException.Compacted e) {
             throw ApiException.gone(ContinueToken.EXPIRED_MESSAGE);
+        }
+        if (!unreadable.isEmpty()) {
+            throw codec.listError(unreadable, resource.group(), resource.name());
         }
         if (!page.more()) {
             return new ListResult(items, Long.toString(revision), null, null);
@@ -88,6 +96,22 @@ final class DirectReads implements ObjectReads {
         String next = new ContinueToken(revision, startKey.substring(prefix.length())).encode();
         boolean unfiltered = options.labelSelector().isEverything() && options.fieldSelector().isEverything();
         return new ListResult(items, Long.toString(revision), next, unfiltered ? page.remaining() : null);
+    }
+
+    /**
+     * The object in {@code kv}, or null when its value cannot be read: its error is then added to
+     * {@code unreadable} (a LIST goes on, so that it can name every unreadable value it meets).
+     */
+    private ObjectNode decode(KeyValue kv, List<RuntimeException> unreadable) {
+        try {
+            return codec.decode(kv);
+        } catch (ApiException e) {
+            if (CorruptValue.of(e).isEmpty()) {
+                throw e;
+            }
+            unreadable.add(e);
+            return null;
+        }
     }
 
     /** The revision a storage list reads at: the version asked for when it must match exactly, else now. */

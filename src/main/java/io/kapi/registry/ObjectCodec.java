@@ -11,6 +11,7 @@ import io.kapi.machinery.GroupVersionKind;
 import io.kapi.storage.KeyValue;
 import io.kapi.storage.ValueTransformer;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * How one resource's objects are written to and read from storage, as kube-apiserver's storage codec:
@@ -31,6 +32,7 @@ final class ObjectCodec {
     private final ValueTransformer transformer;
     private final Format format;
     private final Converter form;
+    private final boolean unsafeDeletionGate;
 
     /**
      * @param stored the kind objects are stored as ({@link ResourceDefinition#storedKind})
@@ -38,9 +40,12 @@ final class ObjectCodec {
      * @param mediaType the media type to write; protobuf only where {@code stored} has a message
      * @param form the version kube-apiserver keeps them in at rest, when not {@code stored}'s
      *        ({@link ResourceBehaviour#atRest()})
+     * @param unsafeDeletionGate kube's {@code AllowUnsafeMalformedObjectDeletion}: how unreadable values are worded
      */
-    ObjectCodec(GroupVersionKind stored, ValueTransformer transformer, String mediaType, Converter form) {
+    ObjectCodec(GroupVersionKind stored, ValueTransformer transformer, String mediaType, Converter form,
+                boolean unsafeDeletionGate) {
         this.stored = stored;
+        this.unsafeDeletionGate = unsafeDeletionGate;
         this.transformer = transformer;
         this.form = form;
         this.format = switch (mediaType) {
@@ -53,7 +58,7 @@ final class ObjectCodec {
     /** The codec of {@code definition}'s stored objects, kept as {@code atRest} says. */
     static ObjectCodec of(ResourceDefinition definition, AtRest atRest) {
         return new ObjectCodec(definition.storedKind(), atRest.transformer(definition), mediaType(definition, atRest),
-                definition.behaviour().atRest());
+                definition.behaviour().atRest(), atRest.unsafeDeletionGate());
     }
 
     /**
@@ -100,9 +105,20 @@ final class ObjectCodec {
         return transformer.stale(kv.value(), kv.key());
     }
 
+    /**
+     * The object stored in {@code kv}.
+     *
+     * @throws ApiException 500 when the value cannot be read, worded as kube's store words it
+     *         ({@link CorruptValue#readError}); a LIST gathers them with {@link #listError}
+     */
     ObjectNode decode(KeyValue kv) {
+        byte[] value;
         try {
-            byte[] value = transformer.fromStorage(kv.value(), kv.key());
+            value = transformer.fromStorage(kv.value(), kv.key());
+        } catch (RuntimeException e) {
+            throw new CorruptValue(kv.key(), true, 0, String.valueOf(e.getMessage())).readError(unsafeDeletionGate);
+        }
+        try {
             ObjectNode object = ProtobufCodec.hasPrefix(value) ? ProtobufCodec.decodeStored(value)
                     : (ObjectNode) (isJson(value) ? Json.COMPACT_READER : YAML).readTree(value);
             if (form != Converter.NONE) {
@@ -111,10 +127,16 @@ final class ObjectCodec {
             ObjectMeta.of(object).resourceVersion(Long.toString(kv.modRevision()));
             return object;
         } catch (IOException | RuntimeException | StackOverflowError e) {
-            // kube's storage.NewCorruptObjError: the key named, the cause (a provider's words) after it
-            throw ApiException.internal("StorageError: corrupt object, Code: 7, Key: " + kv.key()
-                    + ", ResourceVersion: 0, AdditionalErrorMsg: " + cause(e));
+            throw new CorruptValue(kv.key(), false, kv.modRevision(), cause(e)).readError(unsafeDeletionGate);
         }
+    }
+
+    /**
+     * What a LIST answers that met the unreadable values whose read errors are {@code errors} (in key order):
+     * see {@link ListReadErrors}.
+     */
+    RuntimeException listError(List<RuntimeException> errors, String group, String resource) {
+        return ListReadErrors.of(errors, unsafeDeletionGate, group, resource);
     }
 
     private static final com.fasterxml.jackson.databind.ObjectReader YAML =

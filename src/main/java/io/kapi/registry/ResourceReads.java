@@ -32,6 +32,7 @@ final class ResourceReads {
     private final ResourceCache cache;
     private final ObjectKeys keys;
     private final ServedVersion served;
+    private final ObjectCodec codec;
 
     /** @param cache the resource's watch cache, or null to serve reads from storage and no watches */
     ResourceReads(ResourceDefinition definition, Storage storage, ObjectCodec codec, ResourceCache cache) {
@@ -42,6 +43,7 @@ final class ResourceReads {
         this.reads = cache == null ? direct : new CachedReads(definition, storage, cache, direct);
         this.cache = cache;
         this.keys = definition.keys();
+        this.codec = codec;
     }
 
     /** The object, or empty when it does not exist. */
@@ -118,6 +120,8 @@ final class ResourceReads {
             return shared ? reads.listShared(scope, options) : reads.list(scope, options);
         } catch (StorageException e) {
             throw StorageErrors.interpret(e, gvr(), "");
+        } catch (ResourceCache.Unreadable e) {
+            throw unreadable(e);
         }
     }
 
@@ -144,8 +148,16 @@ final class ResourceReads {
         if (cache == null) {
             return list(namespace, ListOptions.ALL).items().stream().filter(keep).toList();
         }
-        return cache.list(keys.collection(namespace), null, 0, o -> keep.test(o.object())).items().stream()
-                .map(o -> served.servedCopy(o.object())).toList();
+        try {
+            return cache.list(keys.collection(namespace), null, 0, o -> keep.test(o.object())).items().stream()
+                    .map(o -> served.servedCopy(o.object())).toList();
+        } catch (ResourceCache.Unreadable e) {
+            throw unreadable(e);
+        }
+    }
+
+    private RuntimeException unreadable(ResourceCache.Unreadable e) {
+        return codec.listError(e.errors(), resource.group(), resource.name());
     }
 
     /** A list of all namespaces whose field selector pins one is a list of that namespace. */

@@ -6,8 +6,13 @@ package io.kapi.storage;
  */
 public interface ValueTransformer {
 
-    /** Values kept as they are encoded. */
+    /**
+     * Values kept as they are encoded (no encryption configured): kube's {@code NewEncryptCheckTransformer},
+     * which refuses to read a value that an encryption provider wrote ({@code k8s:enc:} first).
+     */
     ValueTransformer IDENTITY = new ValueTransformer() {
+        private static final byte[] ENCRYPTED = "k8s:enc:".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
         @Override
         public byte[] toStorage(byte[] plain, String key) {
             return plain;
@@ -15,6 +20,10 @@ public interface ValueTransformer {
 
         @Override
         public byte[] fromStorage(byte[] stored, String key) {
+            if (java.util.Arrays.equals(stored, 0, Math.min(stored.length, ENCRYPTED.length), ENCRYPTED, 0,
+                    ENCRYPTED.length)) {
+                throw new IllegalStateException("identity transformer tried to read encrypted data");
+            }
             return stored;
         }
     };

@@ -47,14 +47,80 @@ class CorruptObjectDeletionTest {
     }
 
     private static void corrupt(ApiHarness api) {
-        assertEquals(201, api.post("/api/v1/namespaces/default/secrets",
-                "{\"metadata\":{\"name\":\"s\",\"finalizers\":[\"example.com/keep\"]},\"data\":{\"k\":\"dg==\"}}").code());
-        Storage storage = api.assembly().storage();
-        KeyValue kv = storage.get(KEY).orElseThrow();
-        storage.update(KEY, "k8s:enc:aescbc:v1:gone:\u0001\u0002".getBytes(StandardCharsets.ISO_8859_1), kv.modRevision());
+        corrupt(api, "s");
         ApiHarness.Reply get = api.get(SECRET);
         assertEquals(500, get.code(), get.text());
-        assertTrue(get.body().path("message").asText().contains("corrupt object"), get.text());
+    }
+
+    /** Secret {@code name} with a value no provider opens (an aescbc key the server does not have). */
+    private static void corrupt(ApiHarness api, String name) {
+        assertEquals(201, api.post("/api/v1/namespaces/default/secrets", "{\"metadata\":{\"name\":\"" + name
+                + "\",\"finalizers\":[\"example.com/keep\"]},\"data\":{\"k\":\"dg==\"}}").code());
+        Storage storage = api.assembly().storage();
+        String key = "/registry/secrets/default/" + name;
+        KeyValue kv = storage.get(key).orElseThrow();
+        storage.update(key, "k8s:enc:aescbc:v1:gone:\u0001\u0002".getBytes(StandardCharsets.ISO_8859_1), kv.modRevision());
+    }
+
+    private static final String IDENTITY_FAILS = "identity transformer tried to read encrypted data";
+
+    private static String corruptObject(String name) {
+        return "StorageError: corrupt object, Code: 7, Key: /registry/secrets/default/" + name
+                + ", ResourceVersion: 0, AdditionalErrorMsg: data from the storage is not transformable revision=0: "
+                + IDENTITY_FAILS;
+    }
+
+    @Test
+    @DisplayName("without the gate, kube's store words: GET the transformer's error, LIST 'unable to transform key' of the first")
+    void wordsWithoutGate() {
+        try (ApiHarness api = server(false)) {
+            corrupt(api, "s");
+            corrupt(api, "t");
+            ApiHarness.Reply get = api.get(SECRET);
+            assertEquals(500, get.code(), get.text());
+            assertEquals("InternalError", get.body().path("reason").asText());
+            assertEquals("Internal error occurred: " + IDENTITY_FAILS, get.body().path("message").asText());
+            String list = "Internal error occurred: unable to transform key \"/registry/secrets/default/s\": "
+                    + IDENTITY_FAILS;
+            for (String query : List.of("", "?limit=10", "?resourceVersion=0")) {
+                ApiHarness.Reply reply = api.get("/api/v1/namespaces/default/secrets" + query);
+                assertEquals(500, reply.code(), query + " " + reply.text());
+                assertEquals(list, reply.body().path("message").asText(), query);
+            }
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    @DisplayName("with the gate, GET names the corrupt object and LIST gathers every one into a StoreReadError")
+    void wordsWithGate() {
+        try (ApiHarness api = server(true)) {
+            corrupt(api, "s");
+            corrupt(api, "t");
+            assertEquals(201, api.post("/api/v1/namespaces/default/secrets", "{\"metadata\":{\"name\":\"u\"}}").code());
+            ApiHarness.Reply get = api.get(SECRET);
+            assertEquals(500, get.code(), get.text());
+            assertEquals("Internal error occurred: " + corruptObject("s"), get.body().path("message").asText());
+            for (String query : List.of("", "?limit=10")) {
+                ApiHarness.Reply reply = api.get("/api/v1/namespaces/default/secrets" + query);
+                assertEquals(500, reply.code(), query + " " + reply.text());
+                assertEquals("StoreReadError", reply.body().path("reason").asText(), reply.text());
+                assertEquals("failed to read one or more secrets from the storage", reply.body().path("message").asText());
+                assertEquals("list", reply.body().at("/details/name").asText());
+                assertEquals("secrets", reply.body().at("/details/kind").asText());
+                var causes = reply.body().at("/details/causes");
+                assertEquals(2, causes.size(), reply.text());
+                for (int i = 0; i < 2; i++) {
+                    String name = i == 0 ? "s" : "t";
+                    assertEquals("UnexpectedServerResponse", causes.get(i).path("reason").asText());
+                    assertEquals("/registry/secrets/default/" + name, causes.get(i).path("field").asText());
+                    assertEquals(corruptObject(name), causes.get(i).path("message").asText());
+                }
+            }
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static ApiHarness.Reply unsafeDelete(ApiHarness api, UserInfo user, String options) {

@@ -47,8 +47,8 @@ class StoredRoundTripTest {
                 if (!ProtobufCodec.supports(gvk)) {
                     continue;
                 }
-                ObjectCodec codec = new ObjectCodec(gvk, ValueTransformer.IDENTITY, AtRest.PROTOBUF, Converter.NONE);
-                ObjectNode want = new ObjectCodec(gvk, ValueTransformer.IDENTITY, AtRest.JSON, Converter.NONE).decode(kv);
+                ObjectCodec codec = new ObjectCodec(gvk, ValueTransformer.IDENTITY, AtRest.PROTOBUF, Converter.NONE, false);
+                ObjectNode want = new ObjectCodec(gvk, ValueTransformer.IDENTITY, AtRest.JSON, Converter.NONE, false).decode(kv);
                 try {
                     byte[] stored = codec.encode(want, kv.key());
                     ObjectNode got = codec.decode(new KeyValue(kv.key(), stored, kv.createRevision(), kv.modRevision()));

@@ -194,9 +194,9 @@ public final class ResourceCache implements AutoCloseable {
             long at = revision;
             String from = startKey == null || startKey.compareTo(scope) < 0 ? scope : startKey;
             NavigableMap<String, CachedObject> range = store.subMap(from, true, scope + Character.MAX_VALUE, false);
-            var unreadable = corrupt.subMap(from, true, scope + Character.MAX_VALUE, false).firstEntry();
-            if (unreadable != null) {
-                throw unreadable.getValue();
+            var unreadable = corrupt.subMap(from, true, scope + Character.MAX_VALUE, false);
+            if (!unreadable.isEmpty()) {
+                throw new Unreadable(unreadable.values().stream().limit(Unreadable.MOST + 1L).toList());
             }
             List<CachedObject> items = new ArrayList<>();
             String last = null;
@@ -223,6 +223,24 @@ public final class ResourceCache implements AutoCloseable {
      * @param lastKey the last key the page covered when more keys follow, else null
      * @param remaining how many keys follow {@code lastKey} in the scope
      */
+    /**
+     * Thrown by {@link #list} when its range holds values that cannot be read: the read error of each, in key
+     * order, at most {@link #MOST} and one more (so that the caller knows there were more).
+     */
+    public static final class Unreadable extends RuntimeException {
+        public static final int MOST = 100;
+        private final transient List<RuntimeException> errors;
+
+        Unreadable(List<RuntimeException> errors) {
+            super(errors.getFirst().getMessage(), errors.getFirst(), false, false);
+            this.errors = errors;
+        }
+
+        public List<RuntimeException> errors() {
+            return errors;
+        }
+    }
+
     public record Page(List<CachedObject> items, long revision, String lastKey, long remaining) {
     }
 
