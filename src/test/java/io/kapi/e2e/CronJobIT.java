@@ -45,7 +45,7 @@ final class CronJobIT {
     }
 
     static String get(String what, String jsonpath) {
-        return kubectl("get", what, "-n", NS, "-o", "jsonpath=" + jsonpath).assertOk().stdout().strip();
+        return KAPI.kubectl().jsonpath(NS, what, jsonpath);
     }
 
     static List<String> names(String kind, String selector) {

@@ -41,15 +41,11 @@ final class DaemonSetIT {
     }
 
     private static Kubectl.Result kubectl(String... args) {
-        String[] all = new String[args.length + 2];
-        System.arraycopy(args, 0, all, 0, args.length);
-        all[args.length] = "-n";
-        all[args.length + 1] = NS;
-        return KAPI.kubectl().run(all);
+        return KAPI.kubectl().runIn(NS, args);
     }
 
     private static String get(String what, String jsonpath) {
-        return kubectl("get", what, "-o", "jsonpath=" + jsonpath).assertOk().stdout().strip();
+        return KAPI.kubectl().jsonpath(NS, what, jsonpath);
     }
 
     /**

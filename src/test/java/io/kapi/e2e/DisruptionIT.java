@@ -56,7 +56,7 @@ final class DisruptionIT {
     }
 
     static String get(String what, String jsonpath) {
-        return kubectl("get", what, "-n", NS, "-o", "jsonpath=" + jsonpath).assertOk().stdout().strip();
+        return KAPI.kubectl().jsonpath(NS, what, jsonpath);
     }
 
     static void apply(String json) {

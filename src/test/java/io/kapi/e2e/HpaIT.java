@@ -36,7 +36,7 @@ final class HpaIT {
     }
 
     static String get(String what, String jsonpath) {
-        return kubectl("get", what, "-n", NS, "-o", "jsonpath=" + jsonpath).assertOk().stdout().strip();
+        return KAPI.kubectl().jsonpath(NS, what, jsonpath);
     }
 
     static String condition(String hpa, String type) {

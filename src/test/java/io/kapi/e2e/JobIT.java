@@ -41,7 +41,7 @@ final class JobIT {
     }
 
     static String get(String what, String jsonpath) {
-        return kubectl("get", what, "-n", NS, "-o", "jsonpath=" + jsonpath).assertOk().stdout().strip();
+        return KAPI.kubectl().jsonpath(NS, what, jsonpath);
     }
 
     static List<String> pods(String job, boolean activeOnly) {

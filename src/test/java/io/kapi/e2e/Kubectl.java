@@ -34,6 +34,19 @@ public record Kubectl(Path binary, Path kubeconfig, Path cacheDir) {
         return runWithInput(null, args);
     }
 
+    /** Runs {@code kubectl ARGS -n NAMESPACE}. */
+    public Result runIn(String namespace, String... args) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + 2);
+        all[args.length] = "-n";
+        all[args.length + 1] = namespace;
+        return run(all);
+    }
+
+    /** {@code kubectl get WHAT -n NAMESPACE -o jsonpath=PATH}, stripped; fails the test when kubectl fails. */
+    public String jsonpath(String namespace, String what, String path) {
+        return runIn(namespace, "get", what, "-o", "jsonpath=" + path).assertOk().stdout().strip();
+    }
+
     /** Runs {@code kubectl ARGS} with {@code stdin} (e.g. a manifest for {@code -f -}). */
     public Result runWithInput(String stdin, String... args) {
         List<String> command = new ArrayList<>();

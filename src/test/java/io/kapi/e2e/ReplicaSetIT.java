@@ -39,7 +39,7 @@ final class ReplicaSetIT {
     }
 
     static String get(String what, String jsonpath) {
-        return kubectl("get", what, "-n", NS, "-o", "jsonpath=" + jsonpath).assertOk().stdout().strip();
+        return KAPI.kubectl().jsonpath(NS, what, jsonpath);
     }
 
     static List<String> pods(String selector) {

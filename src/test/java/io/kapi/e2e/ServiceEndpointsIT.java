@@ -34,11 +34,7 @@ final class ServiceEndpointsIT {
     }
 
     private static Kubectl.Result kubectl(String... args) {
-        String[] all = new String[args.length + 2];
-        System.arraycopy(args, 0, all, 0, args.length);
-        all[args.length] = "-n";
-        all[args.length + 1] = NS;
-        return KAPI.kubectl().run(all);
+        return KAPI.kubectl().runIn(NS, args);
     }
 
     private static void create(String json) {
