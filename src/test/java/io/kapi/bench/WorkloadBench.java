@@ -2,8 +2,6 @@ package io.kapi.bench;
 
 import io.kapi.e2e.ApiClient;
 import io.kapi.e2e.KapiProcess;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -37,7 +35,7 @@ public final class WorkloadBench {
             api.delete(NS + "/deployments/cold");
             api.delete(NS + "/deployments/warm");
             Thread.sleep(5000);
-            on = idleCpu(kapi.serverPid(), idleSeconds);
+            on = kapi.cpuPercentOver(idleSeconds);
             if (many > 0) {
                 manyDeployments(kapi, api, many);
             }
@@ -46,7 +44,7 @@ public final class WorkloadBench {
         try (KapiProcess kapi = new KapiProcess("bench-workloads-off", List.of("--storage-backend=memory"))) {
             kapi.start();
             Thread.sleep(7000);
-            off = idleCpu(kapi.serverPid(), idleSeconds);
+            off = kapi.cpuPercentOver(idleSeconds);
         }
         System.out.printf("idle CPU over %d s: %.2f %% of a core with --controllers=*, %.2f %% with the default set%n",
                 idleSeconds, on, off);
@@ -81,8 +79,8 @@ public final class WorkloadBench {
 
     /** {@code count} Deployments of 3 replicas, created by 8 clients, until all are rolled out. */
     private static void manyDeployments(KapiProcess kapi, ApiClient api, int count) throws Exception {
-        long rssBefore = rssKiB(kapi.serverPid());
-        long cpuBefore = ticks(kapi.serverPid());
+        long rssBefore = kapi.rssKiB();
+        double cpuBefore = kapi.cpuSeconds();
         long start = System.nanoTime();
         try (var pool = java.util.concurrent.Executors.newFixedThreadPool(8)) {
             List<java.util.concurrent.Future<Integer>> posts = new java.util.ArrayList<>();
@@ -114,37 +112,12 @@ public final class WorkloadBench {
                 long end = System.nanoTime();
                 System.out.printf("%d Deployments x 3: created in %d ms, all rolled out (%d Pods) after %d ms; "
                                 + "server CPU %.1f s; RSS %d -> %d MiB%n", count, (created - start) / 1_000_000, pods,
-                        (end - start) / 1_000_000, (ticks(kapi.serverPid()) - cpuBefore) / 100.0, rssBefore / 1024,
-                        rssKiB(kapi.serverPid()) / 1024);
+                        (end - start) / 1_000_000, kapi.cpuSeconds() - cpuBefore, rssBefore / 1024,
+                        kapi.rssKiB() / 1024);
                 return;
             }
             Thread.sleep(250);
         }
         throw new IllegalStateException("the Deployments did not all roll out within 5 minutes");
-    }
-
-    private static long rssKiB(long pid) throws Exception {
-        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", ""));
-            }
-        }
-        return -1;
-    }
-
-    /** Percent of one core the process used over {@code seconds}. */
-    private static double idleCpu(long pid, int seconds) throws Exception {
-        long before = ticks(pid);
-        long t0 = System.nanoTime();
-        Thread.sleep(seconds * 1000L);
-        long used = ticks(pid) - before;
-        double wall = (System.nanoTime() - t0) / 1e9;
-        return used / 100.0 / wall * 100; // USER_HZ = 100
-    }
-
-    private static long ticks(long pid) throws Exception {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
     }
 }

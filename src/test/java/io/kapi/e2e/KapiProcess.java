@@ -265,6 +265,25 @@ public final class KapiProcess implements AutoCloseable {
         throw new IllegalStateException("no VmRSS for pid " + serverPid());
     }
 
+    /** CPU time the server JVM has used so far (user and system), in seconds, read from /proc. */
+    public double cpuSeconds() {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + serverPid() + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime in USER_HZ (100)
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Percent of one core the server used over the next {@code seconds} (the caller waits them). */
+    public double cpuPercentOver(int seconds) throws InterruptedException {
+        double before = cpuSeconds();
+        long t0 = System.nanoTime();
+        Thread.sleep(seconds * 1000L);
+        return (cpuSeconds() - before) / ((System.nanoTime() - t0) / 1e9) * 100;
+    }
+
     /** The last {@code lines} lines of the latest log, for failure messages. */
     public String logTail(int lines) {
         if (logFile == null || !Files.exists(logFile)) {
