@@ -33,10 +33,8 @@ import java.util.Map;
  */
 final class EndpointSliceController implements WorkloadController {
 
-    static final GroupVersionResource SLICES = new GroupVersionResource("discovery.k8s.io", "v1", "endpointslices");
-    static final String SERVICE_NAME = "kubernetes.io/service-name";
-    static final String MANAGED_BY = "endpointslice.kubernetes.io/managed-by";
-    static final String CONTROLLER = "endpointslice-controller.k8s.io";
+    static final GroupVersionResource SLICES = SliceManager.SLICES;
+    static final SliceManager MANAGER = new SliceManager("endpointslice-controller.k8s.io");
     /** kube's {@code --max-endpoints-per-slice} default. */
     static final int MAX_ENDPOINTS = 100;
 
@@ -60,10 +58,7 @@ final class EndpointSliceController implements WorkloadController {
     }
 
     private void requeueOwner(ObjectNode slice) {
-        JsonNode labels = slice.path("metadata").path("labels");
-        if (labels.path(MANAGED_BY).asText("").equals(CONTROLLER)) {
-            controller.queue().add(ObjectMeta.of(slice).namespace() + "/" + labels.path(SERVICE_NAME).asText());
-        }
+        MANAGER.serviceKey(slice).ifPresent(controller.queue()::add);
     }
 
     @Override
@@ -94,15 +89,9 @@ final class EndpointSliceController implements WorkloadController {
         service = service.deepCopy();
         service.put("apiVersion", "v1");
         service.put("kind", "Service");
-        List<ObjectNode> existing = new ArrayList<>();
-        for (ObjectNode slice : sliceInformer.list(namespace)) {
-            JsonNode labels = slice.path("metadata").path("labels");
-            if (labels.path(MANAGED_BY).asText("").equals(CONTROLLER)
-                    && labels.path(SERVICE_NAME).asText("").equals(ObjectMeta.of(service).name())
-                    && !Pods.terminating(slice)) {
-                existing.add(slice);
-            }
-        }
+        List<ObjectNode> existing = new ArrayList<>(MANAGER.slicesOf(sliceInformer, namespace,
+                ObjectMeta.of(service).name()));
+        existing.removeIf(Pods::terminating);
         List<ObjectNode> wanted = desired(service);
         String trigger = backends.triggerTime(key);
         List<ObjectNode> unused = new ArrayList<>(existing);
@@ -178,10 +167,7 @@ final class EndpointSliceController implements WorkloadController {
     }
 
     private static ObjectNode labels(ObjectNode service) {
-        ObjectNode labels = Json.object();
-        service.path("metadata").path("labels").properties().forEach(e -> labels.set(e.getKey(), e.getValue()));
-        labels.put(SERVICE_NAME, ObjectMeta.of(service).name());
-        labels.put(MANAGED_BY, CONTROLLER);
+        ObjectNode labels = MANAGER.labels(service);
         if (ServiceBackends.headless(service)) {
             labels.put("service.kubernetes.io/headless", "");
         }

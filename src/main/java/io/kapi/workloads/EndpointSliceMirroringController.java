@@ -38,10 +38,8 @@ import java.util.Map;
 final class EndpointSliceMirroringController implements WorkloadController {
 
     static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
-    static final GroupVersionResource SLICES = new GroupVersionResource("discovery.k8s.io", "v1", "endpointslices");
-    static final String MANAGED_BY = "endpointslice.kubernetes.io/managed-by";
-    static final String CONTROLLER = "endpointslicemirroring-controller.k8s.io";
-    static final String SERVICE_NAME = "kubernetes.io/service-name";
+    static final GroupVersionResource SLICES = SliceManager.SLICES;
+    static final SliceManager MANAGER = new SliceManager("endpointslicemirroring-controller.k8s.io");
     /** kube's {@code --mirroring-max-endpoints-per-subset} default. */
     static final int MAX_PER_SUBSET = 1000;
 
@@ -62,12 +60,8 @@ final class EndpointSliceMirroringController implements WorkloadController {
         this.controller = new QueueController("endpointslice-mirroring-controller", 5, this::sync);
         endpointsInformer.addHandler(controller.enqueueing());
         serviceInformer.addHandler(controller.enqueueing());
-        sliceInformer.addHandler(EventHandler.onAnyChange(slice -> {
-            JsonNode labels = slice.path("metadata").path("labels");
-            if (labels.path(MANAGED_BY).asText().equals(CONTROLLER) && labels.hasNonNull(SERVICE_NAME)) {
-                controller.queue().add(ObjectMeta.of(slice).namespace() + "/" + labels.get(SERVICE_NAME).asText());
-            }
-        }));
+        sliceInformer.addHandler(EventHandler.onAnyChange(slice -> MANAGER.serviceKey(slice)
+                .ifPresent(controller.queue()::add)));
     }
 
     @Override
@@ -118,15 +112,7 @@ final class EndpointSliceMirroringController implements WorkloadController {
     }
 
     private List<ObjectNode> mirrored(String namespace, String service) {
-        List<ObjectNode> found = new ArrayList<>();
-        for (ObjectNode slice : sliceInformer.list(namespace)) {
-            JsonNode labels = slice.path("metadata").path("labels");
-            if (labels.path(MANAGED_BY).asText().equals(CONTROLLER)
-                    && labels.path(SERVICE_NAME).asText().equals(service)) {
-                found.add(slice);
-            }
-        }
-        return found;
+        return MANAGER.slicesOf(sliceInformer, namespace, service);
     }
 
     /** Existing slices keep the endpoints still wanted, in their order; new endpoints fill them, then new slices. */
@@ -226,11 +212,7 @@ final class EndpointSliceMirroringController implements WorkloadController {
 
     /** The Endpoints' labels, with the service name and the manager set over them. */
     private static ObjectNode labels(ObjectNode endpoints) {
-        ObjectNode labels = Json.object();
-        endpoints.path("metadata").path("labels").properties().forEach(e -> labels.set(e.getKey(), e.getValue()));
-        labels.put(SERVICE_NAME, ObjectMeta.of(endpoints).name());
-        labels.put(MANAGED_BY, CONTROLLER);
-        return labels;
+        return MANAGER.labels(endpoints);
     }
 
     /** The Endpoints' annotations but the trigger time and kubectl's last-applied configuration. */
