@@ -59,6 +59,7 @@ final class Kubelet implements AutoCloseable {
                 SimulatedNode node = nodes.get(nodeName(pod));
                 if (node != null) {
                     node.addresses().release(pod.path("metadata").path("uid").asText());
+                    node.resources().release(pod.path("metadata").path("uid").asText());
                 }
             }
         });
@@ -97,6 +98,9 @@ final class Kubelet implements AutoCloseable {
             return;
         }
         Instant now = clock.instant();
+        if (!admitted(node, pod, now)) {
+            return;
+        }
         PodStages.Step step = stages.next(pod, placement(node, pod), now);
         String namespace = pod.path("metadata").path("namespace").asText();
         String name = pod.path("metadata").path("name").asText();
@@ -111,6 +115,7 @@ final class Kubelet implements AutoCloseable {
             String phase = step.status().path("phase").asText();
             if (phase.equals("Succeeded") || phase.equals("Failed")) {
                 node.addresses().release(uid);
+                node.resources().release(uid);
             }
         }
         if (step.delete()) {
@@ -126,6 +131,36 @@ final class Kubelet implements AutoCloseable {
         if (step.recheckAt() != null) {
             controller.queue().addAfter(key, Duration.between(now, step.recheckAt()).plus(SLACK));
         }
+    }
+
+    /**
+     * kubelet's admission of a new Pod against its node's allocatable: false when the Pod does not fit (it is
+     * then Failed, as kubelet's {@code rejectPod} leaves it) or has ended.
+     */
+    private static boolean admitted(SimulatedNode node, ObjectNode pod, Instant now) {
+        JsonNode status = pod.path("status");
+        String phase = status.path("phase").asText("Pending");
+        String uid = pod.path("metadata").path("uid").asText();
+        if (phase.equals("Succeeded") || phase.equals("Failed")) {
+            node.resources().release(uid);
+            return true;
+        }
+        if (status.hasNonNull("startTime") || pod.path("metadata").hasNonNull("deletionTimestamp")) {
+            node.resources().hold(uid, pod);
+            return true;
+        }
+        NodeResources.Rejection rejected = node.resources().admit(uid, pod);
+        if (rejected == null) {
+            return true;
+        }
+        ObjectNode patch = Json.object();
+        patch.putObject("metadata").put("uid", uid)
+                .put("resourceVersion", pod.path("metadata").path("resourceVersion").asText());
+        patch.putObject("status").put("phase", "Failed").put("reason", rejected.reason())
+                .put("message", rejected.message()).put("startTime", io.kapi.machinery.ObjectMeta.format(now));
+        node.client().resource(PODS).patch(pod.path("metadata").path("namespace").asText(),
+                pod.path("metadata").path("name").asText(), "status", "application/merge-patch+json", Map.of(), patch);
+        return false;
     }
 
     private static PodStages.Placement placement(SimulatedNode node, JsonNode pod) {

@@ -37,6 +37,8 @@ import java.util.function.Function;
 public final class NodeSimulation implements PostStartHook, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(NodeSimulation.class.getName());
+    /** How many nodes register at once. */
+    private static final int PARALLEL = 8;
     private static final String NOT_READY = "node.kubernetes.io/not-ready";
     static final GroupVersionResource NODES = new GroupVersionResource("", "v1", "nodes");
     static final GroupVersionResource LEASES = new GroupVersionResource("coordination.k8s.io", "v1", "leases");
@@ -81,38 +83,73 @@ public final class NodeSimulation implements PostStartHook, AutoCloseable {
     }
 
     @Override
-    public synchronized void run() {
-        if (!watching) {
-            watching = true;
-            Informer nodeInformer = informers.informer(NODES);
-            nodeInformer.addHandler(new EventHandler() {
-                @Override
-                public void onAdd(ObjectNode node) {
-                    consider(node);
-                }
-
-                @Override
-                public void onUpdate(ObjectNode before, ObjectNode after) {
-                    consider(after);
-                }
-
-                @Override
-                public void onDelete(ObjectNode node) {
-                    forget(node.path("metadata").path("name").asText());
-                }
-            });
-        }
-        List<String> names = config.nodeNames();
+    public void run() throws Exception {
+        watchNodes();
+        List<Runnable> registrations = new java.util.ArrayList<>();
         int i = 0;
         for (NodeGroup group : config.groups()) {
             for (String name : group.names()) {
+                int ordinal = i++;
                 if (!nodes.containsKey(name)) {
-                    register(name, group.shape(), i);
+                    registrations.add(() -> register(name, group.shape(), ordinal));
                 }
-                i++;
             }
         }
-        LOG.log(Level.DEBUG, "{0} simulated nodes registered", names.size());
+        registerAll(registrations);
+    }
+
+    /** Follows Nodes (once): takes over those annotated for the simulation, lets go of deleted ones. */
+    private synchronized void watchNodes() {
+        if (watching) {
+            return;
+        }
+        watching = true;
+        Informer nodeInformer = informers.informer(NODES);
+        nodeInformer.addHandler(new EventHandler() {
+            @Override
+            public void onAdd(ObjectNode node) {
+                consider(node);
+            }
+
+            @Override
+            public void onUpdate(ObjectNode before, ObjectNode after) {
+                consider(after);
+            }
+
+            @Override
+            public void onDelete(ObjectNode node) {
+                forget(node.path("metadata").path("name").asText());
+            }
+        });
+    }
+
+    /**
+     * Registers the nodes {@link #PARALLEL} at a time, as so many kubelets starting together would: the hook
+     * returns (and the server is ready) once every one is registered.
+     */
+    private void registerAll(List<Runnable> registrations) throws Exception {
+        java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(PARALLEL);
+        List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (Runnable r : registrations) {
+                slots.acquire();
+                done.add(pool.submit(() -> {
+                    try {
+                        r.run();
+                    } finally {
+                        slots.release();
+                    }
+                }));
+            }
+            for (var f : done) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause() instanceof Exception x ? x : e;
+                }
+            }
+        }
+        LOG.log(Level.DEBUG, "{0} simulated nodes registered", registrations.size());
     }
 
     /** Registers configured node {@code ordinal} (or takes over its Node, left by an earlier run). */

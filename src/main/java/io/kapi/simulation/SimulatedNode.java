@@ -23,6 +23,7 @@ final class SimulatedNode {
     private final Instant registered;
     private final LocalClient client;
     private final PodAddresses addresses;
+    private final NodeResources resources;
     volatile String uid;
     volatile ObjectNode lease;
     volatile Instant lastReport;
@@ -39,6 +40,7 @@ final class SimulatedNode {
         this.registered = registered;
         this.client = client;
         this.addresses = new PodAddresses(podCidr);
+        this.resources = new NodeResources(shape);
     }
 
     /** The Pod CIDR and host IP of the {@code index}th node: {@code 10.244.0.0/24} …, {@code 172.18.0.2} … */
@@ -91,5 +93,9 @@ final class SimulatedNode {
 
     PodAddresses addresses() {
         return addresses;
+    }
+
+    NodeResources resources() {
+        return resources;
     }
 }

@@ -70,6 +70,36 @@ final class SimulatedNodesIT {
     }
 
     @Test
+    @DisplayName("a Node created with KWOK's annotation is taken over: Pod CIDR, Ready, Lease; a Pod on it runs")
+    void adoption() {
+        KAPI.kubectl().runWithInput("""
+                {"apiVersion":"v1","kind":"Node","metadata":{"name":"extra","annotations":{"kwok.x-k8s.io/node":"fake"}},\
+                "status":{"capacity":{"cpu":"2","memory":"4Gi","pods":"10"}}}""", "create", "-f", "-").assertOk();
+        kubectl("wait", "--for=condition=Ready", "node/extra", "--timeout=20s").assertOk();
+        WAIT.until("the node's Lease", () -> kubectl("get", "lease", "extra", "-n", "kube-node-lease").exitCode() == 0);
+        JsonNode node = kubectl("get", "node", "extra", "-o", "json").json();
+        assertEquals("10.244.3.0/24", node.path("spec").path("podCIDR").asText());
+        assertEquals("extra", node.path("metadata").path("labels").path("kubernetes.io/hostname").asText());
+        pod("on-extra", "extra", "", "");
+        kubectl("wait", "--for=condition=Ready", "pod/on-extra", "-n", NS, "--timeout=20s").assertOk();
+        kubectl("delete", "pod", "on-extra", "-n", NS, "--timeout=20s").assertOk();
+        kubectl("delete", "node", "extra").assertOk();
+    }
+
+    @Test
+    @DisplayName("a Pod asking for more than its node's allocatable is rejected as kubelet rejects it")
+    void outOfCpu() {
+        KAPI.kubectl().runWithInput("""
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"greedy"},"spec":{"nodeName":"kapi-node-2",\
+                "containers":[{"name":"c","image":"nginx","resources":{"requests":{"cpu":"5"}}}]}}""",
+                "create", "-n", NS, "-f", "-").assertOk();
+        kubectl("wait", "--for=jsonpath={.status.phase}=Failed", "pod/greedy", "-n", NS, "--timeout=20s").assertOk();
+        JsonNode status = get("pod/greedy").path("status");
+        assertEquals("OutOfcpu Pod was rejected: Node didn't have enough resource: cpu, requested: 5000, used: 0, "
+                + "capacity: 4000", status.path("reason").asText() + " " + status.path("message").asText());
+    }
+
+    @Test
     @DisplayName("a Pod bound to a node runs and becomes Ready, with kubelet's statuses and an IP of the node's CIDR")
     void podRuns() {
         pod("web", "kapi-node-0", "", "");
