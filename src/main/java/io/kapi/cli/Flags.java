@@ -258,7 +258,7 @@ final class Flags {
                     "Register this many simulated nodes (kapi-node-0, kapi-node-1, ...), kept Ready with Leases and "
                             + "status updates as kubelets would; their simulated kubelets run the Pods bound to them "
                             + "(phases, container statuses, Pod IPs, graceful deletion) without containers.",
-                    true, false, (b, v) -> b.simulation = b.simulation.withNodes(Integer.parseInt(v))),
+                    true, false, (b, v) -> b.simulation = b.simulation.withNodes(integer(v))),
             new Flag("simulated-nodes-config", null, KAPI, "string", null,
                     "A YAML file of simulated nodes' names and shapes (cpu, memory, pods, zones, labels, taints) and "
                             + "of their kubelets' timings; see the README.",

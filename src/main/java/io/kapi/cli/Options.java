@@ -209,7 +209,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                 errors.add("--controllers selects in-process controllers, which --standalone=false turns off");
             }
         }
-        simulation.problems().forEach(p -> errors.add("--simulated-nodes-config: " + p));
+        errors.addAll(simulation.problems());
         if (verbosity < 0) {
             errors.add("-v must not be negative");
         }

@@ -23,11 +23,14 @@ public record SimulationFlags(int nodes, Path configFile) {
 
     /** What is wrong with the flags, worded for the command line; empty when they are fine. */
     public List<String> problems() {
+        if (nodes < 0) {
+            return List.of("--simulated-nodes must not be negative");
+        }
         try {
             config();
             return List.of();
         } catch (IllegalArgumentException e) {
-            return List.of(e.getMessage());
+            return List.of("--simulated-nodes-config: " + e.getMessage());
         }
     }
 
