@@ -17,14 +17,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code --simulated-nodes=3} under Node,RBAC and NodeRestriction, with kubectl: nodes registered Ready by
  * their kubelets (as {@code system:node:<name>}) and renewing their Leases; Pods given a {@code nodeName}
  * run, become Ready (readiness gates honoured), finish when told, and go away gracefully; a node cannot
- * touch another's objects; logs answer that no container runs.
+ * touch another's objects; logs answer that no container runs; with the workload controllers, a Deployment
+ * pinned to a node rolls out and a Job pinned to one completes (no scheduler here: Pods name their node).
  */
 @DisplayName("simulated nodes and kubelets")
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 final class SimulatedNodesIT {
 
     @RegisterExtension
-    static final KapiExtension KAPI = new KapiExtension("--simulated-nodes=3", "--authorization-mode=Node,RBAC",
+    static final KapiExtension KAPI = new KapiExtension("--simulated-nodes=3", "--controllers=*", "--authorization-mode=Node,RBAC",
             "--enable-admission-plugins=NodeRestriction");
 
     static final Await WAIT = Await.atMost(Duration.ofSeconds(20)).every(Duration.ofMillis(100));
@@ -97,6 +98,24 @@ final class SimulatedNodesIT {
         JsonNode status = get("pod/greedy").path("status");
         assertEquals("OutOfcpu Pod was rejected: Node didn't have enough resource: cpu, requested: 5000, used: 0, "
                 + "capacity: 4000", status.path("reason").asText() + " " + status.path("message").asText());
+    }
+
+    @Test
+    @DisplayName("with the workload controllers: a Deployment pinned to a node rolls out, a Job pinned to one completes")
+    void workloads() {
+        KAPI.kubectl().runWithInput("""
+                {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":3,\
+                "selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},\
+                "spec":{"nodeName":"kapi-node-1","containers":[{"name":"c","image":"nginx"}]}}}}""",
+                "create", "-n", NS, "-f", "-").assertOk();
+        KAPI.kubectl().runWithInput("""
+                {"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"batch"},"spec":{"completions":2,\
+                "template":{"spec":{"nodeName":"kapi-node-2","restartPolicy":"Never",\
+                "containers":[{"name":"c","image":"busybox"}]}}}}""", "create", "-n", NS, "-f", "-").assertOk();
+        kubectl("rollout", "status", "deployment/web", "-n", NS, "--timeout=30s").assertOk();
+        kubectl("wait", "--for=condition=Complete", "job/batch", "-n", NS, "--timeout=30s").assertOk();
+        assertEquals("3", kubectl("get", "deployment", "web", "-n", NS, "-o", "jsonpath={.status.availableReplicas}")
+                .assertOk().stdout().strip());
     }
 
     @Test
