@@ -335,7 +335,12 @@ public final class NodeSimulation implements PostStartHook, AutoCloseable {
     private void heartbeat(SimulatedNode n) {
         long period = config.leaseRenew().toMillis();
         long offset = Math.floorMod(n.name().hashCode(), (int) period);
-        renew(n);
+        try {
+            renew(n);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "First Lease of simulated node {0} failed: {1}; retried at its next beat", n.name(),
+                    e.getMessage());
+        }
         n.heartbeat = beats.scheduleAtFixedRate(() -> beat(n), offset, period, TimeUnit.MILLISECONDS);
     }
 
