@@ -41,6 +41,7 @@ import java.util.Objects;
  * @param controllers the in-process controllers {@code --controllers} selects (when {@code standalone})
  * @param encryption encryption at rest ({@code --encryption-provider-config})
  * @param storageMediaType {@code --storage-media-type}: the encoding of built-in kinds at rest
+ * @param simulation the simulated nodes to register ({@code --simulated-nodes}) and their kubelets' settings
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
@@ -50,7 +51,8 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
                         AggregatorConfig aggregator, boolean warmOpenApi,
                         io.kapi.metrics.MetricsOptions metrics, FlowControls.Settings flowControl,
                         io.kapi.controllers.ControllerSelection controllers,
-                        io.kapi.encryption.EncryptionOptions encryption, String storageMediaType) {
+                        io.kapi.encryption.EncryptionOptions encryption, String storageMediaType,
+                        io.kapi.simulation.SimulationConfig simulation) {
 
     /**
      * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
@@ -112,6 +114,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         Objects.requireNonNull(features, "features");
         Objects.requireNonNull(aggregator, "aggregator");
         Objects.requireNonNull(controllers, "controllers");
+        Objects.requireNonNull(simulation, "simulation");
     }
 
     /** The controllers that run: those selected when standalone, none otherwise. */
@@ -148,6 +151,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private io.kapi.controllers.ControllerSelection controllers = io.kapi.controllers.ControllerSelection.DEFAULT;
         private io.kapi.encryption.EncryptionOptions encryption = io.kapi.encryption.EncryptionOptions.NONE;
         private String storageMediaType = io.kapi.registry.AtRest.PROTOBUF;
+        private io.kapi.simulation.SimulationConfig simulation = io.kapi.simulation.SimulationConfig.NONE;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -267,11 +271,17 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        /** {@code --simulated-nodes} and {@code --simulated-nodes-config}, read. */
+        public Builder simulation(io.kapi.simulation.SimulationConfig v) {
+            simulation = v;
+            return this;
+        }
+
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
                     etcd, authentication, authorization, features, aggregator, warmOpenApi, metrics, flowControl,
-                    controllers, encryption, storageMediaType);
+                    controllers, encryption, storageMediaType, simulation);
         }
     }
 }

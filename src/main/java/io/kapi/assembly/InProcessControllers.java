@@ -62,6 +62,12 @@ record InProcessControllers(List<PostStartHook> hooks, List<AutoCloseable> resou
         }
         made.addAll(Workloads.create(on::enabled, account -> as(loopback, account), informers,
                 java.time.Clock.systemUTC()));
+        if (config.standalone()) {
+            made.add(new io.kapi.simulation.NodeSimulation(config.simulation(),
+                    user -> loopback.as(user, io.kapi.simulation.NodeSimulation.AGENT), as(loopback, "node-controller"),
+                    informers,
+                    java.time.Clock.systemUTC()));
+        }
         List<PostStartHook> hooks = new ArrayList<>();
         List<AutoCloseable> resources = new ArrayList<>();
         for (Object c : made) {

@@ -254,6 +254,15 @@ final class Flags {
                             + "horizontal-pod-autoscaler-controller). Kapi's controllers take no part in "
                             + "leader election: turn off those a kube-controller-manager beside Kapi runs.",
                     true, true, (b, v) -> b.controllers = append(b.controllers == null ? List.of() : b.controllers, v)),
+            new Flag("simulated-nodes", null, KAPI, "int", "0",
+                    "Register this many simulated nodes (kapi-node-0, kapi-node-1, ...), kept Ready with Leases and "
+                            + "status updates as kubelets would; their simulated kubelets run the Pods bound to them "
+                            + "(phases, container statuses, Pod IPs, graceful deletion) without containers.",
+                    true, false, (b, v) -> b.simulation = b.simulation.withNodes(integer(v))),
+            new Flag("simulated-nodes-config", null, KAPI, "string", null,
+                    "A YAML file of simulated nodes' names and shapes (cpu, memory, pods, zones, labels, taints) and "
+                            + "of their kubelets' timings; see the README.",
+                    true, false, (b, v) -> b.simulation = b.simulation.withConfigFile(Path.of(v))),
             new Flag("logging-format", null, "Logs", "string", "\"text\"",
                     "Sets the log format. Permitted formats: \"json\", \"text\".",
                     true, false, (b, v) -> b.logging = b.logging.withFormat(io.kapi.logs.LogFormat.parse(v))),

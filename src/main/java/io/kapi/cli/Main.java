@@ -143,6 +143,7 @@ public final class Main {
                 .securePort(options.securePort())
                 .standalone(options.standalone())
                 .controllers(options.controllerSelection())
+                .simulation(options.simulation().config())
                 .eventTtl(options.eventTtl())
                 .serviceAccountIssuer(options.serviceAccountIssuers().isEmpty() ? null
                         : options.serviceAccountIssuers().getFirst())

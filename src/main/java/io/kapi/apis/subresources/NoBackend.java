@@ -52,7 +52,39 @@ public record NoBackend(Registry registry) implements VerbHandler {
             }
             throw new ApiException(StatusReason.BAD_REQUEST, "pod %s does not have a host assigned".formatted(name));
         }
+        if (simulated(node)) {
+            throw noRuntime(sub, node);
+        }
         throw noKubelet(node);
+    }
+
+    /** Whether {@code node} is one of Kapi's simulated nodes (its kubelet runs no container runtime). */
+    private boolean simulated(String node) {
+        return registry.resource("", "v1", "nodes").flatMap(registry::store).map(s -> {
+            try {
+                JsonNode a = s.get("", node).path("metadata").path("annotations");
+                return a.path("kapi.dev/simulated").asText("").equals("true")
+                        || a.path("kwok.x-k8s.io/node").asText("").equals("fake");
+            } catch (ApiException e) {
+                return false;
+            }
+        }).orElse(false);
+    }
+
+    /**
+     * A simulated node's kubelet answers as a kubelet whose container runtime is down: 400 (kube-apiserver
+     * relays the kubelet's error as it does any kubelet 400), with kubelet's {@code container runtime is
+     * down} and why.
+     */
+    private static ApiException noRuntime(String sub, String node) {
+        String what = switch (sub) {
+            case "log" -> "failed to get container logs";
+            case "exec" -> "failed to exec in container";
+            case "attach" -> "failed to attach to container";
+            default -> "failed to port-forward to pod";
+        };
+        return new ApiException(StatusReason.BAD_REQUEST, "%s: container runtime is down: node %s is simulated by "
+                .formatted(what, GoStrings.quote(node)) + "Kapi and runs no containers");
     }
 
     private RestResponse podProxy(ResourceRequest r, String pod) {

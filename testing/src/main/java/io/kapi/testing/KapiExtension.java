@@ -190,6 +190,7 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
                 .enableAdmissionPlugins(config.enableAdmissionPlugins())
                 .disableAdmissionPlugins(config.disableAdmissionPlugins())
                 .standaloneControllers(config.standaloneControllers())
+                .simulatedNodes(config.simulatedNodes())
                 .crds(config.crds())
                 .start();
     }

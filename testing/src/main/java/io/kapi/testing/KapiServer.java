@@ -208,6 +208,7 @@ public final class KapiServer implements AutoCloseable {
         private final List<String> crds = new ArrayList<>();
         private boolean standaloneControllers = true;
         private List<String> controllers;
+        private int simulatedNodes;
         private Duration startTimeout = Duration.ofMinutes(1);
 
         private Builder() {
@@ -301,6 +302,20 @@ public final class KapiServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * {@code bin/kapi --simulated-nodes=n}: registers {@code n} simulated nodes ({@code kapi-node-0} …, 4 CPUs,
+         * 16 Gi, 110 Pods, spread over three zones), Ready and renewing their Leases, whose simulated kubelets run
+         * the Pods bound to them (Running and Ready, Jobs' Pods Succeeded, graceful deletion); see the README for
+         * the annotations that make a Pod fail or crash-loop. Applies while {@link #standaloneControllers} is on.
+         */
+        public Builder simulatedNodes(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("simulatedNodes must not be negative");
+            }
+            simulatedNodes = n;
+            return this;
+        }
+
         /** How long {@link #start()} waits for the server to become ready (default 1 minute). */
         public Builder startTimeout(Duration timeout) {
             startTimeout = Objects.requireNonNull(timeout, "timeout");
@@ -318,7 +333,8 @@ public final class KapiServer implements AutoCloseable {
         public KapiServer start() {
             List<CrdInstaller.Manifest> manifests = CrdInstaller.read(crds);
             KapiServer server = Launcher.start(new Launcher.Settings(storage, port, authentication, authorizationModes,
-                    enableAdmissionPlugins, disableAdmissionPlugins, standaloneControllers, startTimeout, controllers));
+                    enableAdmissionPlugins, disableAdmissionPlugins, standaloneControllers, startTimeout, controllers,
+                    simulatedNodes));
             if (!manifests.isEmpty()) {
                 try {
                     CrdInstaller.install(server.admin(), manifests, startTimeout);
@@ -342,7 +358,7 @@ public final class KapiServer implements AutoCloseable {
             List<CrdInstaller.Manifest> manifests = CrdInstaller.read(crds);
             InMemoryKapi kapi = Launcher.startInMemory(new Launcher.Settings(storage, port, authentication,
                     authorizationModes, enableAdmissionPlugins, disableAdmissionPlugins, standaloneControllers,
-                    startTimeout, controllers));
+                    startTimeout, controllers, simulatedNodes));
             if (!manifests.isEmpty()) {
                 try {
                     CrdInstaller.install(kapi.admin(), manifests, startTimeout);

@@ -85,6 +85,9 @@ public @interface KapiTest {
     /** See {@link KapiServer.Builder#controllers}; empty (the default) is bin/kapi's default set. */
     String[] controllers() default {};
 
+    /** See {@link KapiServer.Builder#simulatedNodes}; 0 (the default) registers none. */
+    int simulatedNodes() default 0;
+
     /** CustomResourceDefinitions to install before the tests run: files or {@code classpath:} resources, see {@link KapiServer.Builder#crds}. */
     String[] crds() default {};
 

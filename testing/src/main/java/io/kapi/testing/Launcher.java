@@ -36,7 +36,8 @@ final class Launcher {
     /** The builder's values, checked. */
     record Settings(StorageBackend storage, int port, boolean authentication, List<String> authorizationModes,
                     List<String> enableAdmissionPlugins, List<String> disableAdmissionPlugins,
-                    boolean standaloneControllers, Duration startTimeout, List<String> controllers) {
+                    boolean standaloneControllers, Duration startTimeout, List<String> controllers,
+                    int simulatedNodes) {
     }
 
     /**
@@ -191,6 +192,7 @@ final class Launcher {
                 .controllers(settings.controllers() == null ? io.kapi.controllers.ControllerSelection.DEFAULT
                         : io.kapi.controllers.ControllerSelection.parse(settings.controllers()))
                 .admission(admission(settings))
+                .simulation(io.kapi.simulation.SimulationConfig.of(settings.simulatedNodes(), null))
                 .build();
     }
 
