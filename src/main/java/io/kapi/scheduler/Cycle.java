@@ -1,0 +1,57 @@
+package io.kapi.scheduler;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * One Pod's scheduling attempt (kube's {@code CycleState} with the snapshot it reads): the Pod, every
+ * Node as the cache has it, the labels of namespaces (for namespace selectors), and what each plugin
+ * computed in {@code preFilter} or {@code preScore}.
+ *
+ * @param defaultSpreadSelector the selector kube's default spreading uses for a Pod (the Services,
+ *        ReplicaSets, StatefulSets and ReplicationControllers selecting it), null for none
+ */
+final class Cycle {
+
+    private final PodInfo pod;
+    private final List<NodeInfo> nodes;
+    private final Function<String, Map<String, String>> namespaceLabels;
+    private final Function<PodInfo, io.kapi.machinery.labels.LabelSelector> defaultSpreadSelector;
+    private final Map<String, Object> state = new HashMap<>();
+
+    Cycle(PodInfo pod, List<NodeInfo> nodes, Function<String, Map<String, String>> namespaceLabels,
+          Function<PodInfo, io.kapi.machinery.labels.LabelSelector> defaultSpreadSelector) {
+        this.pod = pod;
+        this.nodes = nodes;
+        this.namespaceLabels = namespaceLabels;
+        this.defaultSpreadSelector = defaultSpreadSelector;
+    }
+
+    PodInfo pod() {
+        return pod;
+    }
+
+    List<NodeInfo> nodes() {
+        return nodes;
+    }
+
+    Map<String, String> namespaceLabels(String namespace) {
+        Map<String, String> labels = namespaceLabels.apply(namespace);
+        return labels == null ? Map.of() : labels;
+    }
+
+    io.kapi.machinery.labels.LabelSelector defaultSpreadSelector() {
+        return defaultSpreadSelector == null ? null : defaultSpreadSelector.apply(pod);
+    }
+
+    @SuppressWarnings("unchecked")
+    <T> T get(String plugin) {
+        return (T) state.get(plugin);
+    }
+
+    void put(String plugin, Object value) {
+        state.put(plugin, value);
+    }
+}
