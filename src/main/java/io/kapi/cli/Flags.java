@@ -254,6 +254,12 @@ final class Flags {
                             + "horizontal-pod-autoscaler-controller). Kapi's controllers take no part in "
                             + "leader election: turn off those a kube-controller-manager beside Kapi runs.",
                     true, true, (b, v) -> b.controllers = append(b.controllers == null ? List.of() : b.controllers, v)),
+            new Flag("scheduler", null, KAPI, "bool", null,
+                    "Run Kapi's scheduler (kube-scheduler's default profile, as system:kube-scheduler) for Pods whose "
+                            + "schedulerName is default-scheduler. On by default when simulated nodes are configured, "
+                            + "off otherwise. Turn off when a kube-scheduler runs against this server: Kapi's "
+                            + "scheduler takes no part in leader election.",
+                    true, false, (b, v) -> b.scheduler = bool(v)),
             new Flag("logging-format", null, "Logs", "string", "\"text\"",
                     "Sets the log format. Permitted formats: \"json\", \"text\".",
                     true, false, (b, v) -> b.logging = b.logging.withFormat(io.kapi.logs.LogFormat.parse(v))),

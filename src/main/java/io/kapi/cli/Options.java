@@ -36,6 +36,7 @@ import java.util.Set;
  *                    default set ({@link io.kapi.controllers.ControllerSelection#DEFAULT})
  * @param encryption {@code --encryption-provider-config} and its automatic reload
  * @param storageMediaType {@code --storage-media-type}: how built-in kinds are encoded at rest
+ * @param scheduler {@code --scheduler} as given, or null for the default (on with simulated nodes)
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -51,7 +52,8 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       io.kapi.aggregator.AggregatorConfig aggregator, io.kapi.metrics.MetricsOptions metrics,
                       boolean enablePriorityAndFairness, int maxMutatingRequestsInflight, LogOptions logging,
                       Path tracingConfigFile, List<String> controllers,
-                      io.kapi.encryption.EncryptionOptions encryption, String storageMediaType) {
+                      io.kapi.encryption.EncryptionOptions encryption, String storageMediaType,
+                      Boolean scheduler) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -300,6 +302,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         List<String> controllers; // null: Kapi's default set
         io.kapi.encryption.EncryptionOptions encryption = io.kapi.encryption.EncryptionOptions.NONE;
         String storageMediaType = io.kapi.registry.AtRest.PROTOBUF; // kube-apiserver's default
+        Boolean scheduler; // null: on when simulated nodes are configured
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -330,7 +333,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
                     authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
                     metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight, logging, tracingConfigFile,
-                    controllers, encryption, storageMediaType);
+                    controllers, encryption, storageMediaType, scheduler);
         }
 
         /** The metrics flags; {@code --allow-metric-labels} entries win over the manifest's. */

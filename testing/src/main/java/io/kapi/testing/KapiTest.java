@@ -85,6 +85,9 @@ public @interface KapiTest {
     /** See {@link KapiServer.Builder#controllers}; empty (the default) is bin/kapi's default set. */
     String[] controllers() default {};
 
+    /** True: see {@link KapiServer.Builder#scheduler}; false (the default) is bin/kapi's default. */
+    boolean scheduler() default false;
+
     /** CustomResourceDefinitions to install before the tests run: files or {@code classpath:} resources, see {@link KapiServer.Builder#crds}. */
     String[] crds() default {};
 

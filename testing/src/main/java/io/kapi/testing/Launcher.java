@@ -36,7 +36,8 @@ final class Launcher {
     /** The builder's values, checked. */
     record Settings(StorageBackend storage, int port, boolean authentication, List<String> authorizationModes,
                     List<String> enableAdmissionPlugins, List<String> disableAdmissionPlugins,
-                    boolean standaloneControllers, Duration startTimeout, List<String> controllers) {
+                    boolean standaloneControllers, Duration startTimeout, List<String> controllers,
+                    Boolean scheduler) {
     }
 
     /**
@@ -188,6 +189,7 @@ final class Launcher {
                 .advertiseAddress(LOOPBACK)
                 .securePort(port)
                 .standalone(settings.standaloneControllers())
+                .scheduler(settings.scheduler())
                 .controllers(settings.controllers() == null ? io.kapi.controllers.ControllerSelection.DEFAULT
                         : io.kapi.controllers.ControllerSelection.parse(settings.controllers()))
                 .admission(admission(settings))
