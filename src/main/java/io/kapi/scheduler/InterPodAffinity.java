@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * kube's InterPodAffinity. Filter, on topology pairs ({@code topologyKey=value} of a Node's labels):
- * a Pod already placed whose required anti-affinity matches the incoming Pod keeps it out of its
- * domain; the incoming Pod's required anti-affinity keeps it out of domains holding a Pod it matches;
- * its required affinity needs, for every term, a matching Pod in the Node's domain (or, when no Pod
- * matches anywhere, the Pod matching its own terms: the first of a group). Score: the weights of the
+ * kube's InterPodAffinity. Filter, on topology pairs ({@code topologyKey=value} of a Node's labels), in
+ * kube's order: the incoming Pod's required affinity needs, for every term, a matching Pod in the Node's
+ * domain (or, when no Pod matches anywhere, the Pod matching its own terms: the first of a group); its
+ * required anti-affinity keeps it out of domains holding a Pod it matches; a Pod already placed whose
+ * required anti-affinity matches the incoming Pod keeps it out of its domain. Score: the weights of the
  * preferred terms, the Pod's and those of placed Pods about it, per domain.
  */
 final class InterPodAffinity implements Plugin {
@@ -80,20 +80,20 @@ final class InterPodAffinity implements Plugin {
     @Override
     public Rejection filter(Cycle cycle, NodeInfo node) {
         Counts counts = cycle.get(NAME);
-        for (String pair : counts.existingAnti().keySet()) {
-            int eq = pair.indexOf('=');
-            if (pair.substring(eq + 1).equals(node.labels().get(pair.substring(0, eq)))) {
-                return Rejection.unschedulable(NAME, EXISTING_ANTI);
-            }
-        }
         PodInfo pod = cycle.pod();
+        if (!pod.requiredAffinity().isEmpty() && !affinitySatisfied(cycle, counts, node)) {
+            return Rejection.unresolvable(NAME, AFFINITY);
+        }
         for (AffinityTerm t : pod.requiredAntiAffinity()) {
             if (any(counts.anti(), t.topologyKey(), node)) {
                 return Rejection.unschedulable(NAME, ANTI);
             }
         }
-        if (!pod.requiredAffinity().isEmpty() && !affinitySatisfied(cycle, counts, node)) {
-            return Rejection.unresolvable(NAME, AFFINITY);
+        for (String pair : counts.existingAnti().keySet()) {
+            int eq = pair.indexOf('=');
+            if (pair.substring(eq + 1).equals(node.labels().get(pair.substring(0, eq)))) {
+                return Rejection.unschedulable(NAME, EXISTING_ANTI);
+            }
         }
         return null;
     }

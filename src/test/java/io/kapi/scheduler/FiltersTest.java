@@ -130,6 +130,11 @@ final class FiltersTest {
         assertEquals(List.of(InterPodAffinity.ANTI), rejected.get("a").reasons());
         assertNull(rejected.get("b"));
 
+        assertEquals(List.of(InterPodAffinity.ANTI), filter(cycle(pod("web-9", "\"app\":\"web\"", anti), a)).get("a")
+                .reasons(), "its own anti-affinity is told before web-1's (kube's order)");
+        a.addPod(pod("web-0", "\"app\":\"web\"", anti));
+        assertEquals(List.of(InterPodAffinity.ANTI), filter(cycle(pod("web-8", "\"app\":\"web\"", anti), a)).get("a")
+                .reasons());
         NodeInfo c = node("c");
         c.addPod(pod("guard", "", anti));
         assertEquals(List.of(InterPodAffinity.EXISTING_ANTI),
