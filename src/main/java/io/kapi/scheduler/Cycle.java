@@ -20,9 +20,18 @@ final class Cycle {
     private final Function<String, Map<String, String>> namespaceLabels;
     private final Function<PodInfo, io.kapi.machinery.labels.LabelSelector> defaultSpreadSelector;
     private final Map<String, Object> state = new HashMap<>();
+    private final LabelIndex index;
+    private final Map<io.kapi.machinery.labels.LabelSelector, Map<NodeInfo, Integer>> matching = new HashMap<>();
 
     Cycle(PodInfo pod, List<NodeInfo> nodes, Function<String, Map<String, String>> namespaceLabels,
           Function<PodInfo, io.kapi.machinery.labels.LabelSelector> defaultSpreadSelector) {
+        this(pod, nodes, null, namespaceLabels, defaultSpreadSelector);
+    }
+
+    /** @param index the cache's label index of {@code nodes}' Pods, or null to count them Node by Node */
+    Cycle(PodInfo pod, List<NodeInfo> nodes, LabelIndex index, Function<String, Map<String, String>> namespaceLabels,
+          Function<PodInfo, io.kapi.machinery.labels.LabelSelector> defaultSpreadSelector) {
+        this.index = index;
         this.pod = pod;
         this.nodes = nodes;
         this.namespaceLabels = namespaceLabels;
@@ -44,6 +53,23 @@ final class Cycle {
 
     io.kapi.machinery.labels.LabelSelector defaultSpreadSelector() {
         return defaultSpreadSelector == null ? null : defaultSpreadSelector.apply(pod);
+    }
+
+    /** The Pods (not being deleted) of the Pod's namespace {@code selector} matches, per Node; once per cycle. */
+    Map<NodeInfo, Integer> matching(io.kapi.machinery.labels.LabelSelector selector) {
+        return matching.computeIfAbsent(selector, s -> {
+            if (index != null) {
+                return index.matching(pod.namespace(), s);
+            }
+            Map<NodeInfo, Integer> out = new HashMap<>();
+            for (NodeInfo n : nodes) {
+                int c = n.count(pod.namespace(), s);
+                if (c > 0) {
+                    out.put(n, c);
+                }
+            }
+            return out;
+        });
     }
 
     @SuppressWarnings("unchecked")

@@ -36,8 +36,16 @@ final class NodeInfo {
     record LabelSet(String namespace, Map<String, String> labels) {
     }
 
+    /** The cache's index this Node's Pods are counted in; null for a copy (preemption's what-if). */
+    private final LabelIndex index;
+
     NodeInfo(String name) {
+        this(name, null);
+    }
+
+    NodeInfo(String name, LabelIndex index) {
         this.name = name;
+        this.index = index;
     }
 
     String name() {
@@ -93,8 +101,13 @@ final class NodeInfo {
             pod.ports().forEach(usedPorts::remove);
         }
         if (pod.pod().path("metadata").path("deletionTimestamp").asText("").isEmpty()) {
-            labelCounts.merge(new LabelSet(pod.namespace(), pod.labels()), sign, Integer::sum);
-            labelCounts.values().removeIf(n -> n == 0);
+            LabelSet set = new LabelSet(pod.namespace(), pod.labels());
+            if (labelCounts.merge(set, sign, Integer::sum) == 0) {
+                labelCounts.remove(set);
+            }
+            if (index != null) {
+                index.add(set, this, sign);
+            }
         }
         if (!pod.requiredAffinity().isEmpty() || !pod.requiredAntiAffinity().isEmpty()
                 || !pod.preferredAffinity().isEmpty() || !pod.preferredAntiAffinity().isEmpty()) {

@@ -69,7 +69,7 @@ final class PodTopologySpread implements Plugin {
                 if (value == null || !c.eligible(cycle.pod(), node)) {
                     continue;
                 }
-                counts.get(i).merge(value, node.count(cycle.pod().namespace(), c.selector()), Integer::sum);
+                counts.get(i).merge(value, cycle.matching(c.selector()).getOrDefault(node, 0), Integer::sum);
             }
         }
         return counts;

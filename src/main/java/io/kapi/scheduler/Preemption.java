@@ -73,17 +73,17 @@ final class Preemption {
     /** kube's {@code SelectVictimsOnNode}: a Candidate, or the Rejection saying why the Node cannot be freed. */
     private static Object victims(Algorithm algorithm, Cycle cycle, NodeInfo original, List<ObjectNode> budgets) {
         PodInfo pod = cycle.pod();
-        NodeInfo node = original.copy();
         List<PodInfo> lower = new ArrayList<>();
         for (PodInfo p : original.pods.values()) {
             if (p.priority() < pod.priority()) {
                 lower.add(p);
-                node.removePod(p.key());
             }
         }
         if (lower.isEmpty()) {
             return Rejection.unresolvable("DefaultPreemption", NO_VICTIMS);
         }
+        NodeInfo node = original.copy();
+        lower.forEach(p -> node.removePod(p.key()));
         Rejection still = algorithm.filter(cycle, node);
         if (still != null) {
             return still;

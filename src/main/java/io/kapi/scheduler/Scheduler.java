@@ -113,8 +113,8 @@ public final class Scheduler implements PostStartHook, AutoCloseable {
             e.pod = pod;
         }
         PodInfo scheduling = pod;
-        Outcome outcome = cache.cycle(list -> {
-            Cycle cycle = new Cycle(scheduling, list, this::namespaceLabels, spreading::selector);
+        Outcome outcome = cache.cycle((list, index) -> {
+            Cycle cycle = new Cycle(scheduling, list, index, this::namespaceLabels, spreading::selector);
             Decision d = algorithm.schedule(cycle);
             if (d instanceof Decision.Fit fit) {
                 cache.assume(scheduling, fit.node().name());

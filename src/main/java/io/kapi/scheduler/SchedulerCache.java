@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * kube-scheduler's cache: every Node with the Pods bound to it (not yet terminated) and those the
@@ -25,13 +24,14 @@ final class SchedulerCache {
     /** Pod key to the Node it is counted on. */
     private final Map<String, String> placed = new HashMap<>();
     private final Set<String> assumed = new HashSet<>();
+    private final LabelIndex index = new LabelIndex();
     private List<NodeInfo> list;
 
     synchronized void putNode(ObjectNode node) {
         String name = ObjectMeta.of(node).name();
         NodeInfo info = nodes.get(name);
         if (info == null) {
-            info = new NodeInfo(name);
+            info = new NodeInfo(name, index);
             nodes.put(name, info);
             list = null;
         }
@@ -101,19 +101,19 @@ final class SchedulerCache {
         }
         NodeInfo info = nodes.get(node);
         if (info == null) {
-            info = new NodeInfo(node);
+            info = new NodeInfo(node, index);
             nodes.put(node, info);
             list = null;
         }
         info.addPod(pod);
     }
 
-    /** Runs {@code cycle} over the Nodes, under the lock. */
-    synchronized <T> T cycle(Function<List<NodeInfo>, T> cycle) {
+    /** Runs {@code cycle} over the Nodes and the Pods' label index, under the lock. */
+    synchronized <T> T cycle(java.util.function.BiFunction<List<NodeInfo>, LabelIndex, T> cycle) {
         if (list == null) {
             list = List.copyOf(nodes.values());
         }
-        return cycle.apply(list);
+        return cycle.apply(list, index);
     }
 
     synchronized int nodeCount() {

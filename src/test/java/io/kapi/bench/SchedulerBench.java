@@ -43,8 +43,15 @@ public final class SchedulerBench {
             long start = System.nanoTime();
             all(pool, pods, i -> pod(api, i));
             long created = System.nanoTime();
+            System.out.printf("%d Pods created in %.1f s%n", pods, (created - start) / 1e9);
             while (System.nanoTime() - start < Duration.ofMinutes(20).toNanos()) {
-                var unbound = api.get(PODS + "?fieldSelector=spec.nodeName%3D&limit=1").json().path("items");
+                com.fasterxml.jackson.databind.JsonNode unbound;
+                try {
+                    unbound = api.get(PODS + "?fieldSelector=spec.nodeName%3D&limit=1").json().path("items");
+                } catch (java.io.UncheckedIOException e) {
+                    System.out.printf("after %.1f s: %s%n", (System.nanoTime() - start) / 1e9, e.getMessage());
+                    continue;
+                }
                 if (unbound.isEmpty()) {
                     long end = System.nanoTime();
                     double seconds = (end - start) / 1e9;

@@ -1,8 +1,6 @@
 package io.kapi.scheduler;
 
 import io.kapi.machinery.labels.LabelSelector;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -35,7 +33,7 @@ public class SchedulingCycleBenchmark {
     @Param({"1000"})
     public int nodes;
 
-    private List<NodeInfo> cluster;
+    private final SchedulerCache cache = new SchedulerCache();
     private final Algorithm algorithm = new Algorithm(Algorithm.DEFAULT_PROFILE);
     private PodInfo plain;
     private PodInfo spread;
@@ -43,14 +41,15 @@ public class SchedulingCycleBenchmark {
 
     @Setup
     public void setUp() {
-        cluster = new ArrayList<>();
         for (int n = 0; n < nodes; n++) {
             NodeInfo node = Fixtures.node("node-" + n, "32", "128Gi", "zone-" + (n % 10), "");
+            cache.putNode(node.node());
             for (int p = 0; p < 30; p++) {
-                node.addPod(Fixtures.pod("p-" + n + "-" + p, "\"app\":\"app-" + (p + n) % 50 + "\"",
-                        Fixtures.containers("10m", "16Mi")));
+                PodInfo pod = Fixtures.pod("p-" + n + "-" + p, "\"app\":\"app-" + (p + n) % 50 + "\"",
+                        Fixtures.containers("10m", "16Mi"));
+                ((com.fasterxml.jackson.databind.node.ObjectNode) pod.pod().get("spec")).put("nodeName", node.name());
+                cache.putPod(pod.pod());
             }
-            cluster.add(node);
         }
         plain = Fixtures.pod("new", "\"app\":\"app-1\"", Fixtures.containers("10m", "16Mi"));
         spread = Fixtures.pod("spread", "\"app\":\"app-2\"", Fixtures.containers("10m", "16Mi") + """
@@ -62,8 +61,8 @@ public class SchedulingCycleBenchmark {
     }
 
     private Decision schedule(PodInfo pod) {
-        return algorithm.schedule(new Cycle(pod, cluster, ns -> Map.of(),
-                p -> LabelSelector.fromSet(Map.of("app", p.labels().get("app")))));
+        return cache.cycle((list, index) -> algorithm.schedule(new Cycle(pod, list, index, ns -> Map.of(),
+                p -> LabelSelector.fromSet(Map.of("app", p.labels().get("app"))))));
     }
 
     @Benchmark
