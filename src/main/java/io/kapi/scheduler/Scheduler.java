@@ -80,15 +80,20 @@ public final class Scheduler implements PostStartHook, AutoCloseable {
 
     private void schedulingLoop() {
         while (!closed) {
+            SchedulingQueue.Entry e;
             try {
-                SchedulingQueue.Entry e = queue.pop(Duration.ofSeconds(1));
-                if (e != null) {
-                    scheduleOne(e);
-                }
+                e = queue.pop(Duration.ofSeconds(1));
             } catch (InterruptedException ex) {
                 return;
+            }
+            if (e == null) {
+                continue;
+            }
+            try {
+                scheduleOne(e);
             } catch (RuntimeException ex) {
-                LOG.log(Level.WARNING, "scheduling cycle failed", ex);
+                LOG.log(Level.WARNING, "scheduling cycle of " + e.pod.key() + " failed", ex);
+                queue.failed(e, true); // retried after its backoff, as kube's handleSchedulingFailure does
             }
         }
     }
@@ -248,6 +253,7 @@ public final class Scheduler implements PostStartHook, AutoCloseable {
         public void onAdd(ObjectNode pod) {
             if (!pod.path("spec").path("nodeName").asText("").isEmpty()) {
                 cache.putPod(pod);
+                queue.moveAllToActiveOrBackoff(); // a Pod a waiting one's affinity asks for may have come
             } else if (responsible(pod)) {
                 queue.add(PodInfo.of(pod));
             }
@@ -260,8 +266,13 @@ public final class Scheduler implements PostStartHook, AutoCloseable {
                 cache.putPod(after);
                 queue.delete(key);
                 String phase = after.path("status").path("phase").asText("");
-                if ((phase.equals("Succeeded") || phase.equals("Failed"))
-                        && !phase.equals(before.path("status").path("phase").asText(""))) {
+                boolean terminated = (phase.equals("Succeeded") || phase.equals("Failed"))
+                        && !phase.equals(before.path("status").path("phase").asText(""));
+                // kube's AssignedPodAdd (a Pod newly bound) and AssignedPodUpdate (relabelled): affinity may fit now
+                boolean bound = before.path("spec").path("nodeName").asText("").isEmpty();
+                boolean relabelled = !Objects.equals(before.path("metadata").path("labels"),
+                        after.path("metadata").path("labels"));
+                if (terminated || bound || relabelled) {
                     queue.moveAllToActiveOrBackoff();
                 }
             } else if (responsible(after)) {

@@ -125,6 +125,16 @@ final class SchedulerIT {
                 .startsWith("0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, "
                         + "2 node(s) didn't match pod anti-affinity rules."));
 
+        String affinity = """
+                "affinity":{"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[\
+                {"labelSelector":{"matchLabels":{"app":"db"}},"topologyKey":"topology.kubernetes.io/zone"}]}}""";
+        pod("follower", "\"app\":\"web\"", "10m", affinity);
+        WAIT.until("follower waits for its db", () -> get("follower",
+                "{.status.conditions[?(@.type==\"PodScheduled\")].reason}").equals("Unschedulable"));
+        pod("db", "\"app\":\"db\"", "10m", "\"nodeSelector\":{\"topology.kubernetes.io/zone\":\"z2\"}");
+        assertEquals("n2", boundNode("db"));
+        assertEquals("n2", boundNode("follower"), "moved on when db was bound, before its backoff ran out");
+
         String spread = """
                 "tolerations":[{"key":"dedicated","operator":"Exists"}],\
                 "topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone",\

@@ -62,4 +62,22 @@ final class SchedulingQueueTest {
         now.addAndGet(Duration.ofSeconds(1).toNanos());
         assertEquals("a", queue.pop(Duration.ZERO).pod.name());
     }
+
+    @Test
+    @DisplayName("a failed attempt (an error, a refused binding) goes to backoff and comes back alone; a deleted Pod does not")
+    void error() throws InterruptedException {
+        queue.add(pod("a", "", ""));
+        SchedulingQueue.Entry e = queue.pop(Duration.ZERO);
+        queue.failed(e, true);
+        assertNull(queue.pop(Duration.ZERO));
+        now.addAndGet(Duration.ofSeconds(1).toNanos());
+        SchedulingQueue.Entry again = queue.pop(Duration.ZERO);
+        assertEquals("a", again.pod.name());
+        assertEquals(2, again.attempts);
+        queue.delete("ns/a");
+        queue.failed(again, true);
+        now.addAndGet(Duration.ofSeconds(10).toNanos());
+        assertNull(queue.pop(Duration.ZERO));
+        assertEquals(0, queue.size());
+    }
 }
