@@ -80,8 +80,24 @@ final class Algorithm {
         return new Decision.Fit(select(cycle, feasible), feasible.size(), evaluated);
     }
 
-    /** The first plugin to turn {@code node} down, or null when it fits. */
+    /**
+     * The first plugin to turn {@code node} down, or null when it fits: with the Pods nominated there added
+     * (kube's {@code RunFilterPluginsWithNominatedPods}), and without them.
+     */
     Rejection filter(Cycle cycle, NodeInfo node) {
+        List<PodInfo> nominated = cycle.nominatedOn(node.name());
+        if (!nominated.isEmpty()) {
+            NodeInfo with = node.copy();
+            nominated.forEach(with::addPod);
+            Rejection r = filterPlugins(cycle, with);
+            if (r != null) {
+                return r;
+            }
+        }
+        return filterPlugins(cycle, node);
+    }
+
+    private Rejection filterPlugins(Cycle cycle, NodeInfo node) {
         for (Plugin p : plugins) {
             Rejection r = p.filter(cycle, node);
             if (r != null) {

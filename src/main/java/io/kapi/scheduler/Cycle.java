@@ -21,6 +21,7 @@ final class Cycle {
     private final Function<PodInfo, io.kapi.machinery.labels.LabelSelector> defaultSpreadSelector;
     private final Map<String, Object> state = new HashMap<>();
     private final LabelIndex index;
+    private Nominations nominations;
     private final Map<io.kapi.machinery.labels.LabelSelector, Map<NodeInfo, Integer>> matching = new HashMap<>();
 
     Cycle(PodInfo pod, List<NodeInfo> nodes, Function<String, Map<String, String>> namespaceLabels,
@@ -53,6 +54,17 @@ final class Cycle {
 
     io.kapi.machinery.labels.LabelSelector defaultSpreadSelector() {
         return defaultSpreadSelector == null ? null : defaultSpreadSelector.apply(pod);
+    }
+
+    /** Counts the Pods nominated to a Node on it while filtering (none when never called). */
+    Cycle withNominations(Nominations nominations) {
+        this.nominations = nominations;
+        return this;
+    }
+
+    /** The Pods nominated to {@code node} this Pod must leave room for. */
+    List<PodInfo> nominatedOn(String node) {
+        return nominations == null ? List.of() : nominations.on(node, pod);
     }
 
     /** The Pods (not being deleted) of the Pod's namespace {@code selector} matches, per Node; once per cycle. */

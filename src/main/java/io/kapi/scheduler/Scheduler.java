@@ -49,6 +49,7 @@ public final class Scheduler implements PostStartHook, AutoCloseable {
     private final SchedulerCache cache = new SchedulerCache();
     private final SchedulingQueue queue = new SchedulingQueue(System::nanoTime);
     private final Algorithm algorithm = new Algorithm(Algorithm.DEFAULT_PROFILE);
+    private final Nominations nominations = new Nominations();
     private Thread loop;
     private volatile boolean closed;
 
@@ -119,7 +120,8 @@ public final class Scheduler implements PostStartHook, AutoCloseable {
         }
         PodInfo scheduling = pod;
         Outcome outcome = cache.cycle((list, index) -> {
-            Cycle cycle = new Cycle(scheduling, list, index, this::namespaceLabels, spreading::selector);
+            Cycle cycle = new Cycle(scheduling, list, index, this::namespaceLabels, spreading::selector)
+                    .withNominations(nominations);
             Decision d = algorithm.schedule(cycle);
             if (d instanceof Decision.Fit fit) {
                 cache.assume(scheduling, fit.node().name());
@@ -168,6 +170,7 @@ public final class Scheduler implements PostStartHook, AutoCloseable {
         if (p != null) {
             if (p.node() != null) {
                 nominated = p.node().name();
+                nominations.set(pod, nominated);
                 for (PodInfo victim : p.victims()) {
                     evict(pod, victim, nominated);
                 }
@@ -255,7 +258,9 @@ public final class Scheduler implements PostStartHook, AutoCloseable {
                 cache.putPod(pod);
                 queue.moveAllToActiveOrBackoff(); // a Pod a waiting one's affinity asks for may have come
             } else if (responsible(pod)) {
-                queue.add(PodInfo.of(pod));
+                PodInfo info = PodInfo.of(pod);
+                nominations.set(info, pod.path("status").path("nominatedNodeName").asText(""));
+                queue.add(info);
             }
         }
 
@@ -265,6 +270,7 @@ public final class Scheduler implements PostStartHook, AutoCloseable {
             if (!after.path("spec").path("nodeName").asText("").isEmpty()) {
                 cache.putPod(after);
                 queue.delete(key);
+                nominations.remove(key);
                 String phase = after.path("status").path("phase").asText("");
                 boolean terminated = (phase.equals("Succeeded") || phase.equals("Failed"))
                         && !phase.equals(before.path("status").path("phase").asText(""));
@@ -276,12 +282,17 @@ public final class Scheduler implements PostStartHook, AutoCloseable {
                     queue.moveAllToActiveOrBackoff();
                 }
             } else if (responsible(after)) {
+                String nominated = after.path("status").path("nominatedNodeName").asText("");
+                if (!nominated.equals(before.path("status").path("nominatedNodeName").asText(""))) {
+                    nominations.set(PodInfo.of(after), nominated);
+                }
                 if (!Objects.equals(before.path("spec"), after.path("spec"))
                         || !Objects.equals(before.path("metadata").path("labels"), after.path("metadata").path("labels"))) {
                     queue.add(PodInfo.of(after));
                 }
             } else {
                 queue.delete(key);
+                nominations.remove(key);
             }
         }
 
@@ -289,6 +300,7 @@ public final class Scheduler implements PostStartHook, AutoCloseable {
         public void onDelete(ObjectNode pod) {
             String key = ObjectMeta.of(pod).namespace() + "/" + ObjectMeta.of(pod).name();
             queue.delete(key);
+            nominations.remove(key);
             if (cache.isAssumedOrBound(key)) {
                 cache.removePod(key);
                 queue.moveAllToActiveOrBackoff();

@@ -179,8 +179,12 @@ final class SchedulerIT {
         assertEquals("True/PreemptionByScheduler", get("low",
                 "{.status.conditions[?(@.type==\"DisruptionTarget\")].status}/{.status.conditions[?(@.type==\"DisruptionTarget\")].reason}"));
         WAIT.until("nominated", () -> get("high", "{.status.nominatedNodeName}").equals("n1"));
+        pod("sneaky", "", "1500m", "\"nodeSelector\":{\"disk\":\"ssd\"}"); // no priority: must not take the room
         kubectl("delete", "pod", "low", "--grace-period=0", "--force").assertOk(); // the kubelet would finish it
         assertEquals("n1", boundNode("high"));
+        WAIT.until("sneaky unschedulable", () -> get("sneaky",
+                "{.status.conditions[?(@.type==\"PodScheduled\")].reason}").equals("Unschedulable"));
+        assertEquals("", get("sneaky", "{.spec.nodeName}"));
     }
 
     @Test

@@ -64,4 +64,24 @@ final class PreemptionTest {
         assertEquals("0/1 nodes are available: 1 No preemption victims found for incoming pod.",
                 preempt(withPriority("p", 0, "1"), List.of(), a).message());
     }
+
+    @Test
+    @DisplayName("a Pod nominated to a Node keeps its room there from Pods of no higher priority")
+    void nominated() {
+        NodeInfo a = node("a", "2", "4Gi", "z", "");
+        Nominations nominations = new Nominations();
+        nominations.set(withPriority("preemptor", 100, "1500m"), "a");
+        Algorithm algorithm = new Algorithm(Algorithm.DEFAULT_PROFILE);
+        Cycle low = cycle(withPriority("low", 0, "1"), a).withNominations(nominations);
+        Algorithm.DEFAULT_PROFILE.forEach(p -> p.preFilter(low));
+        assertEquals(List.of("Insufficient cpu"), algorithm.filter(low, a).reasons());
+        Cycle higher = cycle(withPriority("higher", 200, "1"), a).withNominations(nominations);
+        Algorithm.DEFAULT_PROFILE.forEach(p -> p.preFilter(higher));
+        assertNull(algorithm.filter(higher, a));
+        Cycle itself = cycle(withPriority("preemptor", 100, "1500m"), a).withNominations(nominations);
+        Algorithm.DEFAULT_PROFILE.forEach(p -> p.preFilter(itself));
+        assertNull(algorithm.filter(itself, a), "its own nomination does not count against it");
+        nominations.remove("ns/preemptor");
+        assertNull(algorithm.filter(low, a));
+    }
 }
