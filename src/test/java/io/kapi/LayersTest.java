@@ -30,7 +30,7 @@ final class LayersTest {
     static final List<List<String>> LAYERS = List.of(
             List.of("cli"),
             List.of("assembly"),
-            List.of("controllers", "workloads", "simulation"),
+            List.of("controllers", "workloads", "simulation", "scheduler"),
             List.of("aggregator", "apiextensions", "apis"),
             List.of("server"),
             List.of("flowcontrol"),

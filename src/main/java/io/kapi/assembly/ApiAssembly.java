@@ -115,6 +115,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
     public static final String APISERVER_AGENT = "kube-apiserver/v1.34.0 (linux/amd64) kubernetes/kapi";
     /** The standalone controllers' User-Agent, as kube-controller-manager's. */
     static final String CONTROLLER_AGENT = "kube-controller-manager/v1.34.0 (linux/amd64) kubernetes/kapi";
+    /** The scheduler's User-Agent, as kube-scheduler's. */
+    static final String SCHEDULER_AGENT = "kube-scheduler/v1.34.0 (linux/amd64) kubernetes/kapi";
 
     /** Builds the API for {@code config}; the server calls this once at start-up. */
     public static ApiAssembly create(ApiConfig config) {

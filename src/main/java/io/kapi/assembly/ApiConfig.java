@@ -42,6 +42,7 @@ import java.util.Objects;
  * @param encryption encryption at rest ({@code --encryption-provider-config})
  * @param storageMediaType {@code --storage-media-type}: the encoding of built-in kinds at rest
  * @param simulation the simulated nodes to register ({@code --simulated-nodes}) and their kubelets' settings
+ * @param scheduler {@code --scheduler}: whether Kapi's scheduler runs; null for the default ({@link #schedulerOn})
  */
 public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdServers,
                         String serviceClusterIpRange, String serviceNodePortRange, String advertiseAddress,
@@ -52,7 +53,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
                         io.kapi.metrics.MetricsOptions metrics, FlowControls.Settings flowControl,
                         io.kapi.controllers.ControllerSelection controllers,
                         io.kapi.encryption.EncryptionOptions encryption, String storageMediaType,
-                        io.kapi.simulation.SimulationConfig simulation) {
+                        io.kapi.simulation.SimulationConfig simulation, Boolean scheduler) {
 
     /**
      * The feature gates and the API versions served beyond the defaults; both checked at wiring time only.
@@ -122,6 +123,16 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         return standalone ? controllers : io.kapi.controllers.ControllerSelection.NONE;
     }
 
+    /** Whether Kapi's scheduler runs: as {@code --scheduler} says, else when simulated nodes are configured. */
+    public boolean schedulerOn() {
+        return scheduler != null ? scheduler : simulatedNodesConfigured();
+    }
+
+    /** Whether {@code --simulated-nodes} or {@code --simulated-nodes-config} asked for simulated nodes. */
+    public boolean simulatedNodesConfigured() {
+        return !simulation.nodeNames().isEmpty();
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -152,6 +163,7 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
         private io.kapi.encryption.EncryptionOptions encryption = io.kapi.encryption.EncryptionOptions.NONE;
         private String storageMediaType = io.kapi.registry.AtRest.PROTOBUF;
         private io.kapi.simulation.SimulationConfig simulation = io.kapi.simulation.SimulationConfig.NONE;
+        private Boolean scheduler;
 
         public Builder dataDir(Path v) {
             dataDir = v;
@@ -277,11 +289,17 @@ public record ApiConfig(Path dataDir, String storageBackend, List<String> etcdSe
             return this;
         }
 
+        /** {@code --scheduler}: true or false; null for the default ({@link ApiConfig#schedulerOn}). */
+        public Builder scheduler(Boolean v) {
+            scheduler = v;
+            return this;
+        }
+
         public ApiConfig build() {
             return new ApiConfig(dataDir, storageBackend, etcdServers, serviceClusterIpRange, serviceNodePortRange,
                     advertiseAddress, securePort, standalone, eventTtl, serviceAccountIssuer, authorizationModes, admission,
                     etcd, authentication, authorization, features, aggregator, warmOpenApi, metrics, flowControl,
-                    controllers, encryption, storageMediaType, simulation);
+                    controllers, encryption, storageMediaType, simulation, scheduler);
         }
     }
 }

@@ -68,6 +68,10 @@ record InProcessControllers(List<PostStartHook> hooks, List<AutoCloseable> resou
                     informers,
                     java.time.Clock.systemUTC()));
         }
+        if (config.schedulerOn()) {
+            made.add(new io.kapi.scheduler.Scheduler(loopback.as(SystemUsers.KUBE_SCHEDULER, ApiAssembly.SCHEDULER_AGENT),
+                    informers, java.time.Clock.systemUTC()));
+        }
         List<PostStartHook> hooks = new ArrayList<>();
         List<AutoCloseable> resources = new ArrayList<>();
         for (Object c : made) {

@@ -263,6 +263,12 @@ final class Flags {
                     "A YAML file of simulated nodes' names and shapes (cpu, memory, pods, zones, labels, taints) and "
                             + "of their kubelets' timings; see the README.",
                     true, false, (b, v) -> b.simulation = b.simulation.withConfigFile(Path.of(v))),
+            new Flag("scheduler", null, KAPI, "bool", null,
+                    "Run Kapi's scheduler (kube-scheduler's default profile, as system:kube-scheduler) for Pods whose "
+                            + "schedulerName is default-scheduler. On by default when simulated nodes are configured, "
+                            + "off otherwise. Turn off when a kube-scheduler runs against this server: Kapi's "
+                            + "scheduler takes no part in leader election.",
+                    true, false, (b, v) -> b.scheduler = bool(v)),
             new Flag("logging-format", null, "Logs", "string", "\"text\"",
                     "Sets the log format. Permitted formats: \"json\", \"text\".",
                     true, false, (b, v) -> b.logging = b.logging.withFormat(io.kapi.logs.LogFormat.parse(v))),

@@ -157,6 +157,7 @@ public final class Main {
                 .aggregator(options.aggregator())
                 .warmOpenApi(true)
                 .storageMediaType(options.storageMediaType())
+                .scheduler(options.scheduler())
                 .metrics(options.metrics())
                 .encryption(options.encryption())
                 .flowControl(new FlowControls.Settings(options.enablePriorityAndFairness(),

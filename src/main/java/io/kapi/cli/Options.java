@@ -37,6 +37,7 @@ import java.util.Set;
  * @param encryption {@code --encryption-provider-config} and its automatic reload
  * @param storageMediaType {@code --storage-media-type}: how built-in kinds are encoded at rest
  * @param simulation {@code --simulated-nodes} and {@code --simulated-nodes-config}
+ * @param scheduler {@code --scheduler} as given, or null for the default (on with simulated nodes)
  */
 public record Options(int securePort, String bindAddress, String advertiseAddress,
                       Path tlsCertFile, Path tlsPrivateKeyFile, Path clientCaFile,
@@ -53,7 +54,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                       boolean enablePriorityAndFairness, int maxMutatingRequestsInflight, LogOptions logging,
                       Path tracingConfigFile, List<String> controllers,
                       io.kapi.encryption.EncryptionOptions encryption, String storageMediaType,
-                      io.kapi.simulation.SimulationFlags simulation) {
+                      io.kapi.simulation.SimulationFlags simulation, Boolean scheduler) {
 
     static final Set<String> STORAGE_BACKENDS = Set.of("embedded", "memory", "etcd3");
     static final Set<String> AUTHORIZATION_MODES = Set.of("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node");
@@ -304,6 +305,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
         io.kapi.encryption.EncryptionOptions encryption = io.kapi.encryption.EncryptionOptions.NONE;
         String storageMediaType = io.kapi.registry.AtRest.PROTOBUF; // kube-apiserver's default
         io.kapi.simulation.SimulationFlags simulation = io.kapi.simulation.SimulationFlags.NONE;
+        Boolean scheduler; // null: on when simulated nodes are configured
         /** Flags given that Kapi accepts but does not act on, in order, once each. */
         final java.util.Set<String> ignored = new java.util.LinkedHashSet<>();
 
@@ -334,7 +336,7 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
                     shutdownDelayDuration, verbosity, standalone, eventTtl, etcd,
                     authentication, authorization, admissionControlConfigFile, featureGates, runtimeConfig, aggregator,
                     metrics(), enablePriorityAndFairness, maxMutatingRequestsInflight, logging, tracingConfigFile,
-                    controllers, encryption, storageMediaType, simulation);
+                    controllers, encryption, storageMediaType, simulation, scheduler);
         }
 
         /** The metrics flags; {@code --allow-metric-labels} entries win over the manifest's. */

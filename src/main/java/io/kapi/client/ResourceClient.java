@@ -81,6 +81,16 @@ public final class ResourceClient {
         return LocalClient.object(client.send("POST", path(namespace, "", ""), Map.of(), "application/json", object));
     }
 
+    /**
+     * POST of {@code object} to one of an object's subresources ({@code binding}, {@code eviction}), without
+     * reading the answer (a Status).
+     *
+     * @throws ApiException NotFound, Conflict, Forbidden
+     */
+    public void create(String namespace, String name, String subresource, ObjectNode object) {
+        client.sendForStatus("POST", path(namespace, name, subresource), Map.of(), "application/json", object);
+    }
+
     /** As {@link #create}, without reading the created object back (a bootstrap hook's writes). */
     public void createOnly(String namespace, ObjectNode object) {
         client.sendForStatus("POST", path(namespace, "", ""), Map.of(), "application/json", object);

@@ -20,6 +20,10 @@ public final class SystemUsers {
     public static final UserInfo CONTROLLER_MANAGER = new UserInfo("system:kube-controller-manager", "",
             List.of("system:authenticated"));
 
+    /** kube-scheduler's identity, bound to {@code system:kube-scheduler} and {@code system:volume-scheduler}. */
+    public static final UserInfo KUBE_SCHEDULER = new UserInfo("system:kube-scheduler", "",
+            List.of("system:authenticated"));
+
     private SystemUsers() {
     }
 

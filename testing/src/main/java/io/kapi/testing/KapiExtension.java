@@ -183,6 +183,9 @@ public final class KapiExtension implements BeforeAllCallback, AfterAllCallback,
         if (config.controllers().length > 0) {
             builder.controllers(config.controllers());
         }
+        if (config.scheduler()) {
+            builder.scheduler(true);
+        }
         return builder
                 .storage(config.storage())
                 .authentication(config.authentication())

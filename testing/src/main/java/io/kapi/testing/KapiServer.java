@@ -209,6 +209,7 @@ public final class KapiServer implements AutoCloseable {
         private boolean standaloneControllers = true;
         private List<String> controllers;
         private int simulatedNodes;
+        private Boolean scheduler;
         private Duration startTimeout = Duration.ofMinutes(1);
 
         private Builder() {
@@ -316,6 +317,16 @@ public final class KapiServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Whether Kapi's scheduler runs (kube-scheduler's default profile, as {@code --scheduler}): it binds
+         * Pods whose {@code schedulerName} is {@code default-scheduler} to the Nodes a test creates. Not
+         * called: bin/kapi's default (on with simulated nodes, else off).
+         */
+        public Builder scheduler(boolean on) {
+            scheduler = on;
+            return this;
+        }
+
         /** How long {@link #start()} waits for the server to become ready (default 1 minute). */
         public Builder startTimeout(Duration timeout) {
             startTimeout = Objects.requireNonNull(timeout, "timeout");
@@ -334,7 +345,7 @@ public final class KapiServer implements AutoCloseable {
             List<CrdInstaller.Manifest> manifests = CrdInstaller.read(crds);
             KapiServer server = Launcher.start(new Launcher.Settings(storage, port, authentication, authorizationModes,
                     enableAdmissionPlugins, disableAdmissionPlugins, standaloneControllers, startTimeout, controllers,
-                    simulatedNodes));
+                    simulatedNodes, scheduler));
             if (!manifests.isEmpty()) {
                 try {
                     CrdInstaller.install(server.admin(), manifests, startTimeout);
@@ -358,7 +369,7 @@ public final class KapiServer implements AutoCloseable {
             List<CrdInstaller.Manifest> manifests = CrdInstaller.read(crds);
             InMemoryKapi kapi = Launcher.startInMemory(new Launcher.Settings(storage, port, authentication,
                     authorizationModes, enableAdmissionPlugins, disableAdmissionPlugins, standaloneControllers,
-                    startTimeout, controllers, simulatedNodes));
+                    startTimeout, controllers, simulatedNodes, scheduler));
             if (!manifests.isEmpty()) {
                 try {
                     CrdInstaller.install(kapi.admin(), manifests, startTimeout);

@@ -88,6 +88,9 @@ public @interface KapiTest {
     /** See {@link KapiServer.Builder#simulatedNodes}; 0 (the default) registers none. */
     int simulatedNodes() default 0;
 
+    /** True: see {@link KapiServer.Builder#scheduler}; false (the default) is bin/kapi's default. */
+    boolean scheduler() default false;
+
     /** CustomResourceDefinitions to install before the tests run: files or {@code classpath:} resources, see {@link KapiServer.Builder#crds}. */
     String[] crds() default {};
 

@@ -37,7 +37,7 @@ final class Launcher {
     record Settings(StorageBackend storage, int port, boolean authentication, List<String> authorizationModes,
                     List<String> enableAdmissionPlugins, List<String> disableAdmissionPlugins,
                     boolean standaloneControllers, Duration startTimeout, List<String> controllers,
-                    int simulatedNodes) {
+                    int simulatedNodes, Boolean scheduler) {
     }
 
     /**
@@ -189,6 +189,7 @@ final class Launcher {
                 .advertiseAddress(LOOPBACK)
                 .securePort(port)
                 .standalone(settings.standaloneControllers())
+                .scheduler(settings.scheduler())
                 .controllers(settings.controllers() == null ? io.kapi.controllers.ControllerSelection.DEFAULT
                         : io.kapi.controllers.ControllerSelection.parse(settings.controllers()))
                 .admission(admission(settings))

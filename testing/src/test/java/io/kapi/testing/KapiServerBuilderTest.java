@@ -180,6 +180,34 @@ class KapiServerBuilderTest {
     }
 
     @Test
+    @DisplayName("scheduler(true) binds a Pod to a Ready Node the test creates; without it the Pod stays Pending")
+    void scheduler() throws InterruptedException {
+        var node = new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName("worker").endMetadata()
+                .build();
+        var pod = new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("web").endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("nginx").endContainer().endSpec().build();
+        try (KapiServer kapi = KapiServer.builder().scheduler(true).start();
+             KubernetesClient client = Fabric8Clients.client(kapi)) {
+            client.nodes().resource(node).create();
+            client.nodes().withName("worker").editStatus(n -> new io.fabric8.kubernetes.api.model.NodeBuilder(n)
+                    .editOrNewStatus().addToAllocatable("cpu", new io.fabric8.kubernetes.api.model.Quantity("2"))
+                    .addToAllocatable("memory", new io.fabric8.kubernetes.api.model.Quantity("4Gi"))
+                    .addToAllocatable("pods", new io.fabric8.kubernetes.api.model.Quantity("110")).endStatus().build());
+            client.nodes().withName("worker").edit(n -> new io.fabric8.kubernetes.api.model.NodeBuilder(n)
+                    .editSpec().withTaints().endSpec().build()); // the not-ready taint a node controller takes off
+            client.pods().inNamespace("default").resource(pod).create();
+            Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(50)).until("bound", () -> "worker".equals(
+                    client.pods().inNamespace("default").withName("web").get().getSpec().getNodeName()));
+        }
+        try (KapiServer kapi = KapiServer.builder().start(); KubernetesClient client = Fabric8Clients.client(kapi)) {
+            client.nodes().resource(node).create();
+            client.pods().inNamespace("default").resource(pod).create();
+            Thread.sleep(1000);
+            assertEquals(null, client.pods().inNamespace("default").withName("web").get().getSpec().getNodeName());
+        }
+    }
+
+    @Test
     @DisplayName("standalone controllers off: a bare API server, nothing acts on namespaces")
     void bareApiServer() throws InterruptedException {
         try (KapiServer kapi = KapiServer.builder().standaloneControllers(false).start();
