@@ -74,14 +74,18 @@ public record Options(int securePort, String bindAddress, String advertiseAddres
 
     /**
      * The in-process controllers that run: none without {@code --standalone}, else those {@code --controllers}
-     * selects, else Kapi's default set.
+     * selects, else kube-controller-manager's defaults ({@code *}) when simulated nodes make a whole cluster (their
+     * Pods need Deployments' ReplicaSets, Services' Endpoints), else Kapi's default set.
      */
     public io.kapi.controllers.ControllerSelection controllerSelection() {
         if (!standalone) {
             return io.kapi.controllers.ControllerSelection.NONE;
         }
-        return controllers == null ? io.kapi.controllers.ControllerSelection.DEFAULT
-                : io.kapi.controllers.ControllerSelection.parse(controllers);
+        if (controllers != null) {
+            return io.kapi.controllers.ControllerSelection.parse(controllers);
+        }
+        return simulation.configured() ? io.kapi.controllers.ControllerSelection.ALL
+                : io.kapi.controllers.ControllerSelection.DEFAULT;
     }
 
     /**

@@ -99,8 +99,9 @@ public final class RootCaPublisher implements PostStartHook, AutoCloseable {
                 client.resource(CONFIG_MAPS).update(mended, "");
             }
         } catch (ApiException e) {
-            // the namespace is going or gone: nothing to retry (kube's publisher gives up on those too)
-            if (e.reason() != StatusReason.ALREADY_EXISTS && e.code() != 403 && e.code() != 404) {
+            // the namespace is going or gone: nothing to retry (kube's publisher gives up on those too); any other
+            // refusal (RBAC not yet seeing the publisher's bootstrap binding just after a start) is retried
+            if (e.reason() != StatusReason.ALREADY_EXISTS && !e.namespaceTerminating() && e.code() != 404) {
                 throw e;
             }
         }

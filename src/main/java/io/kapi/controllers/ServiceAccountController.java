@@ -71,8 +71,9 @@ public final class ServiceAccountController implements PostStartHook, AutoClosea
         try {
             client.resource(SERVICE_ACCOUNTS).create(namespace, account);
         } catch (ApiException e) {
-            // made meanwhile, or the namespace is going or gone: nothing to retry
-            if (e.reason() != StatusReason.ALREADY_EXISTS && e.code() != 403 && e.code() != 404) {
+            // made meanwhile, or the namespace is going or gone: nothing to retry. Any other refusal (RBAC not yet
+            // seeing the controller's bootstrap binding just after a start) is retried, as kube's controller does
+            if (e.reason() != StatusReason.ALREADY_EXISTS && !e.namespaceTerminating() && e.code() != 404) {
                 throw e;
             }
         }

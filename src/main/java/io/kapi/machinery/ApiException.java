@@ -50,6 +50,16 @@ public final class ApiException extends RuntimeException {
         return details;
     }
 
+    /** Whether {@code details.causes} holds one of {@code reason} (kube's {@code apierrors.HasStatusCause}). */
+    public boolean hasCause(String reason) {
+        return details.causes().stream().anyMatch(c -> reason.equals(c.reason()));
+    }
+
+    /** 403 because the namespace is being terminated (kube's {@code NamespaceTerminating} cause). */
+    public boolean namespaceTerminating() {
+        return code == 403 && hasCause("NamespaceTerminating");
+    }
+
     // ---- factories, worded as k8s.io/apimachinery/pkg/api/errors words them ----
 
     public static ApiException notFound(GroupVersionResource gvr, String name) {

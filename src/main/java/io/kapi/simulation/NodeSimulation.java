@@ -247,17 +247,34 @@ public final class NodeSimulation implements PostStartHook, AutoCloseable {
     }
 
     /**
-     * The node lifecycle controller's part: a Node whose kubelet reports Ready loses the
-     * {@code node.kubernetes.io/not-ready:NoSchedule} taint TaintNodesByCondition gave it at creation.
+     * {@link #ready}; a failure (a conflict, or RBAC not yet seeing the node controller's bootstrap binding just
+     * after a start) is retried on the current Node after a back-off of 100 ms doubling to 5 s, as long as the
+     * node is simulated: the Node's next event may be minutes away (its next status report).
      */
-    /** {@link #ready}, leaving a failure (a conflict) to the informer's next event of the Node. */
     private void untaint(JsonNode node) {
         try {
             ready(node);
         } catch (RuntimeException e) {
-            LOG.log(Level.DEBUG, "Could not untaint node {0}: {1}", node.path("metadata").path("name").asText(),
-                    e.getMessage());
+            retryUntaint(node.path("metadata").path("name").asText(), e, 100);
         }
+    }
+
+    private void retryUntaint(String name, RuntimeException failure, long backoffMillis) {
+        LOG.log(Level.DEBUG, "Could not untaint node {0}: {1}; retrying in {2} ms", name, failure.getMessage(),
+                backoffMillis);
+        if (closed || failure instanceof ApiException api && api.code() == 404) {
+            return;
+        }
+        beats.schedule(() -> {
+            if (closed || !nodes.containsKey(name)) {
+                return;
+            }
+            try {
+                ready(nodeController.resource(NODES).get("", name));
+            } catch (RuntimeException again) {
+                retryUntaint(name, again, Math.min(backoffMillis * 2, 5_000));
+            }
+        }, backoffMillis, TimeUnit.MILLISECONDS);
     }
 
     private static boolean notReadyTaint(JsonNode node) {

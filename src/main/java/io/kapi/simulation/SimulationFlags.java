@@ -21,6 +21,11 @@ public record SimulationFlags(int nodes, Path configFile) {
         return new SimulationFlags(nodes, file);
     }
 
+    /** Whether the flags ask for simulated nodes at all. */
+    public boolean configured() {
+        return nodes > 0 || configFile != null;
+    }
+
     /** What is wrong with the flags, worded for the command line; empty when they are fine. */
     public List<String> problems() {
         if (nodes < 0) {

@@ -120,7 +120,7 @@ final class EndpointSliceController implements WorkloadController {
                 try {
                     slices.create(namespace, slice);
                 } catch (ApiException e) {
-                    if (!(e.code() == 403 && e.getMessage().contains("being terminated"))) {
+                    if (!e.namespaceTerminating()) {
                         throw e;
                     }
                 }

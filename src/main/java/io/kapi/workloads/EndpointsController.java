@@ -102,7 +102,7 @@ final class EndpointsController implements WorkloadController {
             }
         } catch (ApiException e) {
             // a namespace being deleted takes the Endpoints with it; anything else is retried
-            if (!(current == null && e.code() == 403 && e.getMessage().contains("being terminated"))) {
+            if (!(current == null && e.namespaceTerminating())) {
                 throw e;
             }
         }

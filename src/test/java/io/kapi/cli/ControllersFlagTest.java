@@ -29,6 +29,19 @@ class ControllersFlagTest {
     }
 
     @Test
+    @DisplayName("with simulated nodes and no --controllers, kube's default set runs (a whole cluster); a given --controllers still wins")
+    void simulatedNodesBringTheWorkloadControllers() throws Exception {
+        ControllerSelection on = options("--simulated-nodes=3").controllerSelection();
+        assertTrue(on.enabled("deployment-controller"));
+        assertTrue(on.enabled("endpoints-controller"));
+        assertTrue(on.enabled("namespace-controller"));
+        assertFalse(options("--simulated-nodes=3", "--controllers=namespace").controllerSelection()
+                .enabled("deployment-controller"));
+        assertFalse(options("--simulated-nodes=3", "--standalone=false").controllerSelection()
+                .enabled("deployment-controller"));
+    }
+
+    @Test
     @DisplayName("* adds the workload controllers; -foo and aliases are kube's; repeated flags add up")
     void selectors() throws Exception {
         Options o = options("--controllers=*,-endpoint", "--controllers", "-deployment-controller");

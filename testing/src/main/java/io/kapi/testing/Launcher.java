@@ -190,8 +190,10 @@ final class Launcher {
                 .securePort(port)
                 .standalone(settings.standaloneControllers())
                 .scheduler(settings.scheduler())
-                .controllers(settings.controllers() == null ? io.kapi.controllers.ControllerSelection.DEFAULT
-                        : io.kapi.controllers.ControllerSelection.parse(settings.controllers()))
+                .controllers(settings.controllers() != null
+                        ? io.kapi.controllers.ControllerSelection.parse(settings.controllers())
+                        : settings.simulatedNodes() > 0 ? io.kapi.controllers.ControllerSelection.ALL
+                        : io.kapi.controllers.ControllerSelection.DEFAULT)
                 .admission(admission(settings))
                 .simulation(io.kapi.simulation.SimulationConfig.of(settings.simulatedNodes(), null))
                 .build();
