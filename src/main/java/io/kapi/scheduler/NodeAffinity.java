@@ -1,8 +1,7 @@
 package io.kapi.scheduler;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.ArrayList;
-import java.util.List;
+import io.kapi.machinery.scheduling.NodeScheduling;
 import java.util.Map;
 
 /**
@@ -53,41 +52,17 @@ final class NodeAffinity implements Plugin {
             return false;
         }
         for (JsonNode r : expressions) {
-            if (!requirementMatches(r, node.labels().get(r.path("key").asText()))) {
+            if (!NodeScheduling.requirementMatches(r, node.labels().get(r.path("key").asText()))) {
                 return false;
             }
         }
         for (JsonNode r : fields) {
             String value = r.path("key").asText().equals("metadata.name") ? node.name() : null;
-            if (value == null || !requirementMatches(r, value)) {
+            if (value == null || !NodeScheduling.requirementMatches(r, value)) {
                 return false;
             }
         }
         return true;
-    }
-
-    private static boolean requirementMatches(JsonNode r, String value) {
-        List<String> values = new ArrayList<>();
-        r.path("values").forEach(v -> values.add(v.asText()));
-        return switch (r.path("operator").asText()) {
-            case "In" -> value != null && values.contains(value);
-            case "NotIn" -> value == null || !values.contains(value);
-            case "Exists" -> value != null;
-            case "DoesNotExist" -> value == null;
-            case "Gt", "Lt" -> value != null && values.size() == 1
-                    && compare(value, values.getFirst(), r.path("operator").asText().equals("Gt"));
-            default -> false;
-        };
-    }
-
-    private static boolean compare(String value, String bound, boolean greater) {
-        try {
-            long v = Long.parseLong(value);
-            long b = Long.parseLong(bound);
-            return greater ? v > b : v < b;
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.kapi.scheduler;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.scheduling.NodeScheduling;
 
 /**
  * kube's NodeUnschedulable: a cordoned Node ({@code spec.unschedulable}) takes only Pods tolerating the
@@ -22,7 +23,7 @@ final class NodeUnschedulable implements Plugin {
     @Override
     public Rejection filter(Cycle cycle, NodeInfo node) {
         if (node.node().path("spec").path("unschedulable").asBoolean(false)
-                && !Tolerations.tolerated(cycle.pod().spec().path("tolerations"), TAINT)) {
+                && !NodeScheduling.tolerated(cycle.pod().spec().path("tolerations"), TAINT)) {
             return Rejection.unresolvable(NAME, REASON);
         }
         return null;

@@ -3,6 +3,7 @@ package io.kapi.scheduler;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.labels.LabelSelector;
+import io.kapi.machinery.scheduling.NodeScheduling;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,7 +58,7 @@ record SpreadConstraint(int maxSkew, String topologyKey, boolean hard, LabelSele
             for (JsonNode taint : node.taints()) {
                 String effect = taint.path("effect").asText("");
                 if ((effect.equals("NoSchedule") || effect.equals("NoExecute"))
-                        && !Tolerations.tolerated(pod.spec().path("tolerations"), taint)) {
+                        && !NodeScheduling.tolerated(pod.spec().path("tolerations"), taint)) {
                     return false;
                 }
             }

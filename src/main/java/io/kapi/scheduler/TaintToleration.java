@@ -1,6 +1,7 @@
 package io.kapi.scheduler;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.machinery.scheduling.NodeScheduling;
 
 /**
  * kube's TaintToleration: a Node's first NoSchedule or NoExecute taint the Pod does not tolerate turns it
@@ -22,7 +23,7 @@ final class TaintToleration implements Plugin {
         JsonNode tolerations = cycle.pod().spec().path("tolerations");
         for (JsonNode taint : node.taints()) {
             String effect = taint.path("effect").asText("");
-            if ((effect.equals("NoSchedule") || effect.equals("NoExecute")) && !Tolerations.tolerated(tolerations, taint)) {
+            if ((effect.equals("NoSchedule") || effect.equals("NoExecute")) && !NodeScheduling.tolerated(tolerations, taint)) {
                 return Rejection.unresolvable(NAME, reason(taint));
             }
         }
@@ -53,7 +54,7 @@ final class TaintToleration implements Plugin {
     private static boolean toleratedForScoring(Cycle cycle, JsonNode taint) {
         for (JsonNode t : cycle.pod().spec().path("tolerations")) {
             String effect = t.path("effect").asText("");
-            if ((effect.isEmpty() || effect.equals("PreferNoSchedule")) && Tolerations.tolerates(t, taint)) {
+            if ((effect.isEmpty() || effect.equals("PreferNoSchedule")) && NodeScheduling.tolerates(t, taint)) {
                 return true;
             }
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.scheduling.NodeScheduling;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -88,32 +89,9 @@ final class NodeEligibility {
         tolerations.add(toleration);
     }
 
-    /** {@code TolerationsTolerateTaint}. */
+    /** {@code TolerationsTolerateTaint} over the Pod spec's tolerations. */
     static boolean tolerated(JsonNode spec, JsonNode taint) {
-        for (JsonNode t : spec.path("tolerations")) {
-            if (tolerates(t, taint)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** {@code Toleration.ToleratesTaint}: effect empty or equal, key empty with Exists or equal, then operator. */
-    static boolean tolerates(JsonNode toleration, JsonNode taint) {
-        String effect = toleration.path("effect").asText("");
-        if (!effect.isEmpty() && !effect.equals(taint.path("effect").asText(""))) {
-            return false;
-        }
-        String key = toleration.path("key").asText("");
-        String operator = toleration.path("operator").asText("");
-        if (!key.isEmpty() && !key.equals(taint.path("key").asText(""))) {
-            return false;
-        }
-        return switch (operator) {
-            case "Exists" -> true;
-            case "", "Equal" -> toleration.path("value").asText("").equals(taint.path("value").asText(""));
-            default -> false;
-        };
+        return NodeScheduling.tolerated(spec.path("tolerations"), taint);
     }
 
     /** {@code nodeSelector} and the required terms of node affinity (any term; each term all its requirements). */
@@ -145,41 +123,17 @@ final class NodeEligibility {
         }
         for (JsonNode r : expressions) {
             JsonNode value = node.path("metadata").path("labels").path(r.path("key").asText());
-            if (!requirementMatches(r, value.isTextual() ? value.asText() : null)) {
+            if (!NodeScheduling.requirementMatches(r, value.isTextual() ? value.asText() : null)) {
                 return false;
             }
         }
         for (JsonNode r : fields) {
             String value = r.path("key").asText().equals("metadata.name") ? node.path("metadata").path("name").asText() : null;
-            if (value == null || !requirementMatches(r, value)) {
+            if (value == null || !NodeScheduling.requirementMatches(r, value)) {
                 return false;
             }
         }
         return true;
-    }
-
-    private static boolean requirementMatches(JsonNode r, String value) {
-        List<String> values = new ArrayList<>();
-        r.path("values").forEach(v -> values.add(v.asText()));
-        return switch (r.path("operator").asText()) {
-            case "In" -> value != null && values.contains(value);
-            case "NotIn" -> value == null || !values.contains(value);
-            case "Exists" -> value != null;
-            case "DoesNotExist" -> value == null;
-            case "Gt", "Lt" -> value != null && values.size() == 1 && compare(value, values.getFirst(),
-                    r.path("operator").asText().equals("Gt"));
-            default -> false;
-        };
-    }
-
-    private static boolean compare(String value, String bound, boolean greater) {
-        try {
-            long v = Long.parseLong(value);
-            long b = Long.parseLong(bound);
-            return greater ? v > b : v < b;
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     /**
