@@ -52,7 +52,8 @@ public final class ApiException extends RuntimeException {
 
     /** Whether {@code details.causes} holds one of {@code reason} (kube's {@code apierrors.HasStatusCause}). */
     public boolean hasCause(String reason) {
-        return details.causes().stream().anyMatch(c -> reason.equals(c.reason()));
+        return details != null && details.causes() != null
+                && details.causes().stream().anyMatch(c -> reason.equals(c.reason()));
     }
 
     /** 403 because the namespace is being terminated (kube's {@code NamespaceTerminating} cause). */

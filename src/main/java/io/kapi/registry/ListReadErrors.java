@@ -3,26 +3,24 @@ package io.kapi.registry;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.StatusCause;
 import io.kapi.machinery.StatusReason;
+import io.kapi.storage.cache.ResourceCache;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What a LIST answers when it meets stored values it cannot read, as kube 1.34's store does: without the
  * {@code AllowUnsafeMalformedObjectDeletion} gate the first one stops the list ({@code unable to transform key
- * "…"}); with it, up to {@value #MAX_CAUSES} are gathered into one {@code StoreReadError} naming each key, so
+ * "…"}); with it, up to {@value ResourceCache.Unreadable#MOST} are gathered into one {@code StoreReadError} naming each key, so
  * that an administrator can find and remove them all.
  */
 final class ListReadErrors {
-
-    /** kube's {@code corruptObjErrAggregatorFactory(100)}. */
-    static final int MAX_CAUSES = 100;
 
     private ListReadErrors() {
     }
 
     /**
      * @param errors the errors of the unreadable values met, in key order (a later one may be the too-many mark:
-     *               more than {@value #MAX_CAUSES})
+     *               more than {@value ResourceCache.Unreadable#MOST})
      * @param group the resource's group ({@code ""} for the core group)
      * @param resource the resource's plural
      */
@@ -38,7 +36,7 @@ final class ListReadErrors {
         }
         List<StatusCause> causes = new ArrayList<>();
         for (RuntimeException e : errors) {
-            if (causes.size() == MAX_CAUSES) {
+            if (causes.size() == ResourceCache.Unreadable.MOST) {
                 causes.add(new StatusCause("TooMany", "too many errors, the list is truncated", null));
                 break;
             }

@@ -228,6 +228,7 @@ public final class ResourceCache implements AutoCloseable {
      * order, at most {@link #MOST} and one more (so that the caller knows there were more).
      */
     public static final class Unreadable extends RuntimeException {
+        /** kube's {@code corruptObjErrAggregatorFactory(100)}: the most unreadable values a LIST names. */
         public static final int MOST = 100;
         private final transient List<RuntimeException> errors;
 
