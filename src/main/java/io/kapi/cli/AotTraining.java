@@ -32,6 +32,9 @@ import javax.net.ssl.TrustManagerFactory;
 public final class AotTraining {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
+    /** How long the training's load runs: long enough for the request paths to reach the optimizing compiler. */
+    private static final Duration LOAD = Duration.ofSeconds(Long.getLong("kapi.aot.loadSeconds", 12));
+    private static final int LOAD_CLIENTS = 4;
 
     private AotTraining() {
     }
@@ -47,6 +50,7 @@ public final class AotTraining {
                 System.err));
         HttpClient client = awaitReady(dir, port, server);
         exercise(client, "https://127.0.0.1:" + port);
+        load(client, "https://127.0.0.1:" + port, LOAD);
         System.exit(server.isAlive() ? 0 : 1); // the server's shutdown hook stops it; the JVM then writes the cache
     }
 
@@ -103,6 +107,53 @@ public final class AotTraining {
                 + "?watch=true&timeoutSeconds=1"), new WebSocket.Listener() { }).get(30, TimeUnit.SECONDS);
         ws.sendClose(WebSocket.NORMAL_CLOSURE, "").get(30, TimeUnit.SECONDS);
         send(client, base + cms + "/aot", "DELETE", null, null, "application/json");
+    }
+
+    /**
+     * Load as a server meets it after a start: clients in closed loops of raw {@code /version}, gets, creates,
+     * merge patches, server-side applies, lists and deletes of configmaps and pods, for {@code length}; the
+     * cache then holds these paths' profiles (JEP 515), so that a server started with it compiles them at once
+     * instead of after tens of seconds of its own load.
+     */
+    private static void load(HttpClient client, String base, Duration length) throws Exception {
+        long deadline = System.nanoTime() + length.toNanos();
+        List<Thread> clients = new java.util.ArrayList<>();
+        for (int c = 0; c < LOAD_CLIENTS; c++) {
+            int id = c;
+            clients.add(Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; System.nanoTime() < deadline; i++) {
+                        cycle(client, base, id + "-" + i);
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        for (Thread t : clients) {
+            t.join();
+        }
+    }
+
+    private static void cycle(HttpClient client, String base, String n) throws Exception {
+        String cms = base + "/api/v1/namespaces/default/configmaps";
+        String pods = base + "/api/v1/namespaces/default/pods";
+        String json = "application/json";
+        send(client, base + "/version", "GET", null, null, json);
+        send(client, cms, "POST", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"l-" + n
+                + "\",\"labels\":{\"a\":\"b\"}},\"data\":{\"k\":\"v\"}}", json, json);
+        send(client, cms + "/l-" + n, "GET", null, null, json);
+        send(client, cms + "/l-" + n, "PATCH", "{\"data\":{\"k\":\"w\"}}", "application/merge-patch+json", json);
+        send(client, cms + "/l-" + n + "?fieldManager=load&force=true", "PATCH", "{\"apiVersion\":\"v1\","
+                + "\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"l-" + n + "\"},\"data\":{\"x\":\"y\"}}",
+                "application/apply-patch+yaml", json);
+        send(client, pods, "POST", "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p-" + n
+                + "\",\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\","
+                + "\"ports\":[{\"containerPort\":80}],\"resources\":{\"requests\":{\"cpu\":\"100m\"}}}]}}", json, json);
+        send(client, pods + "/p-" + n, "GET", null, null, "application/vnd.kubernetes.protobuf,application/json");
+        send(client, cms + "?labelSelector=a%3Db&limit=50", "GET", null, null, json);
+        send(client, cms + "/l-" + n, "DELETE", null, null, json);
+        send(client, pods + "/p-" + n + "?gracePeriodSeconds=0", "DELETE", null, null, json);
     }
 
     private static void send(HttpClient client, String url, String method, String body, String contentType,

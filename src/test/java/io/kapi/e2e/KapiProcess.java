@@ -49,6 +49,7 @@ public final class KapiProcess implements AutoCloseable {
     private Path logFile;
     private int starts;
     private Duration lastStartToReady = Duration.ZERO;
+    private String javaOptions = "";
 
     /**
      * @param name names the log files ({@code NAME-1.log}, {@code NAME-2.log} after a restart, ...)
@@ -90,6 +91,15 @@ public final class KapiProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Extra JVM options for the server's next starts ({@code KAPI_JAVA_OPTS}, which {@code bin/kapi} puts last,
+     * so they override its own): benchmarks compare JVM settings on one checkout.
+     */
+    public KapiProcess withJavaOptions(String options) {
+        this.javaOptions = options;
+        return this;
+    }
+
     /** Starts the server and waits until it is ready. */
     public KapiProcess start() {
         if (process != null && process.isAlive()) {
@@ -124,6 +134,9 @@ public final class KapiProcess implements AutoCloseable {
                 .redirectOutput(logFile.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
         builder.environment().putIfAbsent("JAVA_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64");
+        if (!javaOptions.isBlank()) {
+            builder.environment().put("KAPI_JAVA_OPTS", javaOptions);
+        }
         try {
             process = builder.start();
         } catch (IOException e) {
