@@ -167,9 +167,12 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
      */
     private static void drain(InputStream body) {
         long deadline = System.nanoTime() + DRAIN_MILLIS * 1_000_000;
-        byte[] scratch = new byte[8192];
-        long left = DRAIN_BYTES;
         try {
+            if (body.read() < 0) {
+                return; // nothing left, as for almost every request: no scratch buffer to allocate and clear
+            }
+            byte[] scratch = new byte[8192];
+            long left = DRAIN_BYTES - 1;
             while (left > 0 && System.nanoTime() < deadline) {
                 int n = body.read(scratch, 0, (int) Math.min(scratch.length, left));
                 if (n < 0) {

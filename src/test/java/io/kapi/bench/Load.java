@@ -66,6 +66,11 @@ final class Load {
         return run(count, (client, i) -> client.get(path).status() == 200);
     }
 
+    /** Raw {@code GET /version} {@code count} times: the serving ceiling (TLS, HTTP/2, authentication, filters). */
+    Phase versions(int count) {
+        return run(count, (client, i) -> client.get("/version").status() == 200);
+    }
+
     /** Gets {@code count} configmaps chosen at random among {@code cm-0..cm-(existing-1)} of {@code ns}. */
     Phase gets(String ns, int existing, int count) {
         String path = "/api/v1/namespaces/" + ns + "/configmaps/cm-";

@@ -20,14 +20,15 @@ import java.util.function.ToDoubleFunction;
  * ratio of the second build to the first.
  *
  * <p>Run with {@code bench/pipeline.sh --builds=before=/path/a,after=/path/b [--backend=embedded]
- * [--clients=8] [--rounds=3] [--creates=4000] [--gets=8000] [--patches=4000] [--applies=4000]
+ * [--clients=8] [--rounds=3] [--versions=8000] [--creates=4000] [--gets=8000] [--patches=4000] [--applies=4000]
  * [--flags.NAME='--server-flag=value ...']}: a build may run twice under two names, with and without
- * some flags. {@code --warmup=N} (default 500) requests of each kind warm each fresh server up first.
+ * some flags, or with other JVM options ({@code --java.NAME='-XX:...'}, given to {@code bin/kapi} as
+ * {@code KAPI_JAVA_OPTS}: e.g. a flight recording). {@code --warmup=N} (default 500) requests of each kind warm each fresh server up first.
  */
 public final class PipelineBench {
 
-    private static final List<String> PHASES = List.of("create", "get", "merge patch", "apply");
-    private static final Map<String, String> PLURALS = Map.of(
+    private static final List<String> PHASES = List.of("version", "create", "get", "merge patch", "apply");
+    private static final Map<String, String> PLURALS = Map.of("version", "raw GET /version",
             "create", "creates", "get", "gets", "merge patch", "merge patches", "apply", "applies");
 
     private PipelineBench() {
@@ -48,6 +49,7 @@ public final class PipelineBench {
         int clients = Integer.parseInt(opts.getOrDefault("clients", "8"));
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
         Map<String, Integer> counts = Map.of(
+                "version", Integer.parseInt(opts.getOrDefault("versions", opts.getOrDefault("gets", "8000"))),
                 "create", Integer.parseInt(opts.getOrDefault("creates", "4000")),
                 "get", Integer.parseInt(opts.getOrDefault("gets", "8000")),
                 "merge patch", Integer.parseInt(opts.getOrDefault("patches", "4000")),
@@ -66,7 +68,8 @@ public final class PipelineBench {
                 if (!extra.isEmpty()) {
                     flags.addAll(List.of(extra.split("\\s+")));
                 }
-                results.get(name).add(round(name, builds.get(name), flags, clients, counts, limit, warm));
+                results.get(name).add(round(name, builds.get(name), flags, opts.getOrDefault("java." + name, ""),
+                        clients, counts, limit, warm));
             }
             order = order.reversed();
         }
@@ -75,9 +78,9 @@ public final class PipelineBench {
         System.out.println(render(results));
     }
 
-    private static Round round(String name, Path project, List<String> flags, int clients, Map<String, Integer> counts,
-                               Duration limit, int warm) {
-        try (KapiProcess kapi = new KapiProcess("pipeline-" + name, project, flags)) {
+    private static Round round(String name, Path project, List<String> flags, String javaOptions, int clients,
+                               Map<String, Integer> counts, Duration limit, int warm) {
+        try (KapiProcess kapi = new KapiProcess("pipeline-" + name, project, flags).withJavaOptions(javaOptions)) {
             kapi.start();
             List<ApiClient> pool = new ArrayList<>();
             for (int i = 0; i < clients; i++) {
@@ -94,6 +97,8 @@ public final class PipelineBench {
                 ProcessHandle server = ProcessHandle.of(kapi.serverPid()).orElseThrow();
                 Phase created = measured(server, "create", phases, cpu, () -> load.creates("bench", counts.get("create")));
                 measured(server, "get", phases, cpu, () -> load.gets("bench", created.ok(), counts.get("get")));
+                load.versions(warm);
+                measured(server, "version", phases, cpu, () -> load.versions(counts.get("version")));
                 measured(server, "merge patch", phases, cpu,
                         () -> load.patches("bench", created.ok(), counts.get("merge patch")));
                 measured(server, "apply", phases, cpu, () -> load.applies("bench", created.ok(), counts.get("apply")));

@@ -25,7 +25,43 @@ final class GoTime {
 
     /** {@code metav1.Time}: {@code 2006-01-02T15:04:05Z}. */
     static String formatTime(long seconds) {
-        return SECONDS.format(Instant.ofEpochSecond(seconds));
+        Formatted last = lastFormatted;
+        if (last.seconds() == seconds) {
+            return last.text(); // an object's timestamps are mostly one second (creation, its managed fields)
+        }
+        String text = seconds >= 0 && seconds < YEAR_10000 ? utcSeconds(seconds) : SECONDS.format(Instant.ofEpochSecond(seconds));
+        lastFormatted = new Formatted(seconds, text);
+        return text;
+    }
+
+    /** The last time {@link #formatTime} formatted. */
+    private record Formatted(long seconds, String text) {
+    }
+
+    private static volatile Formatted lastFormatted = new Formatted(Long.MIN_VALUE, "");
+
+    /** 10000-01-01T00:00:00Z: the times before it (from 1970) have four-digit years, formatted by hand. */
+    private static final long YEAR_10000 = 253_402_300_800L;
+
+    /** {@code uuuu-MM-dd'T'HH:mm:ss'Z'} for 1970-9999 without a formatter (its set-up cost more than the digits). */
+    private static String utcSeconds(long seconds) {
+        java.time.LocalDate day = java.time.LocalDate.ofEpochDay(seconds / 86_400);
+        int inDay = (int) (seconds % 86_400);
+        byte[] b = {'0', '0', '0', '0', '-', '0', '0', '-', '0', '0', 'T', '0', '0', ':', '0', '0', ':', '0', '0', 'Z'};
+        digits(b, 0, day.getYear(), 4);
+        digits(b, 5, day.getMonthValue(), 2);
+        digits(b, 8, day.getDayOfMonth(), 2);
+        digits(b, 11, inDay / 3600, 2);
+        digits(b, 14, inDay / 60 % 60, 2);
+        digits(b, 17, inDay % 60, 2);
+        return new String(b, java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private static void digits(byte[] b, int at, int value, int width) {
+        for (int i = at + width - 1; i >= at; i--) {
+            b[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
     }
 
     /** {@code metav1.MicroTime}: {@code 2006-01-02T15:04:05.000000Z}. */

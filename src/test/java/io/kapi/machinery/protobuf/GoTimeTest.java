@@ -50,4 +50,23 @@ class GoTimeTest {
         assertEquals(500_000_000, GoTime.parseTime("2023-11-14T22:13:20.5Z").getNano());
         assertThrows(IllegalArgumentException.class, () -> GoTime.parseTime("yesterday"));
     }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("times are formatted as the JDK's RFC 3339 formatter would, across 1970-9999 and at its edges")
+    void timesAsTheFormatter() {
+        java.time.format.DateTimeFormatter rfc3339 = java.time.format.DateTimeFormatter
+                .ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(java.time.ZoneOffset.UTC);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(32);
+        java.util.List<Long> samples = new java.util.ArrayList<>(java.util.List.of(0L, 59L, 86_399L, 86_400L,
+                951_782_400L, 4_107_542_400L, 253_402_300_799L, 253_402_300_800L, -1L, -62_135_596_800L));
+        for (int i = 0; i < 5_000; i++) {
+            samples.add(random.nextLong(253_402_300_800L));
+        }
+        for (long seconds : samples) {
+            assertEquals(rfc3339.format(java.time.Instant.ofEpochSecond(seconds)), GoTime.formatTime(seconds),
+                    "at " + seconds);
+            assertEquals(rfc3339.format(java.time.Instant.ofEpochSecond(seconds)), GoTime.formatTime(seconds),
+                    "again at " + seconds);
+        }
+    }
 }
