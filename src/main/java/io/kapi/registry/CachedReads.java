@@ -53,6 +53,40 @@ final class CachedReads implements ObjectReads {
         return cache.get(keys.key(namespace, name)).map(o -> o.object().deepCopy());
     }
 
+    /**
+     * As {@link #get}, without copying the cache's object. A consistent read (no {@code rv}) is served by
+     * the cache too when storage knows its revision in this process and the cache has already started:
+     * once the cache has caught up with that revision it holds what storage holds (kube-apiserver reads
+     * such a GET from etcd; the answer is the same, without decoding the value again). Anything else, and
+     * a value the cache could not read (whose error storage words as kube does), is read from storage.
+     */
+    @Override
+    public Optional<SharedObject> getShared(String namespace, String name, String rv) {
+        if (rv == null || rv.isEmpty()) {
+            if (storage.localRevision() && cache.started() && cache.awaitRevision(storage.currentRevision())) {
+                Optional<CachedObject> cached = cachedOrUnreadable(keys.key(namespace, name));
+                if (cached != null) {
+                    return cached.map(o -> new SharedObject(o.object(), o.encodings()));
+                }
+            }
+            return direct.find(namespace, name).map(o -> new SharedObject(o, null));
+        }
+        long revision = ResourceVersions.parse(rv);
+        if (revision > 0 && !cache.awaitRevision(revision)) {
+            throw StorageErrors.tooLarge(cache.tooLarge(revision));
+        }
+        return cache.get(keys.key(namespace, name)).map(o -> new SharedObject(o.object(), o.encodings()));
+    }
+
+    /** The cached object at {@code key} (empty when absent), or null when the cache holds it unreadable. */
+    private Optional<CachedObject> cachedOrUnreadable(String key) {
+        try {
+            return cache.get(key);
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
+    }
+
     @Override
     public ListResult list(String namespace, ListOptions options) {
         return list(namespace, options, true);

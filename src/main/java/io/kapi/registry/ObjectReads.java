@@ -20,6 +20,14 @@ interface ObjectReads {
     /** The object as of {@code rv} ("" the latest, "0" any, a version not older than it). */
     Optional<ObjectNode> get(String namespace, String name, String rv);
 
+    /**
+     * {@link #get}, for a caller that only reads the object (a response being encoded): it may be the
+     * watch cache's own, with its encodings. Never change it.
+     */
+    default Optional<SharedObject> getShared(String namespace, String name, String rv) {
+        return get(namespace, name, rv).map(o -> new SharedObject(o, null));
+    }
+
     /** One page of a list of {@code namespace} ("" for all); its items are the caller's. */
     ListResult list(String namespace, ListOptions options);
 

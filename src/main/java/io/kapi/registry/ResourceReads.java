@@ -107,6 +107,24 @@ final class ResourceReads {
                 page.continueToken(), page.remainingItemCount());
     }
 
+    /**
+     * {@link #get} for a response only: the watch cache's own object with its encodings when the resource is
+     * stored as served, else a private object. Never change it.
+     */
+    SharedObject getShared(String namespace, String name, String resourceVersion) {
+        try {
+            SharedObject read = reads.getShared(namespace, name, resourceVersion)
+                    .orElseThrow(() -> ApiException.notFound(gvr(), name));
+            if (!served.converts()) {
+                return read;
+            }
+            ObjectNode converted = read.encodings() == null ? served.served(read.object()) : served.servedCopy(read.object());
+            return new SharedObject(converted, null);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
+        }
+    }
+
     /** {@link #list} with items that may be the watch cache's own: read them, never change them. */
     ListResult listShared(String namespace, ListOptions options) {
         return served.converts() ? list(namespace, options) : read(namespace, options, true);

@@ -140,6 +140,16 @@ public final class ResourceStore {
     }
 
     /**
+     * {@link #get(String, String, String)} for a caller that only reads the object (a response being
+     * encoded): it may be the watch cache's own, shared with every other reader, with its encodings.
+     *
+     * @throws ApiException as {@link #get(String, String, String)}
+     */
+    public SharedObject getShared(String namespace, String name, String resourceVersion) {
+        return reads.getShared(namespace, name, resourceVersion);
+    }
+
+    /**
      * Lists a namespace (or every namespace when {@code namespace} is empty), one page at a time, with
      * kube-apiserver's resourceVersion rules (see {@link ResourceReads#list}).
      */

@@ -45,6 +45,11 @@ public final class ObservedStorage implements Storage {
     }
 
     @Override
+    public boolean localRevision() {
+        return storage.localRevision();
+    }
+
+    @Override
     public KeyValue create(String key, byte[] value) {
         return observed("create", "Create etcd3", key, () -> storage.create(key, value));
     }

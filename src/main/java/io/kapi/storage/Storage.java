@@ -56,6 +56,15 @@ public interface Storage extends AutoCloseable {
     long currentRevision();
 
     /**
+     * Whether {@link #currentRevision} is answered in this process, without a round trip (the embedded and
+     * memory stores): a consistent read may then ask it first and be served by a watch cache once the cache
+     * has caught up, instead of reading and decoding the value from storage.
+     */
+    default boolean localRevision() {
+        return false;
+    }
+
+    /**
      * Creates {@code key} if absent.
      *
      * @return the created key-value, whose create and mod revisions are the new revision

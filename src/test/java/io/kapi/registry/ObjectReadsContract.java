@@ -64,6 +64,26 @@ abstract class ObjectReadsContract {
     }
 
     @Test
+    @DisplayName("a shared get reads what a get reads: the latest write, whether or not the cache was started; NotFound after a delete")
+    void sharedGet() {
+        ObjectNode c1 = create("default", "c1", "red");
+        assertEquals(reads.get("default", "c1", ""), reads.getShared("default", "c1", "").object());
+        reads.list("default", ListOptions.ALL); // starts the watch cache, where there is one
+        for (String color : List.of("green", "blue", "white")) {
+            ObjectNode written = StoreCalls.update(f.configmaps, "default", "c1",
+                    WatchFixture.configMap("c1", Map.of("color", color)), false).object();
+            ObjectNode read = reads.getShared("default", "c1", "").object();
+            assertEquals(ObjectMeta.of(written).resourceVersion(), ObjectMeta.of(read).resourceVersion(),
+                    "a consistent get sees the write acknowledged before it");
+            assertEquals(color, read.path("metadata").path("labels").path("color").asText());
+            assertEquals(reads.get("default", "c1", ""), read);
+        }
+        assertEquals(ObjectMeta.of(c1).name(), ObjectMeta.of(reads.getShared("default", "c1", "0").object()).name());
+        StoreCalls.delete(f.configmaps, "default", "c1", DeleteOptions.DEFAULT);
+        assertEquals(404, assertThrows(ApiException.class, () -> reads.getShared("default", "c1", "")).code());
+    }
+
+    @Test
     @DisplayName("a consistent list sees every acknowledged write, selected by labels, fields and namespace")
     void consistentList() {
         create("default", "a", "red");

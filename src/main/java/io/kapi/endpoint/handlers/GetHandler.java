@@ -7,7 +7,7 @@ public record GetHandler(Codecs codecs) implements VerbHandler {
 
     @Override
     public RestResponse handle(ResourceRequest r) {
-        var object = r.store().get(r.info().namespace(), r.info().name(), r.http().param("resourceVersion"));
-        return codecs.writer().object(r.http(), r.resource(), 200, object);
+        var read = r.store().getShared(r.info().namespace(), r.info().name(), r.http().param("resourceVersion"));
+        return codecs.writer().shared(r.http(), r.resource(), 200, read);
     }
 }

@@ -18,6 +18,7 @@ import io.kapi.machinery.ApiException;
 import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.ListResult;
+import io.kapi.registry.SharedObject;
 import io.kapi.storage.cache.SharedFrames;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -35,6 +36,8 @@ public final class NegotiatedWriter implements ResponseWriter {
     private static final Set<String> TYPE_FIELDS = Set.of("apiVersion", "kind");
     /** The key of an item's protobuf message in its shared encodings. */
     private static final String PROTOBUF_ITEM = "protobuf-item:";
+    /** The key of a whole response's bytes (a GET's) in an object's shared encodings, by format. */
+    private static final String RESPONSE = "response:";
 
     private final TableConvertor tables;
     private final Clock clock;
@@ -62,6 +65,22 @@ public final class NegotiatedWriter implements ResponseWriter {
             throw notAcceptable(target);
         }
         return (status, object) -> encode(status, object, target);
+    }
+
+    /**
+     * The object as compact JSON or protobuf from the cache's encodings when it is the cache's: made by the
+     * first GET that needs that form, copied by the next (the object is the same until its next write, which
+     * makes a new cached object). Any other form converts a copy.
+     */
+    @Override
+    public RestResponse shared(RestRequest request, ApiResource resource, int status, SharedObject read) {
+        ResponseTarget target = Negotiation.forResource(request.header("Accept"), protobuf(resource));
+        if (read.encodings() == null || target.converts() || target.pretty() || target.format() == Format.YAML) {
+            return ResponseWriter.super.shared(request, resource, status, read);
+        }
+        ObjectNode object = read.object();
+        byte[] body = read.encodings().get(RESPONSE + target.format(), () -> ResponseEncoder.encode(object, target));
+        return RestResponse.bytes(status, ResponseEncoder.contentType(object, target), body);
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.ListResult;
+import io.kapi.registry.SharedObject;
 
 /**
  * Writes objects in the form the request's Accept header asks for: JSON, YAML, a
@@ -30,6 +31,14 @@ public interface ResponseWriter {
     @FunctionalInterface
     interface Negotiated {
         RestResponse object(int status, ObjectNode object);
+    }
+
+    /**
+     * One object read for this response only ({@link io.kapi.registry.ResourceStore#getShared}): the watch
+     * cache's own object, which is never changed, with its encodings; or a private one.
+     */
+    default RestResponse shared(RestRequest request, ApiResource resource, int status, SharedObject read) {
+        return object(request, resource, status, read.encodings() == null ? read.object() : read.object().deepCopy());
     }
 
     /** A page of a list; {@code typedItems}: items keep apiVersion and kind (see {@link Lists#of}). */

@@ -96,7 +96,7 @@ public final class ResourceCache implements AutoCloseable {
     }
 
     /** Whether the cache has started (listed its prefix and follows its writes). */
-    boolean started() {
+    public boolean started() {
         return started;
     }
 

@@ -57,6 +57,11 @@ final class MemoryStorage implements Storage, History, Snapshots {
     }
 
     @Override
+    public boolean localRevision() {
+        return true;
+    }
+
+    @Override
     public KeyValue create(String key, byte[] value) {
         return write(new Mutation.Create(key, value));
     }

@@ -52,6 +52,11 @@ final class RocksStorage implements Storage, History {
     }
 
     @Override
+    public boolean localRevision() {
+        return true;
+    }
+
+    @Override
     public KeyValue create(String key, byte[] value) {
         return writer.write(new Mutation.Create(key, value));
     }

@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kapi.assembly.InMemoryServer;
 import io.kapi.harness.ApiHarness;
 import io.kapi.harness.InMemoryApi;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +44,29 @@ class VerbHandlersTest {
         assertEquals(200, deleted.code());
         assertEquals("Success", deleted.body().path("status").asText());
         assertEquals(404, api.get(CMS + "/crud").code());
+    }
+
+    @Test
+    @DisplayName("a get answers the same bytes from storage and from the watch cache's kept encoding, sees each write, "
+            + "and other forms (YAML, Table, protobuf) of the same object are unaffected by the kept one")
+    void getFromKeptEncoding() {
+        api.post(CMS, cm("kept", "1"));
+        String fromStorage = api.get(CMS + "/kept").text();
+        api.get(CMS + "?labelSelector=app%3Dverbs"); // the watch cache serves configmaps from now on
+        assertEquals(fromStorage, api.get(CMS + "/kept").text(), "the encoding made from the cache");
+        assertEquals(fromStorage, api.get(CMS + "/kept").text(), "the kept encoding");
+        ApiHarness.Reply yaml = api.call(ApiHarness.ADMIN, "GET", CMS + "/kept", null, "application/yaml", "");
+        assertTrue(yaml.text().contains("k: \"1\"") || yaml.text().contains("k: '1'"), yaml.text());
+        ApiHarness.Reply table = api.call(ApiHarness.ADMIN, "GET", CMS + "/kept", null,
+                "application/json;as=Table;v=v1;g=meta.k8s.io", "");
+        assertEquals("Table", table.body().path("kind").asText(), table.text());
+        InMemoryServer.Response protobuf = api.raw("GET", CMS + "/kept",
+                Map.of("accept", List.of("application/vnd.kubernetes.protobuf")), new byte[0]);
+        assertEquals(200, protobuf.status());
+        assertEquals("k8s", new String(protobuf.body(), 0, 3, StandardCharsets.US_ASCII));
+        assertEquals(fromStorage, api.get(CMS + "/kept").text(), "the cached object was not changed by the other forms");
+        api.patch(CMS + "/kept", "application/merge-patch+json", "{\"data\":{\"k\":\"2\"}}");
+        assertEquals("2", api.get(CMS + "/kept").body().path("data").path("k").asText(), "a get sees the write before it");
     }
 
     @Test
