@@ -312,27 +312,12 @@ final class TreeWriter {
     }
 
     /**
-     * A string as protobuf writes it: its UTF-8 after its length. ASCII is copied char by char; anything
-     * else is encoded by {@link String#getBytes}, which replaces an unpaired surrogate with {@code ?} as
-     * protobuf's own fallback for such strings does.
+     * A string as protobuf writes it: its UTF-8 after its length. {@link String#getBytes} copies an ASCII
+     * string's bytes at once, and replaces an unpaired surrogate with {@code ?}, as protobuf-java's own
+     * fallback for such strings does.
      */
     private void string(String s) {
-        int n = s.length();
-        ensure(5 + n);
-        int start = pos;
-        varint32(n);
-        int p = pos;
-        byte[] b = buf;
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            if (c >= 0x80) {
-                pos = start;
-                bytes(s.getBytes(StandardCharsets.UTF_8));
-                return;
-            }
-            b[p++] = (byte) c;
-        }
-        pos = p;
+        bytes(s.getBytes(StandardCharsets.UTF_8));
     }
 
     private void bytes(byte[] b) {

@@ -46,7 +46,9 @@ import javax.net.ssl.TrustManagerFactory;
  *       to each watcher receiving its event (p50/p99), with the server's resident memory sampled meanwhile.</li>
  * </ol>
  * Run with {@code bench/watch.sh [--configmaps=10000] [--lists=50] [--watchers=100] [--creates=2000]
- * [--backend=embedded|memory] [--java-opts=-Xmx1g] [--resource=configmaps|pods] [--accept=json|protobuf]}:
+ * [--backend=embedded|memory] [--java-opts=-Xmx1g] [--resource=configmaps|pods] [--accept=json|protobuf]
+ * [--rounds=R]}: with {@code --rounds}, the watch phase runs R times without watchers and with them in
+ * turn, and reports the watchers' share of the CPU (the difference, its median);
  * {@code --resource=pods} lists and watches pods (as a ReplicaSet makes them, with resources, ports and
  * tolerations, the service account's token volume added by admission; without an owner, whom the garbage
  * collector would miss and delete them for) instead of configmaps; {@code --accept=protobuf}
@@ -118,7 +120,12 @@ public final class WatchBench {
         try {
             bench.start();
             bench.listPhase(intArg(args, "configmaps", 10_000), intArg(args, "lists", 50));
-            bench.watchPhase(intArg(args, "watchers", 100), intArg(args, "creates", 2_000));
+            int rounds = intArg(args, "rounds", 0);
+            if (rounds == 0) {
+                bench.watchPhase("bench-watch", intArg(args, "watchers", 100), intArg(args, "creates", 2_000));
+            } else {
+                bench.watchersShare(rounds, intArg(args, "watchers", 100), intArg(args, "creates", 2_000));
+            }
         } finally {
             bench.stop();
         }
@@ -237,9 +244,31 @@ public final class WatchBench {
                 (configmaps + 499) / 500, pct(paged, 50) / 1e6, pct(paged, 99) / 1e6);
     }
 
-    private void watchPhase(int watchers, int creates) throws Exception {
-        createNamespace("bench-watch");
-        String rv = Json.MAPPER.readTree(send("GET", "/api/v1/namespaces/bench-watch/" + resource, null).body())
+    /**
+     * The watchers' share of the server's CPU: {@code rounds} times, the same writes without watchers, then
+     * with them (each in its own namespace), after one round of each to warm up; the difference is what
+     * the watchers cost, apart from the writes' own CPU and its noise.
+     */
+    private void watchersShare(int rounds, int watchers, int creates) throws Exception {
+        watchPhase("bench-warm-0", 0, creates);
+        watchPhase("bench-warm-" + watchers, watchers, creates);
+        long[] share = new long[rounds];
+        for (int r = 0; r < rounds; r++) {
+            long alone = watchPhase("bench-watch-" + r + "-0", 0, creates);
+            long watched = watchPhase("bench-watch-" + r + "-" + watchers, watchers, creates);
+            share[r] = watched - alone;
+            System.out.printf("round %d: server CPU %.2f s without watchers, %.2f s with %d: watchers' share %.2f s%n",
+                    r + 1, alone / 1e3, watched / 1e3, watchers, share[r] / 1e3);
+        }
+        System.out.printf("watchers' share (%s, %d watchers, %d creates), median of %d rounds: %.2f s (%s)%n",
+                protobuf() ? "protobuf" : "JSON", watchers, creates, rounds, pct(share, 50) / 1e3,
+                Arrays.toString(Arrays.stream(share).mapToObj(v -> String.format("%.2f", v / 1e3)).toArray()));
+    }
+
+    /** One phase of writes and their watchers; returns the server's CPU time for it, in milliseconds. */
+    private long watchPhase(String namespace, int watchers, int creates) throws Exception {
+        createNamespace(namespace);
+        String rv = Json.MAPPER.readTree(send("GET", "/api/v1/namespaces/" + namespace + "/" + resource, null).body())
                 .path("metadata").path("resourceVersion").asText();
         Map<String, Long> acked = new ConcurrentHashMap<>();
         long[][] received = new long[watchers][creates];
@@ -252,7 +281,7 @@ public final class WatchBench {
             Thread.ofVirtual().start(() -> {
                 try {
                     HttpResponse<InputStream> r = clients.get(me % clients.size()).send(
-                            request("/api/v1/namespaces/bench-watch/" + resource
+                            request("/api/v1/namespaces/" + namespace + "/" + resource
                                     + "?watch=true&timeoutSeconds=600&resourceVersion=" + rv)
                                     .header("Accept", accept).build(), HttpResponse.BodyHandlers.ofInputStream());
                     connected.countDown();
@@ -289,7 +318,7 @@ public final class WatchBench {
         });
         long start = System.nanoTime();
         long cpu0 = cpuMillis();
-        createMany("bench-watch", "w-", creates, 16, acked);
+        createMany(namespace, "w-", creates, 16, acked);
         long writesDone = System.nanoTime();
         boolean all = finished.await(120, TimeUnit.SECONDS);
         long cpu = cpuMillis() - cpu0;
@@ -316,6 +345,7 @@ public final class WatchBench {
                 cpu / 1e3, protobuf() ? "protobuf" : "JSON", cpu * 1e3 / Math.max(1, delivered.get()));
         System.out.printf("  server RSS: %d MiB before the writes, %d MiB peak during, %d MiB after%n",
                 rssBefore / 1024, rssMax.get() / 1024, rssKib() / 1024);
+        return cpu;
     }
 
     private void createNamespace(String name) throws Exception {
