@@ -31,6 +31,8 @@ final class EventEncoder {
     static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
     /** The shared frames' key of the protobuf encoding of an event's object (and, with the type, of its frame). */
     private static final String PROTOBUF = "protobuf:";
+    private static final String PROTOBUF_CURRENT = PROTOBUF + "current";
+    private static final String PROTOBUF_PREVIOUS = PROTOBUF + "previous";
 
     private final ApiResource resource;
     private final ResponseTarget target;
@@ -52,13 +54,26 @@ final class EventEncoder {
         if (!target.converts() && shared != null) {
             if (target.format() == Format.PROTOBUF) {
                 // ADDED and MODIFIED carry the event's new object, DELETED its previous one
-                String which = PROTOBUF + (type.equals("DELETED") ? "previous" : "current");
+                String which = type.equals("DELETED") ? PROTOBUF_PREVIOUS : PROTOBUF_CURRENT;
                 byte[] encoded = shared.get(which, () -> ProtobufCodec.encode(object, kindOf(object)));
-                return shared.get(PROTOBUF + type, () -> ProtobufCodec.watchFrame(type, encoded));
+                return shared.get(protobufFrame(type), () -> ProtobufCodec.watchFrame(type, encoded));
             }
             return shared.get(type, () -> frame(type, object));
         }
         return frame(type, convert(object));
+    }
+
+    /**
+     * The shared frames' key of a protobuf frame of {@code type}: constants, so that each watcher of each
+     * event does not make (and hash) the key again, as JSON's, the type itself, is not.
+     */
+    private static String protobufFrame(String type) {
+        return switch (type) {
+            case "ADDED" -> "protobuf:ADDED";
+            case "MODIFIED" -> "protobuf:MODIFIED";
+            case "DELETED" -> "protobuf:DELETED";
+            default -> PROTOBUF + type;
+        };
     }
 
     /** A BOOKMARK: an empty object of the kind that only carries the resourceVersion. */

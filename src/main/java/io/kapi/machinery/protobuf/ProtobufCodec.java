@@ -106,13 +106,10 @@ public final class ProtobufCodec {
      */
     public static void normalize(ObjectNode object, GroupVersionKind gvk) {
         MessagePlan plan = MessagePlan.of(message(gvk));
-        TreeEncoder encoder = new TreeEncoder();
-        byte[] raw = new byte[encoder.size(object, plan)];
-        CodedOutputStream cos = CodedOutputStream.newInstance(raw);
+        TreeWriter writer = new TreeWriter();
+        int length = writer.write(object, plan);
         try {
-            encoder.write(object, plan, cos);
-            cos.checkNoSpaceLeft();
-            CodedInputStream in = CodedInputStream.newInstance(raw);
+            CodedInputStream in = CodedInputStream.newInstance(writer.buffer(), 0, length);
             in.setRecursionLimit(Integer.MAX_VALUE);
             DynamicMessage message = DynamicMessage.parseFrom(message(gvk), in);
             ObjectNode normal = Json.object();
@@ -212,22 +209,22 @@ public final class ProtobufCodec {
     /**
      * Encodes {@code object} as kube-apiserver writes {@code gvk} in protobuf: the envelope with
      * {@code typeMeta} from {@code gvk} and the object's message as {@code raw}. Use {@code ...List} kinds
-     * for lists and {@code v1 Status} for errors. The message is written straight from the tree (see
-     * {@link TreeEncoder}): keys the message does not know, such as {@code apiVersion}, are left out.
+     * for lists and {@code v1 Status} for errors. The message is written straight from the tree in one walk
+     * (see {@link TreeWriter}): keys the message does not know, such as {@code apiVersion}, are left out.
      *
      * @throws IllegalArgumentException if {@code gvk} is not {@link #supports supported} or a field cannot
      *         be converted (such as a time that is not RFC 3339)
      */
     public static byte[] encode(JsonNode object, GroupVersionKind gvk) {
         MessagePlan plan = MessagePlan.of(message(gvk));
-        TreeEncoder encoder = new TreeEncoder();
-        int raw = encoder.size(object, plan);
+        TreeWriter writer = new TreeWriter();
+        int raw = writer.write(object, plan);
         byte[] out = new byte[PREFIX.length + Envelope.size(gvk, raw)];
         CodedOutputStream cos = CodedOutputStream.newInstance(out);
         try {
             cos.writeRawBytes(PREFIX);
             Envelope.writeHead(gvk, raw, cos);
-            encoder.write(object, plan, cos);
+            cos.writeRawBytes(writer.buffer(), 0, raw);
             Envelope.writeTail(cos);
             cos.checkNoSpaceLeft();
         } catch (IOException e) {
@@ -254,10 +251,10 @@ public final class ProtobufCodec {
 
     /**
      * Writes a list as {@link #encode} writes {@code envelope} with {@code items} in its {@code items},
-     * the same bytes, without building the list or its encoding: each item's message is made once (or
-     * taken from {@code encodings}), measured, then written in turn to {@code out} (which it flushes, and
-     * does not close). Without encodings kept, a first pass measures every item and a second writes it, so
-     * that the list's encoding is never held whole.
+     * the same bytes, without building the list or its encoding: each item's message is made once in one
+     * walk of its tree (or taken from {@code encodings}), measured, then written in turn to {@code out}
+     * (which it flushes, and does not close). Without encodings kept, a first pass measures every item and
+     * a second writes it, so that the list's encoding is never held whole.
      *
      * @param envelope the list without items: its {@code metadata} (other keys are left out)
      * @param items the items, each an object of the list's item kind ({@code apiVersion} and {@code kind}
@@ -278,13 +275,14 @@ public final class ProtobufCodec {
         long raw = meta.isMissingNode() ? 0 : encoder.fieldSize(metadata, meta);
         byte[][] kept = encodings == ItemEncodings.NONE ? null : new byte[items.size()][];
         String itemKind = itemsField.descriptor.getMessageType().getFullName();
+        TreeWriter writer = kept == null ? null : new TreeWriter();
         for (int i = 0; i < items.size(); i++) {
             if (kept == null) {
                 raw += encoder.elementSize(itemsField, items.get(i));
             } else {
                 eachItem.accept(i);
                 JsonNode item = items.get(i);
-                byte[] message = encodings.get(i, itemKind, () -> message(item, itemsField.message()));
+                byte[] message = encodings.get(i, itemKind, () -> writer.message(item, itemsField.message()));
                 kept[i] = message;
                 raw += itemsField.tagSize + CodedOutputStream.computeByteArraySizeNoTag(message);
             }
@@ -330,20 +328,6 @@ public final class ProtobufCodec {
             one.checkNoSpaceLeft();
             out.write(scratch, 0, element);
         }
-    }
-
-    /** The message of {@code json} alone, without tag or envelope. */
-    private static byte[] message(JsonNode json, MessagePlan plan) {
-        TreeEncoder encoder = new TreeEncoder();
-        byte[] out = new byte[encoder.size(json, plan)];
-        CodedOutputStream cos = CodedOutputStream.newInstance(out);
-        try {
-            encoder.write(json, plan, cos);
-            cos.checkNoSpaceLeft();
-        } catch (IOException e) {
-            throw new IllegalStateException("writing to an array", e);
-        }
-        return out;
     }
 
     /**

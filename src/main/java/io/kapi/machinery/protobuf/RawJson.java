@@ -28,13 +28,26 @@ final class RawJson {
     private byte[] buf = new byte[256];
     private int len;
 
-    private RawJson() {
+    /** A writer whose buffer is reused by each {@link #write}; not thread-safe. */
+    RawJson() {
     }
 
     static byte[] bytes(JsonNode node) {
         RawJson out = new RawJson();
         out.value(node);
         return Arrays.copyOf(out.buf, out.len);
+    }
+
+    /** Writes the JSON of {@code node} into this writer's {@link #buffer}, from its start; returns its length. */
+    int write(JsonNode node) {
+        len = 0;
+        value(node);
+        return len;
+    }
+
+    /** The buffer {@link #write} wrote into, valid until the next call. */
+    byte[] buffer() {
+        return buf;
     }
 
     private void value(JsonNode node) {

@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * repeated LIST of the watch cache's objects, which keep their protobuf messages from the first (see
  * {@code CachedObject#encodings}); {@code protobufFirst} the first such LIST, which makes and keeps them;
  * {@code protobuf} encodes every item anew in two passes without keeping anything (items not from the
- * cache). Run by
+ * cache). The pods are compact trees, as the cache keeps them, or ordinary ones ({@code compact}). Run by
  * {@code bench/protobuf.sh}, which also prints the sizes ({@link #main}).
  */
 @State(Scope.Benchmark)
@@ -102,6 +102,13 @@ public class ListEncodeBenchmark {
     @Param({"true", "false"})
     public boolean managedFields;
 
+    /**
+     * Whether the pods are trees as the watch cache keeps them ({@link Json#COMPACT_READER}: each object's
+     * fields in one array) or ordinary trees (a {@code LinkedHashMap} per object), as a request body is.
+     */
+    @Param({"true", "false"})
+    public boolean compact;
+
     private List<ObjectNode> items;
     private ObjectNode envelope;
     private ProtobufCodec.ItemEncodings kept;
@@ -111,6 +118,13 @@ public class ListEncodeBenchmark {
         items = pods(pods);
         if (!managedFields) {
             items.forEach(p -> ((ObjectNode) p.get("metadata")).remove("managedFields"));
+        }
+        if (compact) {
+            List<ObjectNode> kept = new ArrayList<>(items.size());
+            for (ObjectNode p : items) {
+                kept.add((ObjectNode) Json.COMPACT_READER.readTree(p.toString()));
+            }
+            items = kept;
         }
         byte[][] messages = new byte[items.size()][];
         kept = (index, kind, encoder) -> {

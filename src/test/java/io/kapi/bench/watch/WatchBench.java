@@ -46,7 +46,10 @@ import javax.net.ssl.TrustManagerFactory;
  *       to each watcher receiving its event (p50/p99), with the server's resident memory sampled meanwhile.</li>
  * </ol>
  * Run with {@code bench/watch.sh [--configmaps=10000] [--lists=50] [--watchers=100] [--creates=2000]
- * [--backend=embedded|memory] [--java-opts=-Xmx1g] [--resource=configmaps|pods] [--accept=json|protobuf]}:
+ * [--backend=embedded|memory] [--java-opts=-Xmx1g] [--resource=configmaps|pods] [--accept=json|protobuf]
+ * [--rounds=R]}: with {@code --rounds}, the watch phase runs R times without watchers, with JSON watchers
+ * and with protobuf watchers in turn, and reports each encoding's watchers' share of the CPU (the
+ * difference, its median), whatever {@code --accept} says;
  * {@code --resource=pods} lists and watches pods (as a ReplicaSet makes them, with resources, ports and
  * tolerations, the service account's token volume added by admission; without an owner, whom the garbage
  * collector would miss and delete them for) instead of configmaps; {@code --accept=protobuf}
@@ -118,7 +121,13 @@ public final class WatchBench {
         try {
             bench.start();
             bench.listPhase(intArg(args, "configmaps", 10_000), intArg(args, "lists", 50));
-            bench.watchPhase(intArg(args, "watchers", 100), intArg(args, "creates", 2_000));
+            int rounds = intArg(args, "rounds", 0);
+            if (rounds == 0) {
+                bench.watchPhase("bench-watch", intArg(args, "watchers", 100), intArg(args, "creates", 2_000),
+                        bench.protobuf());
+            } else {
+                bench.watchersShare(rounds, intArg(args, "watchers", 100), intArg(args, "creates", 2_000));
+            }
         } finally {
             bench.stop();
         }
@@ -237,9 +246,45 @@ public final class WatchBench {
                 (configmaps + 499) / 500, pct(paged, 50) / 1e6, pct(paged, 99) / 1e6);
     }
 
-    private void watchPhase(int watchers, int creates) throws Exception {
-        createNamespace("bench-watch");
-        String rv = Json.MAPPER.readTree(send("GET", "/api/v1/namespaces/bench-watch/" + resource, null).body())
+    /**
+     * The watchers' share of the server's CPU in each encoding, side by side in one server: {@code rounds}
+     * times the same writes without watchers, with JSON watchers and with protobuf watchers (each in its
+     * own namespace; the order reversed every other round, so that neither gains from the server warming
+     * up), after one round to warm up. A watcher's share is its phase's CPU minus that of the round's
+     * phase without watchers: the writes' own CPU, and much of its noise, cancel.
+     */
+    private void watchersShare(int rounds, int watchers, int creates) throws Exception {
+        for (int kind = 0; kind < 3; kind++) {
+            watchPhase("bench-warm-" + kind, kind == 0 ? 0 : watchers, creates, kind == 2);
+        }
+        long[][] share = new long[2][rounds];
+        for (int r = 0; r < rounds; r++) {
+            long[] cpu = new long[3];
+            for (int k = 0; k < 3; k++) {
+                int kind = r % 2 == 0 ? k : 2 - k;
+                cpu[kind] = watchPhase("bench-watch-" + r + "-" + kind, kind == 0 ? 0 : watchers, creates, kind == 2);
+            }
+            share[0][r] = cpu[1] - cpu[0];
+            share[1][r] = cpu[2] - cpu[0];
+            System.out.printf("round %d: server CPU %.2f s without watchers; %d watchers' share: JSON %.2f s, protobuf %.2f s%n",
+                    r + 1, cpu[0] / 1e3, watchers, share[0][r] / 1e3, share[1][r] / 1e3);
+        }
+        double json = pct(share[0], 50) / 1e3;
+        double protobuf = pct(share[1], 50) / 1e3;
+        System.out.printf("watchers' share (%d watchers of %d %s creates), median of %d rounds: JSON %.2f s %s, "
+                + "protobuf %.2f s %s (%.2f x)%n", watchers, creates, resource, rounds, json, seconds(share[0]),
+                protobuf, seconds(share[1]), protobuf / json);
+    }
+
+    private static String seconds(long[] millis) {
+        return Arrays.toString(Arrays.stream(millis).mapToObj(v -> String.format("%.2f", v / 1e3)).toArray());
+    }
+
+    /** One phase of writes and their watchers; returns the server's CPU time for it, in milliseconds. */
+    private long watchPhase(String namespace, int watchers, int creates, boolean protobuf) throws Exception {
+        String accept = protobuf ? PROTOBUF + ", application/json" : "application/json";
+        createNamespace(namespace);
+        String rv = Json.MAPPER.readTree(send("GET", "/api/v1/namespaces/" + namespace + "/" + resource, null).body())
                 .path("metadata").path("resourceVersion").asText();
         Map<String, Long> acked = new ConcurrentHashMap<>();
         long[][] received = new long[watchers][creates];
@@ -252,11 +297,11 @@ public final class WatchBench {
             Thread.ofVirtual().start(() -> {
                 try {
                     HttpResponse<InputStream> r = clients.get(me % clients.size()).send(
-                            request("/api/v1/namespaces/bench-watch/" + resource
+                            request("/api/v1/namespaces/" + namespace + "/" + resource
                                     + "?watch=true&timeoutSeconds=600&resourceVersion=" + rv)
                                     .header("Accept", accept).build(), HttpResponse.BodyHandlers.ofInputStream());
                     connected.countDown();
-                    Events events = protobuf() ? new ProtobufEvents(r.body()) : new JsonEvents(r.body());
+                    Events events = protobuf ? new ProtobufEvents(r.body()) : new JsonEvents(r.body());
                     try (events) {
                         for (int n = 0; n < creates; n++) {
                             int index = events.next();
@@ -289,7 +334,7 @@ public final class WatchBench {
         });
         long start = System.nanoTime();
         long cpu0 = cpuMillis();
-        createMany("bench-watch", "w-", creates, 16, acked);
+        createMany(namespace, "w-", creates, 16, acked);
         long writesDone = System.nanoTime();
         boolean all = finished.await(120, TimeUnit.SECONDS);
         long cpu = cpuMillis() - cpu0;
@@ -308,14 +353,17 @@ public final class WatchBench {
         System.out.printf("watch %s: %d watchers, %d creates by 16 writers in %.2f s (%.0f writes/s)%n", resource,
                 watchers, creates,
                 (writesDone - start) / 1e9, creates / ((writesDone - start) / 1e9));
-        System.out.printf("  delivered %d of %d events%s in %.2f s: %.0f events/s%n", delivered.get(),
-                (long) watchers * creates, all ? "" : " (TIMED OUT)", seconds, delivered.get() / seconds);
-        System.out.printf("  write acknowledged -> event received: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
-                pct(latency, 50) / 1e6, pct(latency, 99) / 1e6, pct(latency, 100) / 1e6);
+        if (watchers > 0) {
+            System.out.printf("  delivered %d of %d events%s in %.2f s: %.0f events/s%n", delivered.get(),
+                    (long) watchers * creates, all ? "" : " (TIMED OUT)", seconds, delivered.get() / seconds);
+            System.out.printf("  write acknowledged -> event received: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+                    pct(latency, 50) / 1e6, pct(latency, 99) / 1e6, pct(latency, 100) / 1e6);
+        }
         System.out.printf("  server CPU %.1f s for the writes and their %s events (%.1f µs per event delivered)%n",
-                cpu / 1e3, protobuf() ? "protobuf" : "JSON", cpu * 1e3 / Math.max(1, delivered.get()));
+                cpu / 1e3, protobuf ? "protobuf" : "JSON", cpu * 1e3 / Math.max(1, delivered.get()));
         System.out.printf("  server RSS: %d MiB before the writes, %d MiB peak during, %d MiB after%n",
                 rssBefore / 1024, rssMax.get() / 1024, rssKib() / 1024);
+        return cpu;
     }
 
     private void createNamespace(String name) throws Exception {
