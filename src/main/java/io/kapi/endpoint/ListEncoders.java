@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Where large LIST responses are encoded: a list of at least {@link #LARGE_ITEMS} items is written by one of
@@ -21,8 +22,9 @@ import java.util.concurrent.TimeoutException;
  * thread waited up to 1.7 s for a carrier although the encoders yield every 64 items. On platform threads
  * the encoding is preempted by the operating system, and the carriers stay free for everything else.
  * Smaller lists are written where they are. A list whose turn does not come within the longest wait (10 s
- * by default; encoders held by clients that do not read) is written by its own thread: the encoders shape
- * load, they never refuse or starve a request. Thread-safe.
+ * by default; encoders held by clients that do not read) is written by a platform thread of its own: the
+ * encoders shape load, they never refuse or starve a request; how many lists run at once is API Priority and
+ * Fairness's to say (their seats). Thread-safe.
  */
 public final class ListEncoders implements AutoCloseable {
 
@@ -75,7 +77,7 @@ public final class ListEncoders implements AutoCloseable {
                 turn.get(maxWaitNanos, TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
                 if (turn.cancel(false)) {
-                    writing.write(); // its turn never came: written here, as any other response
+                    writeOwnThread(writing); // its turn never came
                     return;
                 }
                 turn.get();
@@ -91,6 +93,40 @@ public final class ListEncoders implements AutoCloseable {
                 case Error error -> throw error;
                 default -> throw new IOException(e.getCause());
             }
+        }
+    }
+
+    /**
+     * Writes a large list whose turn did not come by a platform thread of its own (here when the caller is
+     * one), never on a virtual thread's carrier: under a LIST flood on two cores, the lists that had waited
+     * 10 s were encoded on the carriers, which then ran nothing else for seconds (exempt requests too).
+     */
+    private static void writeOwnThread(Writing writing) throws IOException {
+        if (!Thread.currentThread().isVirtual()) {
+            writing.write();
+            return;
+        }
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread writer = Thread.ofPlatform().daemon().name("kapi-list-encoder-late").start(() -> {
+            try {
+                writing.write();
+            } catch (IOException | RuntimeException | Error e) {
+                failed.set(e);
+            }
+        });
+        try {
+            writer.join();
+        } catch (InterruptedException e) {
+            writer.interrupt();
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while a list was being written");
+        }
+        switch (failed.get()) {
+            case null -> { }
+            case IOException io -> throw io;
+            case RuntimeException r -> throw r;
+            case Error error -> throw error;
+            default -> throw new IOException(failed.get());
         }
     }
 

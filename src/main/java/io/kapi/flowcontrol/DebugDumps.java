@@ -93,7 +93,7 @@ final class DebugDumps implements RestHandler {
                 for (Waiter w : q.waiting) {
                     initial += w.estimate.initialSeats();
                     max += w.estimate.maxSeats();
-                    work += w.seats * QueueSet.EXPECTED_SECONDS;
+                    work += w.seats * QueueSet.ESTIMATED_SECONDS;
                 }
                 rows.add(List.of(l.config.name(), Integer.toString(i), Integer.toString(q.waiting.size()),
                         Integer.toString(q.executing), Integer.toString(q.seatsInUse), seatSeconds(q.nextDispatch),

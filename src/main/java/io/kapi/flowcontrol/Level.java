@@ -13,6 +13,8 @@ final class Level {
     int lendable;
     /** seats it may borrow beyond its nominal ones */
     int borrowingLimit;
+    /** the most seats one request takes (kube's max seats of the level) */
+    int maxSeats = WorkEstimator.MAX_SEATS;
     /** null for an exempt level or one that rejects what cannot run at once */
     QueueSet queues;
     boolean quiescing;

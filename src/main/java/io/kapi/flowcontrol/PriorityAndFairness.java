@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * request ends, first come first served.
  *
  * <p><b>Seats.</b> A request takes the seats its work estimate says (a large LIST several), at most
- * its level's nominal seats, so that it can always run once the level is idle. A write's extra seats
+ * its level's max seats (kube's: 15 % of its nominal seats, at most nominal over hand size, 1 to 10;
+ * never beyond its nominal seats, so that it can always run once the level is idle). A write's extra seats
  * for its watch fan-out are held for the estimate's additional latency after it finishes.
  *
  * <p>The configuration is replaced whole ({@link #configure}); a level that is gone stops taking
@@ -42,6 +43,8 @@ public final class PriorityAndFairness implements FlowControl {
 
     private final int serverSeats;
     private final WorkEstimator estimator;
+    /** the clock of fair queuing: its progress meter and the requests' service times */
+    private final java.util.function.LongSupplier nanoTime;
     private final RetryAfter retryAfter = new RetryAfter(() -> System.currentTimeMillis() / 1000);
     private final ReentrantLock lock = new ReentrantLock();
     /** every level with state: the configured ones, then quiescing ones until they are idle */
@@ -65,8 +68,14 @@ public final class PriorityAndFairness implements FlowControl {
      * @param counts the watch cache's counts, for work estimates
      */
     public PriorityAndFairness(int serverSeats, ObjectCounts counts) {
+        this(serverSeats, counts, System::nanoTime);
+    }
+
+    /** @param nanoTime the clock of fair queuing (tests stop it) */
+    PriorityAndFairness(int serverSeats, ObjectCounts counts, java.util.function.LongSupplier nanoTime) {
         this.serverSeats = Math.max(1, serverSeats);
         this.estimator = new WorkEstimator(counts);
+        this.nanoTime = nanoTime;
         configure(List.of(), List.of());
     }
 
@@ -148,7 +157,7 @@ public final class PriorityAndFairness implements FlowControl {
             return;
         }
         if (level.queues == null || old.queues() != pl.queues() || old.handSize() != pl.handSize()) {
-            QueueSet fresh = new QueueSet(pl.queues());
+            QueueSet fresh = new QueueSet(pl.queues(), nanoTime);
             if (level.queues != null) {
                 for (QueueSet.Queue q : level.queues.queues) {
                     for (Waiter w : List.copyOf(q.waiting)) {
@@ -176,6 +185,7 @@ public final class PriorityAndFairness implements FlowControl {
             level.lendable = (int) Math.round(level.nominal * pl.lendablePercent() / 100.0);
             level.borrowingLimit = pl.borrowingLimitPercent() < 0 ? serverSeats
                     : (int) Math.round(level.nominal * pl.borrowingLimitPercent() / 100.0);
+            level.maxSeats = maxSeats(level.nominal, pl);
             if (!pl.exempt()) {
                 pool += level.lendable;
             }
@@ -186,6 +196,19 @@ public final class PriorityAndFairness implements FlowControl {
                 poolUsed += level.excess();
             }
         }
+    }
+
+    /**
+     * kube's max seats of a request at a level: 15 % of its nominal seats, at most its nominal seats over
+     * its hand size (so that one flow's widest requests cannot fill the level), at least 1, at most the
+     * estimator's 10; a level without queues takes up to 10, within its nominal seats.
+     */
+    static int maxSeats(int nominal, PriorityLevel pl) {
+        int max = WorkEstimator.MAX_SEATS;
+        if (pl.queues() > 0 && pl.handSize() > 0) {
+            max = Math.min(max, Math.max(1, Math.min((int) Math.ceil(0.15 * nominal), nominal / pl.handSize())));
+        }
+        return Math.max(1, Math.min(max, nominal));
     }
 
     @Override
@@ -218,7 +241,7 @@ public final class PriorityAndFairness implements FlowControl {
         WorkEstimate estimate = estimator.estimate(context.info(), query);
         lock.lock();
         try {
-            int seats = Math.min(estimate.maxSeats(), Math.max(1, level.nominal));
+            int seats = Math.min(estimate.maxSeats(), level.maxSeats);
             Waiter w = new Waiter(match, level, estimate, seats, context.info(), user.name(), lock.newCondition());
             if (level.queues == null) {
                 if (fits(level, seats)) {
@@ -227,6 +250,7 @@ public final class PriorityAndFairness implements FlowControl {
                 }
                 return rejected(classification, w, "concurrency-limit");
             }
+            level.queues.sync(currentLimit(level));
             if (!level.queues.enqueue(w, level.config.handSize(), level.config.queueLengthLimit())) {
                 return rejected(classification, w, "queue-full");
             }
@@ -242,6 +266,7 @@ public final class PriorityAndFairness implements FlowControl {
             while (w.state == Waiter.State.WAITING) {
                 long nanos = java.time.Duration.between(Instant.now(), waitUntil).toNanos();
                 if (nanos <= 0) {
+                    w.queueSet.sync(currentLimit(w.level));
                     w.queueSet.remove(w);
                     w.level.timedOut++;
                     return rejected(classification, w, "time-out");
@@ -251,6 +276,7 @@ public final class PriorityAndFairness implements FlowControl {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             if (w.state == Waiter.State.WAITING) {
+                w.queueSet.sync(currentLimit(w.level));
                 w.queueSet.remove(w);
                 w.level.cancelled++;
                 return rejected(classification, w, "cancelled");
@@ -338,13 +364,16 @@ public final class PriorityAndFairness implements FlowControl {
         level.dispatched++;
         level.running(w.match.schema().name(), 1, w.seats);
         w.state = Waiter.State.EXECUTING;
-        w.startNanos = System.nanoTime();
+        w.startNanos = nanoTime.getAsLong();
     }
 
     private void finish(Waiter w) {
         lock.lock();
         try {
             Level level = w.level;
+            if (w.queueSet != null) {
+                w.queueSet.sync(currentLimit(level));
+            }
             if (!level.config.exempt()) {
                 poolUsed -= level.excess();
                 level.seatsInUse -= w.seats;
@@ -354,7 +383,7 @@ public final class PriorityAndFairness implements FlowControl {
             level.running(w.match.schema().name(), -1, -w.seats);
             w.state = Waiter.State.DONE;
             if (w.queueSet != null) {
-                w.queueSet.finished(w, (System.nanoTime() - w.startNanos) / 1e9);
+                w.queueSet.finished(w, (nanoTime.getAsLong() - w.startNanos) / 1e9);
             }
             dispatchAll();
             dropIdleQuiescing();
@@ -380,6 +409,7 @@ public final class PriorityAndFairness implements FlowControl {
         if (level.queues == null) {
             return;
         }
+        level.queues.sync(currentLimit(level));
         Waiter next;
         while ((next = level.queues.next()) != null && fits(level, next.seats)) {
             level.queues.dispatch(next);

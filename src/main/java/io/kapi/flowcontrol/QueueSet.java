@@ -3,39 +3,76 @@ package io.kapi.flowcontrol;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
- * The queues of one priority level, with fair queuing between them (start-time fair queuing on
- * seat-seconds, the idea of kube's {@code queueset}): each queue has a virtual dispatch time; the next
- * request to run is the head of the non-empty queue whose time is earliest; dispatching charges the
- * queue its seats × an expected duration (10 ms), and a request that ran longer is charged its real
- * seat-seconds when it finishes (never less: short requests are charged alike, so a flow of many tiny
- * requests does not win on measuring noise). A queue that was idle starts at the current virtual time, so idleness earns no
- * credit. Flows reach queues by shuffle sharding: a request goes to the shortest queue of its flow's
- * hand. Not thread-safe: the dispatcher's lock guards it.
+ * The queues of one priority level, with kube's fair queuing for server requests ({@code queueset}):
+ * a progress meter R (seat-seconds per queue) advances with real time at the rate each non-empty
+ * queue would be served if the level's seats were shared equally, {@code min(seats asked, limit) /
+ * active queues}; a queue that was idle starts at the current R, so idleness earns no credit; the next
+ * request to run is the head of the queue whose virtual finish (its next dispatch R plus the head's
+ * seats × {@value #ESTIMATED_SECONDS} s) is earliest, ties going round robin; dispatching advances the
+ * queue by those seat-seconds and finishing corrects it by the real ones; a queue is never put before
+ * its head's arrival R (kube's anti-windup).
+ *
+ * <p>So a flow that holds many seats for long (a LIST flood) runs ahead of R and waits, and a flow that
+ * asks little (a few GETs) arrives at R and is served first whenever seats free. (The previous virtual
+ * time jumped to the start of whatever was dispatched, so a GET arriving at an idle queue tied with the
+ * flood's queues and waited behind a wide LIST that did not fit.) Flows reach queues by shuffle
+ * sharding: a request goes to the shortest queue of its flow's hand. Not thread-safe: the dispatcher's
+ * lock guards it, and {@link #sync} must run before the queues change.
  */
 final class QueueSet {
 
-    /** The expected duration (seconds) charged at dispatch, before the real one is known. */
-    static final double EXPECTED_SECONDS = 0.01;
+    /** kube's estimated service duration G (seconds): what a seat is charged at dispatch, before the real time is known. */
+    static final double ESTIMATED_SECONDS = 0.003;
 
     static final class Queue {
         final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
         int executing;
         int seatsInUse;
         int waitingSeats;
+        /** R at which its head may start (kube's nextDispatchR), in seat-seconds */
         double nextDispatch;
     }
 
     final List<Queue> queues;
-    private double virtualTime;
+    private final LongSupplier nanoTime;
+    private double currentR;
+    private long lastNanos;
+    private int robin = -1;
+    /** queues with requests waiting or executing */
+    private int active;
+    /** seats of the requests waiting or executing */
+    private long asked;
 
     QueueSet(int count) {
+        this(count, System::nanoTime);
+    }
+
+    QueueSet(int count, LongSupplier nanoTime) {
         List<Queue> made = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             made.add(new Queue());
         }
         this.queues = List.copyOf(made);
+        this.nanoTime = nanoTime;
+        this.lastNanos = nanoTime.getAsLong();
+    }
+
+    /**
+     * Advances R to now, as the queues have been since the last call: by {@code min(seats asked, limit) /
+     * active queues} per second.
+     *
+     * @param limit the seats the level may use now
+     */
+    void sync(int limit) {
+        long now = nanoTime.getAsLong();
+        double seconds = (now - lastNanos) / 1e9;
+        lastNanos = now;
+        if (active > 0 && seconds > 0) {
+            currentR += Math.min(asked, Math.max(1, limit)) * seconds / active;
+        }
     }
 
     /** Adds a request to the shortest queue of its hand; false when that queue holds {@code lengthLimit} already. */
@@ -51,14 +88,22 @@ final class QueueSet {
         if (q.waiting.size() >= lengthLimit) {
             return false;
         }
-        if (q.waiting.isEmpty() && q.executing == 0) {
-            q.nextDispatch = Math.max(q.nextDispatch, virtualTime);
+        if (idle(q)) {
+            q.nextDispatch = currentR;
+            active++;
         }
+        asked += w.seats;
+        w.arrivalR = currentR;
         q.waiting.addLast(w);
         q.waitingSeats += w.seats;
         w.queue = best;
         w.queueSet = this;
+        bound(q);
         return true;
+    }
+
+    private static boolean idle(Queue q) {
+        return q.waiting.isEmpty() && q.executing == 0;
     }
 
     private static int load(Queue q) {
@@ -67,9 +112,14 @@ final class QueueSet {
 
     /** The request fair queuing runs next, still queued; null when none waits. */
     Waiter next() {
+        int n = queues.size();
+        double min = Double.MAX_VALUE;
         Queue best = null;
-        for (Queue q : queues) {
-            if (!q.waiting.isEmpty() && (best == null || q.nextDispatch < best.nextDispatch)) {
+        for (int i = 1; i <= n; i++) {
+            Queue q = queues.get(Math.floorMod(robin + i, n));
+            Waiter head = q.waiting.peekFirst();
+            if (head != null && q.nextDispatch + head.seats * ESTIMATED_SECONDS < min) {
+                min = q.nextDispatch + head.seats * ESTIMATED_SECONDS;
                 best = q;
             }
         }
@@ -81,11 +131,11 @@ final class QueueSet {
         Queue q = queues.get(w.queue);
         q.waiting.remove(w);
         q.waitingSeats -= w.seats;
-        virtualTime = Math.max(virtualTime, q.nextDispatch);
-        w.charged = w.seats * EXPECTED_SECONDS;
-        q.nextDispatch += w.charged;
+        q.nextDispatch += w.seats * ESTIMATED_SECONDS;
         q.executing++;
         q.seatsInUse += w.seats;
+        robin = w.queue;
+        bound(q);
     }
 
     /** Takes a request that gave up waiting off its queue. */
@@ -93,15 +143,29 @@ final class QueueSet {
         Queue q = queues.get(w.queue);
         if (q.waiting.remove(w)) {
             q.waitingSeats -= w.seats;
+            asked -= w.seats;
+            active -= idle(q) ? 1 : 0;
+            bound(q);
         }
     }
 
-    /** A dispatched request finished after {@code seconds}: its queue pays its real seat-seconds. */
+    /** A dispatched request finished after {@code seconds}: its queue is charged its real seat-seconds. */
     void finished(Waiter w, double seconds) {
         Queue q = queues.get(w.queue);
         q.executing--;
         q.seatsInUse -= w.seats;
-        q.nextDispatch += Math.max(0, w.seats * seconds - w.charged);
+        asked -= w.seats;
+        active -= idle(q) ? 1 : 0;
+        q.nextDispatch += w.seats * (seconds - ESTIMATED_SECONDS);
+        bound(q);
+    }
+
+    /** kube's anti-windup: a queue's dispatch R never precedes its head's arrival R. */
+    private static void bound(Queue q) {
+        Waiter head = q.waiting.peekFirst();
+        if (head != null && q.nextDispatch < head.arrivalR) {
+            q.nextDispatch = head.arrivalR;
+        }
     }
 
     int waiting() {
@@ -112,7 +176,8 @@ final class QueueSet {
         return n;
     }
 
-    double virtualTime() {
-        return virtualTime;
+    /** R now (as of the last {@link #sync}). */
+    double currentR() {
+        return currentR;
     }
 }

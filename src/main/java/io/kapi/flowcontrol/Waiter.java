@@ -25,8 +25,8 @@ final class Waiter {
     QueueSet queueSet;
     int queue = -1;
     long startNanos;
-    /** the virtual seat-seconds its queue was charged at dispatch, corrected when it finishes */
-    double charged;
+    /** its queue set's progress meter R when it was queued (seat-seconds) */
+    double arrivalR;
 
     Waiter(Classifier.Match match, Level level, WorkEstimate estimate, int seats, RequestInfo info, String user,
            Condition ready) {

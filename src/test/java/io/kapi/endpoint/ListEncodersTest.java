@@ -78,4 +78,45 @@ class ListEncodersTest {
             first.join();
         }
     }
+
+    @Test
+    @DisplayName("a large list of a request's virtual thread whose turn does not come is written by a platform thread, not on a carrier")
+    void lateTurnOffCarrier() throws Exception {
+        try (ListEncoders encoders = new ListEncoders(1, Duration.ofMillis(100))) {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch firstWriting = new CountDownLatch(1);
+            Thread first = Thread.ofVirtual().start(() -> {
+                try {
+                    encoders.encode(5_000, () -> {
+                        firstWriting.countDown();
+                        try {
+                            release.await(10, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    });
+                } catch (IOException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            assertTrue(firstWriting.await(5, TimeUnit.SECONDS));
+            AtomicReference<Thread> writer = new AtomicReference<>();
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread request = Thread.ofVirtual().start(() -> {
+                try {
+                    encoders.encode(5_000, () -> writer.set(Thread.currentThread()));
+                    encoders.encode(5_000, () -> {
+                        throw new IOException("client gone");
+                    });
+                } catch (IOException e) {
+                    failed.set(e);
+                }
+            });
+            request.join(5_000);
+            assertFalse(writer.get().isVirtual(), "written by " + writer.get());
+            assertEquals("client gone", failed.get().getMessage(), "its failure reaches the request");
+            release.countDown();
+            first.join();
+        }
+    }
 }

@@ -19,6 +19,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -137,7 +139,8 @@ class DispatchTest {
     @Test
     @DisplayName("two flows queued in one level (a queue each: hands of one) are served alternately, however many each queued first")
     void fairQueuing() throws Exception {
-        PriorityAndFairness apf = new PriorityAndFairness(600, ObjectCounts.NONE);
+        // fair queuing's clock stands still: the twelve arrive at the same progress R, as if at once
+        PriorityAndFairness apf = new PriorityAndFairness(600, ObjectCounts.NONE, () -> 0L);
         apf.configure(List.of(ClassifierTest.schema("all", 500, "pl", "ByUser", EVERYONE)),
                 List.of(queuing("pl", 1, 64, 1, 50), rejecting("catch-all", 599, 0, 0)));
         Admission holder = admit(apf, request("holder", "g"));
@@ -161,6 +164,71 @@ class DispatchTest {
             lead += user.equals("x") ? 1 : -1;
             assertTrue(Math.abs(lead) <= 1, "order " + order);
         }
+    }
+
+    @Test
+    @DisplayName("a light flow arriving while wide LISTs of other flows fill the level takes the next free seat, "
+            + "before a LIST queued earlier by a flow that used more than its share")
+    void lightFlowBeforeFlood() throws Exception {
+        // 100 seats (shares 100 of 600), no borrowing; a LIST of configmaps costs 10 seats, a GET 1
+        AtomicLong clock = new AtomicLong();
+        ObjectCounts counts = (g, v, r) -> r.equals("configmaps") ? new ObjectCounts.Counts(1000, 0) : null;
+        PriorityAndFairness apf = new PriorityAndFairness(600, counts, clock::get);
+        apf.configure(List.of(ClassifierTest.schema("all", 500, "pl", "ByUser", EVERYONE)),
+                List.of(queuing("pl", 100, 64, 1, 50), rejecting("catch-all", 500, 0, 0)));
+        List<Admission> a1 = new ArrayList<>();
+        List<Admission> a2 = new ArrayList<>();
+        List<Admission> c = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            a1.add(assertInstanceOf(Admission.Admitted.class, admit(apf, list("a1"))));
+        }
+        for (int i = 0; i < 4; i++) {
+            a2.add(assertInstanceOf(Admission.Admitted.class, admit(apf, list("a2"))));
+        }
+        for (int i = 0; i < 10; i++) {
+            c.add(assertInstanceOf(Admission.Admitted.class, admit(apf, request("c", "g"))));
+        }
+        // the level is full; a2 runs a LIST for a second, then queues another, which takes its seats back
+        clock.addAndGet(Duration.ofSeconds(1).toNanos());
+        CompletableFuture<Admission> a2Next = CompletableFuture.supplyAsync(() -> admit(apf, list("a2")), threads);
+        awaitWaiting(apf, "pl", 1);
+        release(a2.removeFirst());
+        a2.add(a2Next.get());
+        // a1, which ran five LISTs a second, and the light flow b queue; one GET of c ends: one seat frees
+        CompletableFuture<Admission> a1Next = CompletableFuture.supplyAsync(() -> admit(apf, list("a1")), threads);
+        awaitWaiting(apf, "pl", 1);
+        CompletableFuture<Admission> b = CompletableFuture.supplyAsync(() -> admit(apf, request("b", "g")), threads);
+        awaitWaiting(apf, "pl", 2);
+        release(c.removeFirst());
+        Admission light = b.get(2, TimeUnit.SECONDS);
+        assertInstanceOf(Admission.Admitted.class, light, "the GET takes the free seat");
+        assertTrue(!a1Next.isDone(), "the LIST still waits for 10 seats");
+        release(light);
+        a1.forEach(DispatchTest::release);
+        assertInstanceOf(Admission.Admitted.class, a1Next.get());
+        release(a1Next.get());
+        a2.forEach(DispatchTest::release);
+        c.forEach(DispatchTest::release);
+    }
+
+    static RequestContext list(String user) {
+        RequestInfo info = RequestInfo.parse("GET", "/api/v1/namespaces/n/configmaps", Map.of());
+        return RequestContext.of(info, null, null, "test").withUser(new UserInfo(user, "", List.of("g", "system:authenticated")));
+    }
+
+    @Test
+    @DisplayName("kube's max seats of a level: 15 % of its nominal seats, at most nominal over hand size, 1 to 10")
+    void maxSeats() {
+        // kube's Test_GetMaxSeats cases (nominal, hand size, max seats)
+        int[][] cases = {{5, 6, 1}, {10, 6, 1}, {15, 6, 2}, {20, 6, 3}, {35, 6, 5}, {100, 6, 10}, {10, 1, 2}, {100, 20, 5}};
+        for (int[] c : cases) {
+            assertEquals(c[2], PriorityAndFairness.maxSeats(c[0], queuing("pl", 1, 64, c[1], 50)),
+                    "nominal " + c[0] + ", hand size " + c[1]);
+        }
+        // the suggested global-default: 49 seats of 600, hands of 6
+        assertEquals(8, PriorityAndFairness.maxSeats(49, queuing("global-default", 20, 128, 6, 50)));
+        assertEquals(10, PriorityAndFairness.maxSeats(100, rejecting("pl", 1, 0, 0)), "no queues: the estimator's 10");
+        assertEquals(3, PriorityAndFairness.maxSeats(3, rejecting("pl", 1, 0, 0)), "never beyond its nominal seats");
     }
 
     @Test
