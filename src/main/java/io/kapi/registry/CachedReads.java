@@ -55,15 +55,17 @@ final class CachedReads implements ObjectReads {
 
     /**
      * As {@link #get}, without copying the cache's object. A consistent read (no {@code rv}) is served by
-     * the cache too when storage knows its revision in this process and the cache has already started:
-     * once the cache has caught up with that revision it holds what storage holds (kube-apiserver reads
-     * such a GET from etcd; the answer is the same, without decoding the value again). Anything else, and
-     * a value the cache could not read (whose error storage words as kube does), is read from storage.
+     * the cache too when storage knows its revision in this process, the cache has already started and has
+     * already applied every write up to that revision: it then holds what storage holds (kube-apiserver
+     * reads such a GET from etcd; the answer is the same, without decoding the value again). A cache still
+     * behind is not waited for (under writes that wait, a read right after its own write, would cost more
+     * than the decoding it saves): storage answers. So does storage for a value the cache could not read
+     * (whose error storage words as kube does).
      */
     @Override
     public Optional<SharedObject> getShared(String namespace, String name, String rv) {
         if (rv == null || rv.isEmpty()) {
-            if (storage.localRevision() && cache.started() && cache.awaitRevision(storage.currentRevision())) {
+            if (storage.localRevision() && cache.started() && cache.currentAt(storage.currentRevision())) {
                 Optional<CachedObject> cached = cachedOrUnreadable(keys.key(namespace, name));
                 if (cached != null) {
                     return cached.map(o -> new SharedObject(o.object(), o.encodings()));

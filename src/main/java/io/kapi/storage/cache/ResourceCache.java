@@ -144,6 +144,19 @@ public final class ResourceCache implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the cache has applied every write of its prefix up to {@code storageRevision}, without waiting:
+     * when it has not, the storage watch is asked for progress (once, not waited for), so that a later call
+     * may find it current although the writes since were to other prefixes.
+     */
+    public boolean currentAt(long storageRevision) {
+        if (revision >= storageRevision) {
+            return true;
+        }
+        requestProgress();
+        return false;
+    }
+
     private void requestProgress() {
         Watch w = watch;
         if (w != null && progressPending.compareAndSet(false, true)) {
