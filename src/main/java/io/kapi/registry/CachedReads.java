@@ -58,9 +58,9 @@ final class CachedReads implements ObjectReads {
      * the cache too when storage knows its revision in this process, the cache has already started and has
      * already applied every write up to that revision: it then holds what storage holds (kube-apiserver
      * reads such a GET from etcd; the answer is the same, without decoding the value again). A cache still
-     * behind is not waited for (under writes that wait, a read right after its own write, would cost more
-     * than the decoding it saves): storage answers. So does storage for a value the cache could not read
-     * (whose error storage words as kube does).
+     * behind is not waited for: under writes, a read right after the client's own write would wait for the
+     * cache to apply it, which costs more than the decoding it saves; storage answers instead. So does
+     * storage for a value the cache could not read (whose error storage words as kube does).
      */
     @Override
     public Optional<SharedObject> getShared(String namespace, String name, String rv) {
