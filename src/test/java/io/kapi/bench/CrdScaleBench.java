@@ -43,7 +43,7 @@ public final class CrdScaleBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = options(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         int count = Integer.parseInt(opts.getOrDefault("count", "500"));
         int clients = Integer.parseInt(opts.getOrDefault("clients", "4"));
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "5"));
@@ -225,14 +225,4 @@ public final class CrdScaleBench {
         return sorted[(int) Math.max(0, Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1))] / 1e6;
     }
 
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> opts = new LinkedHashMap<>();
-        for (String arg : args) {
-            if (!arg.startsWith("--") || !arg.contains("=")) {
-                throw new IllegalArgumentException("expected --name=value, got " + arg);
-            }
-            opts.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
-        }
-        return opts;
-    }
 }

@@ -6,7 +6,6 @@ import io.kapi.e2e.Kubeconfig;
 import io.kapi.storage.etcd.EtcdCluster;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -39,7 +38,7 @@ public final class E2eBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = options(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         List<String> backends = List.of(opts.getOrDefault("backends", "embedded,etcd").split(","));
         int watchers = Integer.parseInt(opts.getOrDefault("watchers", "10"));
         int watchEvents = Integer.parseInt(opts.getOrDefault("watch-events", "2000"));
@@ -106,14 +105,4 @@ public final class E2eBench {
         }
     }
 
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> opts = new LinkedHashMap<>();
-        for (String arg : args) {
-            if (!arg.startsWith("--") || !arg.contains("=")) {
-                throw new IllegalArgumentException("expected --name=value, got " + arg);
-            }
-            opts.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
-        }
-        return opts;
-    }
 }

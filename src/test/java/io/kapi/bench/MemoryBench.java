@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -43,7 +42,7 @@ public final class MemoryBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = options(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         int small = Integer.parseInt(opts.getOrDefault("small", "12000"));
         int large = Integer.parseInt(opts.getOrDefault("large", "100000"));
         int restarts = Integer.parseInt(opts.getOrDefault("restarts", "10"));
@@ -199,14 +198,4 @@ public final class MemoryBench {
                 sent.latenciesNanos());
     }
 
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> opts = new LinkedHashMap<>();
-        for (String arg : args) {
-            if (!arg.startsWith("--") || !arg.contains("=")) {
-                throw new IllegalArgumentException("expected --name=value, got " + arg);
-            }
-            opts.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
-        }
-        return opts;
-    }
 }

@@ -36,7 +36,7 @@ public final class WarmupBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = options(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         Map<String, Path> builds = new LinkedHashMap<>();
         for (String b : opts.getOrDefault("builds", "current=.").split(",")) {
             String[] kv = b.split("=", 2);
@@ -224,14 +224,4 @@ public final class WarmupBench {
         return s.isEmpty() ? List.of() : List.of(s.split("\\s+"));
     }
 
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> opts = new LinkedHashMap<>();
-        for (String arg : args) {
-            if (!arg.startsWith("--") || !arg.contains("=")) {
-                throw new IllegalArgumentException("expected --name=value, got " + arg);
-            }
-            opts.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
-        }
-        return opts;
-    }
 }

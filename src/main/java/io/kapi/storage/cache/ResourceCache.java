@@ -146,16 +146,27 @@ public final class ResourceCache implements AutoCloseable {
 
     /**
      * Whether the cache has applied every write of its prefix up to {@code storageRevision}, without waiting:
-     * when it has not, the storage watch is asked for progress (once, not waited for), so that a later call
-     * may find it current although the writes since were to other prefixes.
+     * when it has not, the storage watch is asked for progress (not waited for, at most every
+     * {@value #PROGRESS_HINT_MILLIS} ms: under writes most reads find the cache behind, and each request
+     * wakes the watch's dispatcher), so that a later call may find it current although the writes since
+     * were to other prefixes.
      */
     public boolean currentAt(long storageRevision) {
         if (revision >= storageRevision) {
             return true;
         }
-        requestProgress();
+        long now = System.nanoTime();
+        long last = lastProgressHint;
+        if (now - last >= PROGRESS_HINT_MILLIS * 1_000_000L) {
+            lastProgressHint = now;
+            requestProgress();
+        }
         return false;
     }
+
+    private static final long PROGRESS_HINT_MILLIS = 100;
+    /** When {@link #currentAt} last asked for progress (racy by design: an extra request is harmless). */
+    private volatile long lastProgressHint = System.nanoTime() - PROGRESS_HINT_MILLIS * 1_000_000L;
 
     private void requestProgress() {
         Watch w = watch;
