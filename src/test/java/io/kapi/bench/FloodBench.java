@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ol>
  * A, B, C and D are impersonated by the admin (each bound to cluster-admin, but not in system:masters,
  * so the suggested {@code global-default} schema classifies A and B, each a flow of its own).
- * Run with {@code bench/flood.sh [--objects=10000] [--flooders=64] [--getters=8] [--seconds=20]}.
+ * After a warm-up (not reported), {@code --rounds} rounds each measure B alone, the admin alone and the flood;
+ * the ratios are reported per round and as medians.
+ * Run with {@code bench/flood.sh [--objects=10000] [--flooders=64] [--getters=8] [--seconds=20] [--rounds=3]}.
  */
 public final class FloodBench {
 
@@ -63,13 +65,11 @@ public final class FloodBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = new java.util.HashMap<>();
-        for (String a : args) {
-            opts.put(a.substring(2, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
-        }
+        Map<String, String> opts = BenchOptions.parse(args);
         int objects = Integer.parseInt(opts.getOrDefault("objects", "10000"));
         int flooders = Integer.parseInt(opts.getOrDefault("flooders", "64"));
         int getters = Integer.parseInt(opts.getOrDefault("getters", "8"));
+        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
         Duration span = Duration.ofSeconds(Long.parseLong(opts.getOrDefault("seconds", "20")));
         try (KapiProcess kapi = new KapiProcess("flood", Path.of("."), List.of("--storage-backend=embedded"))) {
             kapi.start();
@@ -77,29 +77,57 @@ public final class FloodBench {
                 setUp(kapi, admin, objects);
             }
             String get = "/api/v1/namespaces/" + NS + "/configmaps/cm-1";
-            String list = "/api/v1/namespaces/" + NS + "/configmaps";
-            Tally bAlone = run(kapi, span.dividedBy(2), List.of(new Group("user-b", getters, get)), null).getFirst();
-            Tally adminAlone = run(kapi, span.dividedBy(2), List.of(new Group(null, 1, get)), null).getFirst();
+            Group a = new Group("user-a", flooders, "/api/v1/namespaces/" + NS + "/configmaps", true);
+            Group b = new Group("user-b", getters, get, false);
+            Group admin = new Group(null, 1, get, false);
+            // warm-up, not reported: the first phases after a start would compare a cold "alone" with a warm flood
+            run(kapi, span.dividedBy(2), List.of(b), null);
+            run(kapi, span.dividedBy(2), List.of(a, b, admin), null);
+            System.out.printf("%nAPI Priority and Fairness under a flood: %d configmaps, %d cores, %d rounds%n", objects,
+                    Runtime.getRuntime().availableProcessors(), rounds);
+            List<Double> bRatios = new ArrayList<>();
+            List<Double> adminRatios = new ArrayList<>();
             long[] rss = {kapi.rssKiB(), 0};
-            List<Tally> flood = run(kapi, span, List.of(new Group("user-a", flooders, list),
-                    new Group("user-b", getters, get), new Group(null, 1, get)), rss);
-            List<Tally> fair = run(kapi, span.dividedBy(2), List.of(new Group("user-c", 16, get),
-                    new Group("user-d", 16, get)), null);
-            System.out.printf("%nAPI Priority and Fairness under a flood: %d configmaps, %d cores%n", objects,
-                    Runtime.getRuntime().availableProcessors());
-            System.out.println("a. B alone (" + getters + " clients GET):      " + bAlone);
-            System.out.println("a. B during A's flood:              " + flood.get(1));
-            System.out.printf("a. B p99 flood/alone: %.1f x%n", flood.get(1).percentile(0.99) / bAlone.percentile(0.99));
-            System.out.println("a. A (" + flooders + " clients LIST " + objects + "): " + flood.get(0));
-            System.out.printf("a. server RSS: %d MiB before the flood, at most %d MiB during it%n", rss[0] / 1024,
-                    rss[1] / 1024);
+            Map<Integer, Long> aStatuses = new java.util.TreeMap<>();
+            for (int r = 1; r <= rounds; r++) {
+                Tally bAlone = run(kapi, span.dividedBy(2), List.of(b), null).getFirst();
+                Tally adminAlone = run(kapi, span.dividedBy(2), List.of(admin), null).getFirst();
+                List<Tally> flood = run(kapi, span, List.of(a, b, admin), rss);
+                bRatios.add(flood.get(1).percentile(0.99) / bAlone.percentile(0.99));
+                adminRatios.add(flood.get(2).percentile(0.99) / adminAlone.percentile(0.99));
+                flood.get(0).statuses.forEach((status, n) -> aStatuses.merge(status, n.get(), Long::sum));
+                System.out.printf("round %d%n", r);
+                System.out.println("  a. B alone (" + getters + " clients GET): " + bAlone);
+                System.out.println("  a. B during A's flood:      " + flood.get(1));
+                System.out.println("  a. A (" + flooders + " clients LIST " + objects + "): " + flood.get(0));
+                System.out.println("  c. system:masters alone:    " + adminAlone);
+                System.out.println("  c. system:masters in flood: " + flood.get(2));
+                System.out.printf("  B p99 flood/alone %.1f x, system:masters p99 flood/alone %.1f x%n",
+                        bRatios.getLast(), adminRatios.getLast());
+            }
+            List<Tally> fair = run(kapi, span.dividedBy(2), List.of(new Group("user-c", 16, get, false),
+                    new Group("user-d", 16, get, false)), null);
+            System.out.printf("a. B p99 flood/alone, median of %d rounds: %.1f x (rounds %s)%n", rounds,
+                    median(bRatios), rounded(bRatios));
+            System.out.println("a. A's answers, all rounds: " + aStatuses);
+            System.out.printf("a. server RSS: %d MiB after the warm-up, at most %d MiB during the floods%n",
+                    rss[0] / 1024, rss[1] / 1024);
             System.out.println("b. C (16 clients GET): " + fair.get(0));
             System.out.println("b. D (16 clients GET): " + fair.get(1));
             System.out.printf("b. throughput C/D: %.3f%n", (double) fair.get(0).ok() / fair.get(1).ok());
-            System.out.println("c. system:masters alone:            " + adminAlone);
-            System.out.println("c. system:masters during A's flood: " + flood.get(2));
-            System.out.printf("c. admin p99 flood/alone: %.1f x%n", flood.get(2).percentile(0.99) / adminAlone.percentile(0.99));
+            System.out.printf("c. system:masters p99 flood/alone, median of %d rounds: %.1f x (rounds %s)%n", rounds,
+                    median(adminRatios), rounded(adminRatios));
         }
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    private static List<String> rounded(List<Double> values) {
+        return values.stream().map(v -> String.format("%.1f", v)).toList();
     }
 
     private static void setUp(KapiProcess kapi, ApiClient admin, int objects) throws InterruptedException {
@@ -146,8 +174,11 @@ public final class FloodBench {
         clients.forEach(ApiClient::close);
     }
 
-    /** @param user impersonated, or null for the admin (system:masters) */
-    record Group(String user, int clients, String path) {
+    /**
+     * @param user impersonated, or null for the admin (system:masters)
+     * @param discard whether the bodies are read and dropped instead of kept as strings (the flood's lists)
+     */
+    record Group(String user, int clients, String path, boolean discard) {
     }
 
     /** Runs the groups side by side for {@code span}; {@code rss}, when given, gets the largest RSS seen in [1]. */
@@ -169,7 +200,7 @@ public final class FloodBench {
                             long start = System.nanoTime();
                             int status;
                             try {
-                                status = c.exchange(g.path()).statusCode();
+                                status = g.discard() ? c.getDiscarding(g.path()) : c.exchange(g.path()).statusCode();
                             } catch (RuntimeException e) {
                                 status = -1;
                             }

@@ -62,6 +62,25 @@ public final class ApiClient implements AutoCloseable {
         }
     }
 
+    /**
+     * A GET whose body is read to its end and dropped (a load generator's: turning a list of megabytes into a
+     * string costs the client more CPU than the server spends on it); the status code is returned, a transport
+     * failure is thrown as unchecked.
+     */
+    public int getDiscarding(String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(server.resolve(path)).timeout(TIMEOUT)
+                .header("Accept", "application/json").GET();
+        headers.forEach(request::header);
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            throw new UncheckedIOException("GET " + path + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** Trusting the cluster CA but presenting no client certificate; {@code headers} are sent on every request. */
     public static ApiClient anonymous(Kubeconfig kubeconfig, Map<String, String> headers) {
         return new ApiClient(kubeconfig.server(), kubeconfig.anonymousSslContext(), Map.copyOf(headers));
