@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,7 +25,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * Smaller lists are written where they are. A list whose turn does not come within the longest wait (10 s
  * by default; encoders held by clients that do not read) is written by a platform thread of its own: the
  * encoders shape load, they never refuse or starve a request; how many lists run at once is API Priority and
- * Fairness's to say (their seats). Thread-safe.
+ * Fairness's to say (their seats). The encoders run at the operating system's background priority
+ * ({@link BackgroundPriority}): a flood of large lists takes only the CPU the other requests leave, and on an
+ * idle machine a list is written as fast as before. Thread-safe.
  */
 public final class ListEncoders implements AutoCloseable {
 
@@ -43,8 +46,11 @@ public final class ListEncoders implements AutoCloseable {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
-        this.threads = Executors.newFixedThreadPool(threads,
-                Thread.ofPlatform().daemon().name("kapi-list-encoder-", 0).factory());
+        ThreadFactory platform = Thread.ofPlatform().daemon().name("kapi-list-encoder-", 0).factory();
+        this.threads = Executors.newFixedThreadPool(threads, work -> platform.newThread(() -> {
+            BackgroundPriority.lowerCurrentThread();
+            work.run();
+        }));
         this.maxWaitNanos = maxWait.toNanos();
     }
 
@@ -108,6 +114,7 @@ public final class ListEncoders implements AutoCloseable {
         }
         AtomicReference<Throwable> failed = new AtomicReference<>();
         Thread writer = Thread.ofPlatform().daemon().name("kapi-list-encoder-late").start(() -> {
+            BackgroundPriority.lowerCurrentThread();
             try {
                 writing.write();
             } catch (IOException | RuntimeException | Error e) {

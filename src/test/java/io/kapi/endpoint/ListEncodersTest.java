@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -31,9 +32,14 @@ class ListEncodersTest {
             request.join();
             assertSame(request, writer.get());
 
-            encoders.encode(10_000, () -> writer.set(Thread.currentThread()));
+            AtomicInteger nice = new AtomicInteger(-100);
+            encoders.encode(10_000, () -> {
+                writer.set(Thread.currentThread());
+                nice.set(BackgroundPriorityTest.niceOfCurrentThread());
+            });
             assertFalse(writer.get().isVirtual());
             assertTrue(writer.get().getName().startsWith("kapi-list-encoder-"), writer.get().getName());
+            assertEquals(BackgroundPriority.NICE, nice.get(), "encoders run at the background priority");
         }
     }
 
