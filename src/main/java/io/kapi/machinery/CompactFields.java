@@ -109,6 +109,24 @@ public final class CompactFields extends AbstractMap<String, JsonNode> {
         size = 0;
     }
 
+    /**
+     * How many fields are inline, readable by index with {@link #keyAt} and {@link #valueAt} (a walk that
+     * allocates nothing per field); -1 once a {@code LinkedHashMap} holds them (iterate {@link #entrySet}).
+     */
+    public int inlineSize() {
+        return large != null ? -1 : size;
+    }
+
+    /** The key of the inline field at {@code index} (in insertion order, below {@link #inlineSize}). */
+    public String keyAt(int index) {
+        return (String) slots[2 * index];
+    }
+
+    /** The value of the inline field at {@code index} (in insertion order, below {@link #inlineSize}). */
+    public JsonNode valueAt(int index) {
+        return (JsonNode) slots[2 * index + 1];
+    }
+
     @Override
     public Set<Entry<String, JsonNode>> entrySet() {
         return large != null ? large.entrySet() : new Entries();

@@ -86,6 +86,11 @@ public class StacklessNodes extends JsonNodeFactory {
             super(nodes, fields);
         }
 
+        /** The field map itself (a {@code CompactFields} for the compact trees), for walks that read it by index. */
+        Map<String, JsonNode> fieldMap() {
+            return _children;
+        }
+
         @Override
         public ObjectNode deepCopy() {
             return (ObjectNode) TreeWalks.copy(this, ((StacklessNodes) _nodeFactory).copies);

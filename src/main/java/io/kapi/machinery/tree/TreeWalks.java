@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -27,27 +26,27 @@ final class TreeWalks {
 
     /** A copy of the container {@code root}, its containers made by {@code nodes}, its scalars shared. */
     static JsonNode copy(JsonNode root, JsonNodeFactory nodes) {
+        OpenContainers sources = new OpenContainers();
+        ArrayDeque<JsonNode> targets = new ArrayDeque<>();
         JsonNode top = emptyLike(root, nodes);
-        ArrayDeque<Object[]> open = new ArrayDeque<>(); // {source iterator, target container}
-        open.push(new Object[] {children(root), top});
-        while (!open.isEmpty()) {
-            Object[] frame = open.peek();
-            @SuppressWarnings("unchecked")
-            Iterator<Map.Entry<String, JsonNode>> it = (Iterator<Map.Entry<String, JsonNode>>) frame[0];
-            if (!it.hasNext()) {
-                open.pop();
+        sources.push(root, null);
+        targets.push(top);
+        while (!sources.isEmpty()) {
+            if (!sources.next()) {
+                sources.pop();
+                targets.pop();
                 continue;
             }
-            Map.Entry<String, JsonNode> child = it.next();
-            JsonNode value = child.getValue();
+            JsonNode value = sources.value();
             JsonNode copied = value.isContainerNode() ? emptyLike(value, nodes) : value;
-            if (frame[1] instanceof ObjectNode o) {
-                o.set(child.getKey(), copied);
+            if (targets.peek() instanceof ObjectNode o) {
+                o.set(sources.key(), copied);
             } else {
-                ((ArrayNode) frame[1]).add(copied);
+                ((ArrayNode) targets.peek()).add(copied);
             }
             if (value.isContainerNode()) {
-                open.push(new Object[] {children(value), copied});
+                sources.push(value, sources.key());
+                targets.push(copied);
             }
         }
         return top;
@@ -105,72 +104,62 @@ final class TreeWalks {
      * {@code key.hashCode() ^ value.hashCode()}), an array's its element list's ({@code 31 * h + e.hashCode()}).
      */
     static int hash(JsonNode root) {
-        ArrayDeque<Object[]> open = new ArrayDeque<>(); // {node, child iterator, running hash, pending key}
-        open.push(new Object[] {root, children(root), root.isObject() ? 0 : 1, null});
-        int result = 0;
-        while (!open.isEmpty()) {
-            Object[] frame = open.peek();
-            @SuppressWarnings("unchecked")
-            Iterator<Map.Entry<String, JsonNode>> it = (Iterator<Map.Entry<String, JsonNode>>) frame[1];
-            if (!it.hasNext()) {
+        OpenContainers open = new OpenContainers(); // each container's running hash in its sum
+        open.push(root, null);
+        open.topSum(root.isObject() ? 0 : 1);
+        while (true) {
+            if (!open.next()) {
+                int h = open.topSum();
+                String key = open.topKey();
                 open.pop();
-                int h = (int) frame[2];
                 if (open.isEmpty()) {
-                    result = h;
-                } else {
-                    Object[] parent = open.peek();
-                    parent[2] = combine(parent, h);
+                    return h;
                 }
+                open.topSum(combine(open.top(), open.topSum(), key, h));
                 continue;
             }
-            Map.Entry<String, JsonNode> child = it.next();
-            frame[3] = child.getKey();
-            JsonNode value = child.getValue();
+            JsonNode value = open.value();
             if (value.isContainerNode()) {
-                open.push(new Object[] {value, children(value), value.isObject() ? 0 : 1, null});
+                open.push(value, open.key());
+                open.topSum(value.isObject() ? 0 : 1);
             } else {
-                frame[2] = combine(frame, value.hashCode());
+                open.topSum(combine(open.top(), open.topSum(), open.key(), value.hashCode()));
             }
         }
-        return result;
     }
 
-    private static int combine(Object[] frame, int childHash) {
-        int h = (int) frame[2];
-        return ((JsonNode) frame[0]).isObject() ? h + (((String) frame[3]).hashCode() ^ childHash) : 31 * h + childHash;
+    private static int combine(JsonNode container, int h, String key, int childHash) {
+        return container.isObject() ? h + (key.hashCode() ^ childHash) : 31 * h + childHash;
     }
 
     /** Writes {@code root} as Jackson's serializers do (empty arrays and null fields as the provider says). */
     static void write(JsonNode root, JsonGenerator g, SerializerProvider provider) throws IOException {
         boolean trimEmptyArrays = provider != null && !provider.isEnabled(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS);
         boolean skipNulls = provider != null && !provider.isEnabled(JsonNodeFeature.WRITE_NULL_PROPERTIES);
-        ArrayDeque<Object[]> open = new ArrayDeque<>(); // {node, child iterator}
+        OpenContainers open = new OpenContainers();
         start(root, g);
-        open.push(new Object[] {root, children(root)});
+        open.push(root, null);
         while (!open.isEmpty()) {
-            Object[] frame = open.peek();
-            @SuppressWarnings("unchecked")
-            Iterator<Map.Entry<String, JsonNode>> it = (Iterator<Map.Entry<String, JsonNode>>) frame[1];
-            if (!it.hasNext()) {
-                open.pop();
-                if (((JsonNode) frame[0]).isObject()) {
+            if (!open.next()) {
+                if (open.top().isObject()) {
                     g.writeEndObject();
                 } else {
                     g.writeEndArray();
                 }
+                open.pop();
                 continue;
             }
-            Map.Entry<String, JsonNode> child = it.next();
-            JsonNode value = child.getValue();
-            if (child.getKey() != null) {
+            JsonNode value = open.value();
+            String key = open.key();
+            if (key != null) {
                 if ((skipNulls && value.isNull()) || (trimEmptyArrays && value.isArray() && value.isEmpty())) {
                     continue;
                 }
-                g.writeFieldName(child.getKey());
+                g.writeFieldName(key);
             }
             if (value.isContainerNode()) {
                 start(value, g);
-                open.push(new Object[] {value, children(value)});
+                open.push(value, key);
             } else {
                 ((com.fasterxml.jackson.databind.JsonSerializable) value).serialize(g, provider);
             }
@@ -187,24 +176,5 @@ final class TreeWalks {
 
     private static JsonNode emptyLike(JsonNode container, JsonNodeFactory nodes) {
         return container.isObject() ? nodes.objectNode() : nodes.arrayNode(container.size());
-    }
-
-    /** A container's children as entries: fields with their names, elements with a null name. */
-    private static Iterator<Map.Entry<String, JsonNode>> children(JsonNode container) {
-        if (container.isObject()) {
-            return container.properties().iterator();
-        }
-        Iterator<JsonNode> elements = container.elements();
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return elements.hasNext();
-            }
-
-            @Override
-            public Map.Entry<String, JsonNode> next() {
-                return new java.util.AbstractMap.SimpleImmutableEntry<>(null, elements.next());
-            }
-        };
     }
 }

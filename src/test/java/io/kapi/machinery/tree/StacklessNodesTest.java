@@ -67,6 +67,47 @@ class StacklessNodesTest {
         }
     }
 
+    /** A random tree whose objects have up to 20 fields: compact ones keep up to 12 inline, then a map. */
+    private static JsonNode wide(Random r, JsonNodeFactory nodes, int depth) {
+        if (depth == 0 || r.nextInt(5) == 0) {
+            return random(r, nodes, 0);
+        }
+        if (r.nextBoolean()) {
+            var o = nodes.objectNode();
+            for (int i = r.nextInt(21); i > 0; i--) {
+                o.set("k" + r.nextInt(24), wide(r, nodes, depth - 1));
+            }
+            return o;
+        }
+        var a = nodes.arrayNode();
+        for (int i = r.nextInt(5); i > 0; i--) {
+            a.add(wide(r, nodes, depth - 1));
+        }
+        return a;
+    }
+
+    @Test
+    @DisplayName("compact trees (fields inline, and past 12 in a map) copy, compare, hash and write as Jackson's")
+    void compactSameAsJackson() throws Exception {
+        JsonMapper plain = new JsonMapper();
+        for (int seed = 0; seed < 300; seed++) {
+            JsonNode compact = wide(new Random(seed), Json.compactNodes(), 4);
+            JsonNode theirs = wide(new Random(seed), JsonNodeFactory.withExactBigDecimals(false), 4); // as compact
+            assertEquals(theirs, compact);
+            assertEquals(theirs.hashCode(), compact.hashCode());
+            assertEquals(plain.writeValueAsString(theirs), compact.toString());
+            assertEquals(plain.writeValueAsString(theirs), Json.MAPPER.writeValueAsString(compact));
+            JsonNode copy = compact.deepCopy();
+            assertEquals(theirs, copy);
+            assertEquals(theirs.hashCode(), copy.hashCode());
+            String text = plain.writeValueAsString(theirs);
+            JsonNode read = Json.COMPACT_READER.readTree(text);
+            JsonNode readByJackson = plain.readTree(text); // both read 1.50 as the double 1.5
+            assertEquals(plain.writeValueAsString(readByJackson), read.toString());
+            assertEquals(readByJackson.hashCode(), read.hashCode());
+        }
+    }
+
     @Test
     @DisplayName("a tree 100,000 levels deep is copied, compared, hashed and written, and the mapper reads 20,000, on a 128 KiB stack")
     void deepTreeOnSmallStack() throws Exception {
