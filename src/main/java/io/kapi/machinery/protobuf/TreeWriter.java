@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import io.kapi.machinery.CompactFields;
 import io.kapi.machinery.protobuf.MessagePlan.FieldPlan;
+import io.kapi.machinery.tree.StacklessNodes;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
@@ -78,10 +80,20 @@ final class TreeWriter {
             throw new IllegalArgumentException("expected an object for " + plan.descriptor.getName() + ", got "
                     + json.getNodeType());
         }
-        for (Map.Entry<String, JsonNode> e : json.properties()) {
-            FieldPlan f = plan.field(e.getKey());
-            if (f != null) {
-                field(f, e.getValue());
+        CompactFields inline = StacklessNodes.inlineFields(json);
+        if (inline != null) { // the watch cache's objects: read by index, nothing allocated per field
+            for (int i = 0, n = inline.inlineSize(); i < n; i++) {
+                FieldPlan f = plan.field(inline.keyAt(i));
+                if (f != null) {
+                    field(f, inline.valueAt(i));
+                }
+            }
+        } else {
+            for (Map.Entry<String, JsonNode> e : json.properties()) {
+                FieldPlan f = plan.field(e.getKey());
+                if (f != null) {
+                    field(f, e.getValue());
+                }
             }
         }
         for (FieldPlan f : plan.inline) {

@@ -50,11 +50,8 @@ final class OpenContainers {
     }
 
     private static Object fieldsOf(ObjectNode object) {
-        if (object instanceof StacklessNodes.StacklessObject stackless
-                && stackless.fieldMap() instanceof CompactFields compact && compact.inlineSize() >= 0) {
-            return compact;
-        }
-        return object.properties().iterator();
+        CompactFields inline = StacklessNodes.inlineFields(object);
+        return inline != null ? inline : object.properties().iterator();
     }
 
     boolean isEmpty() {

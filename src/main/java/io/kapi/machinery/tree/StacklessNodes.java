@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.CompactFields;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -38,6 +39,15 @@ public class StacklessNodes extends JsonNodeFactory {
         super(exactBigDecimals);
         this.fields = fields;
         this.copies = copies == null ? this : copies;
+    }
+
+    /**
+     * The fields of {@code node} when they are inline {@link CompactFields} (readable by index, the watch cache's
+     * objects), else null: a walk that reads them so allocates nothing per field.
+     */
+    public static CompactFields inlineFields(JsonNode node) {
+        return node instanceof StacklessObject stackless && stackless.fieldMap() instanceof CompactFields compact
+                && compact.inlineSize() >= 0 ? compact : null;
     }
 
     /** How {@code toString()} and {@code toPrettyString()} write these nodes; set once, by the mapper's owner. */
