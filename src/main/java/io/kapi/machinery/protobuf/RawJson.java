@@ -11,7 +11,9 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.kapi.machinery.CompactFields;
 import io.kapi.machinery.Json;
+import io.kapi.machinery.tree.StacklessNodes;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -54,15 +56,17 @@ final class RawJson {
         switch (node) {
             case ObjectNode o -> {
                 put('{');
-                boolean first = true;
-                for (Map.Entry<String, JsonNode> e : o.properties()) {
-                    if (!first) {
-                        put(',');
+                CompactFields inline = StacklessNodes.inlineFields(o);
+                if (inline != null) { // the watch cache's objects: read by index, nothing allocated per field
+                    for (int i = 0, n = inline.inlineSize(); i < n; i++) {
+                        field(i > 0, inline.keyAt(i), inline.valueAt(i));
                     }
-                    first = false;
-                    string(e.getKey());
-                    put(':');
-                    value(e.getValue());
+                } else {
+                    boolean first = true;
+                    for (Map.Entry<String, JsonNode> e : o.properties()) {
+                        field(!first, e.getKey(), e.getValue());
+                        first = false;
+                    }
                 }
                 put('}');
             }
@@ -84,6 +88,15 @@ final class RawJson {
             case NullNode n -> ascii("null");
             default -> append(jackson(node));
         }
+    }
+
+    private void field(boolean comma, String key, JsonNode value) {
+        if (comma) {
+            put(',');
+        }
+        string(key);
+        put(':');
+        value(value);
     }
 
     /** A string in quotes: ASCII without quote, backslash or control characters as is, else as Jackson escapes it. */
