@@ -25,8 +25,13 @@ final class Classifier {
     private static final long[] NONE = new long[0];
 
     private final List<FlowSchema> schemas;
-    /** rule references ({@code schema << 32 | rule}) by subject key; sorted so precedence is array order */
-    private final Map<String, long[]> index;
+    /**
+     * rule references ({@code schema << 32 | rule}), sorted so precedence is array order: by user name, by
+     * group, by service account ({@code namespace:name}, {@code namespace:*} for a namespace's), for everyone
+     */
+    private final Map<String, long[]> users;
+    private final Map<String, long[]> groups;
+    private final Map<String, long[]> accounts;
     private final long[] everyone;
 
     /** @param schemas the schemas to match, in any order; ties of precedence go by name */
@@ -34,20 +39,33 @@ final class Classifier {
         List<FlowSchema> sorted = new ArrayList<>(schemas);
         sorted.sort(Comparator.comparingInt(FlowSchema::precedence).thenComparing(FlowSchema::name));
         this.schemas = List.copyOf(sorted);
-        Map<String, List<Long>> keys = new HashMap<>();
+        Map<String, Map<String, List<Long>>> keys = new HashMap<>(); // by kind of subject ("*": everyone), then name
         for (int s = 0; s < sorted.size(); s++) {
             List<FlowSchema.SubjectRules> rules = sorted.get(s).rules();
             for (int r = 0; r < rules.size(); r++) {
                 for (FlowSchema.Subject subject : rules.get(r).subjects()) {
-                    keys.computeIfAbsent(key(subject), k -> new ArrayList<>()).add(((long) s << 32) | r);
+                    String kind = subject.name().equals("*") && !subject.kind().equals("ServiceAccount") ? "*"
+                            : subject.kind();
+                    String name = subject.kind().equals("ServiceAccount") ? subject.namespace() + ":" + subject.name()
+                            : subject.name();
+                    keys.computeIfAbsent(kind, k -> new HashMap<>()).computeIfAbsent(name, k -> new ArrayList<>())
+                            .add(((long) s << 32) | r);
                 }
             }
         }
+        this.users = compiled(keys.get("User"));
+        this.groups = compiled(keys.get("Group"));
+        this.accounts = compiled(keys.get("ServiceAccount"));
+        this.everyone = compiled(keys.get("*")).getOrDefault("*", NONE);
+    }
+
+    private static Map<String, long[]> compiled(Map<String, List<Long>> refsByName) {
         Map<String, long[]> compiled = new HashMap<>();
-        keys.forEach((k, refs) -> compiled.put(k, refs.stream().mapToLong(Long::longValue).distinct().sorted().toArray()));
-        this.everyone = compiled.getOrDefault("*", NONE);
-        compiled.remove("*");
-        this.index = Map.copyOf(compiled);
+        if (refsByName != null) {
+            refsByName.forEach((name, refs) -> compiled.put(name,
+                    refs.stream().mapToLong(Long::longValue).distinct().sorted().toArray()));
+        }
+        return Map.copyOf(compiled);
     }
 
     List<FlowSchema> schemas() {
@@ -75,47 +93,45 @@ final class Classifier {
     record Match(FlowSchema schema, String distinguisher) {
     }
 
+    /** The rules that name the user, in precedence order (one array when only one kind of subject names it). */
     private long[] candidates(UserInfo user) {
-        List<long[]> found = new ArrayList<>(4);
-        int total = add(found, everyone, 0);
-        total = add(found, index.getOrDefault("u:" + user.name(), NONE), total);
-        for (String group : user.groups()) {
-            total = add(found, index.getOrDefault("g:" + group, NONE), total);
+        List<String> userGroups = user.groups();
+        long[][] parts = new long[userGroups.size() + 4][];
+        int n = 0;
+        parts[n++] = everyone;
+        parts[n++] = users.getOrDefault(user.name(), NONE);
+        for (String group : userGroups) {
+            parts[n++] = groups.getOrDefault(group, NONE);
         }
         if (user.name().startsWith(SA_PREFIX)) {
-            String rest = user.name().substring(SA_PREFIX.length());
-            int colon = rest.indexOf(':');
+            String account = user.name().substring(SA_PREFIX.length()); // namespace:name
+            int colon = account.indexOf(':');
             if (colon >= 0) {
-                total = add(found, index.getOrDefault("sa:" + rest.substring(0, colon) + ":*", NONE), total);
-                total = add(found, index.getOrDefault("sa:" + rest, NONE), total);
+                parts[n++] = accounts.getOrDefault(account.substring(0, colon + 1) + "*", NONE);
+                parts[n++] = accounts.getOrDefault(account, NONE);
             }
         }
-        if (found.size() == 1) {
-            return found.getFirst();
+        long[] only = null;
+        int total = 0;
+        int nonEmpty = 0;
+        for (int i = 0; i < n; i++) {
+            if (parts[i].length > 0) {
+                only = parts[i];
+                total += parts[i].length;
+                nonEmpty++;
+            }
+        }
+        if (nonEmpty <= 1) {
+            return only == null ? NONE : only;
         }
         long[] all = new long[total];
         int at = 0;
-        for (long[] refs : found) {
-            System.arraycopy(refs, 0, all, at, refs.length);
-            at += refs.length;
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(parts[i], 0, all, at, parts[i].length);
+            at += parts[i].length;
         }
         Arrays.sort(all);
         return all;
-    }
-
-    private static int add(List<long[]> found, long[] refs, int total) {
-        if (refs.length > 0) {
-            found.add(refs);
-        }
-        return total + refs.length;
-    }
-
-    private static String key(FlowSchema.Subject subject) {
-        return switch (subject.kind()) {
-            case "User" -> subject.name().equals("*") ? "*" : "u:" + subject.name();
-            case "Group" -> subject.name().equals("*") ? "*" : "g:" + subject.name();
-            default -> "sa:" + subject.namespace() + ":" + subject.name();
-        };
     }
 
     private static String distinguisher(FlowSchema schema, RequestInfo info, UserInfo user) {
