@@ -17,9 +17,21 @@ import org.junit.jupiter.api.Test;
 @DisplayName("trees whose copy, equality, hash and writing need no stack")
 class StacklessNodesTest {
 
-    /** A random tree of objects, arrays and scalars, built by {@code nodes}. */
+    /** A random tree of objects, arrays and scalars, built by {@code nodes}: up to 3 fields of 6 names. */
     private static JsonNode random(Random r, JsonNodeFactory nodes, int depth) {
-        if (depth == 0 || r.nextInt(4) == 0) {
+        return random(r, nodes, depth, new Shape(4, 4, 6, 4));
+    }
+
+    /**
+     * @param scalarOdds one in this many containers is a scalar instead
+     * @param fields an object has fewer fields than this, named from {@code names} names
+     * @param elements an array has fewer elements than this
+     */
+    private record Shape(int scalarOdds, int fields, int names, int elements) {
+    }
+
+    private static JsonNode random(Random r, JsonNodeFactory nodes, int depth, Shape shape) {
+        if (depth == 0 || r.nextInt(shape.scalarOdds()) == 0) {
             return switch (r.nextInt(6)) {
                 case 0 -> nodes.textNode("s" + r.nextInt(5));
                 case 1 -> nodes.numberNode(r.nextInt(5));
@@ -31,14 +43,14 @@ class StacklessNodesTest {
         }
         if (r.nextBoolean()) {
             var o = nodes.objectNode();
-            for (int i = r.nextInt(4); i > 0; i--) {
-                o.set("k" + r.nextInt(6), random(r, nodes, depth - 1));
+            for (int i = r.nextInt(shape.fields()); i > 0; i--) {
+                o.set("k" + r.nextInt(shape.names()), random(r, nodes, depth - 1, shape));
             }
             return o;
         }
         var a = nodes.arrayNode();
-        for (int i = r.nextInt(4); i > 0; i--) {
-            a.add(random(r, nodes, depth - 1));
+        for (int i = r.nextInt(shape.elements()); i > 0; i--) {
+            a.add(random(r, nodes, depth - 1, shape));
         }
         return a;
     }
@@ -69,21 +81,7 @@ class StacklessNodesTest {
 
     /** A random tree whose objects have up to 20 fields: compact ones keep up to 12 inline, then a map. */
     private static JsonNode wide(Random r, JsonNodeFactory nodes, int depth) {
-        if (depth == 0 || r.nextInt(5) == 0) {
-            return random(r, nodes, 0);
-        }
-        if (r.nextBoolean()) {
-            var o = nodes.objectNode();
-            for (int i = r.nextInt(21); i > 0; i--) {
-                o.set("k" + r.nextInt(24), wide(r, nodes, depth - 1));
-            }
-            return o;
-        }
-        var a = nodes.arrayNode();
-        for (int i = r.nextInt(5); i > 0; i--) {
-            a.add(wide(r, nodes, depth - 1));
-        }
-        return a;
+        return random(r, nodes, depth, new Shape(5, 21, 24, 5));
     }
 
     @Test
