@@ -2,7 +2,6 @@ package io.kapi.machinery.tree;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.machinery.CompactFields;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.kapi.machinery;
+package io.kapi.machinery.tree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.kapi.machinery.Json;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.kapi.machinery;
+package io.kapi.machinery.tree;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.AbstractMap;
