@@ -112,11 +112,11 @@ class KapiServerTest {
                             out -> out.frame("{\"n\":1}\n".getBytes(StandardCharsets.UTF_8))));
             case "/until-closed" -> new RestResponse(200, new java.util.ArrayList<>(),
                     new RestResponse.Stream("application/json", out -> {
-                        out.frame("{\"n\":1}\n".getBytes(StandardCharsets.UTF_8));
-                        out.flush();
                         try {
+                            out.frame("{\"n\":1}\n".getBytes(StandardCharsets.UTF_8));
+                            out.flush(); // the client may have the frame, and close, before this returns
                             Thread.sleep(Duration.ofMinutes(1));
-                        } catch (InterruptedException e) {
+                        } catch (InterruptedException | java.io.InterruptedIOException e) {
                             streamInterrupted.countDown();
                         }
                     }));
