@@ -44,9 +44,9 @@ public final class Metrics {
     }
 
     /**
-     * A server's metrics, with the JVM's and the process's collectors (from the first scrape), {@code kubernetes_build_info} from
-     * {@code version} (the fields of {@code /version}) and {@code kubernetes_feature_enabled} from
-     * {@code features} (gate name to stage and whether it is on).
+     * A server's metrics, with the JVM's and the process's collectors (from the first scrape),
+     * {@code kubernetes_build_info} from {@code version} (the fields of {@code /version}) and
+     * {@code kubernetes_feature_enabled} from {@code features} (gate name to stage and whether it is on).
      */
     public static Metrics create(MetricsOptions options, Map<String, String> version, Map<String, Feature> features) {
         Metrics metrics = new Metrics(options);

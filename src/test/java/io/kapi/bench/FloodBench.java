@@ -83,8 +83,8 @@ public final class FloodBench {
             // warm-up, not reported: the first phases after a start would compare a cold "alone" with a warm flood
             run(kapi, span, List.of(b, admin), null);
             run(kapi, span, List.of(a, b, admin), null);
-            System.out.printf("%nAPI Priority and Fairness under a flood: %d configmaps, %d cores, %d rounds%n", objects,
-                    Runtime.getRuntime().availableProcessors(), rounds);
+            System.out.printf("%nAPI Priority and Fairness under a flood: %d configmaps, %d cores, %d rounds%n",
+                    objects, Runtime.getRuntime().availableProcessors(), rounds);
             List<Double> bRatios = new ArrayList<>();
             List<Double> adminRatios = new ArrayList<>();
             long[] rss = {kapi.rssKiB(), 0};

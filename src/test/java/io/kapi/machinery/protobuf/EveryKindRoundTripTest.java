@@ -111,7 +111,8 @@ class EveryKindRoundTripTest {
     }
 
     @Test
-    @DisplayName("every built-in kind written in one pass (TreeWriter), as an ordinary and as a compact tree, is the bytes of the two passes (TreeEncoder)")
+    @DisplayName("every built-in kind written in one pass (TreeWriter), as an ordinary and as a compact tree, "
+            + "is the bytes of the two passes (TreeEncoder)")
     void onePassWritesTwoPassBytes() throws Exception {
         Map<String, String> failures = new TreeMap<>();
         int kinds = 0;
