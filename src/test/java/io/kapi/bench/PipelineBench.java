@@ -24,6 +24,8 @@ import java.util.function.ToDoubleFunction;
  * [--flags.NAME='--server-flag=value ...']}: a build may run twice under two names, with and without
  * some flags, or with other JVM options ({@code --java.NAME='-XX:...'}, given to {@code bin/kapi} as
  * {@code KAPI_JAVA_OPTS}: e.g. a flight recording). {@code --warmup=N} (default 500) requests of each kind warm each fresh server up first.
+ * {@code --resident=true} measures the steady state instead: one server per build, started and warmed
+ * once, the rounds taking turns on them.
  */
 public final class PipelineBench {
 
@@ -59,22 +61,32 @@ public final class PipelineBench {
 
         Map<String, List<Round>> results = new LinkedHashMap<>();
         builds.keySet().forEach(name -> results.put(name, new ArrayList<>()));
-        List<String> order = new ArrayList<>(builds.keySet());
-        for (int round = 1; round <= rounds; round++) {
-            for (String name : order) {
-                System.err.printf("== round %d: %s%n", round, name);
-                List<String> flags = new ArrayList<>(List.of("--storage-backend=" + backend));
-                String extra = opts.getOrDefault("flags." + name, "").strip();
-                if (!extra.isEmpty()) {
-                    flags.addAll(List.of(extra.split("\\s+")));
-                }
-                results.get(name).add(round(name, builds.get(name), flags, opts.getOrDefault("java." + name, ""),
-                        clients, counts, limit, warm));
+        Map<String, List<String>> flags = new LinkedHashMap<>();
+        for (String name : builds.keySet()) {
+            List<String> f = new ArrayList<>(List.of("--storage-backend=" + backend));
+            String extra = opts.getOrDefault("flags." + name, "").strip();
+            if (!extra.isEmpty()) {
+                f.addAll(List.of(extra.split("\\s+")));
             }
-            order = order.reversed();
+            flags.put(name, f);
+        }
+        boolean resident = Boolean.parseBoolean(opts.getOrDefault("resident", "false"));
+        if (resident) {
+            residentRounds(builds, flags, opts, clients, counts, limit, warm, rounds, results);
+        } else {
+            List<String> order = new ArrayList<>(builds.keySet());
+            for (int round = 1; round <= rounds; round++) {
+                for (String name : order) {
+                    System.err.printf("== round %d: %s%n", round, name);
+                    results.get(name).add(round(name, builds.get(name), flags.get(name),
+                            opts.getOrDefault("java." + name, ""), clients, counts, limit, warm));
+                }
+                order = order.reversed();
+            }
         }
         System.out.printf("%nKapi write path, %s storage, %d clients (HTTP/2, client certs, loopback), %d cores, "
-                + "%d rounds; medians over rounds%n", backend, clients, Runtime.getRuntime().availableProcessors(), rounds);
+                + "%d rounds%s; medians over rounds%n", backend, clients, Runtime.getRuntime().availableProcessors(), rounds,
+                resident ? " on one warmed server per build" : ", a fresh server per build and round");
         System.out.println(render(results));
     }
 
@@ -82,31 +94,85 @@ public final class PipelineBench {
                                Map<String, Integer> counts, Duration limit, int warm) {
         try (KapiProcess kapi = new KapiProcess("pipeline-" + name, project, flags).withJavaOptions(javaOptions)) {
             kapi.start();
-            List<ApiClient> pool = new ArrayList<>();
-            for (int i = 0; i < clients; i++) {
-                pool.add(ApiClient.of(kapi.kubeconfig()));
-            }
+            List<ApiClient> pool = clients(kapi, clients);
             try {
                 Load load = new Load(pool, limit);
-                load.creates("warmup", warm);
-                load.gets("warmup", warm, warm);
-                load.patches("warmup", warm, warm);
-                load.applies("warmup", warm, warm);
-                Map<String, Phase> phases = new LinkedHashMap<>();
-                Map<String, Double> cpu = new LinkedHashMap<>();
-                ProcessHandle server = ProcessHandle.of(kapi.serverPid()).orElseThrow();
-                Phase created = measured(server, "create", phases, cpu, () -> load.creates("bench", counts.get("create")));
-                measured(server, "get", phases, cpu, () -> load.gets("bench", created.ok(), counts.get("get")));
-                load.versions(warm);
-                measured(server, "version", phases, cpu, () -> load.versions(counts.get("version")));
-                measured(server, "merge patch", phases, cpu,
-                        () -> load.patches("bench", created.ok(), counts.get("merge patch")));
-                measured(server, "apply", phases, cpu, () -> load.applies("bench", created.ok(), counts.get("apply")));
-                return new Round(phases, cpu);
+                warmUp(load, "warmup", warm);
+                return phases(load, kapi, "bench", counts, warm);
             } finally {
                 pool.forEach(ApiClient::close);
             }
         }
+    }
+
+    /**
+     * The steady state: one server per build, all started and warmed first ({@code warm} requests of each
+     * kind, then one whole unmeasured round), then the rounds run on them in turn, each in a namespace of
+     * its own; the server not being measured is idle. Leaves out what a fresh start adds (compilation,
+     * a cold cache), which the default mode includes in every round.
+     */
+    private static void residentRounds(Map<String, Path> builds, Map<String, List<String>> flags, Map<String, String> opts,
+                                       int clients, Map<String, Integer> counts, Duration limit, int warm, int rounds,
+                                       Map<String, List<Round>> results) {
+        Map<String, KapiProcess> servers = new LinkedHashMap<>();
+        Map<String, List<ApiClient>> pools = new LinkedHashMap<>();
+        try {
+            for (String name : builds.keySet()) {
+                KapiProcess kapi = new KapiProcess("pipeline-" + name, builds.get(name), flags.get(name))
+                        .withJavaOptions(opts.getOrDefault("java." + name, ""));
+                servers.put(name, kapi);
+                kapi.start();
+                pools.put(name, clients(kapi, clients));
+            }
+            for (String name : builds.keySet()) {
+                System.err.printf("== warm-up: %s%n", name);
+                Load load = new Load(pools.get(name), limit);
+                warmUp(load, "warmup", warm);
+                phases(load, servers.get(name), "bench-0", counts, warm);
+            }
+            List<String> order = new ArrayList<>(builds.keySet());
+            for (int round = 1; round <= rounds; round++) {
+                for (String name : order) {
+                    System.err.printf("== round %d: %s%n", round, name);
+                    results.get(name).add(phases(new Load(pools.get(name), limit), servers.get(name),
+                            "bench-" + round, counts, warm));
+                }
+                order = order.reversed();
+            }
+        } finally {
+            pools.values().forEach(pool -> pool.forEach(ApiClient::close));
+            servers.values().forEach(KapiProcess::close);
+        }
+    }
+
+    private static List<ApiClient> clients(KapiProcess kapi, int clients) {
+        List<ApiClient> pool = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            pool.add(ApiClient.of(kapi.kubeconfig()));
+        }
+        return pool;
+    }
+
+    private static void warmUp(Load load, String ns, int warm) {
+        load.creates(ns, warm);
+        load.gets(ns, warm, warm);
+        load.patches(ns, warm, warm);
+        load.applies(ns, warm, warm);
+    }
+
+    /** One measured round of every phase, its configmaps in the new namespace {@code ns}. */
+    private static Round phases(Load load, KapiProcess kapi, String ns, Map<String, Integer> counts, int warm) {
+        Map<String, Phase> phases = new LinkedHashMap<>();
+        Map<String, Double> cpu = new LinkedHashMap<>();
+        ProcessHandle server = ProcessHandle.of(kapi.serverPid()).orElseThrow();
+        Phase created = measured(server, "create", phases, cpu, () -> load.creates(ns, counts.get("create")));
+        measured(server, "get", phases, cpu, () -> load.gets(ns, created.ok(), counts.get("get")));
+        load.versions(warm);
+        measured(server, "version", phases, cpu, () -> load.versions(counts.get("version")));
+        measured(server, "merge patch", phases, cpu,
+                () -> load.patches(ns, created.ok(), counts.get("merge patch")));
+        measured(server, "apply", phases, cpu, () -> load.applies(ns, created.ok(), counts.get("apply")));
+        return new Round(phases, cpu);
     }
 
     /**
