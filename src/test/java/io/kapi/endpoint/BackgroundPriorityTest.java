@@ -16,33 +16,39 @@ import org.junit.jupiter.api.Test;
 
 class BackgroundPriorityTest {
 
-    /** The calling thread's nice value as the kernel reports it (field 19 of /proc/thread-self/stat). */
-    static int niceOfCurrentThread() {
+    /** The calling thread's scheduling policy as the kernel reports it (field 41 of /proc/thread-self/stat). */
+    static int policyOfCurrentThread() {
+        return statField(41);
+    }
+
+    /** Field {@code n} (from 1) of the calling thread's /proc/thread-self/stat. */
+    private static int statField(int n) {
         try {
             String stat = Files.readString(Path.of("/proc/thread-self/stat"));
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Integer.parseInt(fields[16]); // fields from the third on: nice is the 19th
+            return Integer.parseInt(fields[n - 3]); // the split starts at the third field, after the name
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     @Test
-    @DisplayName("a platform thread is lowered to nice 10; the threads around it keep theirs")
+    @DisplayName("a platform thread is lowered to SCHED_IDLE; the threads around it keep their policy")
     void lowersOnlyTheCaller() throws Exception {
         assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")), "Linux only");
         assertTrue(BackgroundPriority.available(), "native access is enabled for the tests, as bin/kapi enables it");
-        int before = niceOfCurrentThread();
+        int before = policyOfCurrentThread();
         AtomicInteger lowered = new AtomicInteger(-100);
         AtomicBoolean said = new AtomicBoolean();
         Thread background = Thread.ofPlatform().start(() -> {
             said.set(BackgroundPriority.lowerCurrentThread());
-            lowered.set(niceOfCurrentThread());
+            lowered.set(policyOfCurrentThread());
         });
         background.join();
         assertTrue(said.get());
-        assertEquals(BackgroundPriority.NICE, lowered.get());
-        assertEquals(before, niceOfCurrentThread(), "the caller's thread only, not the process");
+        assertEquals(BackgroundPriority.SCHED_IDLE, lowered.get());
+        assertEquals(before, policyOfCurrentThread(), "the caller's thread only, not the process");
+        assertEquals(0, before, "SCHED_OTHER");
     }
 
     @Test

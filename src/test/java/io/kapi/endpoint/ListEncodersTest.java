@@ -32,14 +32,14 @@ class ListEncodersTest {
             request.join();
             assertSame(request, writer.get());
 
-            AtomicInteger nice = new AtomicInteger(-100);
+            AtomicInteger policy = new AtomicInteger(-100);
             encoders.encode(10_000, () -> {
                 writer.set(Thread.currentThread());
-                nice.set(BackgroundPriorityTest.niceOfCurrentThread());
+                policy.set(BackgroundPriorityTest.policyOfCurrentThread());
             });
             assertFalse(writer.get().isVirtual());
             assertTrue(writer.get().getName().startsWith("kapi-list-encoder-"), writer.get().getName());
-            assertEquals(BackgroundPriority.NICE, nice.get(), "encoders run at the background priority");
+            assertEquals(BackgroundPriority.SCHED_IDLE, policy.get(), "encoders run at the background priority");
         }
     }
 
