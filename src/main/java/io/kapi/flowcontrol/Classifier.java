@@ -74,6 +74,16 @@ final class Classifier {
 
     /** The schema of a request and its flow distinguisher; null when no schema matches. */
     Match classify(RequestInfo info, UserInfo user) {
+        int index = index(info, user);
+        if (index < 0) {
+            return null;
+        }
+        FlowSchema schema = schemas.get(index);
+        return new Match(schema, distinguisher(schema, info, user));
+    }
+
+    /** The position in {@link #schemas()} of the request's schema; -1 when none matches. */
+    int index(RequestInfo info, UserInfo user) {
         long[] candidates = candidates(user);
         long tried = -1;
         for (long ref : candidates) {
@@ -81,12 +91,12 @@ final class Classifier {
                 continue;
             }
             tried = ref;
-            FlowSchema schema = schemas.get((int) (ref >>> 32));
-            if (schema.rules().get((int) ref).rules().matches(info)) {
-                return new Match(schema, distinguisher(schema, info, user));
+            int index = (int) (ref >>> 32);
+            if (schemas.get(index).rules().get((int) ref).rules().matches(info)) {
+                return index;
             }
         }
-        return null;
+        return -1;
     }
 
     /** A classified request: its schema and flow distinguisher ("" when the schema has no distinguisher). */
@@ -134,7 +144,8 @@ final class Classifier {
         return all;
     }
 
-    private static String distinguisher(FlowSchema schema, RequestInfo info, UserInfo user) {
+    /** The flow distinguisher of a request of {@code schema}: "" when the schema has none. */
+    static String distinguisher(FlowSchema schema, RequestInfo info, UserInfo user) {
         return switch (schema.distinguisher()) {
             case NONE -> "";
             case BY_USER -> user.name();

@@ -24,11 +24,11 @@ final class FlowControlMetrics implements Consumer<PriorityAndFairness.Event> {
     private final CounterFamily dispatched;
     private final CounterFamily rejected;
     private final HistogramFamily waits;
-    /** Every request is dispatched: its series are found with one lookup (levels and schemas are few). */
-    private final Map<Flow, Dispatched> dispatchedSeries = new ConcurrentHashMap<>();
-
-    private record Flow(String level, String schema) {
-    }
+    /**
+     * Every request is dispatched: its series are found by level, then schema (levels and schemas are few),
+     * without a key object per request.
+     */
+    private final Map<String, Map<String, Dispatched>> dispatchedSeries = new ConcurrentHashMap<>();
 
     private record Dispatched(CounterFamily.CounterSeries count, DistributionDataPoint waits) {
     }
@@ -98,9 +98,10 @@ final class FlowControlMetrics implements Consumer<PriorityAndFairness.Event> {
     public void accept(PriorityAndFairness.Event e) {
         switch (e.kind()) {
             case "dispatched" -> {
-                Dispatched series = dispatchedSeries.computeIfAbsent(new Flow(e.priorityLevel(), e.flowSchema()),
-                        f -> new Dispatched(dispatched.series(f.level(), f.schema()),
-                                waits.series(f.level(), f.schema(), "true")));
+                Dispatched series = dispatchedSeries
+                        .computeIfAbsent(e.priorityLevel(), level -> new ConcurrentHashMap<>())
+                        .computeIfAbsent(e.flowSchema(), schema -> new Dispatched(
+                                dispatched.series(e.priorityLevel(), schema), waits.series(e.priorityLevel(), schema, "true")));
                 series.count().add(1);
                 series.waits().observe(e.waitSeconds());
             }

@@ -56,15 +56,21 @@ final class Level {
         }
     }
 
-    void exemptStarted(String schema) {
-        exemptExecuting.incrementAndGet();
-        exemptDispatched.increment();
-        exemptBySchema.computeIfAbsent(schema, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+    /** The counter of running exempt requests of {@code schema} (kept for the level's life). */
+    java.util.concurrent.atomic.AtomicInteger exemptCounter(String schema) {
+        return exemptBySchema.computeIfAbsent(schema, k -> new java.util.concurrent.atomic.AtomicInteger());
     }
 
-    void exemptFinished(String schema) {
+    /** @param bySchema the {@link #exemptCounter} of the request's schema */
+    void exemptStarted(java.util.concurrent.atomic.AtomicInteger bySchema) {
+        exemptExecuting.incrementAndGet();
+        exemptDispatched.increment();
+        bySchema.incrementAndGet();
+    }
+
+    void exemptFinished(java.util.concurrent.atomic.AtomicInteger bySchema) {
         exemptExecuting.decrementAndGet();
-        exemptBySchema.get(schema).decrementAndGet();
+        bySchema.decrementAndGet();
     }
 
     /** Requests running now, limited and exempt. */

@@ -1,6 +1,7 @@
 package io.kapi.flowcontrol;
 
 import io.kapi.request.RequestContext;
+import io.kapi.request.RequestInfo;
 import io.kapi.user.UserInfo;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,8 +56,39 @@ public final class PriorityAndFairness implements FlowControl {
     private int rotation;
     private volatile Consumer<Event> listener = e -> { };
 
-    /** The configuration requests are classified by. */
-    record Snapshot(Classifier classifier, Map<String, Level> levels) {
+    /**
+     * The configuration requests are classified by.
+     *
+     * @param routes where each of the classifier's schemas (by position) sends its requests
+     */
+    record Snapshot(Classifier classifier, Map<String, Level> levels, Route[] routes) {
+    }
+
+    /**
+     * A schema's requests' way through the dispatcher, made once per configuration so that an exempt
+     * request (which waits for nothing) allocates nothing but its release.
+     *
+     * @param classification what every request of the schema is classified as; null when its flows are
+     *                       told apart (the distinguisher is part of it)
+     * @param exemptRunning the schema's running requests at an exempt level; null at a limited one
+     * @param dispatched what the listener hears of each dispatch without a wait
+     */
+    record Route(FlowSchema schema, Level level, FlowControl.Classification classification,
+                 java.util.concurrent.atomic.AtomicInteger exemptRunning, Event dispatched) {
+
+        static Route of(FlowSchema schema, Level level) {
+            FlowControl.Classification fixed = schema.distinguisher() != FlowSchema.Distinguisher.NONE ? null
+                    : new FlowControl.Classification(schema.name(), schema.uid(), level.config.name(),
+                            level.config.uid(), "");
+            return new Route(schema, level, fixed, level.config.exempt() ? level.exemptCounter(schema.name()) : null,
+                    new Event("dispatched", level.config.name(), schema.name(), "", 0));
+        }
+
+        FlowControl.Classification classify(RequestInfo info, UserInfo user) {
+            return classification != null ? classification : new FlowControl.Classification(schema.name(),
+                    schema.uid(), level.config.name(), level.config.uid(),
+                    Classifier.distinguisher(schema, info, user));
+        }
     }
 
     /** What happened to a request, for metrics. */
@@ -131,7 +163,10 @@ public final class PriorityAndFairness implements FlowControl {
                 level.quiescing = !current.containsKey(level.config.name());
             }
             allot(wanted.values());
-            snapshot = new Snapshot(new Classifier(usable), Map.copyOf(current));
+            Classifier classifier = new Classifier(usable);
+            Route[] routes = classifier.schemas().stream()
+                    .map(fs -> Route.of(fs, current.get(fs.level()))).toArray(Route[]::new);
+            snapshot = new Snapshot(classifier, Map.copyOf(current), routes);
             dropIdleQuiescing();
             dispatchAll();
         } finally {
@@ -219,25 +254,20 @@ public final class PriorityAndFairness implements FlowControl {
         }
         UserInfo user = context.user() == null ? UserInfo.ANONYMOUS : context.user();
         Snapshot config = snapshot;
-        Classifier.Match match = config.classifier().classify(context.info(), user);
-        if (match == null) {
+        int index = config.classifier().index(context.info(), user);
+        if (index < 0) {
             // every configuration has the catch-all schema, which matches everyone
             throw new IllegalStateException("no FlowSchema matched " + context.info().path());
         }
-        Level level = config.levels().get(match.schema().level());
-        FlowControl.Classification classification = new FlowControl.Classification(match.schema().name(),
-                match.schema().uid(), level.config.name(), level.config.uid(), match.distinguisher());
-        if (level.config.exempt()) {
-            String schema = match.schema().name();
-            level.exemptStarted(schema);
-            listener.accept(new Event("dispatched", level.config.name(), schema, "", 0));
-            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-            return new Admission.Admitted(classification, () -> {
-                if (done.compareAndSet(false, true)) {
-                    level.exemptFinished(schema);
-                }
-            });
+        Route route = config.routes()[index];
+        Level level = route.level();
+        FlowControl.Classification classification = route.classify(context.info(), user);
+        if (route.exemptRunning() != null) {
+            level.exemptStarted(route.exemptRunning());
+            listener.accept(route.dispatched());
+            return new Admission.Admitted(classification, new ExemptRelease(level, route.exemptRunning()));
         }
+        Classifier.Match match = new Classifier.Match(route.schema(), classification.flowDistinguisher());
         WorkEstimate estimate = estimator.estimate(context.info(), query);
         lock.lock();
         try {
@@ -314,6 +344,24 @@ public final class PriorityAndFairness implements FlowControl {
         w.state = Waiter.State.REJECTED;
         w.level.rejected++;
         w.ready.signal();
+    }
+
+    /** Ends an exempt request exactly once. */
+    private static final class ExemptRelease extends java.util.concurrent.atomic.AtomicBoolean implements Runnable {
+        private final transient Level level;
+        private final transient java.util.concurrent.atomic.AtomicInteger running;
+
+        ExemptRelease(Level level, java.util.concurrent.atomic.AtomicInteger running) {
+            this.level = level;
+            this.running = running;
+        }
+
+        @Override
+        public void run() {
+            if (compareAndSet(false, true)) {
+                level.exemptFinished(running);
+            }
+        }
     }
 
     /** Runs one release exactly once. */

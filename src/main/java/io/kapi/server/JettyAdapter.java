@@ -134,7 +134,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
      * JDK's HTTP/2 client) reset the stream and lose the whole response.
      */
     static String visibleAscii(String value) {
-        if (value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f))) {
+        if (isVisibleAscii(value)) {
             return value;
         }
         StringBuilder b = new StringBuilder(value.length() + 16);
@@ -146,6 +146,17 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
             }
         });
         return b.toString();
+    }
+
+    /** A loop, not a stream: every header of every response passes here. */
+    private static boolean isVisibleAscii(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c != '\t' && (c < 0x20 || c >= 0x7f)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Logs a failure; an error while logging (no memory left) must not stop the answer. */
