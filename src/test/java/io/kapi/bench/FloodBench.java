@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       (200 / 429), the server's largest RSS;</li>
  *   <li>users C and D, 16 clients each, GET in a level of their own with a few seats (queues, no
  *       borrowing): their throughputs;</li>
- *   <li>a {@code system:masters} client GETs throughout (a): its latency against idle.</li>
+ *   <li>a {@code system:masters} client GETs throughout (a): its latency against idle, and (to tell what
+ *       the flood adds from what B's ordinary load adds) beside B alone.</li>
  * </ol>
  * A, B, C and D are impersonated by the admin (each bound to cluster-admin, but not in system:masters,
  * so the suggested {@code global-default} schema classifies A and B, each a flow of its own).
@@ -87,12 +88,15 @@ public final class FloodBench {
                     objects, Runtime.getRuntime().availableProcessors(), rounds);
             List<Double> bRatios = new ArrayList<>();
             List<Double> adminRatios = new ArrayList<>();
+            List<Double> adminBesideB = new ArrayList<>();
             long[] rss = {kapi.rssKiB(), 0};
             Map<Integer, Long> aStatuses = new java.util.TreeMap<>();
             for (int r = 1; r <= rounds; r++) {
                 Tally bAlone = run(kapi, span.dividedBy(2), List.of(b), null).getFirst();
                 Tally adminAlone = run(kapi, span.dividedBy(2), List.of(admin), null).getFirst();
+                Tally adminWithB = run(kapi, span.dividedBy(2), List.of(b, admin), null).get(1);
                 List<Tally> flood = run(kapi, span, List.of(a, b, admin), rss);
+                adminBesideB.add(adminWithB.percentile(0.99) / adminAlone.percentile(0.99));
                 bRatios.add(flood.get(1).percentile(0.99) / bAlone.percentile(0.99));
                 adminRatios.add(flood.get(2).percentile(0.99) / adminAlone.percentile(0.99));
                 flood.get(0).statuses.forEach((status, n) -> aStatuses.merge(status, n.get(), Long::sum));
@@ -101,6 +105,7 @@ public final class FloodBench {
                 System.out.println("  a. B during A's flood:      " + flood.get(1));
                 System.out.println("  a. A (" + flooders + " clients LIST " + objects + "): " + flood.get(0));
                 System.out.println("  c. system:masters alone:    " + adminAlone);
+                System.out.println("  c. system:masters beside B: " + adminWithB);
                 System.out.println("  c. system:masters in flood: " + flood.get(2));
                 System.out.printf("  B p99 flood/alone %.1f x, system:masters p99 flood/alone %.1f x%n",
                         bRatios.getLast(), adminRatios.getLast());
@@ -117,6 +122,8 @@ public final class FloodBench {
             System.out.printf("b. throughput C/D: %.3f%n", (double) fair.get(0).ok() / fair.get(1).ok());
             System.out.printf("c. system:masters p99 flood/alone, median of %d rounds: %.1f x (rounds %s)%n", rounds,
                     median(adminRatios), rounded(adminRatios));
+            System.out.printf("c. system:masters p99 beside B alone (no flood)/alone, median: %.1f x (rounds %s)%n",
+                    median(adminBesideB), rounded(adminBesideB));
         }
     }
 

@@ -24,8 +24,8 @@ import java.util.function.ToDoubleFunction;
  * [--flags.NAME='--server-flag=value ...']}: a build may run twice under two names, with and without
  * some flags, or with other JVM options ({@code --java.NAME='-XX:...'}, given to {@code bin/kapi} as
  * {@code KAPI_JAVA_OPTS}: e.g. a flight recording). {@code --warmup=N} (default 500) requests of each kind warm each fresh server up first.
- * {@code --resident=true} measures the steady state instead: one server per build, started and warmed
- * once, the rounds taking turns on them.
+ * {@code --resident=true} measures the steady state instead: {@code --instances=N} servers per build (default
+ * 1), started and warmed once, the rounds taking turns on them.
  */
 public final class PipelineBench {
 
@@ -106,42 +106,53 @@ public final class PipelineBench {
     }
 
     /**
-     * The steady state: one server per build, all started and warmed first ({@code warm} requests of each
-     * kind, then one whole unmeasured round), then the rounds run on them in turn, each in a namespace of
-     * its own; the server not being measured is idle. Leaves out what a fresh start adds (compilation,
-     * a cold cache), which the default mode includes in every round.
+     * The steady state: {@code --instances} servers per build (default 1), all started and warmed first
+     * ({@code warm} requests of each kind, then one whole unmeasured round), then the rounds run on them in
+     * turn, each in a namespace of its own, round r on each build's instance r mod N; the servers not being
+     * measured are idle. Leaves out what a fresh start adds (compilation, a cold cache), which the default
+     * mode includes in every round. One instance per build is not enough to tell builds a few per cent
+     * apart: two servers of one build, warmed alike, differ by up to 10 % for as long as they run (what
+     * the JIT compiler made of each), so give several.
      */
     private static void residentRounds(Map<String, Path> builds, Map<String, List<String>> flags, Map<String, String> opts,
                                        int clients, Map<String, Integer> counts, Duration limit, int warm, int rounds,
                                        Map<String, List<Round>> results) {
-        Map<String, KapiProcess> servers = new LinkedHashMap<>();
-        Map<String, List<ApiClient>> pools = new LinkedHashMap<>();
+        int instances = Integer.parseInt(opts.getOrDefault("instances", "1"));
+        Map<String, List<KapiProcess>> servers = new LinkedHashMap<>();
+        Map<String, List<List<ApiClient>>> pools = new LinkedHashMap<>();
         try {
             for (String name : builds.keySet()) {
-                KapiProcess kapi = new KapiProcess("pipeline-" + name, builds.get(name), flags.get(name))
-                        .withJavaOptions(opts.getOrDefault("java." + name, ""));
-                servers.put(name, kapi);
-                kapi.start();
-                pools.put(name, clients(kapi, clients));
+                servers.put(name, new ArrayList<>());
+                pools.put(name, new ArrayList<>());
+                for (int i = 0; i < instances; i++) {
+                    KapiProcess kapi = new KapiProcess("pipeline-" + name + "-" + i, builds.get(name), flags.get(name))
+                            .withJavaOptions(opts.getOrDefault("java." + name, ""));
+                    servers.get(name).add(kapi);
+                    kapi.start();
+                    pools.get(name).add(clients(kapi, clients));
+                }
             }
-            for (String name : builds.keySet()) {
-                System.err.printf("== warm-up: %s%n", name);
-                Load load = new Load(pools.get(name), limit);
-                warmUp(load, "warmup", warm);
-                phases(load, servers.get(name), "bench-0", counts, warm);
+            for (int i = 0; i < instances; i++) {
+                for (String name : builds.keySet()) {
+                    System.err.printf("== warm-up: %s #%d%n", name, i);
+                    Load load = new Load(pools.get(name).get(i), limit);
+                    warmUp(load, "warmup", warm);
+                    phases(load, servers.get(name).get(i), "bench-0", counts, warm);
+                }
             }
             List<String> order = new ArrayList<>(builds.keySet());
             for (int round = 1; round <= rounds; round++) {
+                int i = (round - 1) % instances;
                 for (String name : order) {
-                    System.err.printf("== round %d: %s%n", round, name);
-                    results.get(name).add(phases(new Load(pools.get(name), limit), servers.get(name),
+                    System.err.printf("== round %d: %s #%d%n", round, name, i);
+                    results.get(name).add(phases(new Load(pools.get(name).get(i), limit), servers.get(name).get(i),
                             "bench-" + round, counts, warm));
                 }
                 order = order.reversed();
             }
         } finally {
-            pools.values().forEach(pool -> pool.forEach(ApiClient::close));
-            servers.values().forEach(KapiProcess::close);
+            pools.values().forEach(list -> list.forEach(pool -> pool.forEach(ApiClient::close)));
+            servers.values().forEach(list -> list.forEach(KapiProcess::close));
         }
     }
 
@@ -199,6 +210,9 @@ public final class PipelineBench {
         out.append('\n');
         for (String phase : PHASES) {
             row(out, PLURALS.get(phase) + "/s", results, names, phase, Phase::perSecond, "%.0f");
+            if (names.size() > 1) {
+                pairedRow(out, "  ÷ " + names.getFirst() + ", by round", results, names, phase);
+            }
             cpuRow(out, phase + " CPU µs/request", results, names, phase);
             row(out, phase + " median (ms)", results, names, phase, Phase::medianMillis, "%.2f");
             row(out, phase + " p99 (ms)", results, names, phase, Phase::p99Millis, "%.2f");
@@ -221,6 +235,27 @@ public final class PipelineBench {
         }
         if (medians.size() == 2 && medians.get(0) != 0) {
             out.append(String.format("%14s", String.format("%.2f", medians.get(1) / medians.get(0))));
+        }
+        out.append('\n');
+    }
+
+    /**
+     * Each build's throughput over the first build's in the same round (the rounds ran side by side), the
+     * median of those ratios and their range: steadier than the ratio of medians when the machine drifts.
+     */
+    private static void pairedRow(StringBuilder out, String label, Map<String, List<Round>> results, List<String> names,
+                                  String phase) {
+        out.append(String.format("%-26s%14s", label, ""));
+        List<Round> base = results.get(names.getFirst());
+        for (String name : names.subList(1, names.size())) {
+            List<Double> ratios = new ArrayList<>();
+            List<Round> rounds = results.get(name);
+            for (int i = 0; i < Math.min(base.size(), rounds.size()); i++) {
+                ratios.add(rounds.get(i).phases().get(phase).perSecond() / base.get(i).phases().get(phase).perSecond());
+            }
+            ratios.sort(Comparator.naturalOrder());
+            out.append(String.format("%14s", String.format("%.3f", ratios.get(ratios.size() / 2))));
+            out.append(String.format(" [%.2f-%.2f]", ratios.getFirst(), ratios.getLast()));
         }
         out.append('\n');
     }
