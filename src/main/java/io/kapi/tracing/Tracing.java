@@ -56,6 +56,17 @@ public final class Tracing {
     }
 
     /**
+     * Whether a request with these headers could get a span: tracing is on, and either roots may be
+     * sampled or the caller sent a {@code traceparent} (which only a trusted caller's can make sampled).
+     * Where not, the request's filters skip every tracing step (at sampling 0, almost every request).
+     *
+     * @param headers the request's headers by lower-case name
+     */
+    public static boolean mayTrace(Map<String, List<String>> headers) {
+        return tracer != null && (!rootsNeverSampled || headers.containsKey("traceparent"));
+    }
+
+    /**
      * Starts exporting to the configured collector. kube's sampler: parent-based, and for a request
      * without a sampled parent the trace ID ratio of {@code samplingRatePerMillion}.
      *
@@ -182,12 +193,16 @@ public final class Tracing {
      * Times authentication, which runs before the request's span can start (its user decides the span's
      * parent): the returned scope, closed when authentication ends, leaves the times for
      * {@link #startServer} on this thread. Requests run on one thread through the filters, so the next
-     * span started here is that request's.
+     * span started here is that request's. Nothing at all for a request that {@linkplain #mayTrace cannot be
+     * traced}.
+     *
+     * @param headers the request's headers by lower-case name
      */
-    public static Timing authenticating() {
-        if (tracer == null) {
-            return NO_TIMING;
-        }
+    public static Timing authenticating(Map<String, List<String>> headers) {
+        return mayTrace(headers) ? timing() : NO_TIMING;
+    }
+
+    private static Timing timing() {
         long start = now();
         return () -> AUTHENTICATION.set(new long[] {start, now()});
     }

@@ -33,6 +33,24 @@ final class TracingTest {
     }
 
     @Test
+    @DisplayName("at sampling 0 only a request with a traceparent may be traced: the others skip every tracing step")
+    void mayTrace() {
+        Map<String, List<String>> parent = Map.of("traceparent",
+                List.of("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"));
+        assertFalse(Tracing.mayTrace(parent), "tracing off");
+        Tracing.install(new TracingConfiguration("127.0.0.1:4317", 0), "test", "test-1");
+        assertFalse(Tracing.mayTrace(Map.of()));
+        assertTrue(Tracing.mayTrace(parent));
+        try (Tracing.Timing ignored = Tracing.authenticating(Map.of())) {
+            // nothing is timed for a request that cannot be traced
+        }
+        assertSame(TraceScope.NONE, Tracing.startServer("GET", Map.of(), true));
+        Tracing.shutdown();
+        Tracing.install(new TracingConfiguration("127.0.0.1:4317", 1), "test", "test-1");
+        assertTrue(Tracing.mayTrace(Map.of()), "roots may be sampled");
+    }
+
+    @Test
     @DisplayName("a dead collector never slows spans down: the bounded queue drops, and counts what it drops")
     void deadCollector() throws Exception {
         int port;

@@ -32,7 +32,8 @@ public record Authentication(Authenticator authenticator, SecurityMetrics metric
             return chain.proceed(request);
         }
         Optional<UserInfo> user;
-        try (Tracing.Timing timing = Tracing.authenticating()) { // its span starts with the request's
+        // the request's span starts with authentication
+        try (Tracing.Timing timing = Tracing.authenticating(request.rest().headers())) {
             user = authenticate(request);
         }
         if (user.isPresent()) {

@@ -16,7 +16,8 @@ import io.kapi.tracing.Tracing;
  * target, the audit ID and the response code. Right after authentication, as kube's: the caller's
  * {@code traceparent} is its parent only for a trusted user ({@code system:masters},
  * {@code system:monitoring}), a link otherwise; the span still starts when authentication did, which
- * is its first child. Without tracing it only passes the request on.
+ * is its first child. Without tracing, or at sampling 0 for a request without a {@code traceparent}, it only
+ * passes the request on.
  */
 public final class RequestTracing implements Filter {
 
@@ -24,12 +25,17 @@ public final class RequestTracing implements Filter {
 
     @Override
     public RestResponse filter(FilterChain chain, ServerRequest request) {
-        if (!Tracing.enabled()) {
-            return chain.proceed(request);
+        if (!Tracing.mayTrace(request.rest().headers())) {
+            return chain.proceed(request); // no span, and no span name, attributes or parent to work out
         }
         String method = request.rest().method();
         UserInfo user = request.context().user();
-        boolean trusted = user != null && user.groups().stream().anyMatch(TRUSTED::contains);
+        boolean trusted = false;
+        if (user != null) {
+            for (String group : user.groups()) {
+                trusted |= TRUSTED.contains(group);
+            }
+        }
         try (TraceScope span = Tracing.startServer(spanName(request.context().info(), method), request.rest().headers(),
                 trusted, "http.method", method, "http.target", request.rest().path(),
                 "audit-id", request.context().auditId())) {
