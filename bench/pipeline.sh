@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Write-path benchmark: two builds of Kapi side by side (creates, gets, merge patches, server-side applies).
-# Usage: bench/pipeline.sh --builds=before=/path/to/baseline,after=. [--backend=embedded] [--clients=8] [--rounds=3] [--warmup=500] [--resident=true]
+# Usage: bench/pipeline.sh --builds=before=/path/to/baseline,after=. [--backend=embedded] [--clients=8] [--rounds=3] [--warmup=500]
 #        [--java.NAME='JVM options'] [--flags.NAME='--server-flag=value ...'] (extra server flags for the build NAME; one checkout may run
 #        under two names: --builds=plain=.,audited=. --flags.audited='--audit-policy-file=...')
 # Loopback only, bounded in requests and time; each server is stopped and its data deleted at the end.
-# --resident=true [--instances=N]: N servers per build (default 1), started and warmed once, the rounds taking turns on them
-# (the steady state; two servers of one build differ by up to 10 %, so give N of 3 or more and rounds a multiple of N).
+# [--resident=true [--instances=N]]: N servers per build (default 1), started and warmed once, the rounds taking turns
+# on them (the steady state; two servers of one build differ by up to 10 %, so give N of 3 or more, rounds a multiple
+# of N).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"

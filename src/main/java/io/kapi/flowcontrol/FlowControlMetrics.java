@@ -100,8 +100,8 @@ final class FlowControlMetrics implements Consumer<PriorityAndFairness.Event> {
             case "dispatched" -> {
                 Dispatched series = dispatchedSeries
                         .computeIfAbsent(e.priorityLevel(), level -> new ConcurrentHashMap<>())
-                        .computeIfAbsent(e.flowSchema(), schema -> new Dispatched(
-                                dispatched.series(e.priorityLevel(), schema), waits.series(e.priorityLevel(), schema, "true")));
+                        .computeIfAbsent(e.flowSchema(), schema -> new Dispatched(dispatched.series(e.priorityLevel(),
+                                schema), waits.series(e.priorityLevel(), schema, "true")));
                 series.count().add(1);
                 series.waits().observe(e.waitSeconds());
             }

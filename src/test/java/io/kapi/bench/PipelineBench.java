@@ -85,8 +85,8 @@ public final class PipelineBench {
             }
         }
         System.out.printf("%nKapi write path, %s storage, %d clients (HTTP/2, client certs, loopback), %d cores, "
-                + "%d rounds%s; medians over rounds%n", backend, clients, Runtime.getRuntime().availableProcessors(), rounds,
-                resident ? " on one warmed server per build" : ", a fresh server per build and round");
+                + "%d rounds%s; medians over rounds%n", backend, clients, Runtime.getRuntime().availableProcessors(),
+                rounds, resident ? " on warmed resident servers" : ", a fresh server per build and round");
         System.out.println(render(results));
     }
 
@@ -114,9 +114,9 @@ public final class PipelineBench {
      * apart: two servers of one build, warmed alike, differ by up to 10 % for as long as they run (what
      * the JIT compiler made of each), so give several.
      */
-    private static void residentRounds(Map<String, Path> builds, Map<String, List<String>> flags, Map<String, String> opts,
-                                       int clients, Map<String, Integer> counts, Duration limit, int warm, int rounds,
-                                       Map<String, List<Round>> results) {
+    private static void residentRounds(Map<String, Path> builds, Map<String, List<String>> flags,
+                                       Map<String, String> opts, int clients, Map<String, Integer> counts,
+                                       Duration limit, int warm, int rounds, Map<String, List<Round>> results) {
         int instances = Integer.parseInt(opts.getOrDefault("instances", "1"));
         Map<String, List<KapiProcess>> servers = new LinkedHashMap<>();
         Map<String, List<List<ApiClient>>> pools = new LinkedHashMap<>();
@@ -205,7 +205,7 @@ public final class PipelineBench {
         List<String> names = List.copyOf(results.keySet());
         names.forEach(n -> out.append(String.format("%14s", n)));
         if (names.size() == 2) {
-            out.append(String.format("%14s", names.get(1) + "/" + names.get(0)));
+            out.append(String.format("%16s", names.get(1) + "/" + names.get(0)));
         }
         out.append('\n');
         for (String phase : PHASES) {
