@@ -61,7 +61,7 @@ public final class PriorityAndFairness implements FlowControl {
      *
      * @param routes where each of the classifier's schemas (by position) sends its requests
      */
-    record Snapshot(Classifier classifier, Map<String, Level> levels, Route[] routes) {
+    record Snapshot(Classifier classifier, Route[] routes) {
     }
 
     /**
@@ -166,7 +166,7 @@ public final class PriorityAndFairness implements FlowControl {
             Classifier classifier = new Classifier(usable);
             Route[] routes = classifier.schemas().stream()
                     .map(fs -> Route.of(fs, current.get(fs.level()))).toArray(Route[]::new);
-            snapshot = new Snapshot(classifier, Map.copyOf(current), routes);
+            snapshot = new Snapshot(classifier, routes);
             dropIdleQuiescing();
             dispatchAll();
         } finally {
