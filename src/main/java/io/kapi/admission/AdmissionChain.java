@@ -17,9 +17,18 @@ public final class AdmissionChain {
     public static final AdmissionChain NONE = new AdmissionChain(List.of());
 
     private final List<AdmissionPlugin> plugins;
-    private final List<MutatingPlugin> mutating = new ArrayList<>();
-    private final List<ValidatingPlugin> validating = new ArrayList<>();
+    private final List<Stage<MutatingPlugin>> mutating = new ArrayList<>();
+    private final List<Stage<ValidatingPlugin>> validating = new ArrayList<>();
     private final AdmissionMetrics metrics;
+    private final AdmissionMetrics.StepTimer admitStep;
+    private final AdmissionMetrics.StepTimer validateStep;
+
+    /**
+     * A plugin in one of its roles, with what each request's run of it needs made once: its span's name and
+     * its latency series (null without metrics).
+     */
+    private record Stage<P>(P plugin, String spanName, String name, AdmissionMetrics.StepTimer timer) {
+    }
 
     public AdmissionChain(List<AdmissionPlugin> plugins) {
         this(plugins, null);
@@ -30,12 +39,16 @@ public final class AdmissionChain {
         this.plugins = List.copyOf(plugins);
         for (AdmissionPlugin p : this.plugins) {
             if (p instanceof MutatingPlugin m) {
-                mutating.add(m);
+                mutating.add(new Stage<>(m, "Admit " + p.name(), p.name(),
+                        metrics == null ? null : metrics.plugin(p.name(), "admit")));
             }
             if (p instanceof ValidatingPlugin v) {
-                validating.add(v);
+                validating.add(new Stage<>(v, "Validate " + p.name(), p.name(),
+                        metrics == null ? null : metrics.plugin(p.name(), "validate")));
             }
         }
+        admitStep = metrics == null ? null : metrics.step("admit");
+        validateStep = metrics == null ? null : metrics.step("validate");
     }
 
     /**
@@ -55,20 +68,21 @@ public final class AdmissionChain {
             }
             rejected = false;
         } finally {
-            if (metrics != null && !mutating.isEmpty()) {
-                metrics.step(attributes.operation().name(), rejected, "admit", start);
+            if (admitStep != null && !mutating.isEmpty()) {
+                admitStep.observeSince(attributes.operation().name(), rejected, start);
             }
         }
     }
 
     private void admitOnce(Attributes attributes, Reinvocation reinvocation) {
-        for (MutatingPlugin p : mutating) {
+        for (Stage<MutatingPlugin> stage : mutating) {
+            MutatingPlugin p = stage.plugin();
             if (!p.handles(attributes.operation())) {
                 continue;
             }
             long start = System.nanoTime();
             boolean rejected = true;
-            try (TraceScope span = Tracing.start("Admit " + p.name(), "plugin", p.name())) {
+            try (TraceScope span = Tracing.start(stage.spanName(), "plugin", stage.name())) {
                 if (p instanceof ReinvocablePlugin r) {
                     r.admit(attributes, reinvocation);
                 } else {
@@ -76,8 +90,8 @@ public final class AdmissionChain {
                 }
                 rejected = false;
             } finally {
-                if (metrics != null) {
-                    metrics.plugin(p.name(), attributes.operation().name(), rejected, "admit", start);
+                if (stage.timer() != null) {
+                    stage.timer().observeSince(attributes.operation().name(), rejected, start);
                 }
             }
         }
@@ -88,25 +102,26 @@ public final class AdmissionChain {
         long stepStart = System.nanoTime();
         boolean stepRejected = true;
         try {
-            for (ValidatingPlugin p : validating) {
+            for (Stage<ValidatingPlugin> stage : validating) {
+                ValidatingPlugin p = stage.plugin();
                 if (!p.handles(attributes.operation())) {
                     continue;
                 }
                 long start = System.nanoTime();
                 boolean rejected = true;
-                try (TraceScope span = Tracing.start("Validate " + p.name(), "plugin", p.name())) {
+                try (TraceScope span = Tracing.start(stage.spanName(), "plugin", stage.name())) {
                     p.validate(attributes);
                     rejected = false;
                 } finally {
-                    if (metrics != null) {
-                        metrics.plugin(p.name(), attributes.operation().name(), rejected, "validate", start);
+                    if (stage.timer() != null) {
+                        stage.timer().observeSince(attributes.operation().name(), rejected, start);
                     }
                 }
             }
             stepRejected = false;
         } finally {
-            if (metrics != null && !validating.isEmpty()) {
-                metrics.step(attributes.operation().name(), stepRejected, "validate", stepStart);
+            if (validateStep != null && !validating.isEmpty()) {
+                validateStep.observeSince(attributes.operation().name(), stepRejected, stepStart);
             }
         }
     }

@@ -292,14 +292,14 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         return new ServerConfig.Observability(metrics, info -> {
             var definition = registry.definition(new GroupVersionResource(info.group(), info.version(), info.resource()));
             if (definition.isEmpty()) {
-                return false;
+                return null;
             }
             String removed = definition.get().facts().removedRelease();
             if (removed != null) {
                 String subresource = info.subresource().split("/", 2)[0]; // proxy/<path>: no series per path
                 metrics.requests().deprecatedApi(info.group(), info.version(), info.resource(), subresource, removed);
             }
-            return true;
+            return definition.get().api().gvr(); // the registry's strings, the same for every request
         });
     }
 

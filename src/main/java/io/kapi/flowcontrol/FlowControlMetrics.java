@@ -94,14 +94,22 @@ final class FlowControlMetrics implements Consumer<PriorityAndFairness.Event> {
         });
     }
 
+    /** The series of dispatches at a level by a schema: looked up first, made (capturing lambdas) only once. */
+    private Dispatched dispatched(String level, String schema) {
+        Map<String, Dispatched> bySchema = dispatchedSeries.get(level);
+        Dispatched series = bySchema == null ? null : bySchema.get(schema);
+        if (series == null) {
+            series = dispatchedSeries.computeIfAbsent(level, l -> new ConcurrentHashMap<>()).computeIfAbsent(schema,
+                    s -> new Dispatched(dispatched.series(level, s), waits.series(level, s, "true")));
+        }
+        return series;
+    }
+
     @Override
     public void accept(PriorityAndFairness.Event e) {
         switch (e.kind()) {
             case "dispatched" -> {
-                Dispatched series = dispatchedSeries
-                        .computeIfAbsent(e.priorityLevel(), level -> new ConcurrentHashMap<>())
-                        .computeIfAbsent(e.flowSchema(), schema -> new Dispatched(dispatched.series(e.priorityLevel(),
-                                schema), waits.series(e.priorityLevel(), schema, "true")));
+                Dispatched series = dispatched(e.priorityLevel(), e.flowSchema());
                 series.count().add(1);
                 series.waits().observe(e.waitSeconds());
             }

@@ -1,5 +1,11 @@
 package io.kapi.metrics;
 
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BiFunction;
+
 /**
  * kube-apiserver's admission families: each plugin's and each step's latency, webhook latency, requests
  * and rejections, validating admission policy checks, CRD conversion webhooks and aggregated API availability.
@@ -71,14 +77,45 @@ public final class AdmissionMetrics {
                 "name", "reason"));
     }
 
-    /** One plugin's admit or validate step ({@code type} {@code admit} or {@code validate}). */
-    public void plugin(String name, String operation, boolean rejected, String type, long startNanos) {
-        controller.observeSince(startNanos, name, operation, Boolean.toString(rejected), type);
+    /** The timer of one plugin's admit or validate step ({@code type} {@code admit} or {@code validate}). */
+    public StepTimer plugin(String name, String type) {
+        return new StepTimer((operation, rejected) -> controller.series(name, operation, rejected, type));
     }
 
-    /** A whole admission step (every plugin of one type) of one request. */
-    public void step(String operation, boolean rejected, String type, long startNanos) {
-        step.observeSince(startNanos, operation, Boolean.toString(rejected), type);
+    /** The timer of a whole admission step (every plugin of one type) of a request. */
+    public StepTimer step(String type) {
+        return new StepTimer((operation, rejected) -> step.series(operation, rejected, type));
+    }
+
+    /**
+     * Observes one admission plugin's or step's latencies. A chain makes one per plugin and step when it is
+     * built, so a request finds its series by its operation alone (a constant: one lookup by identity) rather
+     * than by all its label values each time.
+     */
+    public static final class StepTimer {
+
+        private final BiFunction<String, String, DistributionDataPoint> series;
+        /** By operation: the series of accepted and of rejected requests, each made when first observed. */
+        private final Map<String, AtomicReferenceArray<DistributionDataPoint>> byOperation = new ConcurrentHashMap<>();
+
+        StepTimer(BiFunction<String, String, DistributionDataPoint> series) {
+            this.series = series;
+        }
+
+        /** Observes the seconds since {@code startNanos} ({@link System#nanoTime()}). */
+        public void observeSince(String operation, boolean rejected, long startNanos) {
+            AtomicReferenceArray<DistributionDataPoint> points = byOperation.get(operation);
+            if (points == null) {
+                points = byOperation.computeIfAbsent(operation, o -> new AtomicReferenceArray<>(2));
+            }
+            int index = rejected ? 1 : 0;
+            DistributionDataPoint point = points.get(index);
+            if (point == null) { // the family keeps one series per label values: racing makers get the same
+                point = series.apply(operation, Boolean.toString(rejected));
+                points.set(index, point);
+            }
+            point.observe((System.nanoTime() - startNanos) / 1e9);
+        }
     }
 
     /**

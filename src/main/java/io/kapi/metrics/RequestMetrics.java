@@ -95,7 +95,10 @@ public final class RequestMetrics {
      */
     public void completed(Labels l, int code, double seconds, double sliSeconds, long responseBytes,
                           boolean longRunning, boolean selfRequest) {
-        Series s = series.computeIfAbsent(l, Series::new);
+        Series s = series.get(l);
+        if (s == null) {
+            s = series.computeIfAbsent(l, Series::new);
+        }
         s.total(code).add(1);
         s.duration.observe(seconds);
         if (!longRunning) {

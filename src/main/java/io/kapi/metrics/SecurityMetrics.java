@@ -36,12 +36,19 @@ public final class SecurityMetrics {
      * refused) or {@code error}; {@code user} the name of whom it found (null when none).
      */
     public void authenticated(String result, long startNanos, String user) {
-        Attempts series = byResult.computeIfAbsent(result,
-                r -> new Attempts(attempts.series(r), duration.series(r)));
+        Attempts series = byResult.get(result); // looked up first: computeIfAbsent costs more when present
+        if (series == null) {
+            series = byResult.computeIfAbsent(result, r -> new Attempts(attempts.series(r), duration.series(r)));
+        }
         series.count().add(1);
         series.duration().observe((System.nanoTime() - startNanos) / 1e9);
         if (user != null) {
-            byUser.computeIfAbsent(compressUsername(user), users::series).add(1);
+            String name = compressUsername(user);
+            CounterFamily.CounterSeries byName = byUser.get(name);
+            if (byName == null) {
+                byName = byUser.computeIfAbsent(name, users::series);
+            }
+            byName.add(1);
         }
     }
 

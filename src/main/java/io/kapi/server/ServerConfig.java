@@ -33,10 +33,11 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
      * What the server records of its requests.
      *
      * @param metrics the server's metrics (its API's)
-     * @param served whether a resource request names a served resource: only those get series of their own
+     * @param served the served resource a resource request names, in the API's own strings, or null: only
+     *               served resources get series of their own
      */
-    public record Observability(io.kapi.metrics.Metrics metrics,
-                                java.util.function.Predicate<io.kapi.request.RequestInfo> served) {
+    public record Observability(io.kapi.metrics.Metrics metrics, java.util.function.Function<
+            io.kapi.request.RequestInfo, io.kapi.machinery.GroupVersionResource> served) {
     }
 
     /**

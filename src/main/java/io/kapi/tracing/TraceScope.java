@@ -4,6 +4,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A span that is current until closed ({@code try (TraceScope s = Tracing.start("Create etcd3")) {...}}):
@@ -14,12 +15,17 @@ public sealed class TraceScope implements AutoCloseable permits TraceScope.None 
     /** Tracing off: every method does nothing. */
     public static final TraceScope NONE = new None();
 
+    /** Sampled spans started and not yet ended, in the whole server. */
+    private static final AtomicInteger SAMPLED_OPEN = new AtomicInteger();
+
     private final Span span;
     private final Scope scope;
+    private final boolean sampled;
 
-    private TraceScope(Span span, Scope scope) {
+    private TraceScope(Span span, Scope scope, boolean sampled) {
         this.span = span;
         this.scope = scope;
+        this.sampled = sampled;
     }
 
     static TraceScope open(SpanBuilder builder, String... attributes) {
@@ -29,7 +35,19 @@ public sealed class TraceScope implements AutoCloseable permits TraceScope.None 
             }
         }
         Span span = builder.startSpan();
-        return new TraceScope(span, span.makeCurrent());
+        boolean sampled = span.getSpanContext().isSampled();
+        if (sampled) {
+            SAMPLED_OPEN.incrementAndGet();
+        }
+        return new TraceScope(span, span.makeCurrent(), sampled);
+    }
+
+    /**
+     * Whether any sampled span is open: when none is, no thread's current span can be sampled, so a child
+     * span need not look up the current context (a thread-local read) to know it would not be recorded.
+     */
+    static boolean anySampledOpen() {
+        return SAMPLED_OPEN.get() > 0;
     }
 
     public TraceScope attribute(String key, String value) {
@@ -53,11 +71,14 @@ public sealed class TraceScope implements AutoCloseable permits TraceScope.None 
     public void close() {
         scope.close();
         span.end();
+        if (sampled) {
+            SAMPLED_OPEN.decrementAndGet();
+        }
     }
 
     static final class None extends TraceScope {
         None() {
-            super(null, null);
+            super(null, null, false);
         }
 
         @Override

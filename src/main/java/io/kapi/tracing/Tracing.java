@@ -129,7 +129,7 @@ public final class Tracing {
      */
     public static TraceScope start(String name, String... attributes) {
         Tracer t = tracer;
-        if (t == null || !Span.current().getSpanContext().isSampled()) {
+        if (t == null || !withinSampledSpan()) {
             // off, outside any request (no orphan spans), or in a request not sampled, whose children
             // the parent-based sampler would not sample either
             return TraceScope.NONE;
@@ -140,10 +140,18 @@ public final class Tracing {
     /** {@link #start} of a call to another server ({@code SpanKind.CLIENT}): webhooks, aggregated APIs. */
     public static TraceScope startClient(String name, String... attributes) {
         Tracer t = tracer;
-        if (t == null || !Span.current().getSpanContext().isSampled()) {
+        if (t == null || !withinSampledSpan()) {
             return TraceScope.NONE;
         }
         return TraceScope.open(t.spanBuilder(name).setSpanKind(SpanKind.CLIENT), attributes);
+    }
+
+    /**
+     * Whether this thread's current span is sampled. At sampling 0 hardly any span is, and while none is
+     * open anywhere the answer needs no look at the thread's context.
+     */
+    private static boolean withinSampledSpan() {
+        return (!rootsNeverSampled || TraceScope.anySampledOpen()) && Span.current().getSpanContext().isSampled();
     }
 
     /**
@@ -151,7 +159,7 @@ public final class Tracing {
      * until closed. As kube-apiserver: the caller's W3C {@code traceparent} (and {@code tracestate}) is
      * the parent only when the caller is trusted ({@code system:masters}, {@code system:monitoring});
      * anyone else's is a link, so that no client can force its requests to be sampled. The span starts
-     * when authentication did ({@link #authenticating()}), whose own span it then gets as a child.
+     * when authentication did ({@link #authenticating(Map)}), whose own span it then gets as a child.
      *
      * @param headers the request's headers by lower-case name
      * @param trusted whether the caller may make the request part of its trace
@@ -159,10 +167,13 @@ public final class Tracing {
     public static TraceScope startServer(String name, Map<String, List<String>> headers, boolean trusted,
                                          String... attributes) {
         Tracer t = tracer;
-        long[] authentication = AUTHENTICATION.get();
-        AUTHENTICATION.remove();
         if (t == null) {
-            return TraceScope.NONE;
+            return TraceScope.NONE; // and authenticating() left no times: it leaves none without a tracer
+        }
+        long[] authentication = null;
+        if (mayTrace(headers)) { // only then did authenticating() leave its times
+            authentication = AUTHENTICATION.get();
+            AUTHENTICATION.remove();
         }
         if (rootsNeverSampled && (!trusted || !headers.containsKey("traceparent"))) {
             return TraceScope.NONE; // it could only be an unsampled span: none at all costs less

@@ -89,6 +89,30 @@ final class MetricsTest {
     }
 
     @Test
+    @DisplayName("an admission plugin's timer records under its name, the request's operation and whether it rejected")
+    void admissionTimers() throws IOException {
+        Metrics metrics = Metrics.defaults();
+        AdmissionMetrics.StepTimer quota = metrics.admission().plugin("ResourceQuota", "validate");
+        AdmissionMetrics.StepTimer validate = metrics.admission().step("validate");
+        long start = System.nanoTime();
+        quota.observeSince("CREATE", false, start);
+        quota.observeSince("CREATE", false, start);
+        quota.observeSince("CREATE", true, start);
+        quota.observeSince("UPDATE", false, start);
+        validate.observeSince("CREATE", true, start);
+        String text = text(metrics);
+        String plugin = "apiserver_admission_controller_admission_duration_seconds_count{name=\"ResourceQuota\",";
+        assertTrue(text.contains(plugin + "operation=\"CREATE\",rejected=\"false\",type=\"validate\"} 2"), text);
+        assertTrue(text.contains(plugin + "operation=\"CREATE\",rejected=\"true\",type=\"validate\"} 1"), text);
+        assertTrue(text.contains(plugin + "operation=\"UPDATE\",rejected=\"false\",type=\"validate\"} 1"), text);
+        assertFalse(text.contains(plugin + "operation=\"UPDATE\",rejected=\"true\""), "no series before one: " + text);
+        assertTrue(text.contains("apiserver_admission_step_admission_duration_seconds_count{operation=\"CREATE\","
+                + "rejected=\"true\",type=\"validate\"} 1"), text);
+        assertFalse(text.contains("apiserver_admission_step_admission_duration_seconds_count{operation=\"CREATE\","
+                + "rejected=\"false\""), text);
+    }
+
+    @Test
     @DisplayName("allow lists parse in kube's stringToString forms")
     void allowListSyntax() {
         assertEquals(Map.of("m1,l1", Set.of("v1", "v2", "v3"), "m1,l2", Set.of("v4")),

@@ -53,10 +53,15 @@ final class TracingTest {
     @Test
     @DisplayName("a dead collector never slows spans down: the bounded queue drops, and counts what it drops")
     void deadCollector() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort(); // closed again: connection refused
+        // a collector that takes the connection and never answers: every export waits for its timeout. (A
+        // refused port fails each export at once, and how many batches then drain depends on how warm gRPC is,
+        // which other tests in this JVM change: the count below would measure that, not the queue.)
+        try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            deadCollector(silent.getLocalPort());
         }
+    }
+
+    private static void deadCollector(int port) {
         Tracing.install(new TracingConfiguration("127.0.0.1:" + port, 1_000_000), "test", "test-1");
         long start = System.nanoTime();
         int spans = 20_000;
@@ -93,6 +98,25 @@ final class TracingTest {
             Tracing.inject(sent::put);
         }
         assertEquals(Map.of(), sent, "rate 0 and no parent: no span, nothing to pass on");
+    }
+
+    @Test
+    @DisplayName("at sampling 0 a sampled request's children are recorded, on its thread only, and none once it ends")
+    void childrenOfSampledRequest() throws Exception {
+        Tracing.install(new TracingConfiguration("127.0.0.1:4317", 0), "test", "test-1");
+        assertSame(TraceScope.NONE, Tracing.start("Create etcd3"), "no request: no orphan span");
+        String caller = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        try (TraceScope request = Tracing.startServer("POST", Map.of("traceparent", List.of(caller)), true)) {
+            try (TraceScope child = Tracing.start("Create etcd3")) {
+                assertFalse(child == TraceScope.NONE, "the sampled request's child is recorded");
+            }
+            TraceScope[] elsewhere = new TraceScope[1];
+            Thread other = Thread.ofVirtual().start(() -> elsewhere[0] = Tracing.start("Create etcd3"));
+            other.join();
+            assertSame(TraceScope.NONE, elsewhere[0], "another thread's requests are not this one's");
+        }
+        assertSame(TraceScope.NONE, Tracing.start("Create etcd3"), "the request ended: no span is current");
+        assertSame(TraceScope.NONE, Tracing.startClient("HTTP POST"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.kapi.server.filter;
 
 import io.kapi.endpoint.RestResponse;
+import io.kapi.machinery.GroupVersionResource;
 import io.kapi.metrics.RequestMetrics;
 import io.kapi.metrics.RequestMetrics.Labels;
 import io.kapi.request.RequestInfo;
@@ -10,9 +11,10 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 /**
  * Records every answered request in kube-apiserver's request families, labelled as kube's
@@ -33,10 +35,14 @@ public final class RequestMetricsFilter implements Filter {
     private static final String COMPONENT = "apiserver";
 
     private final RequestMetrics metrics;
-    private final Predicate<RequestInfo> served;
+    private final Function<RequestInfo, GroupVersionResource> served;
 
-    /** @param served whether a resource request names a resource the server serves */
-    public RequestMetricsFilter(RequestMetrics metrics, Predicate<RequestInfo> served) {
+    /**
+     * @param served the served resource a resource request names, in the API's own strings (which are the
+     *               same objects for every request, so a request's labels find its series without comparing
+     *               characters), or null when the server does not serve it
+     */
+    public RequestMetricsFilter(RequestMetrics metrics, Function<RequestInfo, GroupVersionResource> served) {
         this.metrics = metrics;
         this.served = served;
     }
@@ -144,7 +150,7 @@ public final class RequestMetricsFilter implements Filter {
 
     /** The request's labels, or null when it is not one kube records (an unserved resource, an unknown path). */
     Labels labels(ServerRequest request, RequestInfo info) {
-        String method = request.rest().method().toUpperCase(java.util.Locale.ROOT);
+        String method = method(request.rest().method());
         if (!info.resourceRequest()) {
             String health = healthPath(info.path());
             if (health == null) {
@@ -152,13 +158,27 @@ public final class RequestMetricsFilter implements Filter {
             }
             return new Labels(verb(method, "", info, request), "", "", "", "", health, "", COMPONENT);
         }
-        if (!served.test(info)) {
+        GroupVersionResource resource = served.apply(info);
+        if (resource == null) {
             return null;
         }
         String scope = !info.name().isEmpty() || info.verb() == Verb.CREATE ? "resource"
                 : !info.namespace().isEmpty() ? "namespace" : "cluster";
-        return new Labels(verb(method, scope, info, request), dryRun(request), info.group(), info.version(),
-                info.resource(), subresource(info.subresource()), scope, COMPONENT);
+        return new Labels(verb(method, scope, info, request), dryRun(request), resource.group(), resource.version(),
+                resource.resource(), subresource(info.subresource()), scope, COMPONENT);
+    }
+
+    /** The method in upper case; the usual ones as constants, which the verbs' labels then are too. */
+    private static String method(String method) {
+        return switch (method) {
+            case "GET" -> "GET";
+            case "POST" -> "POST";
+            case "PUT" -> "PUT";
+            case "PATCH" -> "PATCH";
+            case "DELETE" -> "DELETE";
+            case "HEAD" -> "HEAD";
+            default -> method.toUpperCase(Locale.ROOT);
+        };
     }
 
     /** kube's {@code cleanVerb(CanonicalVerb(method, scope))}. */
