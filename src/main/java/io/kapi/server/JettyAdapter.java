@@ -51,6 +51,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
     private final WebSocketStreams websockets;
     private final InFlight inFlight;
     private final BooleanSupplier closing;
+    private final LowerCaseNames lowerCaseNames = new LowerCaseNames();
 
     /**
      * @param websockets serves a stream asked for with a WebSocket upgrade
@@ -227,10 +228,13 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
 
     private void write(Request request, Response response, RestResponse answer) throws IOException {
         response.setStatus(answer.status());
+        boolean http2 = request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_2;
         for (Map.Entry<String, String> header : answer.headers()) {
-            response.getHeaders().add(header.getKey(), visibleAscii(header.getValue()));
+            // HTTP/1.1 keeps the names as written (kube-apiserver's canonical forms); HTTP/2 sends lower case
+            String name = http2 ? lowerCaseNames.of(header.getKey()) : header.getKey();
+            response.getHeaders().add(name, visibleAscii(header.getValue()));
         }
-        if (closing.getAsBoolean() && request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2) {
+        if (closing.getAsBoolean() && !http2) {
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
         switch (answer.body()) {
