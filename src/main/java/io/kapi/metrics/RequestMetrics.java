@@ -2,6 +2,7 @@ package io.kapi.metrics;
 
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -84,9 +85,36 @@ public final class RequestMetrics {
         });
     }
 
-    /** A request's labels, as kube's {@code MonitorRequest} cleans them. */
+    /**
+     * A request's labels, as kube's {@code MonitorRequest} cleans them. Compared field by field by hand: the
+     * filter makes them from constants and the API's own strings, so most comparisons are by identity, and
+     * a record's generated methods (through method handles) cost several times more on every request.
+     */
     public record Labels(String verb, String dryRun, String group, String version, String resource,
                          String subresource, String scope, String component) {
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Labels l && same(verb, l.verb) && same(resource, l.resource)
+                    && same(scope, l.scope) && same(version, l.version) && same(group, l.group)
+                    && same(subresource, l.subresource) && same(dryRun, l.dryRun) && same(component, l.component);
+        }
+
+        private static boolean same(String a, String b) {
+            return a == b || a != null && a.equals(b);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = Objects.hashCode(verb);
+            h = 31 * h + Objects.hashCode(dryRun);
+            h = 31 * h + Objects.hashCode(group);
+            h = 31 * h + Objects.hashCode(version);
+            h = 31 * h + Objects.hashCode(resource);
+            h = 31 * h + Objects.hashCode(subresource);
+            h = 31 * h + Objects.hashCode(scope);
+            return 31 * h + Objects.hashCode(component);
+        }
     }
 
     /**

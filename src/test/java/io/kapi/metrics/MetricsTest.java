@@ -113,6 +113,38 @@ final class MetricsTest {
     }
 
     @Test
+    @DisplayName("store requests count and time by operation, group and resource; failures count as errors too")
+    void storageRequests() throws IOException {
+        Metrics metrics = Metrics.defaults();
+        long start = System.nanoTime();
+        metrics.storage().request("create", "", "configmaps", start, false);
+        metrics.storage().request("create", "", new String("configmaps"), start, true);
+        metrics.storage().request("update", "apps", "deployments", start, false);
+        String text = text(metrics);
+        assertTrue(text.contains("etcd_requests_total{group=\"\",operation=\"create\",resource=\"configmaps\"} 2"), text);
+        assertTrue(text.contains("etcd_request_duration_seconds_count{group=\"\",operation=\"create\","
+                + "resource=\"configmaps\"} 2"), text);
+        assertTrue(text.contains("etcd_request_errors_total{group=\"\",operation=\"create\",resource=\"configmaps\"} 1"),
+                text);
+        assertTrue(text.contains("etcd_requests_total{group=\"apps\",operation=\"update\",resource=\"deployments\"} 1"),
+                text);
+    }
+
+    @Test
+    @DisplayName("request labels are equal by value, whichever string objects carry them")
+    void labelsByValue() {
+        RequestMetrics.Labels a = new RequestMetrics.Labels("GET", "", "apps", "v1", "deployments", "", "resource",
+                "apiserver");
+        RequestMetrics.Labels b = new RequestMetrics.Labels(new String("GET"), new String(""), new String("apps"),
+                new String("v1"), new String("deployments"), new String(""), new String("resource"),
+                new String("apiserver"));
+        assertEquals(a, b);
+        assertEquals(a.hashCode(), b.hashCode());
+        assertFalse(a.equals(new RequestMetrics.Labels("GET", "", "apps", "v1", "deployments", "scale", "resource",
+                "apiserver")));
+    }
+
+    @Test
     @DisplayName("allow lists parse in kube's stringToString forms")
     void allowListSyntax() {
         assertEquals(Map.of("m1,l1", Set.of("v1", "v2", "v3"), "m1,l2", Set.of("v4")),
