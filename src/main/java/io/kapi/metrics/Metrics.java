@@ -3,7 +3,6 @@ package io.kapi.metrics;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
@@ -199,9 +198,7 @@ public final class Metrics {
 
     /** A histogram with kube's classic buckets {@code bounds}. */
     public HistogramFamily histogram(Definition definition, double... bounds) {
-        Histogram.Builder builder = Histogram.builder().name(definition.name()).help(definition.exposedHelp())
-                .labelNames(definition.labelNames()).classicOnly().classicUpperBounds(bounds).withoutExemplars();
-        return new HistogramFamily(register(builder.build(), definition, registry),
+        return new HistogramFamily(register(new ClassicHistogram(definition, bounds), definition, registry),
                 LabelAllowList.of(definition, options.allowedLabels()));
     }
 
