@@ -23,7 +23,8 @@ import java.util.Map;
  * The compact JSON of a tree, the same bytes as {@code Json.MAPPER.writeValueAsBytes}, written by a loop
  * over the tree: the raw JSON inside protobuf messages ({@code managedFields[].fieldsV1} of every object)
  * is written without making a generator each time. Strings that need escaping, and values other than
- * objects, arrays, strings, integers, booleans and null, are written by Jackson itself.
+ * objects, arrays, strings, integers, booleans and null, are written by Jackson itself; keys come quoted
+ * from {@link QuotedKeys}, which keeps the ones every object repeats.
  */
 final class RawJson {
 
@@ -94,29 +95,36 @@ final class RawJson {
         if (comma) {
             put(',');
         }
-        string(key);
-        put(':');
+        append(QuotedKeys.of(key)); // "key":
         value(value);
     }
 
     /** A string in quotes: ASCII without quote, backslash or control characters as is, else as Jackson escapes it. */
     private void string(String s) {
-        int n = s.length();
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
-                put('"');
-                append(JsonStringEncoder.getInstance().quoteAsUTF8(s));
-                put('"');
-                return;
-            }
+        if (escaped(s)) {
+            put('"');
+            append(JsonStringEncoder.getInstance().quoteAsUTF8(s));
+            put('"');
+            return;
         }
+        int n = s.length();
         ensure(n + 2);
         buf[len++] = '"';
         for (int i = 0; i < n; i++) {
             buf[len++] = (byte) s.charAt(i); // ASCII only: one byte per char
         }
         buf[len++] = '"';
+    }
+
+    /** Whether JSON writes {@code s} other than char for char: a control character, quote, backslash or non-ASCII. */
+    static boolean escaped(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void ascii(String s) {
