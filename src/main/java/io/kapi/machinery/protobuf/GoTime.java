@@ -70,57 +70,21 @@ final class GoTime {
     }
 
     /**
-     * Parses RFC 3339, as Go's {@code time.Parse(time.RFC3339, s)}.
+     * Parses RFC 3339, as Go's {@code time.Parse(time.RFC3339, s)}: the forms Kubernetes writes by hand
+     * ({@link Rfc3339}), any other through java.time's ISO parser.
      *
      * @throws IllegalArgumentException if {@code s} is not RFC 3339
      */
     static Instant parseTime(String s) {
-        long utc = utcSeconds(s);
-        if (utc != Long.MIN_VALUE) {
-            return Instant.ofEpochSecond(utc);
+        Instant t = Rfc3339.parse(s);
+        if (t != null) {
+            return t;
         }
         try {
             return OffsetDateTime.parse(s, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
         } catch (java.time.format.DateTimeParseException e) {
             throw new IllegalArgumentException("parsing time \"" + s + "\" as RFC 3339", e);
         }
-    }
-
-    /**
-     * The seconds of {@code 2006-01-02T15:04:05Z}, the form every {@code metav1.Time} is written in, read
-     * without the general parser; {@link Long#MIN_VALUE} for any other form (or an invalid date).
-     */
-    private static long utcSeconds(String s) {
-        if (s.length() != 20 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T'
-                || s.charAt(13) != ':' || s.charAt(16) != ':' || s.charAt(19) != 'Z') {
-            return Long.MIN_VALUE;
-        }
-        int year = digits(s, 0, 4);
-        int month = digits(s, 5, 2);
-        int day = digits(s, 8, 2);
-        int hour = digits(s, 11, 2);
-        int minute = digits(s, 14, 2);
-        int second = digits(s, 17, 2);
-        if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23
-                || minute < 0 || minute > 59 || second < 0 || second > 59
-                || day > java.time.YearMonth.of(year, month).lengthOfMonth()) {
-            return Long.MIN_VALUE;
-        }
-        long days = java.time.LocalDate.of(year, month, day).toEpochDay();
-        return days * 86_400 + hour * 3600L + minute * 60L + second;
-    }
-
-    /** The number of {@code n} ASCII digits at {@code from}, or -1. */
-    private static int digits(String s, int from, int n) {
-        int v = 0;
-        for (int i = from; i < from + n; i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            v = v * 10 + (c - '0');
-        }
-        return v;
     }
 
     /** Go's {@code time.Duration.String()}: {@code 1h2m3.5s}, {@code 1.5ms}, {@code 0s}. */
