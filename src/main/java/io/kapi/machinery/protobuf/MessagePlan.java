@@ -22,15 +22,10 @@ final class MessagePlan {
     final Descriptor descriptor;
     /** The message's special JSON form, or null for an object of its fields. */
     final Special special;
-    /**
-     * The fields named in the JSON object itself, by JSON name: an open-addressed table of power-of-two
-     * size (keys at even slots, fields at odd ones), looked up for every key of every object encoded; a
-     * {@code Map.copyOf} map divides to find a slot, which was a tenth of an encoding's time.
-     */
-    private final Object[] byJsonName;
-    private final int mask;
-    /** Every field by its proto name. */
-    private final Map<String, FieldPlan> byProtoName;
+    /** The fields named in the JSON object itself, by JSON name. */
+    private final NameTable byJsonName;
+    /** Every field by its proto name (the fields of special messages and lists, looked up by literals). */
+    private final NameTable byProtoName;
     /** The embedded messages whose fields JSON writes in this object. */
     final FieldPlan[] inline;
     /** The first field declared (the bytes of a raw JSON message, the strings of a string list). */
@@ -48,22 +43,11 @@ final class MessagePlan {
             if (f.inline()) {
                 inlined.add(plan);
             } else {
-                // interned, as Jackson interns the keys it reads: a lookup then compares references
-                named.put(f.jsonName().intern(), plan);
+                named.put(f.jsonName(), plan);
             }
         }
-        int slots = Integer.highestOneBit(Math.max(1, named.size()) * 2) * 2;
-        this.byJsonName = new Object[slots * 2];
-        this.mask = slots - 1;
-        for (Map.Entry<String, FieldPlan> e : named.entrySet()) {
-            int i = e.getKey().hashCode() & mask;
-            while (byJsonName[2 * i] != null) {
-                i = (i + 1) & mask;
-            }
-            byJsonName[2 * i] = e.getKey();
-            byJsonName[2 * i + 1] = e.getValue();
-        }
-        this.byProtoName = Map.copyOf(all);
+        this.byJsonName = new NameTable(named);
+        this.byProtoName = new NameTable(all);
         this.inline = inlined.toArray(FieldPlan[]::new);
         this.first = descriptor.getFields().isEmpty() ? null : all.get(descriptor.getFields().getFirst().getName());
     }
@@ -75,19 +59,7 @@ final class MessagePlan {
 
     /** The field of JSON key {@code name}, or null if the message has none (it is then left out). */
     FieldPlan field(String name) {
-        Object[] table = byJsonName;
-        for (int i = name.hashCode() & mask; ; i = (i + 1) & mask) {
-            Object key = table[2 * i];
-            if (key == name) {
-                return (FieldPlan) table[2 * i + 1];
-            }
-            if (key == null) {
-                return null;
-            }
-            if (key.equals(name)) {
-                return (FieldPlan) table[2 * i + 1];
-            }
-        }
+        return byJsonName.get(name);
     }
 
     /** The field named {@code name} in the proto definition (for special messages and lists). */
