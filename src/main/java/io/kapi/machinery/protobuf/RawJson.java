@@ -95,8 +95,13 @@ final class RawJson {
         if (comma) {
             put(',');
         }
-        append(QuotedKeys.of(key)); // "key":
-        value(value);
+        byte[] quoted = QuotedKeys.of(key); // "key":{}
+        if (value instanceof ObjectNode && value.isEmpty()) {
+            append(quoted, quoted.length); // most of a fieldsV1: its leaves
+        } else {
+            append(quoted, quoted.length - 2);
+            value(value);
+        }
     }
 
     /** A string in quotes: ASCII without quote, backslash or control characters as is, else as Jackson escapes it. */
@@ -137,9 +142,13 @@ final class RawJson {
     }
 
     private void append(byte[] b) {
-        ensure(b.length);
-        System.arraycopy(b, 0, buf, len, b.length);
-        len += b.length;
+        append(b, b.length);
+    }
+
+    private void append(byte[] b, int n) {
+        ensure(n);
+        System.arraycopy(b, 0, buf, len, n);
+        len += n;
     }
 
     private void ensure(int more) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.kapi.machinery.Json;
 import java.util.ArrayList;
@@ -102,19 +103,23 @@ class QuotedKeysTest {
         }
     }
 
-    /** {@code "key":} as RawJson writes a string value, with the colon. */
+    /** {@code "key":{}} as RawJson writes a string value, then a colon and an empty object. */
     private static byte[] string(String key) {
         byte[] quoted = RawJson.bytes(TextNode.valueOf(key));
-        byte[] json = Arrays.copyOf(quoted, quoted.length + 1);
+        byte[] json = Arrays.copyOf(quoted, quoted.length + 3);
         json[quoted.length] = ':';
+        json[quoted.length + 1] = '{';
+        json[quoted.length + 2] = '}';
         return json;
     }
 
-    /** {@code "key":} as Json.MAPPER writes it in an object. */
+    /** {@code "key":{}} as Json.MAPPER writes it in an object. */
     private static byte[] mapper(String key) {
         try {
-            byte[] object = Json.MAPPER.writeValueAsBytes(Json.object().putNull(key));
-            return Arrays.copyOfRange(object, 1, object.length - "null}".length());
+            ObjectNode parent = Json.object();
+            parent.putObject(key);
+            byte[] object = Json.MAPPER.writeValueAsBytes(parent);
+            return Arrays.copyOfRange(object, 1, object.length - 1);
         } catch (Exception e) {
             throw new AssertionError(e);
         }

@@ -22,4 +22,16 @@ class RawJsonTest {
             assertArrayEquals(Json.MAPPER.writeValueAsBytes(Json.MAPPER.readTree(FIELDS)), RawJson.bytes(tree));
         }
     }
+
+    @Test
+    @DisplayName("empty objects (written with their key in one copy), arrays and strings, as the mapper writes them")
+    void empties() throws Exception {
+        for (String json : new String[] {"{}", "[]", "[{}]",
+                "{\"a\":{},\"b\":[],\"c\":\"\",\"d\":{\"e\":{}},\"f\":[{}]}",
+                "{\"\":{},\"k:{\\\"a\\\":1}\":{},\"x\":null}"}) {
+            for (JsonNode tree : new JsonNode[] {Json.MAPPER.readTree(json), Json.COMPACT_READER.readTree(json)}) {
+                assertArrayEquals(Json.MAPPER.writeValueAsBytes(tree), RawJson.bytes(tree), json);
+            }
+        }
+    }
 }
