@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.Json;
-import java.time.LocalDate;
+import io.kapi.machinery.Rfc3339;
+import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.YearMonth;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -105,45 +105,22 @@ final class ManagedFields {
 
     /**
      * The seconds since the epoch of an entry's {@code time} (RFC 3339), 0 for none or one that does not
-     * parse. The form kube writes, {@code 2006-01-02T15:04:05Z}, is read directly: entries are sorted by
-     * it on every write, and the JDK's parser is slow to start.
+     * parse. The forms kube writes are read by hand ({@link Rfc3339}): entries are sorted by it on every
+     * write, and the JDK's parser is slow to start; any other through java.time.
      */
     static long epochSeconds(String time) {
         if (time == null) {
             return 0;
         }
-        if (time.length() == 20 && time.charAt(4) == '-' && time.charAt(7) == '-' && time.charAt(10) == 'T'
-                && time.charAt(13) == ':' && time.charAt(16) == ':' && time.charAt(19) == 'Z') {
-            int year = digits(time, 0, 4);
-            int month = digits(time, 5, 2);
-            int day = digits(time, 8, 2);
-            int hour = digits(time, 11, 2);
-            int minute = digits(time, 14, 2);
-            int second = digits(time, 17, 2);
-            if (year >= 0 && month >= 1 && month <= 12 && day >= 1 && hour >= 0 && hour <= 23 && minute >= 0
-                    && minute <= 59 && second >= 0 && second <= 59 && day <= YearMonth.of(year, month).lengthOfMonth()) {
-                return LocalDate.of(year, month, day).toEpochDay() * 86_400 + hour * 3_600L + minute * 60L + second;
-            }
-            return 0;
+        Instant instant = Rfc3339.parse(time);
+        if (instant != null) {
+            return instant.getEpochSecond();
         }
         try {
             return OffsetDateTime.parse(time).toEpochSecond();
         } catch (DateTimeParseException e) {
             return 0;
         }
-    }
-
-    /** The decimal number of {@code n} ASCII digits at {@code from}, or -1. */
-    private static int digits(String s, int from, int n) {
-        int v = 0;
-        for (int i = from; i < from + n; i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            v = v * 10 + (c - '0');
-        }
-        return v;
     }
 
     /**

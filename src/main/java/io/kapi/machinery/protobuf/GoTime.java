@@ -1,5 +1,6 @@
 package io.kapi.machinery.protobuf;
 
+import io.kapi.machinery.Rfc3339;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;

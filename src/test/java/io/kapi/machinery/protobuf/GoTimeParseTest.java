@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.kapi.machinery.Rfc3339;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;

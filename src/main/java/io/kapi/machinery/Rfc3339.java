@@ -1,4 +1,4 @@
-package io.kapi.machinery.protobuf;
+package io.kapi.machinery;
 
 import java.time.Instant;
 
@@ -11,10 +11,11 @@ import java.time.Instant;
  * the whole seconds it used to read by hand).
  *
  * <p>Anything else (a lowercase {@code t}, an offset with seconds, a leap second, a five-digit year, an
- * invalid date) is left to {@link GoTime#parseTime}'s general parser, which decides and words the error;
- * for every string read here both give the same instant (GoTimeTest).
+ * invalid date) is left to the caller's general parser ({@code GoTime.parseTime}'s, which decides and words the
+ * error; managed fields' order), java.time's; for every string read here both give the same instant
+ * (GoTimeParseTest, ManagedFieldsTimeTest).
  */
-final class Rfc3339 {
+public final class Rfc3339 {
 
     private static final int[] DAYS_BEFORE_MONTH = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
     /** Days from 0000-01-01 to 1970-01-01 in the proleptic Gregorian calendar. */
@@ -28,7 +29,7 @@ final class Rfc3339 {
     }
 
     /** The instant {@code s} names, or null if it is not of the form above or not a valid date and time. */
-    static Instant parse(String s) {
+    public static Instant parse(String s) {
         int n = s.length();
         if (n < 20 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T' || s.charAt(13) != ':'
                 || s.charAt(16) != ':') {
@@ -84,7 +85,7 @@ final class Rfc3339 {
     }
 
     /** Days since 1970-01-01 of a date of year 0 to 9999 (proleptic Gregorian, as java.time counts them). */
-    static long epochDay(int year, int month, int day) {
+    public static long epochDay(int year, int month, int day) {
         // leap years before this one, counting year 0: every fourth, but not every hundredth, but every 400th
         long leapsBefore = (year + 3) / 4 - (year + 99) / 100 + (year + 399) / 400;
         int dayOfYear = DAYS_BEFORE_MONTH[month - 1] + (month > 2 && leap(year) ? 1 : 0) + day - 1;
