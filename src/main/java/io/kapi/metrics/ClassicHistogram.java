@@ -30,7 +30,8 @@ final class ClassicHistogram implements Collector {
     /** The finite upper bounds, ascending; the last bucket is {@code +Inf}. */
     private final double[] bounds;
     private final double[] exposedBounds;
-    private final Map<List<String>, Series> series = new ConcurrentHashMap<>();
+    /** The series made so far, by their label values (bounded by the family's allow-list and callers). */
+    private final Map<SeriesKey, Series> series = new ConcurrentHashMap<>();
 
     ClassicHistogram(Definition definition, double[] bounds) {
         double[] sorted = Arrays.stream(bounds).filter(Double::isFinite).sorted().distinct().toArray();
@@ -49,7 +50,12 @@ final class ClassicHistogram implements Collector {
             throw new IllegalArgumentException(definition.name() + " has labels " + List.of(definition.labelNames())
                     + ", given " + labelValues.length + " values");
         }
-        return series.computeIfAbsent(List.of(labelValues), k -> new Series());
+        Series known = series.get(new SeriesKey(labelValues));
+        if (known != null) {
+            return known;
+        }
+        String[] values = labelValues.clone(); // the caller's array may change later
+        return series.computeIfAbsent(new SeriesKey(values), k -> new Series(values));
     }
 
     @Override
@@ -57,7 +63,7 @@ final class ClassicHistogram implements Collector {
         HistogramSnapshot.Builder builder = HistogramSnapshot.builder().name(definition.name())
                 .help(definition.exposedHelp());
         String[] names = definition.labelNames();
-        series.forEach((values, s) -> builder.dataPoint(s.snapshot(Labels.of(names, values.toArray(String[]::new)))));
+        series.values().forEach(s -> builder.dataPoint(s.snapshot(Labels.of(names, s.labelValues))));
         return builder.build();
     }
 
@@ -69,11 +75,13 @@ final class ClassicHistogram implements Collector {
     /** One series: its buckets' counts, not cumulative, and the sum of what it observed. */
     final class Series implements DistributionDataPoint {
 
+        private final String[] labelValues;
         private final LongAdder[] buckets = new LongAdder[bounds.length + 1];
         private final DoubleAdder sum = new DoubleAdder();
         private final long createdMillis = System.currentTimeMillis();
 
-        Series() {
+        Series(String[] labelValues) {
+            this.labelValues = labelValues;
             for (int i = 0; i < buckets.length; i++) {
                 buckets[i] = new LongAdder();
             }
