@@ -38,6 +38,12 @@ public final class OpenIdDiscovery implements RestHandler {
         this.jwks = Lazy.of(() -> jwks.get().getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Serves the issuer's discovery document and keys only, never a resource request. */
+    @Override
+    public boolean servesResources() {
+        return false;
+    }
+
     @Override
     public RestResponse handle(RestRequest request) {
         byte[] body = switch (request.path()) {

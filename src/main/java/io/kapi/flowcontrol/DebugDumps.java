@@ -34,6 +34,12 @@ final class DebugDumps implements RestHandler {
         this.dispatcher = dispatcher;
     }
 
+    /** Serves /debug/api_priority_and_fairness/ only, never a resource request. */
+    @Override
+    public boolean servesResources() {
+        return false;
+    }
+
     @Override
     public RestResponse handle(RestRequest request) {
         if (!request.path().startsWith(PREFIX) || !"GET".equals(request.method())) {

@@ -1,11 +1,12 @@
 package io.kapi.flowcontrol;
 
 import io.kapi.client.ResourceClient;
+import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.RestHandler;
-import io.kapi.endpoint.RestResponse;
 import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.metrics.Metrics;
+import java.util.List;
 
 /**
  * Makes the server's flow control from its flags: API Priority and Fairness configured live from the
@@ -47,11 +48,7 @@ public final class FlowControls {
             if (dispatcher == null) {
                 return api;
             }
-            DebugDumps dumps = new DebugDumps(dispatcher);
-            return request -> {
-                RestResponse dump = dumps.handle(request);
-                return dump != null ? dump : api.handle(request);
-            };
+            return new DelegationChain(List.of(new DebugDumps(dispatcher), api));
         }
     }
 

@@ -43,6 +43,12 @@ public final class HealthHandler implements RestHandler {
                 "readyz", List.copyOf(ready));
     }
 
+    /** Serves /healthz, /livez, /readyz only, never a resource request. */
+    @Override
+    public boolean servesResources() {
+        return false;
+    }
+
     @Override
     public RestResponse handle(RestRequest request) {
         String path = request.path();

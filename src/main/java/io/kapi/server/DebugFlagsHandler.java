@@ -20,6 +20,12 @@ final class DebugFlagsHandler implements RestHandler {
     static final String PATH = "/debug/flags/v";
     private static final int MAX_BODY = 64;
 
+    /** Serves /debug/flags/v only, never a resource request. */
+    @Override
+    public boolean servesResources() {
+        return false;
+    }
+
     @Override
     public RestResponse handle(RestRequest request) {
         if (!request.path().equals(PATH)) {

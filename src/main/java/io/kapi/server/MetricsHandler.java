@@ -31,6 +31,12 @@ final class MetricsHandler implements RestHandler {
         this.metrics = metrics;
     }
 
+    /** Serves /metrics only, never a resource request. */
+    @Override
+    public boolean servesResources() {
+        return false;
+    }
+
     @Override
     public RestResponse handle(RestRequest request) {
         Supplier<MetricSnapshots> scrape = switch (request.path()) {

@@ -34,6 +34,12 @@ public final class VersionHandler implements RestHandler {
         }
     }
 
+    /** Serves /version only, never a resource request. */
+    @Override
+    public boolean servesResources() {
+        return false;
+    }
+
     @Override
     public RestResponse handle(RestRequest request) {
         if (!request.path().equals("/version") && !request.path().equals("/version/")) {

@@ -113,6 +113,12 @@ public final class DiscoveryHandler implements RestHandler {
         return (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
     }
 
+    /** Serves /api, /apis and their groups and versions only, never a resource request. */
+    @Override
+    public boolean servesResources() {
+        return false;
+    }
+
     @Override
     public RestResponse handle(RestRequest request) {
         String path = trimSlash(request.path());

@@ -116,6 +116,12 @@ public final class OpenApiHandler implements RestHandler {
         }
     }
 
+    /** Serves /openapi/v2 and /openapi/v3 only, never a resource request. */
+    @Override
+    public boolean servesResources() {
+        return false;
+    }
+
     @Override
     public RestResponse handle(RestRequest request) {
         follow();
