@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,6 +55,18 @@ public final class ResourceCache implements AutoCloseable {
      * keep the cache serving every other object; a get or a list that covers one fails with its error.
      */
     private final TreeMap<String, RuntimeException> corrupt = new TreeMap<>();
+    /**
+     * The objects of {@link #store} by key, for a get without the lock (a GET is a point read; the tree and
+     * the lock are for ranges and for the watchers' order): kept in step with the store under the write
+     * lock, replaced whole on a re-list (never cleared in place, so a read during one sees the old state).
+     */
+    private volatile Map<String, CachedObject> byKey = new ConcurrentHashMap<>();
+    /**
+     * Whether {@link #corrupt} has any key; written under the write lock before {@link #byKey} drops an
+     * unreadable key, so a get that misses a key it then finds unreadable takes the lock and answers its
+     * error.
+     */
+    private volatile boolean anyCorrupt;
     private final CopyOnWriteArrayList<CacheWatcher> watchers = new CopyOnWriteArrayList<>();
     private final ReentrantLock progressLock = new ReentrantLock();
     private final Condition advanced = progressLock.newCondition();
@@ -192,6 +205,13 @@ public final class ResourceCache implements AutoCloseable {
     }
 
     private Optional<CachedObject> lookup(String key) {
+        // no key unreadable before and after the miss: the key was absent (a key that turned unreadable
+        // meanwhile set the flag first; one made readable again was put back before the flag cleared)
+        boolean clean = !anyCorrupt;
+        CachedObject found = byKey.get(key);
+        if (found != null || clean && !anyCorrupt) {
+            return Optional.ofNullable(found);
+        }
         lock.readLock().lock();
         try {
             RuntimeException unreadable = corrupt.get(key);
@@ -421,12 +441,21 @@ public final class ResourceCache implements AutoCloseable {
         }
         lock.writeLock().lock();
         try {
+            // a key turns unreadable: flagged before it leaves byKey; readable again: in byKey before the
+            // flag may clear (see lookup)
             if (unreadable != null) {
                 corrupt.put(key, unreadable);
+                anyCorrupt = true;
             } else {
                 corrupt.remove(key);
             }
             CachedObject before = now == null ? store.remove(key) : store.put(key, now);
+            if (now == null) {
+                byKey.remove(key);
+            } else {
+                byKey.put(key, now);
+            }
+            anyCorrupt = !corrupt.isEmpty();
             if (now != null || before != null) {
                 CacheEvent cacheEvent = new CacheEvent(eventRevision, key, now, before);
                 window.add(cacheEvent);
@@ -459,9 +488,13 @@ public final class ResourceCache implements AutoCloseable {
             store.clear();
             corrupt.clear();
             corrupt.putAll(unreadable);
+            anyCorrupt = !corrupt.isEmpty();
+            Map<String, CachedObject> keyed = new ConcurrentHashMap<>(Math.max(16, decoded.size() * 4 / 3 + 1));
             for (CachedObject o : decoded) {
                 store.put(o.key(), o);
+                keyed.put(o.key(), o);
             }
+            byKey = keyed;
             window.reset(atRevision);
             revision = atRevision;
             for (CacheWatcher w : List.copyOf(watchers)) {

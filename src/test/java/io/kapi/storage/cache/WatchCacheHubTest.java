@@ -2,6 +2,7 @@ package io.kapi.storage.cache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -63,6 +64,9 @@ class WatchCacheHubTest {
             List<String> stored = storage.range("/registry/things/", null, 0, 0).items().stream()
                     .map(KeyValue::key).toList();
             assertEquals(stored, cached);
+            for (String key : stored) {
+                assertEquals(key, cache.get(key).orElseThrow().key(), "a get finds what the (re-)list holds");
+            }
             long last = 0;
             while (true) {
                 Delivery d = watch.poll(TimeUnit.MILLISECONDS.toNanos(200));
@@ -74,6 +78,41 @@ class WatchCacheHubTest {
                 last = revision;
             }
         }
+    }
+
+    @Test
+    @DisplayName("a get answers each key's latest state: written, unreadable (its error), readable again, deleted")
+    void getsFollowWrites() throws Exception {
+        ObjectDecoder strict = kv -> {
+            if (new String(kv.value(), StandardCharsets.UTF_8).equals("bad")) {
+                throw new IllegalStateException("cannot read " + kv.key());
+            }
+            return DECODER.decode(kv);
+        };
+        try (Storage storage = Storages.memory(StorageOptions.DEFAULT);
+             WatchCacheHub hub = new WatchCacheHub(storage, CacheOptions.DEFAULT)) {
+            ResourceCache cache = hub.register("/registry/things/", strict);
+            String a = "/registry/things/a";
+            KeyValue written = storage.create(a, bytes("0"));
+            hub.start();
+            assertEquals("0", value(cache, a));
+            assertTrue(cache.get("/registry/things/b").isEmpty(), "never written");
+            written = storage.update(a, bytes("bad"), written.modRevision());
+            assertTrue(cache.awaitRevision(written.modRevision()));
+            IllegalStateException unreadable = assertThrows(IllegalStateException.class, () -> cache.get(a));
+            assertEquals("cannot read " + a, unreadable.getMessage());
+            assertTrue(cache.get("/registry/things/b").isEmpty(), "another key is still absent");
+            written = storage.update(a, bytes("1"), written.modRevision());
+            assertTrue(cache.awaitRevision(written.modRevision()));
+            assertEquals("1", value(cache, a));
+            storage.delete(a, written.modRevision());
+            assertTrue(cache.awaitRevision(storage.currentRevision()));
+            assertTrue(cache.get(a).isEmpty(), "deleted");
+        }
+    }
+
+    private static String value(ResourceCache cache, String key) {
+        return cache.get(key).orElseThrow().object().get("value").asText();
     }
 
     @Test
