@@ -193,10 +193,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         informers.start();
         authorizationRef.set(authorization);
         Authorizer authorizer = authorization.authorizer();
-        RestHandler api = handlers(config, aggregator, schemas, openApi, registry, codecs, tables, keys, issuer,
-                authentications, new AccessReviews(authorizer, authorization.rules()), storage, metrics, clock,
+        RequestActivity activity = new RequestActivity();
+        RestHandler api = activity.counting(handlers(config, aggregator, schemas, openApi, registry, codecs, tables, keys,
+                issuer, authentications, new AccessReviews(authorizer, authorization.rules()), storage, metrics, clock,
                 new UnsafeDeletion(config.features().gates().enabled("AllowUnsafeMalformedObjectDeletion"),
-                        () -> authorizer));
+                        () -> authorizer)));
         ServerConfig.Observability observability = observability(metrics, registry);
         Loopback loopback = loopback(api, authorizer, registry, observability, auditor);
         LocalClient apiserver = loopback.as(SystemUsers.APISERVER, APISERVER_AGENT);
@@ -226,7 +227,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         CrdController crds = new CrdController(registry, informers, apiserver,
                 new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry),
                         metrics.admission()), clock);
-        OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi());
+        OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi(),
+                activity);
         PostStartHook apiServices = aggregator.controller(apiserver, informers,
                 gv -> registry.model().table().groupVersions().contains(gv), clock, metrics.admission());
         hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers(), crds, apiServices));

@@ -3,6 +3,7 @@ package io.kapi.assembly;
 import io.kapi.endpoint.openapi.OpenApiHandler;
 import io.kapi.health.PostStartHook;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /**
  * Builds the OpenAPI documents in the background a little after the server's own start-up work is
@@ -14,28 +15,38 @@ import java.time.Duration;
  * priorities do not order threads on Linux). A server closed before the build began (a test's server
  * often lives less than a second) does not build them at all, which would take the CPU of the test's
  * next server. A request that comes first builds them itself, or waits for the build under way.
+ *
+ * <p>The build also waits for a quiet moment: {@link #QUIET} without a request to the API. A server
+ * restarted under load would otherwise spend that second of CPU, and the compilation of code that runs only
+ * then, in its first seconds of serving (bench/warmup.sh); a server that never goes quiet builds the documents
+ * on their first request, as kube-apiserver builds its OpenAPI documents lazily.
  */
 final class OpenApiWarmUp implements PostStartHook, AutoCloseable {
 
     /** How long the build waits for the start-up work before it goes ahead anyway. */
     private static final Duration AT_MOST = Duration.ofSeconds(30);
+    /** How long the API must go without a request before the build begins. */
+    static final Duration QUIET = Duration.ofMillis(250);
 
     private final OpenApiHandler openApi;
     private final CacheStart after;
     private final Duration delay;
     private final boolean build;
+    private final LongSupplier requests;
     private Thread builder;
     private boolean closed;
 
     /**
-     * A warm-up that builds {@code delay} after {@code after} has run; with {@code build} false the hook
-     * is there (kube's readiness lists it) but the documents are made on their first request only.
+     * A warm-up that builds {@code delay} after {@code after} has run, once {@code requests} (a count of the
+     * API's requests) has stood still for {@link #QUIET}; with {@code build} false the hook is there (kube's
+     * readiness lists it) but the documents are made on their first request only.
      */
-    OpenApiWarmUp(OpenApiHandler openApi, CacheStart after, Duration delay, boolean build) {
+    OpenApiWarmUp(OpenApiHandler openApi, CacheStart after, Duration delay, boolean build, LongSupplier requests) {
         this.openApi = openApi;
         this.after = after;
         this.delay = delay;
         this.build = build;
+        this.requests = requests;
     }
 
     @Override
@@ -60,10 +71,24 @@ final class OpenApiWarmUp implements PostStartHook, AutoCloseable {
     private void build() {
         try {
             Thread.sleep(delay);
+            awaitQuiet(requests, QUIET);
         } catch (InterruptedException e) {
             return;
         }
         openApi.prepare();
+    }
+
+    /** Returns once {@code requests} has not moved for {@code quiet}. */
+    static void awaitQuiet(LongSupplier requests, Duration quiet) throws InterruptedException {
+        long seen = requests.getAsLong();
+        while (true) {
+            Thread.sleep(quiet);
+            long now = requests.getAsLong();
+            if (now == seen) {
+                return;
+            }
+            seen = now;
+        }
     }
 
     /** Cancels a build that has not begun yet; one under way finishes (it holds no resources). */
