@@ -1,12 +1,12 @@
 package io.kapi.machinery.validation;
 
-import com.google.re2j.Pattern;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The identifier checks of {@code k8s.io/apimachinery/pkg/util/validation}, returning kube-apiserver's exact
  * messages (empty list when valid). Messages name no field: callers wrap them in {@code FieldError}s.
+ * The forms are matched by {@link IdentifierForms}; the regular expressions here are kube's, for its messages.
  */
 public final class Identifiers {
 
@@ -16,11 +16,6 @@ public final class Identifiers {
     static final String QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
     static final String LABEL_VALUE_FMT = "(" + QUALIFIED_NAME_FMT + ")?";
 
-    private static final Pattern DNS1123_LABEL = Pattern.compile(DNS1123_LABEL_FMT);
-    private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(DNS1123_SUBDOMAIN_FMT);
-    private static final Pattern DNS1035_LABEL = Pattern.compile(DNS1035_LABEL_FMT);
-    private static final Pattern QUALIFIED_NAME = Pattern.compile(QUALIFIED_NAME_FMT);
-    private static final Pattern LABEL_VALUE = Pattern.compile(LABEL_VALUE_FMT);
 
     private static final String DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case "
             + "alphanumeric characters or '-', and must start and end with an alphanumeric character";
@@ -47,8 +42,8 @@ public final class Identifiers {
         if (value.length() > DNS1123_LABEL_MAX) {
             errs.add(maxLen(DNS1123_LABEL_MAX));
         }
-        if (!DNS1123_LABEL.matcher(value).matches()) {
-            errs.add(DNS1123_SUBDOMAIN.matcher(value).matches() ? "must not contain dots"
+        if (!IdentifierForms.dns1123Label(value)) {
+            errs.add(IdentifierForms.dns1123Subdomain(value) ? "must not contain dots"
                     : regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"));
         }
         return errs;
@@ -59,7 +54,7 @@ public final class Identifiers {
         if (value.length() > DNS1123_SUBDOMAIN_MAX) {
             errs.add(maxLen(DNS1123_SUBDOMAIN_MAX));
         }
-        if (!DNS1123_SUBDOMAIN.matcher(value).matches()) {
+        if (!IdentifierForms.dns1123Subdomain(value)) {
             errs.add(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"));
         }
         return errs;
@@ -70,7 +65,7 @@ public final class Identifiers {
         if (value.length() > DNS1035_LABEL_MAX) {
             errs.add(maxLen(DNS1035_LABEL_MAX));
         }
-        if (!DNS1035_LABEL.matcher(value).matches()) {
+        if (!IdentifierForms.dns1035Label(value)) {
             errs.add(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"));
         }
         return errs;
@@ -119,7 +114,7 @@ public final class Identifiers {
         } else if (name.length() > QUALIFIED_NAME_MAX) {
             errs.add("name part " + maxLen(QUALIFIED_NAME_MAX));
         }
-        if (!QUALIFIED_NAME.matcher(name).matches()) {
+        if (!IdentifierForms.qualifiedName(name)) {
             errs.add("name part " + regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc"));
         }
         return errs;
@@ -130,7 +125,7 @@ public final class Identifiers {
         if (value.length() > LABEL_VALUE_MAX) {
             errs.add(maxLen(LABEL_VALUE_MAX));
         }
-        if (!LABEL_VALUE.matcher(value).matches()) {
+        if (!IdentifierForms.labelValue(value)) {
             errs.add(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
         }
         return errs;
