@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GroupVersionResource;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The read-only view of other objects admission plugins get (kube's informers/listers): a plugin
@@ -20,6 +21,16 @@ public interface ObjectLookup {
      */
     default Optional<ObjectNode> cached(GroupVersionResource resource, String namespace, String name) {
         return get(resource, namespace, name);
+    }
+
+    /**
+     * What {@code read} takes from the object as {@link #cached} finds it, the watch cache's own object
+     * given to {@code read} without a copy where the server can: {@code read} must not change it or keep it.
+     * Empty when the object is not found.
+     */
+    default <T> Optional<T> readCached(GroupVersionResource resource, String namespace, String name,
+                                       Function<? super ObjectNode, ? extends T> read) {
+        return cached(resource, namespace, name).map(read);
     }
 
     /**

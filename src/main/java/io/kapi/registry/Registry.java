@@ -274,6 +274,12 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
     }
 
     @Override
+    public <T> Optional<T> readCached(GroupVersionResource resource, String namespace, String name,
+                                      Function<? super ObjectNode, ? extends T> read) {
+        return store(resource).flatMap(s -> s.findCachedShared(namespace, name)).map(read);
+    }
+
+    @Override
     public List<ObjectNode> list(GroupVersionResource resource, String namespace) {
         return store(resource).map(s -> s.list(namespace, ListOptions.ALL).items()).orElse(List.of());
     }

@@ -64,6 +64,15 @@ final class ResourceReads {
         }
     }
 
+    /** {@link #findCached} to read only: the watch cache's own object where it is stored as served. Never change it. */
+    Optional<ObjectNode> findCachedShared(String namespace, String name) {
+        try {
+            return reads.getShared(namespace, name, "0").map(this::servedShared);
+        } catch (StorageException e) {
+            throw StorageErrors.interpret(e, gvr(), name);
+        }
+    }
+
     /** @throws ApiException NotFound */
     ObjectNode get(String namespace, String name) {
         return find(namespace, name).orElseThrow(() -> ApiException.notFound(gvr(), name));
@@ -115,14 +124,18 @@ final class ResourceReads {
         try {
             SharedObject read = reads.getShared(namespace, name, resourceVersion)
                     .orElseThrow(() -> ApiException.notFound(gvr(), name));
-            if (!served.converts()) {
-                return read;
-            }
-            ObjectNode converted = read.encodings() == null ? served.served(read.object()) : served.servedCopy(read.object());
-            return new SharedObject(converted, null);
+            return served.converts() ? new SharedObject(servedShared(read), null) : read;
         } catch (StorageException e) {
             throw StorageErrors.interpret(e, gvr(), name);
         }
+    }
+
+    /** {@code read}'s object in the served version: itself when stored so, else a converted copy. */
+    private ObjectNode servedShared(SharedObject read) {
+        if (!served.converts()) {
+            return read.object();
+        }
+        return read.encodings() == null ? served.served(read.object()) : served.servedCopy(read.object());
     }
 
     /** {@link #list} with items that may be the watch cache's own: read them, never change them. */

@@ -123,6 +123,11 @@ public final class ResourceStore {
         return reads.findCached(namespace, name);
     }
 
+    /** {@link #findCached} to read only: the watch cache's own object where it is stored as served. Never change it. */
+    public Optional<ObjectNode> findCachedShared(String namespace, String name) {
+        return reads.findCachedShared(namespace, name);
+    }
+
     /** @throws ApiException NotFound */
     public ObjectNode get(String namespace, String name) {
         return reads.get(namespace, name);

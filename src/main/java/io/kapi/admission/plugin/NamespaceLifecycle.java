@@ -69,14 +69,14 @@ public final class NamespaceLifecycle implements ValidatingPlugin {
         if (a.operation() == Operation.DELETE || ACCESS_REVIEWS.contains(t.resource().resource())) {
             return;
         }
-        Optional<ObjectNode> namespace = lookup.cached(NAMESPACES, "", t.namespace());
-        if (namespace.isEmpty() || (!terminating(namespace.get()) && recentlyDeleted(t.namespace()))) {
-            namespace = lookup.get(NAMESPACES, "", t.namespace());
+        Optional<Boolean> cached = lookup.readCached(NAMESPACES, "", t.namespace(), NamespaceLifecycle::terminating);
+        boolean terminating;
+        if (cached.isEmpty() || (!cached.get() && recentlyDeleted(t.namespace()))) {
+            terminating = terminating(lookup.get(NAMESPACES, "", t.namespace())
+                    .orElseThrow(() -> ApiException.notFound(NAMESPACES, t.namespace())));
+        } else {
+            terminating = cached.get();
         }
-        if (namespace.isEmpty()) {
-            throw ApiException.notFound(NAMESPACES, t.namespace());
-        }
-        boolean terminating = terminating(namespace.get());
         if (a.operation() == Operation.CREATE && terminating) {
             String name = a.object() == null ? "Unknown" : nameOf(a.object());
             throw ApiException.forbidden(t.resource(), name, "unable to create new content in namespace "
