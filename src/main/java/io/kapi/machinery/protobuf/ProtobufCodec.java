@@ -109,13 +109,10 @@ public final class ProtobufCodec {
         TreeWriter writer = new TreeWriter();
         int length = writer.write(object, plan);
         try {
-            CodedInputStream in = CodedInputStream.newInstance(writer.buffer(), 0, length);
-            in.setRecursionLimit(Integer.MAX_VALUE);
-            DynamicMessage message = DynamicMessage.parseFrom(message(gvk), in);
             ObjectNode normal = Json.object();
             normal.put("apiVersion", gvk.apiVersion());
             normal.put("kind", gvk.kind());
-            NORMAL.writeFields(message, normal);
+            NORMAL.writeFields(message(gvk), CodedInputStream.newInstance(writer.buffer(), 0, length), normal);
             object.removeAll();
             object.setAll(normal);
         } catch (IOException e) {
@@ -123,8 +120,8 @@ public final class ProtobufCodec {
         }
     }
 
-    /** Trees of ordinary nodes, zero values kept where Go writes them. */
-    private static final ProtoToJson NORMAL = new ProtoToJson(Json.NODES, Json.MAPPER.reader(),
+    /** Trees of ordinary nodes, zero values kept where Go writes them, read straight off the wire. */
+    private static final WireToJson NORMAL = new WireToJson(Json.NODES, Json.MAPPER.reader(),
             RequiredFields.builtIn());
 
     /** Whether {@code value} begins with this format's {@code k8s\0} prefix. */
