@@ -22,7 +22,9 @@ import io.kapi.registry.SharedObject;
 import io.kapi.storage.cache.SharedFrames;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -36,8 +38,11 @@ public final class NegotiatedWriter implements ResponseWriter {
     private static final Set<String> TYPE_FIELDS = Set.of("apiVersion", "kind");
     /** The key of an item's protobuf message in its shared encodings. */
     private static final String PROTOBUF_ITEM = "protobuf-item:";
-    /** The key of a whole response's bytes (a GET's) in an object's shared encodings, by format. */
-    private static final String RESPONSE = "response:";
+    /**
+     * The key of a whole response's bytes (a GET's) in an object's shared encodings, by format: made once, so
+     * that a GET's lookup hashes no new string and finds its key by identity.
+     */
+    private static final Map<Format, String> RESPONSE = responseKeys();
 
     private final TableConvertor tables;
     private final Clock clock;
@@ -79,8 +84,16 @@ public final class NegotiatedWriter implements ResponseWriter {
             return ResponseWriter.super.shared(request, resource, status, read);
         }
         ObjectNode object = read.object();
-        byte[] body = read.encodings().get(RESPONSE + target.format(), () -> ResponseEncoder.encode(object, target));
+        byte[] body = read.encodings().get(RESPONSE.get(target.format()), () -> ResponseEncoder.encode(object, target));
         return RestResponse.bytes(status, ResponseEncoder.contentType(object, target), body);
+    }
+
+    private static Map<Format, String> responseKeys() {
+        Map<Format, String> keys = new EnumMap<>(Format.class);
+        for (Format format : Format.values()) {
+            keys.put(format, "response:" + format);
+        }
+        return keys;
     }
 
     @Override
