@@ -105,14 +105,14 @@ public final class ProtobufCodec {
      * @throws IllegalArgumentException as {@link #encode}
      */
     public static void normalize(ObjectNode object, GroupVersionKind gvk) {
-        MessagePlan plan = MessagePlan.of(message(gvk));
+        Descriptor type = message(gvk);
         TreeWriter writer = new TreeWriter();
-        int length = writer.write(object, plan);
+        int length = writer.write(object, MessagePlan.of(type));
         try {
             ObjectNode normal = Json.object();
             normal.put("apiVersion", gvk.apiVersion());
             normal.put("kind", gvk.kind());
-            NORMAL.writeFields(message(gvk), CodedInputStream.newInstance(writer.buffer(), 0, length), normal);
+            NORMAL.writeFields(type, CodedInputStream.newInstance(writer.buffer(), 0, length), normal);
             object.removeAll();
             object.setAll(normal);
         } catch (IOException e) {
