@@ -7,6 +7,7 @@ import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.conversion.Converter;
 import io.kapi.machinery.protobuf.ProtobufCodec;
+import io.kapi.machinery.protobuf.StoredMessage;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.storage.KeyValue;
 import io.kapi.storage.ValueTransformer;
@@ -112,6 +113,18 @@ final class ObjectCodec {
      *         ({@link CorruptValue#readError}); a LIST gathers them with {@link #listError}
      */
     ObjectNode decode(KeyValue kv) {
+        return read(kv).object();
+    }
+
+    /**
+     * A stored object as {@link #decode} reads it, and its protobuf message in the stored value where the
+     * object is that message as stored (protobuf, not converted from another form): null otherwise.
+     */
+    record Read(ObjectNode object, StoredMessage message) {
+    }
+
+    /** {@link #decode}, with the object's stored message where there is one (see {@link Read}). */
+    Read read(KeyValue kv) {
         byte[] value;
         try {
             value = transformer.fromStorage(kv.value(), kv.key());
@@ -119,13 +132,21 @@ final class ObjectCodec {
             throw new CorruptValue(kv.key(), true, 0, String.valueOf(e.getMessage())).readError(unsafeDeletionGate);
         }
         try {
-            ObjectNode object = ProtobufCodec.hasPrefix(value) ? ProtobufCodec.decodeStored(value)
-                    : (ObjectNode) (isJson(value) ? Json.COMPACT_READER : YAML).readTree(value);
+            ObjectNode object;
+            StoredMessage message = null;
+            if (ProtobufCodec.hasPrefix(value)) {
+                ProtobufCodec.Stored stored = ProtobufCodec.readStored(value);
+                object = stored.object();
+                message = stored.message();
+            } else {
+                object = (ObjectNode) (isJson(value) ? Json.COMPACT_READER : YAML).readTree(value);
+            }
             if (form != Converter.NONE) {
                 object = form.fromStorage(object);
+                message = null;
             }
             ObjectMeta.of(object).resourceVersion(Long.toString(kv.modRevision()));
-            return object;
+            return new Read(object, message);
         } catch (IOException | RuntimeException | StackOverflowError e) {
             throw new CorruptValue(kv.key(), false, kv.modRevision(), cause(e)).readError(unsafeDeletionGate);
         }

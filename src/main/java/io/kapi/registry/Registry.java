@@ -15,6 +15,7 @@ import io.kapi.storage.Storage;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.cache.CachedObject;
 import io.kapi.storage.cache.ObjectDecoder;
+import io.kapi.storage.cache.SharedFrames;
 import io.kapi.storage.cache.WatchCacheHub;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -175,9 +176,10 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
     private static ObjectDecoder decoder(ResourceDefinition definition, AtRest atRest, SelectableFields fields) {
         ObjectCodec codec = ObjectCodec.of(definition, atRest);
         return kv -> {
-            var object = codec.decode(kv);
+            var read = codec.read(kv);
+            var object = read.object();
             return new CachedObject(kv.key(), object, kv.modRevision(), ObjectMeta.of(object).labels(),
-                    fields.of(object), kv.value().length);
+                    fields.of(object), kv.value().length, new SharedFrames(read.message(), kv.modRevision()));
         };
     }
 

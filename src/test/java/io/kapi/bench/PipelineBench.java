@@ -218,7 +218,27 @@ public final class PipelineBench {
             row(out, phase + " p99 (ms)", results, names, phase, Phase::p99Millis, "%.2f");
             row(out, phase + " failed", results, names, phase, p -> p.failed(), "%.0f");
         }
+        ceilingRow(out, results, names);
         return out.toString();
+    }
+
+    /**
+     * Each build's gets over its own raw {@code GET /version} in the same round (issue 32's "reads at the
+     * ceiling": a configmap GET against the server's cheapest authenticated request, one server, one round),
+     * the median of those ratios and their range.
+     */
+    private static void ceilingRow(StringBuilder out, Map<String, List<Round>> results, List<String> names) {
+        out.append(String.format("%-26s", "gets ÷ /version, by round"));
+        for (String name : names) {
+            List<Double> ratios = new ArrayList<>();
+            for (Round r : results.get(name)) {
+                ratios.add(r.phases().get("get").perSecond() / r.phases().get("version").perSecond());
+            }
+            ratios.sort(Comparator.naturalOrder());
+            out.append(String.format("%14s", String.format("%.3f", ratios.get(ratios.size() / 2))));
+            out.append(String.format(" [%.2f-%.2f]", ratios.getFirst(), ratios.getLast()));
+        }
+        out.append('\n');
     }
 
     private static void row(StringBuilder out, String label, Map<String, List<Round>> results, List<String> names,

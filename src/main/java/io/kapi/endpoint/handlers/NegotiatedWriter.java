@@ -15,6 +15,7 @@ import io.kapi.endpoint.table.PartialObjectMetadata;
 import io.kapi.endpoint.table.TableConvertor;
 import io.kapi.endpoint.table.TableOptions;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.resource.ApiResource;
 import io.kapi.registry.ListResult;
@@ -36,8 +37,6 @@ public final class NegotiatedWriter implements ResponseWriter {
 
     /** What a built-in list's items leave out, as kube-apiserver encodes them. */
     private static final Set<String> TYPE_FIELDS = Set.of("apiVersion", "kind");
-    /** The key of an item's protobuf message in its shared encodings. */
-    private static final String PROTOBUF_ITEM = "protobuf-item:";
     /**
      * The key of a whole response's bytes (a GET's) in an object's shared encodings, by format: made once, so
      * that a GET's lookup hashes no new string and finds its key by identity.
@@ -84,8 +83,23 @@ public final class NegotiatedWriter implements ResponseWriter {
             return ResponseWriter.super.shared(request, resource, status, read);
         }
         ObjectNode object = read.object();
-        byte[] body = read.encodings().get(RESPONSE.get(target.format()), () -> ResponseEncoder.encode(object, target));
+        byte[] body = target.format() == Format.PROTOBUF ? protobuf(object, read.encodings(), target)
+                : read.encodings().get(RESPONSE.get(target.format()), () -> ResponseEncoder.encode(object, target));
         return RestResponse.bytes(status, ResponseEncoder.contentType(object, target), body);
+    }
+
+    /**
+     * A cached object in protobuf: its message as the objects of a LIST keep it (made from the stored value
+     * where the object was stored in protobuf), in a new envelope each time, so that one object does not
+     * keep its message twice.
+     */
+    private static byte[] protobuf(ObjectNode object, SharedFrames encodings, ResponseTarget target) {
+        GroupVersionKind gvk = ResponseEncoder.kindOf(object);
+        String name = ProtobufCodec.messageName(gvk);
+        if (name == null) {
+            return encodings.get(RESPONSE.get(Format.PROTOBUF), () -> ResponseEncoder.encode(object, target));
+        }
+        return ProtobufCodec.wrap(gvk, encodings.message(name, () -> ProtobufCodec.encodeMessage(object, gvk)));
     }
 
     private static Map<Format, String> responseKeys() {
@@ -141,7 +155,7 @@ public final class NegotiatedWriter implements ResponseWriter {
         if (shared == null) {
             return ProtobufCodec.ItemEncodings.NONE;
         }
-        return (index, kind, encoder) -> shared.get(index).get(PROTOBUF_ITEM + kind, encoder);
+        return (index, kind, encoder) -> shared.get(index).message(kind, encoder);
     }
 
     @Override

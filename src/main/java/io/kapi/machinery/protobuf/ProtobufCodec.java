@@ -139,6 +139,17 @@ public final class ProtobufCodec {
      *         a {@code contentEncoding}, or its object does not parse
      */
     public static ObjectNode decodeStored(byte[] value) {
+        return readStored(value).object();
+    }
+
+    /**
+     * A stored value decoded as {@link #decodeStored} decodes it, and where its object's message lies in
+     * it (null when the envelope has no {@code raw}), so that a protobuf response can be made from the
+     * stored bytes ({@link StoredMessage#withResourceVersion}).
+     *
+     * @throws IllegalArgumentException as {@link #decodeStored}
+     */
+    public static Stored readStored(byte[] value) {
         if (!hasPrefix(value)) {
             throw new IllegalArgumentException("no protobuf prefix");
         }
@@ -184,13 +195,51 @@ public final class ProtobufCodec {
             tree.put("kind", kind);
             if (rawStart < 0) {
                 STORED.writeFields(DynamicMessage.getDefaultInstance(type), tree);
-            } else {
-                STORED_WIRE.writeFields(type, CodedInputStream.newInstance(value, rawStart, rawLength), tree);
+                return new Stored(tree, null);
             }
-            return tree;
+            STORED_WIRE.writeFields(type, CodedInputStream.newInstance(value, rawStart, rawLength), tree);
+            return new Stored(tree, new StoredMessage(value, rawStart, rawLength, type));
         } catch (IOException e) {
             throw new IllegalArgumentException(goError(new InvalidProtocolBufferException(e.getMessage())), e);
         }
+    }
+
+    /**
+     * A stored value read: its object, and its object's message in place (or null).
+     *
+     * @param object the decoded tree, as {@link #decodeStored} gives it
+     * @param message the object's message in the stored bytes, or null
+     */
+    public record Stored(ObjectNode object, StoredMessage message) {
+    }
+
+    /**
+     * The bytes {@link #encode} writes for an object of {@code gvk} whose message is {@code message}:
+     * the prefix and the envelope around it.
+     */
+    public static byte[] wrap(GroupVersionKind gvk, byte[] message) {
+        byte[] out = new byte[PREFIX.length + Envelope.size(gvk, message.length)];
+        CodedOutputStream cos = CodedOutputStream.newInstance(out);
+        try {
+            cos.writeRawBytes(PREFIX);
+            Envelope.writeHead(gvk, message.length, cos);
+            cos.writeRawBytes(message);
+            Envelope.writeTail(cos);
+            cos.checkNoSpaceLeft();
+        } catch (IOException e) {
+            throw new IllegalStateException("writing to an array", e);
+        }
+        return out;
+    }
+
+    /** {@code object}'s message as {@link #encode} writes it inside the envelope. */
+    public static byte[] encodeMessage(JsonNode object, GroupVersionKind gvk) {
+        return new TreeWriter().message(object, MessagePlan.of(message(gvk)));
+    }
+
+    /** The full name of {@code gvk}'s message (see {@link ItemEncodings}), or null where it has none. */
+    public static String messageName(GroupVersionKind gvk) {
+        return KindIndex.builtIn().find(gvk).map(Descriptor::getFullName).orElse(null);
     }
 
     /**

@@ -14,7 +14,8 @@ record CacheEvent(long revision, String key, CachedObject current, CachedObject 
                   ObjectNode[] deletedView) {
 
     CacheEvent(long revision, String key, CachedObject current, CachedObject previous) {
-        this(revision, key, current, previous, new SharedFrames(), new ObjectNode[1]);
+        this(revision, key, current, previous, SharedFrames.ofEvent(current == null ? null : current.encodings()),
+                new ObjectNode[1]);
     }
 
     /**

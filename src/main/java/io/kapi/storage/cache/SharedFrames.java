@@ -1,6 +1,7 @@
 package io.kapi.storage.cache;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.protobuf.StoredMessage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -14,8 +15,45 @@ import java.util.function.Supplier;
  */
 public final class SharedFrames {
 
+    /** The key of an object's protobuf message as another kind than its stored one (before the kind's name). */
+    private static final String MESSAGE = "protobuf-item:";
+
     private final ConcurrentHashMap<String, byte[]> frames = new ConcurrentHashMap<>(2);
     private volatile ConcurrentHashMap<String, Converted> views;
+    /** Where the object's protobuf message lies in its stored value, until {@link #message} made it; or null. */
+    private volatile StoredMessage stored;
+    /** The name of the stored value's message, or null. */
+    private final String storedName;
+    private final long revision;
+    /** The object's protobuf message as its stored kind, once made. */
+    private volatile byte[] message;
+    /** An event's: the frames of the object it carries (its new version), whose message it shares; or null. */
+    private final SharedFrames object;
+
+    /** Frames of an object (or event) with no stored message to make protobuf from. */
+    public SharedFrames() {
+        this(null, 0);
+    }
+
+    /**
+     * Frames of a cached object decoded from a stored protobuf value, as it is (not converted): its
+     * protobuf message is made from {@code stored} with {@code revision} as its resourceVersion.
+     */
+    public SharedFrames(StoredMessage stored, long revision) {
+        this(stored, revision, null);
+    }
+
+    /** Frames of an event whose new object, if any, has the frames {@code object}. */
+    static SharedFrames ofEvent(SharedFrames object) {
+        return new SharedFrames(null, 0, object);
+    }
+
+    private SharedFrames(StoredMessage stored, long revision, SharedFrames object) {
+        this.object = object;
+        this.stored = stored;
+        this.storedName = stored == null ? null : stored.messageName();
+        this.revision = revision;
+    }
 
     /** The event's object as one served version has it, and that version's frames. */
     public record Converted(ObjectNode object, SharedFrames frames) {
@@ -25,6 +63,38 @@ public final class SharedFrames {
     public byte[] get(String form, Supplier<byte[]> encoder) {
         byte[] frame = frames.get(form);
         return frame != null ? frame : frames.computeIfAbsent(form, f -> encoder.get());
+    }
+
+    /**
+     * The object's protobuf message (without envelope) as the message {@code messageName}, made once and
+     * kept: from the stored value where it holds that message (a copy with the resourceVersion spliced
+     * in), else by {@code encoder}, which writes the object's tree.
+     */
+    public byte[] message(String messageName, Supplier<byte[]> encoder) {
+        if (storedName == null || !storedName.equals(messageName)) {
+            return get(MESSAGE + messageName, encoder);
+        }
+        byte[] made = message;
+        if (made != null) {
+            return made;
+        }
+        StoredMessage source = stored;
+        if (source == null) { // another thread made it: it wrote the message before it let go of the value
+            return message;
+        }
+        made = source.withResourceVersion(Long.toString(revision));
+        message = made = made != null ? made : encoder.get();
+        stored = null; // the value's bytes are not needed any more
+        return made;
+    }
+
+    /**
+     * {@link #message} of the object an event carries as its new version: made once for the event's
+     * watchers and the object's later reads alike (an event's frames share the object's message); for other
+     * frames, their own.
+     */
+    public byte[] objectMessage(String messageName, Supplier<byte[]> encoder) {
+        return object != null ? object.message(messageName, encoder) : message(messageName, encoder);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.kapi.endpoint.codec.ResponseEncoder;
 import io.kapi.machinery.GroupVersionKind;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.protobuf.ProtobufCodec;
+import io.kapi.machinery.protobuf.StoredMessage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -32,7 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * repeated LIST of the watch cache's objects, which keep their protobuf messages from the first (see
  * {@code CachedObject#encodings}); {@code protobufFirst} the first such LIST, which makes and keeps them;
  * {@code protobuf} encodes every item anew in two passes without keeping anything (items not from the
- * cache). The pods are compact trees, as the cache keeps them, or ordinary ones ({@code compact}). Run by
+ * cache); {@code protobufStored} a first LIST of objects the cache decoded from protobuf storage, whose
+ * messages are made from their stored values. The pods are compact trees, as the cache keeps them, or ordinary ones ({@code compact}). Run by
  * {@code bench/protobuf.sh}, which also prints the sizes ({@link #main}).
  */
 @State(Scope.Benchmark)
@@ -44,6 +46,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ListEncodeBenchmark {
 
     static final GroupVersionKind POD_LIST = new GroupVersionKind("", "v1", "PodList");
+    static final GroupVersionKind POD_KIND = new GroupVersionKind("", "v1", "Pod");
     private static final Set<String> TYPE_FIELDS = Set.of("apiVersion", "kind");
 
     static final String POD = """
@@ -110,6 +113,9 @@ public class ListEncodeBenchmark {
     public boolean compact;
 
     private List<ObjectNode> items;
+    /** The items' messages in their stored values (protobuf storage, kube's and Kapi's default), and their revisions. */
+    private StoredMessage[] stored;
+    private long[] revisions;
     private ObjectNode envelope;
     private ProtobufCodec.ItemEncodings kept;
 
@@ -125,6 +131,14 @@ public class ListEncodeBenchmark {
                 kept.add((ObjectNode) Json.COMPACT_READER.readTree(p.toString()));
             }
             items = kept;
+        }
+        stored = new StoredMessage[items.size()];
+        revisions = new long[items.size()];
+        for (int i = 0; i < items.size(); i++) {
+            ObjectNode value = items.get(i).deepCopy();
+            ObjectNode meta = (ObjectNode) value.get("metadata");
+            revisions[i] = Long.parseLong(meta.remove("resourceVersion").asText()); // storage leaves it out
+            stored[i] = ProtobufCodec.readStored(ProtobufCodec.encode(value, POD_KIND)).message();
         }
         byte[][] messages = new byte[items.size()][];
         kept = (index, kind, encoder) -> {
@@ -165,6 +179,22 @@ public class ListEncodeBenchmark {
         byte[][] messages = new byte[items.size()][];
         ProtobufCodec.writeList(envelope, items, POD_LIST, out, i -> { },
                 (index, kind, encoder) -> messages[index] = encoder.get());
+        return out.bytes;
+    }
+
+    /**
+     * A first LIST of cached objects that were stored in protobuf (the default): each item's message made
+     * from its stored value with its resourceVersion spliced in (as {@code SharedFrames#message} makes it),
+     * then the list written.
+     */
+    @Benchmark
+    public long protobufStored() throws IOException {
+        Counting out = new Counting();
+        byte[][] messages = new byte[items.size()][];
+        ProtobufCodec.writeList(envelope, items, POD_LIST, out, i -> { }, (index, kind, encoder) -> {
+            byte[] m = stored[index].withResourceVersion(Long.toString(revisions[index]));
+            return messages[index] = m != null ? m : encoder.get();
+        });
         return out.bytes;
     }
 

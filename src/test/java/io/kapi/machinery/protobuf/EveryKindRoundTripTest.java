@@ -148,6 +148,63 @@ class EveryKindRoundTripTest {
         assertEquals(Map.of(), failures);
     }
 
+    @Test
+    @DisplayName("every built-in kind's stored message with a resourceVersion spliced in is the bytes TreeWriter "
+            + "writes for the tree the watch cache decodes from it with that version (its tree when read back, its "
+            + "bytes when stored as read), stored with a version or not")
+    void storedMessageTakesItsVersion() throws Exception {
+        Map<String, String> failures = new TreeMap<>();
+        int kinds = 0;
+        TreeWriter writer = new TreeWriter();
+        for (Map.Entry<String, ObjectNode> e : schemas.definitions().entrySet()) {
+            Optional<GroupVersionKind> gvk = Schemas.isTopLevel(e.getValue()) ? Schemas.gvkOf(e.getKey(), e.getValue())
+                    : Optional.empty();
+            Optional<Descriptor> message = gvk.flatMap(KindIndex.builtIn()::find);
+            if (message.isEmpty() || message.get().findFieldByName("metadata") == null
+                    || !message.get().findFieldByName("metadata").getMessageType().getName().equals("ObjectMeta")) {
+                continue; // lists: a ListMeta, and no object of theirs is stored
+            }
+            kinds++;
+            ObjectNode filled = (ObjectNode) fill(e.getKey(), e.getValue());
+            filled.put("apiVersion", gvk.get().apiVersion());
+            filled.put("kind", gvk.get().kind());
+            // as written: normalized (its fields in the order the decoder reads them), or in another order
+            ObjectNode normal = ProtobufCodec.decodeStored(ProtobufCodec.encode(filled, gvk.get()));
+            for (ObjectNode object : List.of(normal, filled)) {
+                for (String kept : new String[] {"s-resourceVersion", null}) {
+                    if (kept == null) {
+                        ((ObjectNode) object.get("metadata")).remove("resourceVersion"); // as storage writes it
+                    }
+                    for (String version : List.of("1", "123456789012345")) {
+                        String at = gvk.get() + (object == normal ? " normal" : " unordered") + ", stored " + kept
+                                + ", as " + version;
+                        ProtobufCodec.Stored stored = ProtobufCodec.readStored(ProtobufCodec.encode(object, gvk.get()));
+                        ((ObjectNode) stored.object().get("metadata")).put("resourceVersion", version);
+                        byte[] got = stored.message().withResourceVersion(version);
+                        if (got == null) {
+                            failures.put(at, "null");
+                            continue;
+                        }
+                        // what a client reads is the cache's tree
+                        JsonNode read = ProtobufCodec.decodeStored(ProtobufCodec.wrap(gvk.get(), got));
+                        if (!tree(read.toString()).equals(tree(stored.object().toString()))) {
+                            failures.put(at, firstDifference("", stored.object(), read));
+                        }
+                        // and, where it was stored as Kapi and kube store (no version) in the order it is read,
+                        // the bytes of the cache's tree
+                        byte[] want = writer.message(stored.object(), MessagePlan.of(message.get()));
+                        if (object == normal && kept == null && !java.util.Arrays.equals(want, got)) {
+                            failures.put(at, "first difference at byte " + java.util.Arrays.mismatch(want, got)
+                                    + " of " + want.length + " / " + got.length);
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(kinds > 100, "kinds: " + kinds);
+        assertEquals(Map.of(), failures);
+    }
+
     private JsonNode fill(String name, JsonNode def) {
         JsonNode special = SPECIAL.get(name);
         if (special != null) {

@@ -1,0 +1,89 @@
+package io.kapi.storage.cache;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.Json;
+import io.kapi.machinery.protobuf.ProtobufCodec;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class SharedFramesTest {
+
+    private static final GroupVersionKind CONFIG_MAP = new GroupVersionKind("", "v1", "ConfigMap");
+    private static final String MESSAGE = ProtobufCodec.messageName(CONFIG_MAP);
+
+    /** A configmap as storage keeps it (no resourceVersion) and the cache's frames of it at revision 42. */
+    private static SharedFrames stored(ObjectNode[] tree) throws Exception {
+        ObjectNode object = (ObjectNode) Json.MAPPER.readTree("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                + "\"metadata\":{\"name\":\"a\",\"namespace\":\"n\",\"uid\":\"u-1\",\"labels\":{\"x\":\"y\"}},"
+                + "\"data\":{\"k\":\"v\"}}");
+        ProtobufCodec.Stored read = ProtobufCodec.readStored(ProtobufCodec.encode(object, CONFIG_MAP));
+        ((ObjectNode) read.object().get("metadata")).put("resourceVersion", "42");
+        tree[0] = read.object();
+        return new SharedFrames(read.message(), 42);
+    }
+
+    private static Supplier<byte[]> counting(AtomicInteger calls, ObjectNode tree) {
+        return () -> {
+            calls.incrementAndGet();
+            return ProtobufCodec.encodeMessage(tree, CONFIG_MAP);
+        };
+    }
+
+    @Test
+    @DisplayName("a cached object's message comes from its stored value, once, and reads as its tree with its version")
+    void messageFromStoredValue() throws Exception {
+        ObjectNode[] tree = new ObjectNode[1];
+        SharedFrames frames = stored(tree);
+        AtomicInteger encodes = new AtomicInteger();
+        byte[] first = frames.message(MESSAGE, counting(encodes, tree[0]));
+        assertSame(first, frames.message(MESSAGE, counting(encodes, tree[0])));
+        assertEquals(0, encodes.get(), "the tree was not walked");
+        assertArrayEquals(ProtobufCodec.encodeMessage(tree[0], CONFIG_MAP), first);
+        assertEquals(tree[0], ProtobufCodec.decodeStored(ProtobufCodec.wrap(CONFIG_MAP, first)));
+    }
+
+    @Test
+    @DisplayName("another kind's message, and an object stored as JSON, are written from the tree and kept")
+    void otherwiseFromTree() throws Exception {
+        ObjectNode[] tree = new ObjectNode[1];
+        SharedFrames frames = stored(tree);
+        AtomicInteger encodes = new AtomicInteger();
+        Supplier<byte[]> other = () -> {
+            encodes.incrementAndGet();
+            return new byte[] {1, 2};
+        };
+        byte[] made = frames.message("k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata", other);
+        assertSame(made, frames.message("k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata", other));
+        assertEquals(1, encodes.get());
+
+        SharedFrames json = new SharedFrames();
+        encodes.set(0);
+        byte[] fromTree = json.message(MESSAGE, counting(encodes, tree[0]));
+        assertSame(fromTree, json.message(MESSAGE, counting(encodes, tree[0])));
+        assertEquals(1, encodes.get());
+    }
+
+    @Test
+    @DisplayName("an event's frames share the message of the object it carries: made once for watchers and reads")
+    void eventSharesObjectsMessage() throws Exception {
+        ObjectNode[] tree = new ObjectNode[1];
+        SharedFrames object = stored(tree);
+        SharedFrames event = SharedFrames.ofEvent(object);
+        AtomicInteger encodes = new AtomicInteger();
+        byte[] watched = event.objectMessage(MESSAGE, counting(encodes, tree[0]));
+        assertSame(watched, object.message(MESSAGE, counting(encodes, tree[0])));
+        assertEquals(0, encodes.get());
+        // a delete's event carries no new object: its own frames
+        SharedFrames deleted = SharedFrames.ofEvent(null);
+        byte[] own = deleted.objectMessage(MESSAGE, counting(encodes, tree[0]));
+        assertSame(own, deleted.objectMessage(MESSAGE, counting(encodes, tree[0])));
+        assertEquals(1, encodes.get());
+    }
+}
