@@ -18,7 +18,8 @@ public final class SharedFrames {
     /** The key of an object's protobuf message as another kind than its stored one (before the kind's name). */
     private static final String MESSAGE = "protobuf-item:";
 
-    private final ConcurrentHashMap<String, byte[]> frames = new ConcurrentHashMap<>(2);
+    /** Made by the first frame (most cached objects never get one: 64 bytes each saved). */
+    private volatile ConcurrentHashMap<String, byte[]> frames;
     private volatile ConcurrentHashMap<String, Converted> views;
     /** Where the object's protobuf message lies in its stored value, until {@link #message} made it; or null. */
     private volatile StoredMessage stored;
@@ -61,8 +62,18 @@ public final class SharedFrames {
 
     /** The frame for {@code form}, encoding it with {@code encoder} if nobody did yet. */
     public byte[] get(String form, Supplier<byte[]> encoder) {
-        byte[] frame = frames.get(form);
-        return frame != null ? frame : frames.computeIfAbsent(form, f -> encoder.get());
+        ConcurrentHashMap<String, byte[]> all = frames;
+        if (all == null) {
+            synchronized (this) {
+                all = frames;
+                if (all == null) {
+                    all = new ConcurrentHashMap<>(2);
+                    frames = all;
+                }
+            }
+        }
+        byte[] frame = all.get(form);
+        return frame != null ? frame : all.computeIfAbsent(form, f -> encoder.get());
     }
 
     /**
