@@ -15,6 +15,7 @@ import io.kapi.storage.Storage;
 import io.kapi.storage.cache.CacheOptions;
 import io.kapi.storage.cache.CachedObject;
 import io.kapi.storage.cache.ObjectDecoder;
+import io.kapi.storage.cache.ProtobufReaders;
 import io.kapi.storage.cache.SharedFrames;
 import io.kapi.storage.cache.WatchCacheHub;
 import java.util.ArrayList;
@@ -172,14 +173,19 @@ public final class Registry implements ObjectLookup, VersionConversions, AutoClo
         return out;
     }
 
-    /** How a watch cache decodes stored objects, with their labels and selectable fields. */
+    /**
+     * How a watch cache decodes stored objects, with their labels and selectable fields, and, once the
+     * resource has been read in protobuf, the stored value each object's protobuf message is made from.
+     */
     private static ObjectDecoder decoder(ResourceDefinition definition, AtRest atRest, SelectableFields fields) {
         ObjectCodec codec = ObjectCodec.of(definition, atRest);
+        ProtobufReaders readers = new ProtobufReaders();
         return kv -> {
             var read = codec.read(kv);
             var object = read.object();
+            var stored = readers.seen() ? read.message() : null;
             return new CachedObject(kv.key(), object, kv.modRevision(), ObjectMeta.of(object).labels(),
-                    fields.of(object), kv.value().length, new SharedFrames(read.message(), kv.modRevision()));
+                    fields.of(object), kv.value().length, new SharedFrames(stored, kv.modRevision(), readers));
         };
     }
 

@@ -30,27 +30,31 @@ public final class SharedFrames {
     private volatile byte[] message;
     /** An event's: the frames of the object it carries (its new version), whose message it shares; or null. */
     private final SharedFrames object;
+    /** A cached object's: told when the object is read in protobuf; or null. */
+    private final ProtobufReaders readers;
 
     /** Frames of an object (or event) with no stored message to make protobuf from. */
     public SharedFrames() {
-        this(null, 0);
+        this(null, 0, null, null);
     }
 
     /**
-     * Frames of a cached object decoded from a stored protobuf value, as it is (not converted): its
-     * protobuf message is made from {@code stored} with {@code revision} as its resourceVersion.
+     * Frames of a cached object of a resource whose protobuf reads {@code readers} notes: its protobuf
+     * message is made from {@code stored} (a stored protobuf value the object is decoded from as it is, not
+     * converted; or null) with {@code revision} as its resourceVersion.
      */
-    public SharedFrames(StoredMessage stored, long revision) {
-        this(stored, revision, null);
+    public SharedFrames(StoredMessage stored, long revision, ProtobufReaders readers) {
+        this(stored, revision, readers, null);
     }
 
     /** Frames of an event whose new object, if any, has the frames {@code object}. */
     static SharedFrames ofEvent(SharedFrames object) {
-        return new SharedFrames(null, 0, object);
+        return new SharedFrames(null, 0, null, object);
     }
 
-    private SharedFrames(StoredMessage stored, long revision, SharedFrames object) {
+    private SharedFrames(StoredMessage stored, long revision, ProtobufReaders readers, SharedFrames object) {
         this.object = object;
+        this.readers = readers;
         this.stored = stored;
         this.storedName = stored == null ? null : stored.messageName();
         this.revision = revision;
@@ -82,6 +86,9 @@ public final class SharedFrames {
      * in), else by {@code encoder}, which writes the object's tree.
      */
     public byte[] message(String messageName, Supplier<byte[]> encoder) {
+        if (readers != null) {
+            readers.saw();
+        }
         if (storedName == null || !storedName.equals(messageName)) {
             return get(MESSAGE + messageName, encoder);
         }

@@ -2,7 +2,9 @@ package io.kapi.storage.cache;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.machinery.GroupVersionKind;
@@ -18,15 +20,18 @@ class SharedFramesTest {
     private static final GroupVersionKind CONFIG_MAP = new GroupVersionKind("", "v1", "ConfigMap");
     private static final String MESSAGE = ProtobufCodec.messageName(CONFIG_MAP);
 
-    /** A configmap as storage keeps it (no resourceVersion) and the cache's frames of it at revision 42. */
-    private static SharedFrames stored(ObjectNode[] tree) throws Exception {
+    /** A cached object: its tree and its frames. */
+    private record Cached(ObjectNode tree, SharedFrames frames) {
+    }
+
+    /** A configmap as storage keeps it (no resourceVersion), decoded by the cache at revision 42. */
+    private static Cached stored() throws Exception {
         ObjectNode object = (ObjectNode) Json.MAPPER.readTree("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
                 + "\"metadata\":{\"name\":\"a\",\"namespace\":\"n\",\"uid\":\"u-1\",\"labels\":{\"x\":\"y\"}},"
                 + "\"data\":{\"k\":\"v\"}}");
         ProtobufCodec.Stored read = ProtobufCodec.readStored(ProtobufCodec.encode(object, CONFIG_MAP));
         ((ObjectNode) read.object().get("metadata")).put("resourceVersion", "42");
-        tree[0] = read.object();
-        return new SharedFrames(read.message(), 42);
+        return new Cached(read.object(), new SharedFrames(read.message(), 42, new ProtobufReaders()));
     }
 
     private static Supplier<byte[]> counting(AtomicInteger calls, ObjectNode tree) {
@@ -39,21 +44,21 @@ class SharedFramesTest {
     @Test
     @DisplayName("a cached object's message comes from its stored value, once, and reads as its tree with its version")
     void messageFromStoredValue() throws Exception {
-        ObjectNode[] tree = new ObjectNode[1];
-        SharedFrames frames = stored(tree);
+        Cached cached = stored();
+        SharedFrames frames = cached.frames();
         AtomicInteger encodes = new AtomicInteger();
-        byte[] first = frames.message(MESSAGE, counting(encodes, tree[0]));
-        assertSame(first, frames.message(MESSAGE, counting(encodes, tree[0])));
+        byte[] first = frames.message(MESSAGE, counting(encodes, cached.tree()));
+        assertSame(first, frames.message(MESSAGE, counting(encodes, cached.tree())));
         assertEquals(0, encodes.get(), "the tree was not walked");
-        assertArrayEquals(ProtobufCodec.encodeMessage(tree[0], CONFIG_MAP), first);
-        assertEquals(tree[0], ProtobufCodec.decodeStored(ProtobufCodec.wrap(CONFIG_MAP, first)));
+        assertArrayEquals(ProtobufCodec.encodeMessage(cached.tree(), CONFIG_MAP), first);
+        assertEquals(cached.tree(), ProtobufCodec.decodeStored(ProtobufCodec.wrap(CONFIG_MAP, first)));
     }
 
     @Test
     @DisplayName("another kind's message, and an object stored as JSON, are written from the tree and kept")
     void otherwiseFromTree() throws Exception {
-        ObjectNode[] tree = new ObjectNode[1];
-        SharedFrames frames = stored(tree);
+        Cached cached = stored();
+        SharedFrames frames = cached.frames();
         AtomicInteger encodes = new AtomicInteger();
         Supplier<byte[]> other = () -> {
             encodes.incrementAndGet();
@@ -65,25 +70,40 @@ class SharedFramesTest {
 
         SharedFrames json = new SharedFrames();
         encodes.set(0);
-        byte[] fromTree = json.message(MESSAGE, counting(encodes, tree[0]));
-        assertSame(fromTree, json.message(MESSAGE, counting(encodes, tree[0])));
+        byte[] fromTree = json.message(MESSAGE, counting(encodes, cached.tree()));
+        assertSame(fromTree, json.message(MESSAGE, counting(encodes, cached.tree())));
+        assertEquals(1, encodes.get());
+    }
+
+    @Test
+    @DisplayName("a resource's first protobuf read is noted, from objects kept with a stored value or without")
+    void protobufReadsNoted() throws Exception {
+        Cached cached = stored();
+        ProtobufReaders readers = new ProtobufReaders();
+        SharedFrames without = new SharedFrames(null, 42, readers);
+        assertFalse(readers.seen());
+        AtomicInteger encodes = new AtomicInteger();
+        byte[] walked = without.message(MESSAGE, counting(encodes, cached.tree()));
+        assertTrue(readers.seen());
+        assertEquals(1, encodes.get(), "no stored value: the tree is written");
+        assertArrayEquals(cached.frames().message(MESSAGE, counting(encodes, cached.tree())), walked);
         assertEquals(1, encodes.get());
     }
 
     @Test
     @DisplayName("an event's frames share the message of the object it carries: made once for watchers and reads")
     void eventSharesObjectsMessage() throws Exception {
-        ObjectNode[] tree = new ObjectNode[1];
-        SharedFrames object = stored(tree);
+        Cached cached = stored();
+        SharedFrames object = cached.frames();
         SharedFrames event = SharedFrames.ofEvent(object);
         AtomicInteger encodes = new AtomicInteger();
-        byte[] watched = event.objectMessage(MESSAGE, counting(encodes, tree[0]));
-        assertSame(watched, object.message(MESSAGE, counting(encodes, tree[0])));
+        byte[] watched = event.objectMessage(MESSAGE, counting(encodes, cached.tree()));
+        assertSame(watched, object.message(MESSAGE, counting(encodes, cached.tree())));
         assertEquals(0, encodes.get());
         // a delete's event carries no new object: its own frames
         SharedFrames deleted = SharedFrames.ofEvent(null);
-        byte[] own = deleted.objectMessage(MESSAGE, counting(encodes, tree[0]));
-        assertSame(own, deleted.objectMessage(MESSAGE, counting(encodes, tree[0])));
+        byte[] own = deleted.objectMessage(MESSAGE, counting(encodes, cached.tree()));
+        assertSame(own, deleted.objectMessage(MESSAGE, counting(encodes, cached.tree())));
         assertEquals(1, encodes.get());
     }
 }
