@@ -2,6 +2,7 @@ package io.kapi.endpoint.watch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,6 +32,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -155,6 +157,10 @@ class WatchHttpTest {
         assertEquals("Active", ns.object.getStatus().getPhase());
 
         String rv = listRv();
+        // the resource read in protobuf: objects written from now on are served from their stored values
+        var before = proto.<io.kubernetes.client.proto.V1.ConfigMapList>list(
+                io.kubernetes.client.proto.V1.ConfigMapList.newBuilder(), "/api/v1/namespaces/default/configmaps");
+        assertNull(before.status, String.valueOf(before.status));
         String name = "proto-client-" + (counter++);
         io.kubernetes.client.proto.V1.ConfigMap cm = io.kubernetes.client.proto.V1.ConfigMap.newBuilder()
                 .setMetadata(io.kubernetes.client.proto.Meta.ObjectMeta.newBuilder().setName(name))
@@ -162,6 +168,11 @@ class WatchHttpTest {
         var created = proto.create(cm, "/api/v1/namespaces/default/configmaps", "v1", "ConfigMap");
         assertEquals(name, created.object.getMetadata().getName(), String.valueOf(created));
         assertTrue(created.object.getMetadata().hasUid());
+        var read = proto.<io.kubernetes.client.proto.V1.ConfigMap>get(
+                io.kubernetes.client.proto.V1.ConfigMap.newBuilder(), "/api/v1/namespaces/default/configmaps/" + name);
+        assertEquals(created.object.getMetadata().getResourceVersion(), read.object.getMetadata().getResourceVersion());
+        assertEquals(created.object.getMetadata().getUid(), read.object.getMetadata().getUid());
+        assertEquals(Map.of("k", "v"), read.object.getDataMap());
         var missing = proto.<io.kubernetes.client.proto.V1.ConfigMap>get(
                 io.kubernetes.client.proto.V1.ConfigMap.newBuilder(), "/api/v1/namespaces/default/configmaps/none");
         assertEquals(404, missing.status.getCode());
