@@ -117,14 +117,10 @@ final class ObjectCodec {
     }
 
     /**
-     * A stored object as {@link #decode} reads it, and its protobuf message in the stored value where the
+     * A stored object as {@link #decode} reads it, with its protobuf message in the stored value where the
      * object is that message as stored (protobuf, not converted from another form): null otherwise.
      */
-    record Read(ObjectNode object, StoredMessage message) {
-    }
-
-    /** {@link #decode}, with the object's stored message where there is one (see {@link Read}). */
-    Read read(KeyValue kv) {
+    ProtobufCodec.Stored read(KeyValue kv) {
         byte[] value;
         try {
             value = transformer.fromStorage(kv.value(), kv.key());
@@ -146,7 +142,7 @@ final class ObjectCodec {
                 message = null;
             }
             ObjectMeta.of(object).resourceVersion(Long.toString(kv.modRevision()));
-            return new Read(object, message);
+            return new ProtobufCodec.Stored(object, message);
         } catch (IOException | RuntimeException | StackOverflowError e) {
             throw new CorruptValue(kv.key(), false, kv.modRevision(), cause(e)).readError(unsafeDeletionGate);
         }

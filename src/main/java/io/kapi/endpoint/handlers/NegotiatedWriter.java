@@ -83,23 +83,11 @@ public final class NegotiatedWriter implements ResponseWriter {
             return ResponseWriter.super.shared(request, resource, status, read);
         }
         ObjectNode object = read.object();
-        byte[] body = target.format() == Format.PROTOBUF ? protobuf(object, read.encodings(), target)
+        GroupVersionKind gvk = target.format() == Format.PROTOBUF ? ResponseEncoder.kindOf(object) : null;
+        byte[] body = gvk != null && ProtobufCodec.supports(gvk)
+                ? read.encodings().protobuf(object, gvk) // its message shared with LISTs and watch events
                 : read.encodings().get(RESPONSE.get(target.format()), () -> ResponseEncoder.encode(object, target));
         return RestResponse.bytes(status, ResponseEncoder.contentType(object, target), body);
-    }
-
-    /**
-     * A cached object in protobuf: its message as the objects of a LIST keep it (made from the stored value
-     * where the object was stored in protobuf), in a new envelope each time, so that one object does not
-     * keep its message twice.
-     */
-    private static byte[] protobuf(ObjectNode object, SharedFrames encodings, ResponseTarget target) {
-        GroupVersionKind gvk = ResponseEncoder.kindOf(object);
-        String name = ProtobufCodec.messageName(gvk);
-        if (name == null) {
-            return encodings.get(RESPONSE.get(Format.PROTOBUF), () -> ResponseEncoder.encode(object, target));
-        }
-        return ProtobufCodec.wrap(gvk, encodings.message(name, () -> ProtobufCodec.encodeMessage(object, gvk)));
     }
 
     private static Map<Format, String> responseKeys() {

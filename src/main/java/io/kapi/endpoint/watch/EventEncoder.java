@@ -56,25 +56,12 @@ final class EventEncoder {
                 // ADDED and MODIFIED carry the event's new object, DELETED its previous one
                 boolean deleted = type.equals("DELETED");
                 byte[] encoded = shared.get(deleted ? PROTOBUF_PREVIOUS : PROTOBUF_CURRENT,
-                        () -> deleted ? ProtobufCodec.encode(object, kindOf(object)) : current(object, shared));
+                        () -> deleted ? ProtobufCodec.encode(object, kindOf(object)) : shared.protobuf(object, kindOf(object)));
                 return shared.get(protobufFrame(type), () -> ProtobufCodec.watchFrame(type, encoded));
             }
             return shared.get(type, () -> frame(type, object));
         }
         return frame(type, convert(object));
-    }
-
-    /**
-     * The event's new object in protobuf: its message as the cached object keeps it (made from its stored
-     * value where it was stored in protobuf, and kept for later reads of that version), in an envelope.
-     */
-    private byte[] current(ObjectNode object, SharedFrames shared) {
-        GroupVersionKind gvk = kindOf(object);
-        String name = ProtobufCodec.messageName(gvk);
-        if (name == null) {
-            return ProtobufCodec.encode(object, gvk);
-        }
-        return ProtobufCodec.wrap(gvk, shared.objectMessage(name, () -> ProtobufCodec.encodeMessage(object, gvk)));
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.kapi.storage.cache;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.GroupVersionKind;
+import io.kapi.machinery.protobuf.ProtobufCodec;
 import io.kapi.machinery.protobuf.StoredMessage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -104,6 +106,21 @@ public final class SharedFrames {
         message = made = made != null ? made : encoder.get();
         stored = null; // the value's bytes are not needed any more
         return made;
+    }
+
+    /**
+     * {@code object}, of the built-in kind {@code gvk}, as {@link ProtobufCodec#encode} writes it: its
+     * message from {@link #objectMessage} (made once, from the stored value where there is one) in an
+     * envelope made for each call, so that the message is not kept twice.
+     *
+     * @throws IllegalArgumentException as {@link ProtobufCodec#encode}, for a kind without a message
+     */
+    public byte[] protobuf(ObjectNode object, GroupVersionKind gvk) {
+        String name = ProtobufCodec.messageName(gvk);
+        if (name == null) {
+            return ProtobufCodec.encode(object, gvk);
+        }
+        return ProtobufCodec.wrap(gvk, objectMessage(name, () -> ProtobufCodec.encodeMessage(object, gvk)));
     }
 
     /**

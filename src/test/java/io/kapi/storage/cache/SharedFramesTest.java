@@ -52,6 +52,9 @@ class SharedFramesTest {
         assertEquals(0, encodes.get(), "the tree was not walked");
         assertArrayEquals(ProtobufCodec.encodeMessage(cached.tree(), CONFIG_MAP), first);
         assertEquals(cached.tree(), ProtobufCodec.decodeStored(ProtobufCodec.wrap(CONFIG_MAP, first)));
+        // a GET's or a watch event's bytes: that message in the envelope encode writes
+        assertArrayEquals(ProtobufCodec.encode(cached.tree(), CONFIG_MAP), frames.protobuf(cached.tree(), CONFIG_MAP));
+        assertEquals(0, encodes.get());
     }
 
     @Test
