@@ -106,6 +106,42 @@ class StacklessNodesTest {
         }
     }
 
+    /** A chain {@code depth} containers deep, objects and arrays in turn, with scalars beside each link. */
+    private static JsonNode chain(JsonNodeFactory nodes, int depth) {
+        var root = nodes.objectNode();
+        com.fasterxml.jackson.databind.node.ContainerNode<?> node = root;
+        for (int i = 1; i < depth; i++) {
+            if (node instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+                o.put("before", i);
+                o.putNull("none");
+                o.putArray("empty");
+                var next = i % 2 == 0 ? o.putObject("o") : o.putArray("a");
+                o.put("after", "s" + i);
+                node = next;
+            } else {
+                var a = (com.fasterxml.jackson.databind.node.ArrayNode) node;
+                a.add(i);
+                var next = a.addObject();
+                a.addNull();
+                node = next;
+            }
+        }
+        return root;
+    }
+
+    @Test
+    @DisplayName("trees about as deep as the writer recurses, and deeper, write as Jackson's, compact ones too")
+    void writesPastRecursionAsJackson() throws Exception {
+        JsonMapper plain = new JsonMapper();
+        for (int depth : new int[] {TreeWalks.RECURSION_DEPTH - 1, TreeWalks.RECURSION_DEPTH,
+                TreeWalks.RECURSION_DEPTH + 1, TreeWalks.RECURSION_DEPTH + 2, 3 * TreeWalks.RECURSION_DEPTH + 5}) {
+            String expected = plain.writeValueAsString(chain(JsonNodeFactory.instance, depth));
+            assertEquals(expected, chain(Json.NODES, depth).toString(), "depth " + depth);
+            assertEquals(expected, Json.MAPPER.writeValueAsString(chain(Json.NODES, depth)), "depth " + depth);
+            assertEquals(expected, chain(Json.compactNodes(), depth).toString(), "compact, depth " + depth);
+        }
+    }
+
     @Test
     @DisplayName("a tree 100,000 levels deep is copied, compared, hashed and written, and the mapper reads 20,000, on a 128 KiB stack")
     void deepTreeOnSmallStack() throws Exception {
