@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # API Priority and Fairness under a flood (issue 35, part 7 a-c): one server of this checkout, users A
 # (LIST floods), B (GETs), C and D (equal demand in one level) and an admin, all on loopback.
-# Usage: bench/flood.sh [--objects=10000] [--flooders=64] [--getters=8] [--seconds=20] [--rounds=3]
+# Usage: bench/flood.sh [--objects=10000] [--flooders=64] [--getters=8] [--seconds=20] [--rounds=3] [--admin=process|thread]
 # The server is stopped and its data deleted at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."

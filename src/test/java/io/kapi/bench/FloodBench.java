@@ -22,13 +22,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>users C and D, 16 clients each, GET in a level of their own with a few seats (queues, no
  *       borrowing): their throughputs;</li>
  *   <li>a {@code system:masters} client GETs throughout (a): its latency against idle, and (to tell what
- *       the flood adds from what B's ordinary load adds) beside B alone.</li>
+ *       the flood adds from what B's ordinary load adds) beside B alone. With {@code --admin=process} (the
+ *       default) it is a {@link FloodProbe}, a process scheduled ahead of the load generator, as an
+ *       administrator's client elsewhere would be; {@code --admin=thread} runs it among the load's threads.</li>
  * </ol>
  * A, B, C and D are impersonated by the admin (each bound to cluster-admin, but not in system:masters,
  * so the suggested {@code global-default} schema classifies A and B, each a flow of its own).
  * After a warm-up (not reported), {@code --rounds} rounds each measure B alone, the admin alone and the flood;
  * the ratios are reported per round and as medians.
- * Run with {@code bench/flood.sh [--objects=10000] [--flooders=64] [--getters=8] [--seconds=20] [--rounds=3]}.
+ * Run with {@code bench/flood.sh [--objects=10000] [--flooders=64] [--getters=8] [--seconds=20] [--rounds=3]
+ * [--admin=process|thread]}.
  */
 public final class FloodBench {
 
@@ -72,6 +75,7 @@ public final class FloodBench {
         int getters = Integer.parseInt(opts.getOrDefault("getters", "8"));
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
         Duration span = Duration.ofSeconds(Long.parseLong(opts.getOrDefault("seconds", "20")));
+        boolean probeProcess = !"thread".equals(opts.getOrDefault("admin", "process"));
         try (KapiProcess kapi = new KapiProcess("flood", Path.of("."), List.of("--storage-backend=embedded"))) {
             kapi.start();
             try (ApiClient admin = ApiClient.of(kapi.kubeconfig())) {
@@ -81,50 +85,92 @@ public final class FloodBench {
             Group a = new Group("user-a", flooders, "/api/v1/namespaces/" + NS + "/configmaps", true);
             Group b = new Group("user-b", getters, get, false);
             Group admin = new Group(null, 1, get, false);
-            // warm-up, not reported: the first phases after a start would compare a cold "alone" with a warm flood
-            run(kapi, span, List.of(b, admin), null);
-            run(kapi, span, List.of(a, b, admin), null);
-            System.out.printf("%nAPI Priority and Fairness under a flood: %d configmaps, %d cores, %d rounds%n",
-                    objects, Runtime.getRuntime().availableProcessors(), rounds);
-            List<Double> bRatios = new ArrayList<>();
-            List<Double> adminRatios = new ArrayList<>();
-            List<Double> adminBesideB = new ArrayList<>();
-            long[] rss = {kapi.rssKiB(), 0};
-            Map<Integer, Long> aStatuses = new java.util.TreeMap<>();
-            for (int r = 1; r <= rounds; r++) {
-                Tally bAlone = run(kapi, span.dividedBy(2), List.of(b), null).getFirst();
-                Tally adminAlone = run(kapi, span.dividedBy(2), List.of(admin), null).getFirst();
-                Tally adminWithB = run(kapi, span.dividedBy(2), List.of(b, admin), null).get(1);
-                List<Tally> flood = run(kapi, span, List.of(a, b, admin), rss);
-                adminBesideB.add(adminWithB.percentile(0.99) / adminAlone.percentile(0.99));
-                bRatios.add(flood.get(1).percentile(0.99) / bAlone.percentile(0.99));
-                adminRatios.add(flood.get(2).percentile(0.99) / adminAlone.percentile(0.99));
-                flood.get(0).statuses.forEach((status, n) -> aStatuses.merge(status, n.get(), Long::sum));
-                System.out.printf("round %d%n", r);
-                System.out.println("  a. B alone (" + getters + " clients GET): " + bAlone);
-                System.out.println("  a. B during A's flood:      " + flood.get(1));
-                System.out.println("  a. A (" + flooders + " clients LIST " + objects + "): " + flood.get(0));
-                System.out.println("  c. system:masters alone:    " + adminAlone);
-                System.out.println("  c. system:masters beside B: " + adminWithB);
-                System.out.println("  c. system:masters in flood: " + flood.get(2));
-                System.out.printf("  B p99 flood/alone %.1f x, system:masters p99 flood/alone %.1f x%n",
-                        bRatios.getLast(), adminRatios.getLast());
+            FloodProbe probe = probeProcess ? FloodProbe.start(kapi.kubeconfigPath(), kapi.port(), get) : null;
+            try {
+                measure(new Phases(kapi, admin, probe), a, b, span, rounds, objects);
+            } finally {
+                if (probe != null) {
+                    probe.close();
+                }
             }
-            List<Tally> fair = run(kapi, span.dividedBy(2), List.of(new Group("user-c", 16, get, false),
-                    new Group("user-d", 16, get, false)), null);
-            System.out.printf("a. B p99 flood/alone, median of %d rounds: %.1f x (rounds %s)%n", rounds,
-                    median(bRatios), rounded(bRatios));
-            System.out.println("a. A's answers, all rounds: " + aStatuses);
-            System.out.printf("a. server RSS: %d MiB after the warm-up, at most %d MiB during the floods%n",
-                    rss[0] / 1024, rss[1] / 1024);
-            System.out.println("b. C (16 clients GET): " + fair.get(0));
-            System.out.println("b. D (16 clients GET): " + fair.get(1));
-            System.out.printf("b. throughput C/D: %.3f%n", (double) fair.get(0).ok() / fair.get(1).ok());
-            System.out.printf("c. system:masters p99 flood/alone, median of %d rounds: %.1f x (rounds %s)%n", rounds,
-                    median(adminRatios), rounded(adminRatios));
-            System.out.printf("c. system:masters p99 beside B alone (no flood)/alone, median: %.1f x (rounds %s)%n",
-                    median(adminBesideB), rounded(adminBesideB));
         }
+    }
+
+    /**
+     * Runs groups side by side with the admin client, in the load's threads or as the probe process; the
+     * admin's tally comes last.
+     */
+    private record Phases(KapiProcess kapi, Group admin, FloodProbe probe) {
+
+        List<Tally> run(Duration span, List<Group> groups, long[] rss) throws Exception {
+            if (probe == null) {
+                List<Group> all = new ArrayList<>(groups);
+                all.add(admin);
+                return FloodBench.run(kapi, span, all, rss);
+            }
+            java.util.concurrent.CompletableFuture<Tally> probed = new java.util.concurrent.CompletableFuture<>();
+            // the probe stops a little before the load does, so none of its requests runs after the phase
+            long millis = Math.max(100, span.toMillis() - 300);
+            Runnable whenReady = () -> Thread.ofPlatform().start(() -> {
+                try {
+                    probed.complete(probe.run(millis));
+                } catch (Exception e) {
+                    probed.completeExceptionally(e);
+                }
+            });
+            List<Tally> tallies = new ArrayList<>(FloodBench.run(kapi, span, groups, rss, whenReady));
+            tallies.add(probed.get());
+            return tallies;
+        }
+    }
+
+    private static void measure(Phases phases, Group a, Group b, Duration span, int rounds, int objects)
+            throws Exception {
+        KapiProcess kapi = phases.kapi();
+        String get = b.path();
+        // warm-up, not reported: the first phases after a start would compare a cold "alone" with a warm flood
+        phases.run(span, List.of(b), null);
+        phases.run(span, List.of(a, b), null);
+        System.out.printf("%nAPI Priority and Fairness under a flood: %d configmaps, %d cores, %d rounds%n",
+                objects, Runtime.getRuntime().availableProcessors(), rounds);
+        List<Double> bRatios = new ArrayList<>();
+        List<Double> adminRatios = new ArrayList<>();
+        List<Double> adminBesideB = new ArrayList<>();
+        long[] rss = {kapi.rssKiB(), 0};
+        Map<Integer, Long> aStatuses = new java.util.TreeMap<>();
+        for (int r = 1; r <= rounds; r++) {
+            Tally bAlone = run(kapi, span.dividedBy(2), List.of(b), null).getFirst();
+            Tally adminAlone = phases.run(span.dividedBy(2), List.of(), null).getLast();
+            Tally adminWithB = phases.run(span.dividedBy(2), List.of(b), null).getLast();
+            List<Tally> flood = phases.run(span, List.of(a, b), rss);
+            adminBesideB.add(adminWithB.percentile(0.99) / adminAlone.percentile(0.99));
+            bRatios.add(flood.get(1).percentile(0.99) / bAlone.percentile(0.99));
+            adminRatios.add(flood.getLast().percentile(0.99) / adminAlone.percentile(0.99));
+            flood.get(0).statuses.forEach((status, n) -> aStatuses.merge(status, n.get(), Long::sum));
+            System.out.printf("round %d%n", r);
+            System.out.println("  a. B alone (" + b.clients() + " clients GET): " + bAlone);
+            System.out.println("  a. B during A's flood:      " + flood.get(1));
+            System.out.println("  a. A (" + a.clients() + " clients LIST " + objects + "): " + flood.get(0));
+            System.out.println("  c. system:masters alone:    " + adminAlone);
+            System.out.println("  c. system:masters beside B: " + adminWithB);
+            System.out.println("  c. system:masters in flood: " + flood.getLast());
+            System.out.printf("  B p99 flood/alone %.1f x, system:masters p99 flood/alone %.1f x%n",
+                    bRatios.getLast(), adminRatios.getLast());
+        }
+        List<Tally> fair = run(kapi, span.dividedBy(2), List.of(new Group("user-c", 16, get, false),
+                new Group("user-d", 16, get, false)), null);
+        System.out.printf("a. B p99 flood/alone, median of %d rounds: %.1f x (rounds %s)%n", rounds,
+                median(bRatios), rounded(bRatios));
+        System.out.println("a. A's answers, all rounds: " + aStatuses);
+        System.out.printf("a. server RSS: %d MiB after the warm-up, at most %d MiB during the floods%n",
+                rss[0] / 1024, rss[1] / 1024);
+        System.out.println("b. C (16 clients GET): " + fair.get(0));
+        System.out.println("b. D (16 clients GET): " + fair.get(1));
+        System.out.printf("b. throughput C/D: %.3f%n", (double) fair.get(0).ok() / fair.get(1).ok());
+        System.out.printf("c. system:masters p99 flood/alone, median of %d rounds: %.1f x (rounds %s)%n", rounds,
+                median(adminRatios), rounded(adminRatios));
+        System.out.printf("c. system:masters p99 beside B alone (no flood)/alone, median: %.1f x (rounds %s)%n",
+                median(adminBesideB), rounded(adminBesideB));
     }
 
     private static double median(List<Double> values) {
@@ -191,6 +237,12 @@ public final class FloodBench {
     /** Runs the groups side by side for {@code span}; {@code rss}, when given, gets the largest RSS seen in [1]. */
     private static List<Tally> run(KapiProcess kapi, Duration span, List<Group> groups, long[] rss)
             throws InterruptedException {
+        return run(kapi, span, groups, rss, () -> { });
+    }
+
+    /** As above; {@code whenReady} runs once every client is connected, when the span starts. */
+    private static List<Tally> run(KapiProcess kapi, Duration span, List<Group> groups, long[] rss, Runnable whenReady)
+            throws InterruptedException {
         AtomicBoolean stop = new AtomicBoolean();
         List<Tally> tallies = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
@@ -218,6 +270,7 @@ public final class FloodBench {
             }
         }
         ready.await();
+        whenReady.run();
         long end = System.nanoTime() + span.toNanos();
         while (System.nanoTime() < end) {
             Thread.sleep(500);
