@@ -96,7 +96,8 @@ class ProtobufWireTest {
 
     @Test
     @DisplayName("objects written after their resource's first protobuf read (served from their stored values) "
-            + "read as JSON says: list, get and the watch's events, beside older objects written from their trees")
+            + "read as JSON says: list, get, the watch's events (initial ones, a delete's), beside older objects "
+            + "written from their trees")
     void storedValuesSameAsJson() throws Exception {
         GroupVersionKind configMap = new GroupVersionKind("", "v1", "ConfigMap");
         assertEquals(200, get(CMS, CLIENT_GO).status()); // the resource's first protobuf read, if no other test's
@@ -118,7 +119,24 @@ class ProtobufWireTest {
         assertEquals(json, ProtobufCodec.decode(events.get(1).getObject().getRaw().toByteArray(), configMap));
         assertEquals("v", ProtobufCodec.decode(events.get(0).getObject().getRaw().toByteArray(), configMap)
                 .at("/data/k").asText());
+        for (int i = 0; i < 2; i++) { // initial events: the object's message, made once and kept by the object
+            List<Meta.WatchEvent> initial = frames(get(CMS + "?watch=1&sendInitialEvents=true&resourceVersionMatch="
+                    + "NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1&fieldSelector=metadata.name%3Ds1",
+                    PROTOBUF).body());
+            assertEquals("ADDED", initial.getFirst().getType());
+            assertEquals(json, ProtobufCodec.decode(initial.getFirst().getObject().getRaw().toByteArray(), configMap));
+        }
+        String beforeDelete = api.get(CMS).body().at("/metadata/resourceVersion").asText();
         api.delete(CMS + "/s1");
+        String watchDeleted = CMS + "?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Ds1&resourceVersion="
+                + beforeDelete;
+        Meta.WatchEvent deleted = frames(get(watchDeleted, PROTOBUF).body()).getFirst();
+        assertEquals("DELETED", deleted.getType());
+        String jsonEvent = new String(get(watchDeleted, "application/json").body(), StandardCharsets.UTF_8).strip();
+        JsonNode jsonDeleted = Json.MAPPER.readTree(jsonEvent).get("object");
+        assertEquals(jsonDeleted, ProtobufCodec.decode(deleted.getObject().getRaw().toByteArray(), configMap));
+        assertTrue(Long.parseLong(jsonDeleted.at("/metadata/resourceVersion").asText())
+                > Long.parseLong(json.at("/metadata/resourceVersion").asText()), "the delete's revision");
     }
 
     @Test

@@ -55,8 +55,8 @@ final class EventEncoder {
             if (target.format() == Format.PROTOBUF) {
                 // ADDED and MODIFIED carry the event's new object, DELETED its previous one
                 boolean deleted = type.equals("DELETED");
-                byte[] encoded = shared.get(deleted ? PROTOBUF_PREVIOUS : PROTOBUF_CURRENT,
-                        () -> deleted ? ProtobufCodec.encode(object, kindOf(object)) : shared.protobuf(object, kindOf(object)));
+                byte[] encoded = shared.get(deleted ? PROTOBUF_PREVIOUS : PROTOBUF_CURRENT, () -> deleted
+                        ? shared.deletedProtobuf(object, kindOf(object)) : shared.protobuf(object, kindOf(object)));
                 return shared.get(protobufFrame(type), () -> ProtobufCodec.watchFrame(type, encoded));
             }
             return shared.get(type, () -> frame(type, object));

@@ -237,6 +237,15 @@ public final class ProtobufCodec {
         return new TreeWriter().message(object, MessagePlan.of(message(gvk)));
     }
 
+    /**
+     * {@code message}, an object's message of {@code gvk} as {@link #encodeMessage} or a stored value gives it,
+     * with its {@code metadata.resourceVersion} replaced by {@code resourceVersion} as
+     * {@link StoredMessage#withResourceVersion} does; null where that cannot be done.
+     */
+    public static byte[] withResourceVersion(GroupVersionKind gvk, byte[] message, String resourceVersion) {
+        return new StoredMessage(message, 0, message.length, message(gvk)).withResourceVersion(resourceVersion);
+    }
+
     /** The full name of {@code gvk}'s message (see {@link ItemEncodings}), or null where it has none. */
     public static String messageName(GroupVersionKind gvk) {
         return KindIndex.builtIn().find(gvk).map(Descriptor::getFullName).orElse(null);

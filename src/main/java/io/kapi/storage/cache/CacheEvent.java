@@ -14,8 +14,8 @@ record CacheEvent(long revision, String key, CachedObject current, CachedObject 
                   ObjectNode[] deletedView) {
 
     CacheEvent(long revision, String key, CachedObject current, CachedObject previous) {
-        this(revision, key, current, previous, SharedFrames.ofEvent(current == null ? null : current.encodings()),
-                new ObjectNode[1]);
+        this(revision, key, current, previous, current != null ? SharedFrames.ofEvent(current.encodings())
+                : SharedFrames.ofDelete(revision, previous.object(), previous.encodings()), new ObjectNode[1]);
     }
 
     /**

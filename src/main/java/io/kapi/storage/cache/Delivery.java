@@ -10,8 +10,9 @@ public sealed interface Delivery {
      * An object event.
      *
      * @param object the object to send; shared, never to be changed
-     * @param frames encodings shared with every other watcher that sends the same event, or null when
-     *        this watcher alone sends it (initial events)
+     * @param frames encodings shared with every other watcher that sends the same event; for an initial
+     *        event, which this watcher alone sends, frames that keep nothing but the object's protobuf
+     *        message ({@link SharedFrames#ofInitialEvent}); null where nothing is shared
      */
     record Change(EventType type, ObjectNode object, long revision, SharedFrames frames) implements Delivery {
     }

@@ -309,7 +309,8 @@ public final class ResourceCache implements AutoCloseable {
             if (initialEvents) {
                 for (CachedObject o : store.subMap(scope, true, scope + Character.MAX_VALUE, false).values()) {
                     if (filter.test(o)) {
-                        watcher.addInitial(new Delivery.Change(EventType.ADDED, o.object(), o.revision(), null));
+                        watcher.addInitial(new Delivery.Change(EventType.ADDED, o.object(), o.revision(),
+                                SharedFrames.ofInitialEvent(o.encodings())));
                     }
                 }
                 watcher.addInitial(new Delivery.InitialEventsEnd(now));

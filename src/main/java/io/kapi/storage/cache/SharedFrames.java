@@ -11,6 +11,11 @@ import java.util.function.Supplier;
  * The encodings of one event, computed by the first watcher that needs a given form (type and wire
  * format) and reused by every other: encode once, send many. Lives as long as the event.
  *
+ * <p>An initial event (of a watch from "0", or with {@code sendInitialEvents}) is sent by one watcher alone:
+ * its frames ({@link #ofInitialEvent}) keep nothing of their own, but share the object's protobuf message,
+ * kept as a protobuf LIST or GET keeps it. A delete's ({@link #ofDelete}) make the DELETED object's protobuf
+ * from the message of the version it deletes, the delete's revision spliced in.
+ *
  * <p>The cache holds objects in their storage version. Watchers of a resource served in several
  * versions see the event through {@link #converted}: the object converted to their version once, by
  * whoever asks first, with frames of its own that every watcher of that version shares.
@@ -34,10 +39,15 @@ public final class SharedFrames {
     private final SharedFrames object;
     /** A cached object's: told when the object is read in protobuf; or null. */
     private final ProtobufReaders readers;
+    /** A delete's: the frames of the version it deletes, and that version; or null. */
+    private final SharedFrames deleted;
+    private final ObjectNode deletedObject;
+    /** Whether frames made are kept for other watchers (not for an initial event: one watcher sends it). */
+    private final boolean keep;
 
     /** Frames of an object (or event) with no stored message to make protobuf from. */
     public SharedFrames() {
-        this(null, 0, null, null);
+        this(null, 0, null, null, null, null, true);
     }
 
     /**
@@ -46,17 +56,37 @@ public final class SharedFrames {
      * converted; or null) with {@code revision} as its resourceVersion.
      */
     public SharedFrames(StoredMessage stored, long revision, ProtobufReaders readers) {
-        this(stored, revision, readers, null);
+        this(stored, revision, readers, null, null, null, true);
     }
 
     /** Frames of an event whose new object, if any, has the frames {@code object}. */
     static SharedFrames ofEvent(SharedFrames object) {
-        return new SharedFrames(null, 0, null, object);
+        return new SharedFrames(null, 0, null, object, null, null, true);
     }
 
-    private SharedFrames(StoredMessage stored, long revision, ProtobufReaders readers, SharedFrames object) {
+    /**
+     * Frames of the delete at {@code revision} of {@code previous}, the cached version whose frames are
+     * {@code previousFrames}.
+     */
+    static SharedFrames ofDelete(long revision, ObjectNode previous, SharedFrames previousFrames) {
+        return new SharedFrames(null, revision, null, null, previousFrames, previous, true);
+    }
+
+    /**
+     * Frames of an initial event carrying a cached object whose frames are {@code object}: none kept but the
+     * object's message.
+     */
+    public static SharedFrames ofInitialEvent(SharedFrames object) {
+        return new SharedFrames(null, 0, null, object, null, null, false);
+    }
+
+    private SharedFrames(StoredMessage stored, long revision, ProtobufReaders readers, SharedFrames object,
+                         SharedFrames deleted, ObjectNode deletedObject, boolean keep) {
         this.object = object;
         this.readers = readers;
+        this.deleted = deleted;
+        this.deletedObject = deletedObject;
+        this.keep = keep;
         this.stored = stored;
         this.storedName = stored == null ? null : stored.messageName();
         this.revision = revision;
@@ -68,6 +98,9 @@ public final class SharedFrames {
 
     /** The frame for {@code form}, encoding it with {@code encoder} if nobody did yet. */
     public byte[] get(String form, Supplier<byte[]> encoder) {
+        if (!keep) {
+            return encoder.get();
+        }
         ConcurrentHashMap<String, byte[]> all = frames;
         if (all == null) {
             synchronized (this) {
@@ -124,6 +157,24 @@ public final class SharedFrames {
     }
 
     /**
+     * The object a DELETED event carries, {@code deleted} (the deleted version with the delete's revision as
+     * its resourceVersion), of the built-in kind {@code gvk}, as {@link ProtobufCodec#encode} writes it: for
+     * a delete's frames, from the deleted version's message (made once, from its stored value where there is
+     * one) with the delete's revision spliced in; else, or where that cannot be done, from the tree.
+     *
+     * @throws IllegalArgumentException as {@link ProtobufCodec#encode}, for a kind without a message
+     */
+    public byte[] deletedProtobuf(ObjectNode deleted, GroupVersionKind gvk) {
+        String name = ProtobufCodec.messageName(gvk);
+        if (this.deleted == null || name == null) {
+            return ProtobufCodec.encode(deleted, gvk);
+        }
+        byte[] message = this.deleted.message(name, () -> ProtobufCodec.encodeMessage(deletedObject, gvk));
+        byte[] spliced = ProtobufCodec.withResourceVersion(gvk, message, Long.toString(revision));
+        return spliced == null ? ProtobufCodec.encode(deleted, gvk) : ProtobufCodec.wrap(gvk, spliced);
+    }
+
+    /**
      * {@link #message} of the object an event carries as its new version: made once for the event's
      * watchers and the object's later reads alike (an event's frames share the object's message); for other
      * frames, their own.
@@ -139,6 +190,9 @@ public final class SharedFrames {
      * @param converter makes the converted object; it must not change what it converts
      */
     public Converted converted(String view, Supplier<ObjectNode> converter) {
+        if (!keep) {
+            return new Converted(converter.get(), new SharedFrames());
+        }
         ConcurrentHashMap<String, Converted> all = views;
         if (all == null) {
             synchronized (this) {

@@ -109,4 +109,52 @@ class SharedFramesTest {
         assertSame(own, deleted.objectMessage(MESSAGE, counting(encodes, cached.tree())));
         assertEquals(1, encodes.get());
     }
+
+    @Test
+    @DisplayName("an initial event's frames keep nothing of their own, but share the object's kept message")
+    void initialEventSharesOnlyTheMessage() throws Exception {
+        Cached cached = stored();
+        SharedFrames initial = SharedFrames.ofInitialEvent(cached.frames());
+        AtomicInteger frames = new AtomicInteger();
+        Supplier<byte[]> frame = () -> {
+            frames.incrementAndGet();
+            return new byte[] {7};
+        };
+        initial.get("ADDED", frame);
+        initial.get("ADDED", frame);
+        assertEquals(2, frames.get(), "one watcher sends it: nothing kept for others");
+        byte[] bytes = initial.protobuf(cached.tree(), CONFIG_MAP);
+        assertArrayEquals(ProtobufCodec.encode(cached.tree(), CONFIG_MAP), bytes);
+        AtomicInteger encodes = new AtomicInteger();
+        byte[] kept = cached.frames().message(MESSAGE, counting(encodes, cached.tree()));
+        assertSame(kept, SharedFrames.ofInitialEvent(cached.frames()).objectMessage(MESSAGE, counting(encodes,
+                cached.tree())));
+        assertEquals(0, encodes.get(), "the object's message, made from its stored value, kept by the object");
+        SharedFrames.Converted view = initial.converted("v2", cached::tree);
+        assertTrue(view != initial.converted("v2", cached::tree), "nor converted views");
+    }
+
+    @Test
+    @DisplayName("a DELETED object is the deleted version's message with the delete's revision, as its tree writes it")
+    void deleteSplicesItsRevision() throws Exception {
+        for (boolean fromStoredValue : new boolean[] {true, false}) {
+            Cached cached = stored();
+            SharedFrames previous = fromStoredValue ? cached.frames() : new SharedFrames(null, 42, new ProtobufReaders());
+            SharedFrames delete = SharedFrames.ofDelete(57, cached.tree(), previous);
+            ObjectNode deleted = cached.tree().deepCopy();
+            ((ObjectNode) deleted.get("metadata")).put("resourceVersion", "57");
+            byte[] bytes = delete.deletedProtobuf(deleted, CONFIG_MAP);
+            assertArrayEquals(ProtobufCodec.encode(deleted, CONFIG_MAP), bytes, "from stored value: " + fromStoredValue);
+            assertEquals(deleted, ProtobufCodec.decodeStored(bytes));
+            AtomicInteger encodes = new AtomicInteger();
+            previous.message(MESSAGE, counting(encodes, cached.tree()));
+            assertEquals(0, encodes.get(), "the deleted version's message was made once, and kept");
+        }
+        // frames of an event that is not a delete write the tree
+        Cached cached = stored();
+        ObjectNode other = cached.tree().deepCopy();
+        ((ObjectNode) other.get("metadata")).put("resourceVersion", "58");
+        assertArrayEquals(ProtobufCodec.encode(other, CONFIG_MAP),
+                SharedFrames.ofEvent(null).deletedProtobuf(other, CONFIG_MAP));
+    }
 }
