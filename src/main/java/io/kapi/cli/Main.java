@@ -188,7 +188,8 @@ public final class Main {
                     tls.acceptingAlso(requestHeaderCas(options)))
                     .withShutdownDelay(options.shutdownDelayDuration())
                     .withRequestTimeout(options.requestTimeout())
-                    .withAuditor(auditor);
+                    .withAuditor(auditor)
+                    .withResponseCompression(options.gates().enabled("APIResponseCompression"));
             server = api.listen(config);
             clock.mark("listener");
         } catch (IOException | RuntimeException e) {

@@ -47,6 +47,7 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
     private static final long DRAIN_BYTES = 3 * 1024 * 1024;
     private static final long DRAIN_MILLIS = 1_000;
     private final FilterChain chain;
+    private final boolean compress;
     private final ExecutorService requests;
     private final WebSocketStreams websockets;
     private final InFlight inFlight;
@@ -58,9 +59,12 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
      * @param inFlight counts the requests served, for graceful shutdown
      * @param closing whether the server is shutting down: HTTP/1.1 responses then close their connection,
      *                so clients reconnect (to another server) rather than reuse one that is about to close
+     * @param compress whether large responses are gzip-compressed for clients that accept it
+     *                 ({@link ResponseCompression})
      */
     JettyAdapter(FilterChain chain, ExecutorService requests, WebSocketStreams websockets, InFlight inFlight,
-                 BooleanSupplier closing) {
+                 BooleanSupplier closing, boolean compress) {
+        this.compress = compress;
         this.chain = chain;
         this.requests = requests;
         this.websockets = websockets;
@@ -226,6 +230,12 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         return List.of();
     }
 
+    /** Marks a response whose body is sent gzip-compressed. */
+    private static void compressed(Response response) {
+        response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
+        response.getHeaders().add(HttpHeader.VARY, "Accept-Encoding");
+    }
+
     private void write(Request request, Response response, RestResponse answer) throws IOException {
         response.setStatus(answer.status());
         boolean http2 = request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_2;
@@ -237,21 +247,29 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         if (closing.getAsBoolean() && !http2) {
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
+        boolean gzip = compress && ResponseCompression.accepts(request.getHeaders().get(HttpHeader.ACCEPT_ENCODING))
+                && !response.getHeaders().contains(HttpHeader.CONTENT_ENCODING);
         switch (answer.body()) {
             case RestResponse.Bytes bytes -> {
                 if (bytes.contentType() != null) {
                     response.getHeaders().put(HttpHeader.CONTENT_TYPE, bytes.contentType());
                 }
-                response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.data().length);
+                byte[] data = bytes.data();
+                if (gzip && data.length > ResponseCompression.THRESHOLD) {
+                    data = ResponseCompression.gzip(data);
+                    compressed(response);
+                }
+                response.getHeaders().put(HttpHeader.CONTENT_LENGTH, data.length);
                 Callback.Completable done = new Callback.Completable();
-                response.write(true, ByteBuffer.wrap(bytes.data()), done);
+                response.write(true, ByteBuffer.wrap(data), done);
                 join(done);
             }
             case RestResponse.Encoded encoded -> {
                 if (encoded.contentType() != null) {
                     response.getHeaders().put(HttpHeader.CONTENT_TYPE, encoded.contentType());
                 }
-                try (OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response), ENCODED_BUFFER)) {
+                OutputStream sink = new BufferedOutputStream(Content.Sink.asOutputStream(response), ENCODED_BUFFER);
+                try (OutputStream out = gzip ? ResponseCompression.deferred(sink, () -> compressed(response)) : sink) {
                     encoded.writer().writeTo(out);
                 }
             }

@@ -125,7 +125,7 @@ public final class KapiServer implements AutoCloseable {
         WebSocketStreams websockets = new WebSocketStreams(jetty, requests);
         jetty.setHandler(new GracefulHandler(new JettyAdapter(
                 HandlerChain.build(config.security(), config.maxRequestBodyBytes(), config.observability(), root), requests, websockets,
-                inFlight, shuttingDown::get)));
+                inFlight, shuttingDown::get, config.compressResponses())));
         jetty.setStopTimeout(STOP_MILLIS);
         jetty.setStopAtShutdown(false);
         jetty.setErrorHandler(new StatusErrorHandler());

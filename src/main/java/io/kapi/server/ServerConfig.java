@@ -24,10 +24,12 @@ import java.time.Duration;
  * @param security who sent a request and whether it may proceed
  * @param limits what one slow or greedy client may hold
  * @param observability the metrics requests are recorded in and {@code /metrics} serves; null for none
+ * @param compressResponses whether large responses are gzip-compressed for clients that accept it (kube's
+ *                          {@code APIResponseCompression} feature; see {@link ResponseCompression})
  */
 public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Duration shutdownDelay,
                            long maxRequestBodyBytes, Duration idleTimeout, Security security, ClientLimits limits,
-                           Observability observability) {
+                           Observability observability, boolean compressResponses) {
 
     /**
      * What the server records of its requests.
@@ -84,15 +86,17 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
     public static ServerConfig of(String bindAddress, int port, TlsMaterial tls) {
         return new ServerConfig(bindAddress, port, tls, Duration.ZERO, BodyLimit.DEFAULT_MAX_BYTES,
                 DEFAULT_IDLE_TIMEOUT, new Security(new ClientCertificateAuthenticator(tls.clientCas()),
-                        attributes -> Decision.allow(), Duration.ofMinutes(1)), ClientLimits.DEFAULT, null);
+                        attributes -> Decision.allow(), Duration.ofMinutes(1)), ClientLimits.DEFAULT, null, true);
     }
 
     public ServerConfig withShutdownDelay(Duration delay) {
-        return new ServerConfig(bindAddress, port, tls, delay, maxRequestBodyBytes, idleTimeout, security, limits, observability);
+        return new ServerConfig(bindAddress, port, tls, delay, maxRequestBodyBytes, idleTimeout, security, limits,
+                observability, compressResponses);
     }
 
     public ServerConfig withIdleTimeout(Duration timeout) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, timeout, security, limits, observability);
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, timeout, security, limits,
+                observability, compressResponses);
     }
 
     /** Replaces the authenticator, e.g. with {@code Authenticator.union(certificates, tokens)}. */
@@ -124,14 +128,22 @@ public record ServerConfig(String bindAddress, int port, TlsMaterial tls, Durati
 
     public ServerConfig withLimits(ClientLimits newLimits) {
         return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, security,
-                newLimits, observability);
+                newLimits, observability, compressResponses);
     }
 
     public ServerConfig withObservability(Observability o) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, security, limits, o);
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, security, limits,
+                o, compressResponses);
+    }
+
+    /** With or without gzip for large responses ({@code --feature-gates=APIResponseCompression=…}). */
+    public ServerConfig withResponseCompression(boolean compress) {
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, security, limits,
+                observability, compress);
     }
 
     private ServerConfig withSecurity(Security s) {
-        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, s, limits, observability);
+        return new ServerConfig(bindAddress, port, tls, shutdownDelay, maxRequestBodyBytes, idleTimeout, s, limits,
+                observability, compressResponses);
     }
 }
