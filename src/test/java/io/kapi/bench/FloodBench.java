@@ -26,12 +26,15 @@ import java.util.concurrent.atomic.AtomicLong;
  *       default) it is a {@link FloodProbe}, a process scheduled ahead of the load generator, as an
  *       administrator's client elsewhere would be; {@code --admin=thread} runs it among the load's threads.</li>
  * </ol>
+ * With {@code --server-ahead=true} the server's threads are scheduled ahead of the load generator too (nice 5
+ * lower, where allowed), as with every client on other machines: the load then has the cores the server
+ * leaves, instead of sharing them with it.
  * A, B, C and D are impersonated by the admin (each bound to cluster-admin, but not in system:masters,
  * so the suggested {@code global-default} schema classifies A and B, each a flow of its own).
  * After a warm-up (not reported), {@code --rounds} rounds each measure B alone, the admin alone and the flood;
  * the ratios are reported per round and as medians.
  * Run with {@code bench/flood.sh [--objects=10000] [--flooders=64] [--getters=8] [--seconds=20] [--rounds=3]
- * [--admin=process|thread]}.
+ * [--admin=process|thread] [--server-ahead=false|true]}.
  */
 public final class FloodBench {
 
@@ -76,8 +79,14 @@ public final class FloodBench {
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
         Duration span = Duration.ofSeconds(Long.parseLong(opts.getOrDefault("seconds", "20")));
         boolean probeProcess = !"thread".equals(opts.getOrDefault("admin", "process"));
+        boolean serverAhead = Boolean.parseBoolean(opts.getOrDefault("server-ahead", "false"));
         try (KapiProcess kapi = new KapiProcess("flood", Path.of("."), List.of("--storage-backend=embedded"))) {
             kapi.start();
+            if (serverAhead) {
+                boolean raised = Niceness.raise(kapi.serverPid(), FloodProbe.NICE_AHEAD);
+                System.out.printf("server: %s%n", raised ? "scheduled ahead of the load generator (nice "
+                        + (Niceness.current() - FloodProbe.NICE_AHEAD) + ")" : "level with the load generator (raising was refused)");
+            }
             try (ApiClient admin = ApiClient.of(kapi.kubeconfig())) {
                 setUp(kapi, admin, objects);
             }

@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 public final class FloodProbe implements AutoCloseable {
 
     /** How much ahead of the load generator the probe is scheduled (nice; needs root, else it runs level). */
-    private static final int NICE_AHEAD = 5;
+    static final int NICE_AHEAD = 5;
 
     private final Process process;
     private final BufferedWriter commands;
@@ -44,8 +44,8 @@ public final class FloodProbe implements AutoCloseable {
     /** Starts the probe for the server's admin kubeconfig and the path it GETs. */
     static FloodProbe start(Path kubeconfig, int port, String path) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        int nice = currentNice() - NICE_AHEAD;
-        boolean ahead = canRaise();
+        int nice = Niceness.current() - NICE_AHEAD;
+        boolean ahead = Niceness.canRaise(NICE_AHEAD);
         List<String> command = new ArrayList<>();
         if (ahead) {
             command.addAll(List.of("nice", "-n", Integer.toString(-NICE_AHEAD)));
@@ -59,7 +59,7 @@ public final class FloodProbe implements AutoCloseable {
             probe.close();
             throw new IOException("the probe did not start: " + ready);
         }
-        System.out.printf("system:masters probe: a process of its own, nice %d%s%n", ahead ? nice : currentNice(),
+        System.out.printf("system:masters probe: a process of its own, nice %d%s%n", ahead ? nice : Niceness.current(),
                 ahead ? " (ahead of the load generator)" : " (level with the load generator: raising needs root)");
         return probe;
     }
@@ -99,30 +99,6 @@ public final class FloodProbe implements AutoCloseable {
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int currentNice() {
-        try {
-            String stat = java.nio.file.Files.readString(Path.of("/proc/self/stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Integer.parseInt(fields[16]); // field 19 of stat: nice
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
-    }
-
-    private static boolean canRaise() {
-        try {
-            Process p = new ProcessBuilder("nice", "-n", Integer.toString(-NICE_AHEAD), "true")
-                    .redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            return p.waitFor() == 0 && out.isBlank();
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 
