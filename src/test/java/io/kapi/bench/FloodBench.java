@@ -84,8 +84,9 @@ public final class FloodBench {
             kapi.start();
             if (serverAhead) {
                 boolean raised = Niceness.raise(kapi.serverPid(), FloodProbe.NICE_AHEAD);
-                System.out.printf("server: %s%n", raised ? "scheduled ahead of the load generator (nice "
-                        + (Niceness.current() - FloodProbe.NICE_AHEAD) + ")" : "level with the load generator (raising was refused)");
+                System.out.printf("server: %s%n", raised
+                        ? "scheduled ahead of the load generator (nice " + (Niceness.current() - FloodProbe.NICE_AHEAD) + ")"
+                        : "level with the load generator (raising was refused)");
             }
             try (ApiClient admin = ApiClient.of(kapi.kubeconfig())) {
                 setUp(kapi, admin, objects);
