@@ -230,6 +230,16 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         return List.of();
     }
 
+    /**
+     * Whether a large body of this response is sent gzip-compressed: compression is on, the client accepts
+     * gzip, and the body is not encoded already (the OpenAPI documents come compressed). Asked only of bodies
+     * that may be large, so a small GET reads no header for it.
+     */
+    private boolean compresses(Request request, Response response) {
+        return compress && ResponseCompression.accepts(request.getHeaders().get(HttpHeader.ACCEPT_ENCODING))
+                && !response.getHeaders().contains(HttpHeader.CONTENT_ENCODING);
+    }
+
     /** Marks a response whose body is sent gzip-compressed. */
     private static void compressed(Response response) {
         response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
@@ -247,15 +257,13 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
         if (closing.getAsBoolean() && !http2) {
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
-        boolean gzip = compress && ResponseCompression.accepts(request.getHeaders().get(HttpHeader.ACCEPT_ENCODING))
-                && !response.getHeaders().contains(HttpHeader.CONTENT_ENCODING);
         switch (answer.body()) {
             case RestResponse.Bytes bytes -> {
                 if (bytes.contentType() != null) {
                     response.getHeaders().put(HttpHeader.CONTENT_TYPE, bytes.contentType());
                 }
                 byte[] data = bytes.data();
-                if (gzip && data.length > ResponseCompression.THRESHOLD) {
+                if (data.length > ResponseCompression.THRESHOLD && compresses(request, response)) {
                     data = ResponseCompression.gzip(data);
                     compressed(response);
                 }
@@ -269,7 +277,8 @@ final class JettyAdapter extends Handler.Abstract.NonBlocking {
                     response.getHeaders().put(HttpHeader.CONTENT_TYPE, encoded.contentType());
                 }
                 OutputStream sink = new BufferedOutputStream(Content.Sink.asOutputStream(response), ENCODED_BUFFER);
-                try (OutputStream out = gzip ? ResponseCompression.deferred(sink, () -> compressed(response)) : sink) {
+                try (OutputStream out = compresses(request, response)
+                        ? ResponseCompression.deferred(sink, () -> compressed(response)) : sink) {
                     encoded.writer().writeTo(out);
                 }
             }

@@ -29,16 +29,22 @@ final class ResponseCompression {
         if (acceptEncoding == null) {
             return false;
         }
-        for (int start = 0; start <= acceptEncoding.length(); ) {
-            int comma = acceptEncoding.indexOf(',', start);
-            int end = comma < 0 ? acceptEncoding.length() : comma;
-            if (acceptEncoding.substring(start, end).strip().equals("gzip")) {
+        int length = acceptEncoding.length();
+        for (int start = 0; start < length; ) {
+            int end = acceptEncoding.indexOf(',', start);
+            end = end < 0 ? length : end;
+            int from = start;
+            int to = end;
+            while (from < to && Character.isWhitespace(acceptEncoding.charAt(from))) {
+                from++;
+            }
+            while (to > from && Character.isWhitespace(acceptEncoding.charAt(to - 1))) {
+                to--;
+            }
+            if (to - from == 4 && acceptEncoding.startsWith("gzip", from)) {
                 return true;
             }
-            if (comma < 0) {
-                break;
-            }
-            start = comma + 1;
+            start = end + 1;
         }
         return false;
     }

@@ -155,7 +155,7 @@ final class TreeWalks {
 
         void container(JsonNode container, int depth) throws IOException {
             if (depth >= RECURSION_DEPTH) {
-                walk(container, g, provider, trimEmptyArrays, skipNulls);
+                walk(container);
                 return;
             }
             start(container, g);
@@ -180,50 +180,62 @@ final class TreeWalks {
         }
 
         private void child(String key, JsonNode value, int depth) throws IOException {
-            if (key != null) {
-                if ((skipNulls && value.isNull()) || (trimEmptyArrays && value.isArray() && value.isEmpty())) {
-                    return;
-                }
-                g.writeFieldName(key);
+            if (!named(key, value)) {
+                return;
             }
             if (value.isContainerNode()) {
                 container(value, depth + 1);
             } else {
-                ((com.fasterxml.jackson.databind.JsonSerializable) value).serialize(g, provider);
+                scalar(value);
             }
         }
-    }
 
-    /** Writes the container {@code root} with an explicit stack, as deep as it goes. */
-    private static void walk(JsonNode root, JsonGenerator g, SerializerProvider provider, boolean trimEmptyArrays,
-                             boolean skipNulls) throws IOException {
-        OpenContainers open = new OpenContainers();
-        start(root, g);
-        open.push(root, null);
-        while (!open.isEmpty()) {
-            if (!open.next()) {
-                if (open.top().isObject()) {
-                    g.writeEndObject();
-                } else {
-                    g.writeEndArray();
-                }
-                open.pop();
-                continue;
-            }
-            JsonNode value = open.value();
-            String key = open.key();
-            if (key != null) {
-                if ((skipNulls && value.isNull()) || (trimEmptyArrays && value.isArray() && value.isEmpty())) {
+        /** Writes the container {@code root} with an explicit stack, as deep as it goes. */
+        private void walk(JsonNode root) throws IOException {
+            OpenContainers open = new OpenContainers();
+            start(root, g);
+            open.push(root, null);
+            while (!open.isEmpty()) {
+                if (!open.next()) {
+                    if (open.top().isObject()) {
+                        g.writeEndObject();
+                    } else {
+                        g.writeEndArray();
+                    }
+                    open.pop();
                     continue;
                 }
-                g.writeFieldName(key);
+                JsonNode value = open.value();
+                String key = open.key();
+                if (!named(key, value)) {
+                    continue;
+                }
+                if (value.isContainerNode()) {
+                    start(value, g);
+                    open.push(value, key);
+                } else {
+                    scalar(value);
+                }
             }
-            if (value.isContainerNode()) {
-                start(value, g);
-                open.push(value, key);
-            } else {
-                ((com.fasterxml.jackson.databind.JsonSerializable) value).serialize(g, provider);
+        }
+
+        /**
+         * Writes the field name {@code key} of {@code value} (none in an array, where {@code key} is null);
+         * false for a field the provider leaves out (a null, an empty array), which is not written at all.
+         */
+        private boolean named(String key, JsonNode value) throws IOException {
+            if (key == null) {
+                return true;
             }
+            if ((skipNulls && value.isNull()) || (trimEmptyArrays && value.isArray() && value.isEmpty())) {
+                return false;
+            }
+            g.writeFieldName(key);
+            return true;
+        }
+
+        private void scalar(JsonNode value) throws IOException {
+            ((com.fasterxml.jackson.databind.JsonSerializable) value).serialize(g, provider);
         }
     }
 

@@ -15,7 +15,7 @@ record CacheEvent(long revision, String key, CachedObject current, CachedObject 
 
     CacheEvent(long revision, String key, CachedObject current, CachedObject previous) {
         this(revision, key, current, previous, current != null ? SharedFrames.ofEvent(current.encodings())
-                : SharedFrames.ofDelete(revision, previous.object(), previous.encodings()), new ObjectNode[1]);
+                : SharedFrames.ofDelete(revision, previous), new ObjectNode[1]);
     }
 
     /**

@@ -39,15 +39,14 @@ public final class SharedFrames {
     private final SharedFrames object;
     /** A cached object's: told when the object is read in protobuf; or null. */
     private final ProtobufReaders readers;
-    /** A delete's: the frames of the version it deletes, and that version; or null. */
-    private final SharedFrames deleted;
-    private final ObjectNode deletedObject;
+    /** A delete's: the cached version it deletes (its tree and frames); or null. */
+    private final CachedObject deleted;
     /** Whether frames made are kept for other watchers (not for an initial event: one watcher sends it). */
     private final boolean keep;
 
     /** Frames of an object (or event) with no stored message to make protobuf from. */
     public SharedFrames() {
-        this(null, 0, null, null, null, null, true);
+        this(null, 0, null, null, null, true);
     }
 
     /**
@@ -56,20 +55,17 @@ public final class SharedFrames {
      * converted; or null) with {@code revision} as its resourceVersion.
      */
     public SharedFrames(StoredMessage stored, long revision, ProtobufReaders readers) {
-        this(stored, revision, readers, null, null, null, true);
+        this(stored, revision, readers, null, null, true);
     }
 
-    /** Frames of an event whose new object, if any, has the frames {@code object}. */
+    /** Frames of an event that carries a new object (a create or an update), whose frames are {@code object}. */
     static SharedFrames ofEvent(SharedFrames object) {
-        return new SharedFrames(null, 0, null, object, null, null, true);
+        return new SharedFrames(null, 0, null, object, null, true);
     }
 
-    /**
-     * Frames of the delete at {@code revision} of {@code previous}, the cached version whose frames are
-     * {@code previousFrames}.
-     */
-    static SharedFrames ofDelete(long revision, ObjectNode previous, SharedFrames previousFrames) {
-        return new SharedFrames(null, revision, null, null, previousFrames, previous, true);
+    /** Frames of the delete at {@code revision} of {@code previous}, the cached version it deletes. */
+    static SharedFrames ofDelete(long revision, CachedObject previous) {
+        return new SharedFrames(null, revision, null, null, previous, true);
     }
 
     /**
@@ -77,15 +73,14 @@ public final class SharedFrames {
      * object's message.
      */
     public static SharedFrames ofInitialEvent(SharedFrames object) {
-        return new SharedFrames(null, 0, null, object, null, null, false);
+        return new SharedFrames(null, 0, null, object, null, false);
     }
 
     private SharedFrames(StoredMessage stored, long revision, ProtobufReaders readers, SharedFrames object,
-                         SharedFrames deleted, ObjectNode deletedObject, boolean keep) {
+                         CachedObject deleted, boolean keep) {
         this.object = object;
         this.readers = readers;
         this.deleted = deleted;
-        this.deletedObject = deletedObject;
         this.keep = keep;
         this.stored = stored;
         this.storedName = stored == null ? null : stored.messageName();
@@ -169,7 +164,8 @@ public final class SharedFrames {
         if (this.deleted == null || name == null) {
             return ProtobufCodec.encode(deleted, gvk);
         }
-        byte[] message = this.deleted.message(name, () -> ProtobufCodec.encodeMessage(deletedObject, gvk));
+        byte[] message = this.deleted.encodings().message(name,
+                () -> ProtobufCodec.encodeMessage(this.deleted.object(), gvk));
         byte[] spliced = ProtobufCodec.withResourceVersion(gvk, message, Long.toString(revision));
         return spliced == null ? ProtobufCodec.encode(deleted, gvk) : ProtobufCodec.wrap(gvk, spliced);
     }

@@ -104,7 +104,8 @@ class SharedFramesTest {
         assertSame(watched, object.message(MESSAGE, counting(encodes, cached.tree())));
         assertEquals(0, encodes.get());
         // a delete's event carries no new object: its own frames
-        SharedFrames deleted = SharedFrames.ofEvent(null);
+        SharedFrames deleted = SharedFrames.ofDelete(43, new CachedObject("k", cached.tree(), 42, java.util.Map.of(),
+                java.util.Map.of(), 0, new SharedFrames()));
         byte[] own = deleted.objectMessage(MESSAGE, counting(encodes, cached.tree()));
         assertSame(own, deleted.objectMessage(MESSAGE, counting(encodes, cached.tree())));
         assertEquals(1, encodes.get());
@@ -140,7 +141,8 @@ class SharedFramesTest {
         for (boolean fromStoredValue : new boolean[] {true, false}) {
             Cached cached = stored();
             SharedFrames previous = fromStoredValue ? cached.frames() : new SharedFrames(null, 42, new ProtobufReaders());
-            SharedFrames delete = SharedFrames.ofDelete(57, cached.tree(), previous);
+            SharedFrames delete = SharedFrames.ofDelete(57, new CachedObject("k", cached.tree(), 42, java.util.Map.of(),
+                    java.util.Map.of(), 0, previous));
             ObjectNode deleted = cached.tree().deepCopy();
             ((ObjectNode) deleted.get("metadata")).put("resourceVersion", "57");
             byte[] bytes = delete.deletedProtobuf(deleted, CONFIG_MAP);
@@ -155,6 +157,6 @@ class SharedFramesTest {
         ObjectNode other = cached.tree().deepCopy();
         ((ObjectNode) other.get("metadata")).put("resourceVersion", "58");
         assertArrayEquals(ProtobufCodec.encode(other, CONFIG_MAP),
-                SharedFrames.ofEvent(null).deletedProtobuf(other, CONFIG_MAP));
+                SharedFrames.ofEvent(cached.frames()).deletedProtobuf(other, CONFIG_MAP));
     }
 }
