@@ -47,9 +47,12 @@ import javax.net.ssl.TrustManagerFactory;
  * </ol>
  * Run with {@code bench/watch.sh [--configmaps=10000] [--lists=50] [--watchers=100] [--creates=2000]
  * [--backend=embedded|memory] [--java-opts=-Xmx1g] [--resource=configmaps|pods] [--accept=json|protobuf]
- * [--rounds=R]}: with {@code --rounds}, the watch phase runs R times without watchers, with JSON watchers
- * and with protobuf watchers in turn, and reports each encoding's watchers' share of the CPU (the
- * difference, its median), whatever {@code --accept} says;
+ * [--rounds=R] [--replay=R]}: with {@code --rounds}, the watch phase runs R times without watchers, with JSON
+ * watchers and with protobuf watchers in turn, and reports each encoding's watchers' share of the CPU (the
+ * difference, its median), whatever {@code --accept} says; with {@code --replay}, the writes are made once,
+ * without watchers, and then R times W watchers of each encoding in turn watch from before them, the watch
+ * cache's window replaying every event to each: the server's CPU for the deliveries alone (see
+ * {@link #replayShare});
  * {@code --resource=pods} lists and watches pods (as a ReplicaSet makes them, with resources, ports and
  * tolerations, the service account's token volume added by admission; without an owner, whom the garbage
  * collector would miss and delete them for) instead of configmaps; {@code --accept=protobuf}
@@ -122,7 +125,10 @@ public final class WatchBench {
             bench.start();
             bench.listPhase(intArg(args, "configmaps", 10_000), intArg(args, "lists", 50));
             int rounds = intArg(args, "rounds", 0);
-            if (rounds == 0) {
+            int replays = intArg(args, "replay", 0);
+            if (replays > 0) {
+                bench.replayShare(replays, intArg(args, "watchers", 100), intArg(args, "creates", 2_000));
+            } else if (rounds == 0) {
                 bench.watchPhase("bench-watch", intArg(args, "watchers", 100), intArg(args, "creates", 2_000),
                         bench.protobuf());
             } else {
@@ -274,6 +280,84 @@ public final class WatchBench {
         System.out.printf("watchers' share (%d watchers of %d %s creates), median of %d rounds: JSON %.2f s %s, "
                 + "protobuf %.2f s %s (%.2f x)%n", watchers, creates, resource, rounds, json, seconds(share[0]),
                 protobuf, seconds(share[1]), protobuf / json);
+    }
+
+    /**
+     * The server's CPU for delivering a busy resource's events to W watchers, in each encoding, without the
+     * writes' CPU (and its noise) in the figure: the C writes are made once, with no watcher, and then W
+     * watchers watch from the resourceVersion before them, so that the watch cache's window replays the
+     * same C events to each, from the same kept events a live watcher is sent. One unmeasured round per
+     * encoding first (each event's frames in that encoding are made once, by its first watcher, then shared
+     * as they are live); then {@code rounds} rounds of both, the order reversed every other round. Reports
+     * CPU per delivery, the medians and the ratio paired by round.
+     */
+    private void replayShare(int rounds, int watchers, int creates) throws Exception {
+        String namespace = "bench-replay";
+        createNamespace(namespace);
+        String path = "/api/v1/namespaces/" + namespace + "/" + resource;
+        String rv = Json.MAPPER.readTree(send("GET", path, null).body()).path("metadata").path("resourceVersion").asText();
+        createMany(namespace, "w-", creates, 16, null);
+        System.out.printf("replay: %d %s created from resourceVersion %s; %d watchers each read the %d events%n",
+                creates, resource, rv, watchers, creates);
+        replay(path, rv, watchers, creates, false);
+        replay(path, rv, watchers, creates, true);
+        long[][] cpu = new long[2][rounds];
+        double[] ratio = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < 2; k++) {
+                int encoding = r % 2 == 0 ? k : 1 - k;
+                cpu[encoding][r] = replay(path, rv, watchers, creates, encoding == 1);
+            }
+            ratio[r] = (double) cpu[1][r] / cpu[0][r];
+            System.out.printf("replay round %d: server CPU JSON %.2f s, protobuf %.2f s (%.2f x)%n", r + 1,
+                    cpu[0][r] / 1e3, cpu[1][r] / 1e3, ratio[r]);
+        }
+        long deliveries = (long) watchers * creates;
+        Arrays.sort(ratio);
+        System.out.printf("replayed deliveries (%d watchers x %d %s events), median of %d rounds: JSON %.2f s "
+                        + "(%.1f µs each) %s, protobuf %.2f s (%.1f µs each) %s; protobuf / JSON paired by round: "
+                        + "median %.2f [%.2f-%.2f]%n", watchers, creates, resource, rounds,
+                pct(cpu[0], 50) / 1e3, pct(cpu[0], 50) * 1e3 / deliveries, seconds(cpu[0]),
+                pct(cpu[1], 50) / 1e3, pct(cpu[1], 50) * 1e3 / deliveries, seconds(cpu[1]),
+                ratio[(rounds - 1) / 2], ratio[0], ratio[rounds - 1]);
+    }
+
+    /** W watchers from {@code rv} read {@code events} events each; returns the server's CPU meanwhile (ms). */
+    private long replay(String path, String rv, int watchers, int events, boolean protobuf) throws Exception {
+        String accept = protobuf ? PROTOBUF + ", application/json" : "application/json";
+        CountDownLatch finished = new CountDownLatch(watchers);
+        AtomicLong delivered = new AtomicLong();
+        Thread.sleep(300); // the last round's streams closed, its CPU spent
+        long start = System.nanoTime();
+        long cpu0 = cpuMillis();
+        for (int w = 0; w < watchers; w++) {
+            int me = w;
+            Thread.ofVirtual().start(() -> {
+                try {
+                    HttpResponse<InputStream> r = clients.get(me % clients.size()).send(
+                            request(path + "?watch=true&timeoutSeconds=600&resourceVersion=" + rv)
+                                    .header("Accept", accept).build(), HttpResponse.BodyHandlers.ofInputStream());
+                    try (Events read = protobuf ? new ProtobufEvents(r.body()) : new JsonEvents(r.body())) {
+                        for (int n = 0; n < events; n++) {
+                            read.next();
+                            delivered.incrementAndGet();
+                        }
+                    }
+                } catch (Exception e) {
+                    System.err.println("watcher " + me + " failed: " + e);
+                } finally {
+                    finished.countDown();
+                }
+            });
+        }
+        boolean all = finished.await(300, TimeUnit.SECONDS);
+        long cpu = cpuMillis() - cpu0;
+        if (!all || delivered.get() != (long) watchers * events) {
+            throw new IllegalStateException("replay delivered " + delivered.get() + " of " + (long) watchers * events);
+        }
+        System.out.printf("  %s: %d deliveries in %.2f s, server CPU %.2f s%n", protobuf ? "protobuf" : "JSON",
+                delivered.get(), (System.nanoTime() - start) / 1e9, cpu / 1e3);
+        return cpu;
     }
 
     private static String seconds(long[] millis) {
