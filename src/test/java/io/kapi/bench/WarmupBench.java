@@ -18,7 +18,8 @@ import java.util.function.ToDoubleFunction;
  * starts (A B, B A, ...): a fresh server is seeded with configmaps and stopped, then started again (the
  * restart is timed to {@code /readyz}) and driven at once by N clients with mixed load ({@link MixedRound})
  * in rounds of fixed length. The report gives each kind's rate in the first round (cold) and in the last
- * three (warm), their ratio, the server's CPU per request, the restart time, and the whole curve.
+ * three (warm), their ratio, the server's CPU per request and the share of it its JIT compiler threads
+ * used, the restart time, and the whole curve.
  *
  * <p>Run with {@code bench/warmup.sh --builds=before=/path/a,after=. [--starts=3] [--rounds=10]
  * [--seconds=8] [--clients=8] [--configmaps=1000] [--flags.NAME='--server-flag ...']
@@ -31,8 +32,11 @@ public final class WarmupBench {
     private WarmupBench() {
     }
 
-    /** One start of one build: its restart time, and per round the load's result and the server's CPU. */
-    record Start(Duration restart, List<MixedRound.Result> rounds, List<Double> cpuSeconds) {
+    /**
+     * One start of one build: its restart time, and per round the load's result, the server's CPU and the
+     * part of it its JIT compiler threads used.
+     */
+    record Start(Duration restart, List<MixedRound.Result> rounds, List<Double> cpuSeconds, List<Double> jitSeconds) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -90,13 +94,16 @@ public final class WarmupBench {
                 MixedRound mix = new MixedRound(pool, "warm", configmaps);
                 List<MixedRound.Result> results = new ArrayList<>();
                 List<Double> cpu = new ArrayList<>();
+                List<Double> jit = new ArrayList<>();
                 for (int r = 0; r < rounds; r++) {
                     Duration before = server.info().totalCpuDuration().orElse(Duration.ZERO);
+                    double jitBefore = kapi.compilerCpuSeconds();
                     results.add(mix.run(length));
                     Duration after = server.info().totalCpuDuration().orElse(Duration.ZERO);
                     cpu.add(after.minus(before).toNanos() / 1e9);
+                    jit.add(kapi.compilerCpuSeconds() - jitBefore);
                 }
-                return new Start(restart, results, cpu);
+                return new Start(restart, results, cpu, jit);
             } finally {
                 pool.forEach(ApiClient::close);
             }
@@ -135,6 +142,7 @@ public final class WarmupBench {
         row(out, "all requests/s", results, names, MixedRound.Result::totalPerSecond, "%.0f");
         row(out, "failed", results, names, r -> r.failed(), "%.0f");
         cpuRow(out, results, names);
+        jitRow(out, results, names);
         out.append(String.format("%-24s", "restart (ms)"));
         for (String n : names) {
             out.append(String.format("%12.0f%22s", median(results.get(n).stream()
@@ -179,6 +187,31 @@ public final class WarmupBench {
         out.append('\n');
     }
 
+    /**
+     * The JIT compiler threads' share of the server's CPU, cold and warm (per cent): how much of a round
+     * went to compiling rather than serving.
+     */
+    private static void jitRow(StringBuilder out, Map<String, List<Start>> results, List<String> names) {
+        out.append(String.format("%-24s", "JIT % of server CPU"));
+        List<double[]> coldWarm = new ArrayList<>();
+        for (String n : names) {
+            List<Start> starts = results.get(n);
+            double cold = median(starts.stream().map(s -> jitShare(s, 0)).toList());
+            double warm = median(starts.stream().map(s -> median(java.util.stream.IntStream
+                    .range(s.rounds().size() - WARM_ROUNDS, s.rounds().size())
+                    .mapToObj(i -> jitShare(s, i)).toList())).toList());
+            coldWarm.add(new double[] {cold, warm});
+            out.append(String.format("%12.1f%12.1f%10s", cold, warm, ""));
+        }
+        ratios(out, coldWarm);
+        out.append('\n');
+    }
+
+    private static double jitShare(Start start, int round) {
+        double cpu = start.cpuSeconds().get(round);
+        return cpu == 0 ? 0 : 100 * start.jitSeconds().get(round) / cpu;
+    }
+
     private static double cpuPerRequest(Start start, int round) {
         MixedRound.Result r = start.rounds().get(round);
         double requests = r.totalPerSecond() * r.elapsed().toNanos() / 1e9;
@@ -207,6 +240,11 @@ public final class WarmupBench {
                 int round = r;
                 out.append(String.format("%8.0f", median(starts.stream()
                         .map(s -> s.rounds().get(round).totalPerSecond()).toList())));
+            }
+            out.append('\n').append(String.format("%-24s", name + " JIT % of CPU"));
+            for (int r = 0; r < rounds; r++) {
+                int round = r;
+                out.append(String.format("%8.1f", median(starts.stream().map(s -> jitShare(s, round)).toList())));
             }
             out.append('\n');
         });

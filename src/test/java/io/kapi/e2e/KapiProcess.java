@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -50,6 +51,8 @@ public final class KapiProcess implements AutoCloseable {
     private int starts;
     private Duration lastStartToReady = Duration.ZERO;
     private String javaOptions = "";
+    /** The CPU ticks of each JIT compiler thread of this life of the server, by thread id, as last read. */
+    private final Map<String, Long> compilerTicks = new java.util.HashMap<>();
 
     /**
      * @param name names the log files ({@code NAME-1.log}, {@code NAME-2.log} after a restart, ...)
@@ -124,6 +127,9 @@ public final class KapiProcess implements AutoCloseable {
 
     private void spawn() {
         starts++;
+        synchronized (this) {
+            compilerTicks.clear();
+        }
         logFile = logDir.resolve(name + "-" + starts + ".log");
         List<String> command = new ArrayList<>(List.of(projectDir.resolve("bin/kapi").toString(),
                 "--secure-port=" + port, "--bind-address=127.0.0.1", "--data-dir=" + dataDir));
@@ -287,6 +293,32 @@ public final class KapiProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * CPU time the server JVM's JIT compiler threads ({@code C1 CompilerThread*}, {@code C2 CompilerThread*})
+     * have used so far, in seconds, read from /proc: a part of {@link #cpuSeconds()}. The JVM stops a compiler
+     * thread when its queue is short; such a thread's time is counted up to this method's last call before it
+     * ended, so call it at the edges of what is measured and the figure never goes back.
+     */
+    public synchronized double compilerCpuSeconds() {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + serverPid() + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        compilerTicks.put(task.getFileName().toString(), Long.parseLong(f[11]) + Long.parseLong(f[12]));
+                    }
+                } catch (IOException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return compilerTicks.values().stream().mapToLong(Long::longValue).sum() / 100.0;
     }
 
     /** Percent of one core the server used over the next {@code seconds} (the caller waits them). */
