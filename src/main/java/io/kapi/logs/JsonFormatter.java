@@ -2,6 +2,7 @@ package io.kapi.logs;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.kapi.machinery.Json;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -18,7 +19,8 @@ import java.util.logging.LogRecord;
  */
 final class JsonFormatter extends Formatter {
 
-    private static final JsonFactory FACTORY = new JsonFactory();
+    /** Its buffers from the server's pool: a record is formatted on the (virtual) thread that logs it. */
+    private static final JsonFactory FACTORY = JsonFactory.builder().recyclerPool(Json.BUFFERS).build();
 
     @Override
     public String format(LogRecord record) {

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
+import com.fasterxml.jackson.core.util.BufferRecycler;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import com.fasterxml.jackson.core.util.RecyclerPool;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -29,6 +32,15 @@ public final class Json {
     /** How deep the mappers read and write: twice a request's limit, for the envelopes around an object. */
     public static final int MAX_DEPTH = 2 * DecodeBudget.MAX_DEPTH;
 
+    /**
+     * Where the JSON parsers and generators take their buffers from, and give them back to: one pool for
+     * the server. Jackson's default keeps a set per thread, and every request runs on a virtual thread of
+     * its own, so each parse and each write made a new set (some 30 KB, and a soft reference for the
+     * collector to process); from this pool they are reused. Bounded: at most 16 sets wait in it (beyond
+     * that a set given back is dropped), what was not given back is made anew.
+     */
+    public static final RecyclerPool<BufferRecycler> BUFFERS = JsonRecyclerPools.newBoundedPool(16);
+
     /** Makes the containers of built trees; decimals keep their scale. */
     public static final JsonNodeFactory NODES = new StacklessNodes(true, null, null);
 
@@ -40,6 +52,7 @@ public final class Json {
      * {@link #MAX_DEPTH}; writes any depth (writing a tree takes no stack).
      */
     public static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .recyclerPool(BUFFERS)
                     .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
                     .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(Integer.MAX_VALUE).build())
                     .build())

@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 final class PatchBodies {
 
     private static final ObjectReader READER = JsonMapper.builder(JsonFactory.builder()
+                    .recyclerPool(Json.BUFFERS)
                     .streamReadConstraints(StreamReadConstraints.builder()
                             .maxNestingDepth(DecodeBudget.MAX_DEPTH).build())
                     .build())
