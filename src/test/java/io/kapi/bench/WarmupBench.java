@@ -141,8 +141,8 @@ public final class WarmupBench {
         }
         row(out, "all requests/s", results, names, MixedRound.Result::totalPerSecond, "%.0f");
         row(out, "failed", results, names, r -> r.failed(), "%.0f");
-        cpuRow(out, results, names);
-        jitRow(out, results, names);
+        cpuRow(out, results, names, "CPU µs/request", WarmupBench::cpuPerRequest, "%.0f", true);
+        cpuRow(out, results, names, "JIT % of server CPU", WarmupBench::jitShare, "%.1f", false);
         out.append(String.format("%-24s", "restart (ms)"));
         for (String n : names) {
             out.append(String.format("%12.0f%22s", median(results.get(n).stream()
@@ -170,38 +170,29 @@ public final class WarmupBench {
         out.append('\n');
     }
 
-    /** Server CPU per request answered, cold and warm (microseconds). */
-    private static void cpuRow(StringBuilder out, Map<String, List<Start>> results, List<String> names) {
-        out.append(String.format("%-24s", "CPU µs/request"));
-        List<double[]> coldWarm = new ArrayList<>();
-        for (String n : names) {
-            List<Start> starts = results.get(n);
-            double cold = median(starts.stream().map(s -> cpuPerRequest(s, 0)).toList());
-            double warm = median(starts.stream().map(s -> median(java.util.stream.IntStream
-                    .range(s.rounds().size() - WARM_ROUNDS, s.rounds().size())
-                    .mapToObj(i -> cpuPerRequest(s, i)).toList())).toList());
-            coldWarm.add(new double[] {cold, warm});
-            out.append(String.format("%12.0f%12.0f%10.2f", cold, warm, cold / warm));
-        }
-        ratios(out, coldWarm);
-        out.append('\n');
+    /** A per-round figure of a start (its index given), by round. */
+    private interface RoundFigure {
+        double of(Start start, int round);
     }
 
     /**
-     * The JIT compiler threads' share of the server's CPU, cold and warm (per cent): how much of a round
-     * went to compiling rather than serving.
+     * A row of cold and warm (medians over starts) of a figure of the server's CPU: per request answered
+     * (microseconds) with its cold/warm ratio, or the JIT compiler threads' share (per cent: how much of a
+     * round went to compiling rather than serving).
      */
-    private static void jitRow(StringBuilder out, Map<String, List<Start>> results, List<String> names) {
-        out.append(String.format("%-24s", "JIT % of server CPU"));
+    private static void cpuRow(StringBuilder out, Map<String, List<Start>> results, List<String> names, String label,
+                               RoundFigure figure, String format, boolean ratio) {
+        out.append(String.format("%-24s", label));
         List<double[]> coldWarm = new ArrayList<>();
         for (String n : names) {
             List<Start> starts = results.get(n);
-            double cold = median(starts.stream().map(s -> jitShare(s, 0)).toList());
+            double cold = median(starts.stream().map(s -> figure.of(s, 0)).toList());
             double warm = median(starts.stream().map(s -> median(java.util.stream.IntStream
                     .range(s.rounds().size() - WARM_ROUNDS, s.rounds().size())
-                    .mapToObj(i -> jitShare(s, i)).toList())).toList());
+                    .mapToObj(i -> figure.of(s, i)).toList())).toList());
             coldWarm.add(new double[] {cold, warm});
-            out.append(String.format("%12.1f%12.1f%10s", cold, warm, ""));
+            out.append(String.format("%12s%12s%10s", String.format(format, cold), String.format(format, warm),
+                    ratio ? String.format("%.2f", cold / warm) : ""));
         }
         ratios(out, coldWarm);
         out.append('\n');
