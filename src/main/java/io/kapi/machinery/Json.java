@@ -35,9 +35,10 @@ public final class Json {
     /**
      * Where the JSON parsers and generators take their buffers from, and give them back to: one pool for
      * the server. Jackson's default keeps a set per thread, and every request runs on a virtual thread of
-     * its own, so each parse and each write made a new set (some 30 KB, and a soft reference for the
-     * collector to process); from this pool they are reused. Bounded: at most 16 sets wait in it (beyond
-     * that a set given back is dropped), what was not given back is made anew.
+     * its own, so each parse and each write made a new set (some 20 KB a request, and a soft reference for
+     * the collector to process); from this pool they are reused. Bounded: at most 16 sets wait in it (beyond
+     * that a set given back is dropped; a set keeps the last buffer of each use, at most 128 KB each), what
+     * was not given back is made anew.
      */
     public static final RecyclerPool<BufferRecycler> BUFFERS = JsonRecyclerPools.newBoundedPool(16);
 
