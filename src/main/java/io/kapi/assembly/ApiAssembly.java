@@ -36,6 +36,7 @@ import io.kapi.certs.TlsMaterial;
 import io.kapi.client.LocalClient;
 import io.kapi.client.Loopback;
 import io.kapi.controllers.LegacyTokenTracking;
+import io.kapi.controllers.LegacyTokenTrackingSince;
 import io.kapi.encryption.EncryptionAtRest;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.ListEncoders;
@@ -234,8 +235,11 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers(), crds, apiServices));
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
+        LegacyTokenTrackingSince legacyTokensSince = new LegacyTokenTrackingSince(
+                apiserver.resource("", "v1", "configmaps"), informers, clock);
+        hooks.add(legacyTokensSince);
         List<AutoCloseable> resources = new ArrayList<>(List.of(openApiWarmUp, listEncoders, crds, aggregator, bootstrap, services,
-                eventTtl, authorization.resources()));
+                eventTtl, legacyTokensSince, authorization.resources()));
         InProcessControllers controllers = InProcessControllers.create(config, loopback, registry, informers, keys,
                 new PolicyTypeChecker(new ServedTypes(() -> models.get().table(), () -> models.get().schemas())));
         hooks.addAll(controllers.hooks());

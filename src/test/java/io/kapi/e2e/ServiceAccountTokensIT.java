@@ -117,6 +117,24 @@ final class ServiceAccountTokensIT {
     }
 
     @Test
+    @DisplayName("kube-system has kube-apiserver-legacy-service-account-token-tracking, saying since which day the "
+            + "server labels legacy tokens it sees used")
+    void legacyTokenTrackingSince() {
+        JsonNode cm = PATIENCE.until("the tracking ConfigMap", () -> {
+            String out = admin().run("get", "configmap", "-n", "kube-system",
+                    "kube-apiserver-legacy-service-account-token-tracking", "-o", "json", "--ignore-not-found")
+                    .assertOk().stdout();
+            return out.isBlank() ? Json.object() : Json.MAPPER.readTree(out);
+        }, c -> c.has("data"));
+        assertEquals(1, cm.path("data").size(), cm.toString());
+        String since = cm.path("data").path("since").asText();
+        assertTrue(since.matches("\\d{4}-\\d{2}-\\d{2}"), since);
+        assertTrue(!LocalDate.parse(since).isAfter(LocalDate.now(ZoneOffset.UTC).plusDays(1)), since);
+        assertEquals("ok", admin().run("get", "--raw", "/readyz/poststarthook/start-legacy-token-tracking-controller")
+                .assertOk().stdout().strip());
+    }
+
+    @Test
     @DisplayName("deleting the service account deletes its token Secrets and the token stops working")
     void legacyAccountDeleted() {
         admin().run("create", "serviceaccount", "doomed-robot").assertOk();
