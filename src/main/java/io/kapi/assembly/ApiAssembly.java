@@ -237,7 +237,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         hooks.add(eventTtl);
         LegacyTokenTrackingSince legacyTokensSince = new LegacyTokenTrackingSince(
                 apiserver.resource("", "v1", "configmaps"), informers, clock);
-        hooks.add(legacyTokensSince);
+        hooks.add(HookOrder.afterCaches(cacheStart, legacyTokensSince));
         List<AutoCloseable> resources = new ArrayList<>(List.of(openApiWarmUp, listEncoders, crds, aggregator, bootstrap, services,
                 eventTtl, legacyTokensSince, authorization.resources()));
         InProcessControllers controllers = InProcessControllers.create(config, loopback, registry, informers, keys,

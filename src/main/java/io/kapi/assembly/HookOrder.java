@@ -1,6 +1,7 @@
 package io.kapi.assembly;
 
 import io.kapi.health.PostStartHook;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -41,6 +42,24 @@ final class HookOrder {
             });
         }
         return ordered;
+    }
+
+    /** {@code hook}, which starts its work once the watch caches have started. */
+    static PostStartHook afterCaches(CacheStart caches, PostStartHook hook) {
+        return new PostStartHook() {
+            @Override
+            public String name() {
+                return hook.name();
+            }
+
+            @Override
+            public void run() throws Exception {
+                if (!caches.awaitStarted(Duration.ofSeconds(WAIT_SECONDS))) {
+                    throw new IllegalStateException(caches.name() + " has not finished yet");
+                }
+                hook.run();
+            }
+        };
     }
 
     /** {@code hook}, counting {@code latch} down once, the first time it returns. */

@@ -27,7 +27,9 @@ import java.time.format.DateTimeParseException;
  * ({@link LegacyTokenTracking}); kube-controller-manager's legacy token cleaner reads it before it marks
  * tokens unused. Made at the first start; a {@code since} that is no date is set to today; a deleted one is
  * made again, at most once per 30 minutes (kube's rate, so that servers of a cluster that disagree do not
- * fight over it). Written as the API server itself.
+ * fight over it). Written as the API server itself. Its informer (the shared ConfigMap one) is asked for when the
+ * hook runs, not before: run it after the watch caches started, whose start revision an informer asked for
+ * earlier would move back.
  */
 public final class LegacyTokenTrackingSince implements PostStartHook, AutoCloseable {
 
@@ -39,8 +41,9 @@ public final class LegacyTokenTrackingSince implements PostStartHook, AutoClosea
     private static final String KEY = NAMESPACE + "/" + NAME;
 
     private final ResourceClient configMaps;
-    private final Informer informer;
+    private final SharedInformers informers;
     private final Clock clock;
+    private volatile Informer informer;
     private final QueueController controller;
     /** When this server last made the ConfigMap, or null. */
     private volatile Instant lastCreated;
@@ -48,15 +51,9 @@ public final class LegacyTokenTrackingSince implements PostStartHook, AutoClosea
     /** @param configMaps core/v1 configmaps, written as kube-apiserver itself */
     public LegacyTokenTrackingSince(ResourceClient configMaps, SharedInformers informers, Clock clock) {
         this.configMaps = configMaps;
-        this.informer = informers.informer(CONFIG_MAPS);
+        this.informers = informers;
         this.clock = clock;
         this.controller = new QueueController("legacy_token_tracking_controller", 1, key -> reconcile());
-        informer.addHandler(EventHandler.onAnyChange(configMap -> {
-            ObjectMeta meta = ObjectMeta.of(configMap);
-            if (meta.name().equals(NAME) && meta.namespace().equals(NAMESPACE)) {
-                controller.queue().add(KEY);
-            }
-        }));
     }
 
     @Override
@@ -65,7 +62,17 @@ public final class LegacyTokenTrackingSince implements PostStartHook, AutoClosea
     }
 
     @Override
-    public void run() {
+    public synchronized void run() {
+        if (informer == null) {
+            Informer configMapInformer = informers.informer(CONFIG_MAPS);
+            configMapInformer.addHandler(EventHandler.onAnyChange(configMap -> {
+                ObjectMeta meta = ObjectMeta.of(configMap);
+                if (meta.name().equals(NAME) && meta.namespace().equals(NAMESPACE)) {
+                    controller.queue().add(KEY);
+                }
+            }));
+            informer = configMapInformer;
+        }
         controller.start();
         controller.queue().add(KEY);
     }
