@@ -26,26 +26,24 @@ final class HookOrder {
         CountDownLatch done = new CountDownLatch(1);
         List<PostStartHook> ordered = new ArrayList<>(List.of(counting(first, done)));
         for (PostStartHook hook : then) {
-            ordered.add(new PostStartHook() {
-                @Override
-                public String name() {
-                    return hook.name();
-                }
-
-                @Override
-                public void run() throws Exception {
-                    if (!done.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
-                        throw new IllegalStateException(first.name() + " has not finished yet");
-                    }
-                    hook.run();
-                }
-            });
+            ordered.add(gated(hook, first.name(), timeout -> done.await(timeout.toNanos(), TimeUnit.NANOSECONDS)));
         }
         return ordered;
     }
 
     /** {@code hook}, which starts its work once the watch caches have started. */
     static PostStartHook afterCaches(CacheStart caches, PostStartHook hook) {
+        return gated(hook, caches.name(), caches::awaitStarted);
+    }
+
+    /** Waits for what a hook needs; false when {@code timeout} passed first. */
+    @FunctionalInterface
+    private interface Gate {
+        boolean await(Duration timeout) throws InterruptedException;
+    }
+
+    /** {@code hook} under its own name, starting its work once {@code gate} opens ({@code awaited} names it). */
+    private static PostStartHook gated(PostStartHook hook, String awaited, Gate gate) {
         return new PostStartHook() {
             @Override
             public String name() {
@@ -54,8 +52,8 @@ final class HookOrder {
 
             @Override
             public void run() throws Exception {
-                if (!caches.awaitStarted(Duration.ofSeconds(WAIT_SECONDS))) {
-                    throw new IllegalStateException(caches.name() + " has not finished yet");
+                if (!gate.await(Duration.ofSeconds(WAIT_SECONDS))) {
+                    throw new IllegalStateException(awaited + " has not finished yet");
                 }
                 hook.run();
             }

@@ -43,8 +43,9 @@ public final class LegacyTokenTrackingSince implements PostStartHook, AutoClosea
     private final ResourceClient configMaps;
     private final SharedInformers informers;
     private final Clock clock;
-    private volatile Informer informer;
     private final QueueController controller;
+    /** The shared ConfigMap informer, once the hook ran. */
+    private volatile Informer informer;
     /** When this server last made the ConfigMap, or null. */
     private volatile Instant lastCreated;
 

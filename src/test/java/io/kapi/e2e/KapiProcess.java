@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -52,7 +53,7 @@ public final class KapiProcess implements AutoCloseable {
     private Duration lastStartToReady = Duration.ZERO;
     private String javaOptions = "";
     /** The CPU ticks of each JIT compiler thread of this life of the server, by thread id, as last read. */
-    private final Map<String, Long> compilerTicks = new java.util.HashMap<>();
+    private final Map<String, Long> compilerTicks = new HashMap<>();
 
     /**
      * @param name names the log files ({@code NAME-1.log}, {@code NAME-2.log} after a restart, ...)
@@ -287,9 +288,7 @@ public final class KapiProcess implements AutoCloseable {
     /** CPU time the server JVM has used so far (user and system), in seconds, read from /proc. */
     public double cpuSeconds() {
         try {
-            String stat = Files.readString(Path.of("/proc/" + serverPid() + "/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime in USER_HZ (100)
+            return cpuTicks(Files.readString(Path.of("/proc/" + serverPid() + "/stat"))) / 100.0;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -308,8 +307,7 @@ public final class KapiProcess implements AutoCloseable {
                     String stat = Files.readString(task.resolve("stat"));
                     String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                     if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
-                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        compilerTicks.put(task.getFileName().toString(), Long.parseLong(f[11]) + Long.parseLong(f[12]));
+                        compilerTicks.put(task.getFileName().toString(), cpuTicks(stat));
                     }
                 } catch (IOException e) {
                     // the thread ended meanwhile
@@ -319,6 +317,12 @@ public final class KapiProcess implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         return compilerTicks.values().stream().mapToLong(Long::longValue).sum() / 100.0;
+    }
+
+    /** utime + stime of a /proc {@code stat} line (a process's or a thread's), in USER_HZ ticks (100 a second). */
+    private static long cpuTicks(String stat) {
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
     }
 
     /** Percent of one core the server used over the next {@code seconds} (the caller waits them). */

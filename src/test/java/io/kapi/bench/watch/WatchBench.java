@@ -85,8 +85,20 @@ public final class WatchBench {
     private WatchBench(Map<String, String> args) {
         this.args = args;
         this.resource = args.getOrDefault("resource", "configmaps");
-        this.accept = args.getOrDefault("accept", "json").equals("protobuf") ? PROTOBUF + ", application/json"
-                : "application/json";
+        this.accept = accept(args.getOrDefault("accept", "json").equals("protobuf"));
+    }
+
+    /** The Accept header of a client of that encoding: protobuf first (JSON where a kind has none), or JSON. */
+    private static String accept(boolean protobuf) {
+        return protobuf ? PROTOBUF + ", application/json" : "application/json";
+    }
+
+    /** Watcher {@code watcher}'s watch of {@code path} from {@code rv}, its events read in that encoding. */
+    private Events watch(int watcher, String path, String rv, boolean protobuf) throws Exception {
+        HttpResponse<InputStream> r = clients.get(watcher % clients.size()).send(
+                request(path + "?watch=true&timeoutSeconds=600&resourceVersion=" + rv)
+                        .header("Accept", accept(protobuf)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        return protobuf ? new ProtobufEvents(r.body()) : new JsonEvents(r.body());
     }
 
     private boolean protobuf() {
@@ -324,7 +336,6 @@ public final class WatchBench {
 
     /** W watchers from {@code rv} read {@code events} events each; returns the server's CPU meanwhile (ms). */
     private long replay(String path, String rv, int watchers, int events, boolean protobuf) throws Exception {
-        String accept = protobuf ? PROTOBUF + ", application/json" : "application/json";
         CountDownLatch finished = new CountDownLatch(watchers);
         AtomicLong delivered = new AtomicLong();
         Thread.sleep(300); // the last round's streams closed, its CPU spent
@@ -333,15 +344,10 @@ public final class WatchBench {
         for (int w = 0; w < watchers; w++) {
             int me = w;
             Thread.ofVirtual().start(() -> {
-                try {
-                    HttpResponse<InputStream> r = clients.get(me % clients.size()).send(
-                            request(path + "?watch=true&timeoutSeconds=600&resourceVersion=" + rv)
-                                    .header("Accept", accept).build(), HttpResponse.BodyHandlers.ofInputStream());
-                    try (Events read = protobuf ? new ProtobufEvents(r.body()) : new JsonEvents(r.body())) {
-                        for (int n = 0; n < events; n++) {
-                            read.next();
-                            delivered.incrementAndGet();
-                        }
+                try (Events read = watch(me, path, rv, protobuf)) {
+                    for (int n = 0; n < events; n++) {
+                        read.next();
+                        delivered.incrementAndGet();
                     }
                 } catch (Exception e) {
                     System.err.println("watcher " + me + " failed: " + e);
@@ -366,7 +372,6 @@ public final class WatchBench {
 
     /** One phase of writes and their watchers; returns the server's CPU time for it, in milliseconds. */
     private long watchPhase(String namespace, int watchers, int creates, boolean protobuf) throws Exception {
-        String accept = protobuf ? PROTOBUF + ", application/json" : "application/json";
         createNamespace(namespace);
         String rv = Json.MAPPER.readTree(send("GET", "/api/v1/namespaces/" + namespace + "/" + resource, null).body())
                 .path("metadata").path("resourceVersion").asText();
@@ -380,12 +385,8 @@ public final class WatchBench {
             int me = w;
             Thread.ofVirtual().start(() -> {
                 try {
-                    HttpResponse<InputStream> r = clients.get(me % clients.size()).send(
-                            request("/api/v1/namespaces/" + namespace + "/" + resource
-                                    + "?watch=true&timeoutSeconds=600&resourceVersion=" + rv)
-                                    .header("Accept", accept).build(), HttpResponse.BodyHandlers.ofInputStream());
+                    Events events = watch(me, "/api/v1/namespaces/" + namespace + "/" + resource, rv, protobuf);
                     connected.countDown();
-                    Events events = protobuf ? new ProtobufEvents(r.body()) : new JsonEvents(r.body());
                     try (events) {
                         for (int n = 0; n < creates; n++) {
                             int index = events.next();
