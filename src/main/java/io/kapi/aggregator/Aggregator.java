@@ -1,6 +1,7 @@
 package io.kapi.aggregator;
 
 import io.kapi.client.LocalClient;
+import io.kapi.client.ResourceClient;
 import io.kapi.endpoint.RestHandler;
 import io.kapi.endpoint.discovery.ExternalVersion;
 import io.kapi.health.PostStartHook;
@@ -9,6 +10,7 @@ import io.kapi.machinery.GroupVersion;
 import io.kapi.metrics.AdmissionMetrics;
 import io.kapi.registry.Registry;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -17,7 +19,7 @@ import java.util.function.Predicate;
 /**
  * The aggregation layer (kube-aggregator): APIServices that name a Service have their group-version's
  * requests {@linkplain #proxy() proxied} to that Service's server, their {@code Available} condition kept
- * by a {@linkplain #hook() controller}, and their resources {@linkplain #externalVersions() listed} by
+ * by {@linkplain #controllers controllers}, and their resources {@linkplain #externalVersions() listed} by
  * discovery beside the built-in ones. APIServices without a Service (the local ones) change nothing here.
  */
 public final class Aggregator implements AutoCloseable {
@@ -28,6 +30,7 @@ public final class Aggregator implements AutoCloseable {
     private final ServiceLocator locator;
     private final ProxyHandler proxy;
     private volatile AggregatorController controller;
+    private volatile LocalAvailability localAvailability;
 
     private Aggregator(AggregatorConfig config, Registry registry) {
         this.registry = registry;
@@ -60,18 +63,24 @@ public final class Aggregator implements AutoCloseable {
     }
 
     /**
-     * The controller's post-start hook: it starts the loop that checks availability and publishes routes.
+     * The controllers' post-start hooks, under kube-aggregator's names: the informers, the local and remote
+     * availability controllers, the routes' registration and the wait for the first routes.
      *
      * @param apiserver writes APIService status as kube-apiserver itself (the API the proxy is part of)
      * @param servedHere the group-versions this server serves (never proxied)
      * @param metrics where the availability of APIServices is shown ({@code aggregator_unavailable_apiservice})
      */
-    public PostStartHook controller(LocalClient apiserver, SharedInformers informers, Predicate<GroupVersion> servedHere,
-                                    Clock clock, AdmissionMetrics metrics) {
-        AggregatorController c = new AggregatorController(registry, informers, apiserver.resource(AggregatorController.API_SERVICES),
+    public List<PostStartHook> controllers(LocalClient apiserver, SharedInformers informers,
+                                           Predicate<GroupVersion> servedHere, Clock clock, AdmissionMetrics metrics) {
+        ResourceClient apiServices = apiserver.resource(AggregatorController.API_SERVICES);
+        AggregatorController c = new AggregatorController(registry, informers, apiServices,
                 new Availability(registry, locator, backends), servedHere, clock, routes, metrics);
+        LocalAvailability local = new LocalAvailability(informers, apiServices, clock);
         controller = c;
-        return c;
+        localAvailability = local;
+        List<PostStartHook> hooks = new ArrayList<>(c.hooks());
+        hooks.add(1, local);
+        return hooks;
     }
 
     @Override
@@ -79,6 +88,10 @@ public final class Aggregator implements AutoCloseable {
         AggregatorController c = controller;
         if (c != null) {
             c.close();
+        }
+        LocalAvailability local = localAvailability;
+        if (local != null) {
+            local.close();
         }
         backends.close();
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.client.ResourceClient;
 import io.kapi.health.PostStartHook;
+import io.kapi.informers.Informer;
 import io.kapi.informers.PassController;
 import io.kapi.informers.QueueController;
 import io.kapi.informers.SharedInformers;
@@ -25,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
@@ -58,6 +61,7 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
     /** Resync while some APIService is unavailable: a Service or endpoint made later is seen soon. */
     private static final Duration RETRY = Duration.ofSeconds(2);
     private static final Duration RESYNC = Duration.ofSeconds(10);
+    private static final Duration FIRST_SYNC = Duration.ofSeconds(30);
 
     /** What the last check of an APIService read from its backend, for discovery and OpenAPI. */
     private record Checked(GroupVersion groupVersion, ObjectNode resourceList, String openApiV3) {
@@ -76,6 +80,8 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
     private final PassController passes;
     private final SharedInformers informers;
     private final Map<String, Checked> checked = new ConcurrentHashMap<>();
+    /** Counted down by the first pass that ran after the informers listed. */
+    private final CountDownLatch firstPass = new CountDownLatch(1);
     /** The spec each APIService had when last queued: a change queues it again. Loop thread only. */
     private final Map<String, JsonNode> queuedSpecs = new HashMap<>();
     private long nextResync = System.nanoTime();
@@ -96,30 +102,68 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
         this.routes = routes;
     }
 
+    /** The remote availability controller: starts the checks, which the passes queue. */
     @Override
     public String name() {
         return "apiservice-status-remote-available-controller";
     }
 
-    /**
-     * Starts the checks, and the passes on changes of the APIServices, Services and EndpointSlices (their
-     * shared informers, as kube's availability controller watches them).
-     */
     @Override
-    public synchronized void run() {
+    public void run() {
+        checks.start();
+    }
+
+    /**
+     * The hooks of the controller's parts, under kube-aggregator's names: its informers started and listed
+     * ({@code start-kube-aggregator-informers}), the remote availability checks (this), the routes published on
+     * every change ({@code apiservice-registration-controller}), and the wait for the routes of the APIServices
+     * stored at start ({@code apiservice-wait-for-first-sync}).
+     */
+    List<PostStartHook> hooks() {
+        return List.of(PostStartHook.of("start-kube-aggregator-informers", this::startInformers), this,
+                PostStartHook.of("apiservice-registration-controller", this::startPasses),
+                PostStartHook.of("apiservice-wait-for-first-sync", this::awaitFirstPass));
+    }
+
+    /** Asks for the shared informers of the APIServices, Services and EndpointSlices, and waits for their lists. */
+    private void startInformers() throws InterruptedException {
+        for (Informer informer : informers()) {
+            if (!informer.awaitSynced(FIRST_SYNC)) {
+                throw new IllegalStateException("the informer of " + informer.resource() + " has not listed yet");
+            }
+        }
+    }
+
+    private List<Informer> informers() {
+        return List.of(informers.informer(API_SERVICES), informers.informer(SERVICES),
+                informers.informer(ENDPOINT_SLICES));
+    }
+
+    /** Starts the passes on changes of the APIServices, Services and EndpointSlices, as kube's controllers watch them. */
+    private synchronized void startPasses() {
         if (started) {
             return;
         }
         started = true;
-        checks.start();
-        passes.watching(List.of(informers.informer(API_SERVICES), informers.informer(SERVICES),
-                informers.informer(ENDPOINT_SLICES)));
+        passes.watching(informers());
         passes.start();
     }
 
+    /** Waits for a pass after the informers listed: the routes of every APIService stored at start are published. */
+    private void awaitFirstPass() throws InterruptedException {
+        if (!firstPass.await(FIRST_SYNC.toNanos(), TimeUnit.NANOSECONDS)) {
+            throw new IllegalStateException("the APIService routes are not published yet");
+        }
+    }
+
+
     /** On every change and resync: routes published, new, changed or due APIServices queued for a check. */
     private void pass() {
+        boolean listed = informers().stream().allMatch(Informer::synced);
         List<ObjectNode> all = publish();
+        if (listed) {
+            firstPass.countDown();
+        }
         long now = System.nanoTime();
         boolean resync = now - nextResync >= 0;
         Map<String, JsonNode> seen = new HashMap<>();

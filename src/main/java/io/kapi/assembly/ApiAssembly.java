@@ -209,8 +209,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                         .map(c -> new ObjectCounts.Counts(c.objects(), c.watchers())).orElse(null), metrics);
         admission.bind(registry, informers, apiserver, authorizer);
         legacyTokens.bind(apiserver);
-        List<HealthCheck> checks = new ArrayList<>(List.of(new StorageHealth("etcd", storage),
-                new StorageHealth("etcd-readiness", storage)));
+        List<HealthCheck> checks = new ArrayList<>(List.of(StorageHealth.liveness(storage),
+                StorageHealth.readiness(storage), new InformerSync(informers)));
         if (encryption != null) {
             encryption.checks().forEach(c -> checks.add(new NamedCheck(c.name(), c::check)));
         }
@@ -230,9 +230,13 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                         metrics.admission()), clock);
         OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi(),
                 activity);
-        PostStartHook apiServices = aggregator.controller(apiserver, informers,
+        List<PostStartHook> apiServices = aggregator.controllers(apiserver, informers,
                 gv -> registry.model().table().groupVersions().contains(gv), clock, metrics.admission());
-        hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers(), crds, apiServices));
+        hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers()));
+        hooks.addAll(crds.hooks());
+        hooks.addAll(apiServices);
+        hooks.addAll(flowControl.hooks());
+        checks.add(bootstrap.autoregisterCompletion());
         EventTtl eventTtl = new EventTtl(registry, config.eventTtl(), clock);
         hooks.add(eventTtl);
         LegacyTokenTrackingSince legacyTokensSince = new LegacyTokenTrackingSince(

@@ -4,10 +4,19 @@ import io.kapi.health.HealthCheck;
 import io.kapi.storage.Storage;
 
 /**
- * The storage check, under kube-apiserver's names ({@code etcd}, {@code etcd-readiness}) so that
- * probes and dashboards written for kube-apiserver find it, whichever backend serves.
+ * The storage check, under kube-apiserver's names ({@code etcd} on all three endpoints,
+ * {@code etcd-readiness} on {@code /readyz} only) so that probes and dashboards written for kube-apiserver
+ * find it, whichever backend serves.
  */
-record StorageHealth(String name, Storage storage) implements HealthCheck {
+record StorageHealth(String name, Storage storage, boolean readyzOnly) implements HealthCheck {
+
+    static StorageHealth liveness(Storage storage) {
+        return new StorageHealth("etcd", storage, false);
+    }
+
+    static StorageHealth readiness(Storage storage) {
+        return new StorageHealth("etcd-readiness", storage, true);
+    }
 
     @Override
     public void check() {

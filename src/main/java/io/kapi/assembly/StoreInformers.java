@@ -41,7 +41,7 @@ final class StoreInformers implements ConfigSource, PostStartHook {
 
     @Override
     public String name() {
-        return "start-kapi-admission-informers";
+        return "start-apiserver-admission-initializer";
     }
 
     @Override

@@ -4,18 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.client.ResourceClient;
+import io.kapi.health.PostStartHook;
 import io.kapi.informers.EventHandler;
 import io.kapi.informers.Informer;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -27,15 +31,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Changes are coalesced: the informers' threads only mark the configuration stale; one worker
  * rebuilds it from the informers' current objects and writes the conditions that changed.
  */
-final class ConfigController implements AutoCloseable {
+final class ConfigController implements PostStartHook, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ConfigController.class.getName());
+    private static final Duration FIRST_CONFIGURATION = Duration.ofSeconds(30);
 
     private final PriorityAndFairness dispatcher;
     private final Informer flowSchemas;
     private final Informer priorityLevels;
     private final ResourceClient statusWriter;
     private final AtomicBoolean stale = new AtomicBoolean();
+    /** Counted down by the first configuration made from both informers' lists. */
+    private final CountDownLatch listed = new CountDownLatch(1);
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             Thread.ofVirtual().name("apf-config-consumer").factory());
 
@@ -50,6 +57,27 @@ final class ConfigController implements AutoCloseable {
         flowSchemas.addHandler(changed);
         priorityLevels.addHandler(changed);
         changed();
+    }
+
+    /**
+     * kube-apiserver's post-start hook {@code priority-and-fairness-config-consumer}: ready once the dispatcher
+     * runs on a configuration made from the listed FlowSchemas and PriorityLevelConfigurations (before, requests
+     * are classified by what the informers had seen so far).
+     */
+    @Override
+    public String name() {
+        return "priority-and-fairness-config-consumer";
+    }
+
+    @Override
+    public void run() throws InterruptedException {
+        if (!flowSchemas.awaitSynced(FIRST_CONFIGURATION) || !priorityLevels.awaitSynced(FIRST_CONFIGURATION)) {
+            throw new IllegalStateException("the flow-control informers have not listed yet");
+        }
+        changed();
+        if (!listed.await(FIRST_CONFIGURATION.toNanos(), TimeUnit.NANOSECONDS)) {
+            throw new IllegalStateException("no flow-control configuration from the listed objects yet");
+        }
     }
 
     private void changed() {
@@ -71,8 +99,12 @@ final class ConfigController implements AutoCloseable {
             schemaObjects.forEach(o -> schemas.add(FlowSchema.parse(o)));
             List<PriorityLevel> levels = new ArrayList<>();
             priorityLevels.list("").forEach(o -> levels.add(PriorityLevel.parse(o)));
+            boolean synced = flowSchemas.synced() && priorityLevels.synced();
             Set<String> dangling = dispatcher.configure(schemas, levels);
-            if (statusWriter != null && flowSchemas.synced() && priorityLevels.synced()) {
+            if (synced) {
+                listed.countDown();
+            }
+            if (statusWriter != null && synced) {
                 for (ObjectNode fs : schemaObjects) {
                     writeDangling(fs, dangling.contains(ObjectMeta.of(fs).name()));
                 }

@@ -3,6 +3,7 @@ package io.kapi.flowcontrol;
 import io.kapi.client.ResourceClient;
 import io.kapi.endpoint.DelegationChain;
 import io.kapi.endpoint.RestHandler;
+import io.kapi.health.PostStartHook;
 import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.metrics.Metrics;
@@ -39,9 +40,12 @@ public final class FlowControls {
      *
      * @param gate what the filter asks
      * @param dispatcher API Priority and Fairness, or null when disabled
+     * @param hooks its post-start hooks ({@code priority-and-fairness-config-consumer} with API Priority and
+     *        Fairness; none without)
      * @param resources to close with the server
      */
-    public record Wired(FlowControl gate, PriorityAndFairness dispatcher, AutoCloseable resources) {
+    public record Wired(FlowControl gate, PriorityAndFairness dispatcher, List<PostStartHook> hooks,
+                        AutoCloseable resources) {
 
         /** {@code api} with the debug endpoints in front (when API Priority and Fairness is on). */
         public RestHandler withDebugEndpoints(RestHandler api) {
@@ -61,13 +65,13 @@ public final class FlowControls {
                                ObjectCounts counts, Metrics metrics) {
         if (!settings.priorityAndFairness()) {
             return new Wired(new MaxInFlight(settings.maxRequestsInflight(), settings.maxMutatingRequestsInflight()),
-                    null, () -> { });
+                    null, List.of(), () -> { });
         }
         PriorityAndFairness dispatcher = new PriorityAndFairness(
                 settings.maxRequestsInflight() + settings.maxMutatingRequestsInflight(), counts);
         dispatcher.onEvent(new FlowControlMetrics(metrics, dispatcher));
         ConfigController controller = new ConfigController(dispatcher, informers.informer(FLOW_SCHEMAS),
                 informers.informer(PRIORITY_LEVELS), statusWriter);
-        return new Wired(dispatcher, dispatcher, controller);
+        return new Wired(dispatcher, dispatcher, List.of(controller), controller);
     }
 }

@@ -14,4 +14,12 @@ public interface HealthCheck {
      * "reason withheld").
      */
     void check() throws Exception;
+
+    /**
+     * Whether the check is one of {@code /readyz} only, as kube-apiserver's {@code etcd-readiness} and
+     * {@code informer-sync}: a server that fails it is not ready but still alive.
+     */
+    default boolean readyzOnly() {
+        return false;
+    }
 }

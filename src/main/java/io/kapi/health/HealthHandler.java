@@ -27,7 +27,8 @@ public final class HealthHandler implements RestHandler {
 
     /**
      * @param checks the checks of all three endpoints, in display order (ping, log, storage,
-     *               post-start hooks)
+     *               post-start hooks); those {@linkplain HealthCheck#readyzOnly() of readyz only} are left out
+     *               of {@code /healthz} and {@code /livez}
      * @param readyOnly checks of {@code /readyz} only, shown after the others (e.g. {@code shutdown})
      */
     public HealthHandler(List<HealthCheck> checks, List<HealthCheck> readyOnly) {
@@ -39,8 +40,8 @@ public final class HealthHandler implements RestHandler {
         this.observer = observer;
         List<HealthCheck> ready = new ArrayList<>(checks);
         ready.addAll(readyOnly);
-        this.endpoints = Map.of("healthz", List.copyOf(checks), "livez", List.copyOf(checks),
-                "readyz", List.copyOf(ready));
+        List<HealthCheck> live = checks.stream().filter(c -> !c.readyzOnly()).toList();
+        this.endpoints = Map.of("healthz", live, "livez", live, "readyz", List.copyOf(ready));
     }
 
     /** Serves /healthz, /livez, /readyz only, never a resource request. */

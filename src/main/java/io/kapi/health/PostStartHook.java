@@ -7,7 +7,31 @@ package io.kapi.health;
  */
 public interface PostStartHook {
 
+    /** What a hook's check name starts with: {@code poststarthook/<name>}. */
+    String PREFIX = "poststarthook/";
+
     String name();
 
     void run() throws Exception;
+
+    /** The work of one step of a hook. */
+    @FunctionalInterface
+    interface Work {
+        void run() throws Exception;
+    }
+
+    /** A hook of a name and its work: a component's step under the name kube gives it. */
+    static PostStartHook of(String name, Work work) {
+        return new PostStartHook() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void run() throws Exception {
+                work.run();
+            }
+        };
+    }
 }

@@ -3,6 +3,7 @@ package io.kapi.informers;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.registry.ResourceStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +56,24 @@ public final class SharedInformers implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /**
+     * The started informers of served resources that have not listed yet (none before {@link #start}): what
+     * kube-apiserver's {@code informer-sync} readiness check reports. An informer of a resource not served
+     * (yet) is left out: it waits for its resource, not the server for it.
+     */
+    public List<GroupVersionResource> notSynced() {
+        if (!started) {
+            return List.of();
+        }
+        List<GroupVersionResource> waiting = new ArrayList<>();
+        informers.forEach((resource, informer) -> {
+            if (!informer.synced() && stores.apply(resource).isPresent()) {
+                waiting.add(resource);
+            }
+        });
+        return waiting;
     }
 
     @Override

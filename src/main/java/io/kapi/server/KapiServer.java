@@ -5,6 +5,7 @@ import io.kapi.endpoint.RestHandler;
 import io.kapi.health.HealthCheck;
 import io.kapi.health.HealthHandler;
 import io.kapi.health.HealthObserver;
+import io.kapi.health.KubeCheckOrder;
 import io.kapi.health.NamedCheck;
 import io.kapi.health.PostStartHook;
 import java.io.IOException;
@@ -104,7 +105,8 @@ public final class KapiServer implements AutoCloseable {
         });
         HealthObserver observer = config.observability() == null ? HealthObserver.NONE
                 : config.observability().metrics().health()::checked;
-        List<RestHandler> handlers = new ArrayList<>(List.of(new HealthHandler(all, List.of(shutdown), observer),
+        List<RestHandler> handlers = new ArrayList<>(List.of(
+                new HealthHandler(KubeCheckOrder.sorted(all), List.of(shutdown), observer),
                 new VersionHandler(), new DebugFlagsHandler()));
         if (config.observability() != null) {
             handlers.add(new MetricsHandler(config.observability().metrics()));

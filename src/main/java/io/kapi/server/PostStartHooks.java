@@ -40,7 +40,7 @@ final class PostStartHooks {
     }
 
     List<HealthCheck> checks() {
-        return entries.stream().<HealthCheck>map(e -> new NamedCheck("poststarthook/" + e.hook().name(), () -> {
+        return entries.stream().<HealthCheck>map(e -> new NamedCheck(PostStartHook.PREFIX + e.hook().name(), () -> {
             if (!e.done().get()) {
                 throw new IllegalStateException("not finished");
             }
@@ -49,7 +49,7 @@ final class PostStartHooks {
 
     synchronized void start() {
         for (Entry e : entries) {
-            threads.add(Thread.ofVirtual().name("poststarthook/" + e.hook().name()).start(() -> {
+            threads.add(Thread.ofVirtual().name(PostStartHook.PREFIX + e.hook().name()).start(() -> {
                 if (run(e)) {
                     finished.countDown();
                 }

@@ -110,4 +110,39 @@ class HealthHandlerTest {
         assertNull(get("/api", ADMIN));
         assertNull(get("/readyzz", ADMIN));
     }
+
+    @Test
+    @DisplayName("a readyz-only check (etcd-readiness, informer-sync) is on /readyz, not on /livez or /healthz")
+    void readyzOnly() {
+        HealthCheck readiness = new HealthCheck() {
+            @Override
+            public String name() {
+                return "etcd-readiness";
+            }
+
+            @Override
+            public void check() {
+            }
+
+            @Override
+            public boolean readyzOnly() {
+                return true;
+            }
+        };
+        HealthHandler h = new HealthHandler(List.of(NamedCheck.ping(), readiness, NamedCheck.log()), List.of());
+        RestRequest ready = request("/readyz", Map.of("verbose", List.of("")));
+        assertEquals("[+]ping ok\n[+]etcd-readiness ok\n[+]log ok\nreadyz check passed\n", body(h.handle(ready)));
+        for (String endpoint : List.of("livez", "healthz")) {
+            RestRequest live = request("/" + endpoint, Map.of("verbose", List.of("")));
+            assertEquals("[+]ping ok\n[+]log ok\n" + endpoint + " check passed\n", body(h.handle(live)));
+            assertEquals(404, assertThrows(ApiException.class,
+                    () -> h.handle(request("/" + endpoint + "/etcd-readiness", Map.of()))).code());
+        }
+        assertEquals("ok", body(h.handle(request("/readyz/etcd-readiness", Map.of()))));
+    }
+
+    private static RestRequest request(String path, Map<String, List<String>> query) {
+        return new RestRequest("GET", path, query, Map.of(), new ByteArrayInputStream(new byte[0]),
+                RequestContext.of(RequestInfo.parse("GET", path, query), null, null, "").withUser(ADMIN));
+    }
 }

@@ -51,6 +51,7 @@ public final class CrdController implements PostStartHook, AutoCloseable {
     /** How soon a pass that left work (instances still going, a status write that failed) is run again. */
     private static final Duration AGAIN = Duration.ofSeconds(1);
     private static final Duration SPACING = Duration.ofMillis(10);
+    private static final Duration FIRST_LIST = Duration.ofSeconds(30);
 
     /** What is served for one CRD: the state it was built from, and its resources. */
     private record Installed(String key, List<GroupVersionResource> resources) {
@@ -69,6 +70,7 @@ public final class CrdController implements PostStartHook, AutoCloseable {
     private final SharedInformers informers;
     /** Whether the pass under way left work for a later one. */
     private boolean unfinished;
+    private boolean watching;
 
     /** @param client writes as kube-apiserver itself (CRD status, custom resource deletion) */
     public CrdController(Registry registry, SharedInformers informers, LocalClient client,
@@ -83,17 +85,37 @@ public final class CrdController implements PostStartHook, AutoCloseable {
         this.apiServices = new CrdApiServices(client.resource("apiregistration.k8s.io", "v1", "apiservices"), clock);
     }
 
+    /** Serves the CRDs that exist at start: the server is not ready before they are served. */
     @Override
     public String name() {
         return "crd-informer-synced";
     }
 
-    /** Serves the CRDs that exist, then follows their changes (their shared informer). */
     @Override
     public void run() {
         syncAll();
-        passes.watching(informers.informer(CRDS));
-        passes.startAfterPass();
+    }
+
+    /**
+     * The hooks of the controller's parts, under the apiextensions-apiserver's names: its informer started and
+     * listed ({@code start-apiextensions-informers}), the passes on every change of a CRD
+     * ({@code start-apiextensions-controllers}), and the CRDs of the start served ({@code crd-informer-synced}, this).
+     */
+    public List<PostStartHook> hooks() {
+        return List.of(PostStartHook.of("start-apiextensions-informers", () -> {
+            if (!informers.informer(CRDS).awaitSynced(FIRST_LIST)) {
+                throw new IllegalStateException("the CustomResourceDefinition informer has not listed yet");
+            }
+        }), PostStartHook.of("start-apiextensions-controllers", this::startPasses), this);
+    }
+
+    /** Follows the CRDs' changes (their shared informer), from a first pass on. */
+    private synchronized void startPasses() {
+        if (!watching) {
+            watching = true;
+            passes.watching(informers.informer(CRDS));
+            passes.start();
+        }
     }
 
     private ResourceStore store() {

@@ -1,6 +1,7 @@
 package io.kapi.apis.bootstrap;
 
 import io.kapi.client.LocalClient;
+import io.kapi.health.HealthCheck;
 import io.kapi.health.PostStartHook;
 import io.kapi.informers.PassController;
 import io.kapi.informers.SharedInformers;
@@ -17,7 +18,8 @@ import java.util.Optional;
 /**
  * The objects kube-apiserver creates when it starts, as post-start hooks named as kube names them:
  * {@code rbac/bootstrap-roles}, {@code scheduling/bootstrap-system-priority-classes},
- * {@code priority-and-fairness-config-producer}, {@code apiservice-registration-controller}, {@code bootstrap-controller} and the apiserver
+ * {@code priority-and-fairness-config-producer}, {@code kube-apiserver-autoregistration} (with its check
+ * {@code autoregister-completion}), {@code bootstrap-controller} and the apiserver
  * identity lease's {@code start-kube-apiserver-identity-lease-controller} and
  * {@code start-kube-apiserver-identity-lease-garbage-collector}. Also owns the
  * background loops behind them: the kubernetes endpoints reconciler (every 10 s, as kube's
@@ -50,6 +52,7 @@ public final class BootstrapHooks implements AutoCloseable {
     }
 
     private final List<PostStartHook> hooks;
+    private final LocalApiServices localApiServices;
     private final KubernetesServiceController kubernetesService;
     private final List<PassController> loops = new ArrayList<>();
     private final Optional<ClusterRoleAggregation> aggregation;
@@ -70,12 +73,13 @@ public final class BootstrapHooks implements AutoCloseable {
                 : Optional.empty();
         IdentityLease identity = new IdentityLease(client.resource("coordination.k8s.io", "v1", "leases"),
                 Clock.systemUTC(), IdentityLease.hostname());
+        this.localApiServices = new LocalApiServices(client.resource("apiregistration.k8s.io", "v1", "apiservices"),
+                registry, Clock.systemUTC());
         this.hooks = List.of(
                 new BootstrapRoles(RbacPolicy.load(), client, aggregation),
                 new SystemPriorityClasses(client),
                 new FlowControlBootstrap(client),
-                new LocalApiServices(client.resource("apiregistration.k8s.io", "v1", "apiservices"), registry,
-                        Clock.systemUTC()),
+                localApiServices,
                 new StartingHook(kubernetesService, this::startLoops),
                 looping("start-kube-apiserver-identity-lease-controller", IDENTITY_RENEW_INTERVAL, identity::renew),
                 looping("start-kube-apiserver-identity-lease-garbage-collector", IDENTITY_GC_INTERVAL,
@@ -125,6 +129,11 @@ public final class BootstrapHooks implements AutoCloseable {
 
     public List<PostStartHook> hooks() {
         return hooks;
+    }
+
+    /** kube-aggregator's {@code autoregister-completion} check: every local APIService of a served built-in group-version exists. */
+    public HealthCheck autoregisterCompletion() {
+        return localApiServices.completion();
     }
 
     /**

@@ -1,10 +1,13 @@
 package io.kapi.apis.bootstrap;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.apis.ApiServiceStrategy;
+import io.kapi.health.HealthCheck;
+import io.kapi.health.NamedCheck;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.ApiException;
 import io.kapi.machinery.GroupVersion;
+import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
@@ -16,7 +19,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -25,9 +27,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The post-start hook {@code apiservice-registration-controller}: a local APIService for every
+ * The post-start hook {@code kube-apiserver-autoregistration}: a local APIService for every
  * built-in group-version this server serves ({@code v1.}, {@code v1.apps}, ...), as kube-aggregator's
  * autoregister controller makes them at start, with kube's {@code groupPriorityMinimum} and
  * {@code versionPriority}, the label {@code kube-aggregator.kubernetes.io/automanaged: onstart}, and
@@ -43,24 +46,65 @@ final class LocalApiServices implements PostStartHook {
     private static final System.Logger LOG = System.getLogger(LocalApiServices.class.getName());
     static final String AUTOMANAGED = "kube-aggregator.kubernetes.io/automanaged";
     private static final String PRIORITIES = "/apis/bootstrap/apiservice-priorities.json";
+    private static final GroupVersionResource API_SERVICES =
+            new GroupVersionResource("apiregistration.k8s.io", "v1", "apiservices");
 
     /** kube's priorities of one group-version. */
     record Priority(int group, int version) {
     }
 
     private final ResourceClient apiServices;
+    private final Registry registry;
     private final Collection<ResourceStore> served;
     private final Clock clock;
+    private volatile Set<String> pending;
 
     LocalApiServices(ResourceClient apiServices, Registry registry, Clock clock) {
         this.apiServices = apiServices;
+        this.registry = registry;
         this.served = registry.stores();
         this.clock = clock;
     }
 
     @Override
     public String name() {
-        return "apiservice-registration-controller";
+        return "kube-apiserver-autoregistration";
+    }
+
+    /**
+     * The check {@code autoregister-completion}, kube's boot-sequence check: fails, naming them, until every
+     * APIService this hook makes has been seen available once; from then on it passes (a later delete or
+     * outage is the availability controllers' to report, not the boot sequence's).
+     */
+    HealthCheck completion() {
+        return new NamedCheck("autoregister-completion", () -> {
+            Set<String> waiting = pending();
+            if (waiting.isEmpty()) {
+                return;
+            }
+            ResourceStore store = registry.store(API_SERVICES).orElse(null);
+            if (store != null) {
+                waiting.removeIf(name -> store.findCachedShared("", name).filter(ApiServiceStrategy::isAvailable).isPresent());
+            }
+            if (!waiting.isEmpty()) {
+                throw new IllegalStateException("missing APIService: " + new TreeSet<>(waiting));
+            }
+        });
+    }
+
+    /** The names not seen available yet: at first those of the served group-versions' APIServices. */
+    private Set<String> pending() {
+        Set<String> names = pending;
+        if (names == null) {
+            synchronized (this) {
+                if (pending == null) {
+                    pending = ConcurrentHashMap.newKeySet();
+                    pending.addAll(wanted(servedGroupVersions(), priorities()).keySet());
+                }
+                names = pending;
+            }
+        }
+        return names;
     }
 
     @Override
@@ -89,7 +133,7 @@ final class LocalApiServices implements PostStartHook {
 
     /** Whether an existing APIService needs a write: an automanaged one with another spec, or not available. */
     private static boolean drifted(ObjectNode current, ObjectNode wanted) {
-        return isAutomanaged(current) && (!isAvailableLocal(current.path("status"))
+        return isAutomanaged(current) && (!ApiServiceStrategy.isLocalAvailable(current)
                 || "onstart".equals(current.path("metadata").path("labels").path(AUTOMANAGED).asText())
                 && !current.path("spec").equals(wanted.path("spec")));
     }
@@ -127,10 +171,9 @@ final class LocalApiServices implements PostStartHook {
         }
         // on the object just created, else read first; a conflict (another replica wrote meanwhile) reads it afresh
         Stores.updateStatus(apiServices, "", name, created, current -> {
-            if (!isAutomanaged(current) || isAvailableLocal(current.path("status"))) {
+            if (!isAutomanaged(current) || !ApiServiceStrategy.markLocalAvailable(current, clock.instant())) {
                 return null;
             }
-            current.set("status", localStatus());
             return current;
         });
     }
@@ -149,26 +192,6 @@ final class LocalApiServices implements PostStartHook {
     private static boolean isAutomanaged(ObjectNode apiService) {
         String value = apiService.path("metadata").path("labels").path(AUTOMANAGED).asText();
         return value.equals("onstart") || value.equals("true");
-    }
-
-    private static boolean isAvailableLocal(JsonNode status) {
-        for (JsonNode c : status.path("conditions")) {
-            if (c.path("type").asText().equals("Available")) {
-                return c.path("status").asText().equals("True") && c.path("reason").asText().equals("Local");
-            }
-        }
-        return false;
-    }
-
-    private ObjectNode localStatus() {
-        ObjectNode status = Json.object();
-        ObjectNode available = status.putArray("conditions").addObject();
-        available.put("type", "Available");
-        available.put("status", "True");
-        available.put("lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
-        available.put("reason", "Local");
-        available.put("message", "Local APIServices are always available");
-        return status;
     }
 
     private void deleteQuietly(String name) {

@@ -1,7 +1,9 @@
 package io.kapi.apis.groups;
 
+import io.kapi.apis.ApiServiceStrategy;
 import io.kapi.apis.defaults.ExtensionDefaults;
 import io.kapi.apis.validation.ApiServices;
+import io.kapi.apis.validation.StatusPolicy;
 import io.kapi.endpoint.table.ControlPlanePrinters;
 import io.kapi.machinery.GroupVersion;
 import java.util.List;
@@ -15,6 +17,8 @@ final class ApiRegistrationGroup {
             BuiltinKind.of(V1, "APIService")
                     .defaults(ExtensionDefaults::apiService)
                     .validation(ApiServices.RULES)
+                    .status(StatusPolicy.EMPTY)
+                    .strategy((base, server) -> new ApiServiceStrategy(base))
                     .printer(ControlPlanePrinters::apiServices));
 
     private ApiRegistrationGroup() {

@@ -26,7 +26,7 @@ class BootstrapHooksTest {
                 new io.kapi.informers.SharedInformers(fixture.registry::store), fixture.storage,
                 new BootstrapHooks.Endpoint("10.96.0.0/12", "10.0.0.5", 6443), true);
         assertEquals(List.of("rbac/bootstrap-roles", "scheduling/bootstrap-system-priority-classes",
-                "priority-and-fairness-config-producer", "apiservice-registration-controller", "bootstrap-controller",
+                "priority-and-fairness-config-producer", "kube-apiserver-autoregistration", "bootstrap-controller",
                 "start-kube-apiserver-identity-lease-controller", "start-kube-apiserver-identity-lease-garbage-collector"),
                 bootstrap.hooks().stream().map(PostStartHook::name).toList());
         for (int i = 0; i < 2; i++) {

@@ -2,10 +2,12 @@ package io.kapi.apis.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.health.HealthCheck;
 import io.kapi.machinery.Json;
 import io.kapi.client.ResourceClient;
 import java.time.Clock;
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("apiservice-registration-controller: a local APIService per served built-in group-version")
+@DisplayName("kube-apiserver-autoregistration: a local APIService per served built-in group-version")
 class LocalApiServicesTest {
 
     private final BootstrapFixture fixture = new BootstrapFixture();
@@ -81,5 +83,34 @@ class LocalApiServicesTest {
         assertEquals(15, apiServices.get("", "v1.batch").path("spec").path("versionPriority").asInt());
         assertFalse(names().contains("v9.gone.example.com"), "an onstart APIService no longer served is deleted");
         assertTrue(names().contains("v1.mine.example.com"), "one the server does not manage is left alone");
+    }
+
+    @Test
+    @DisplayName("autoregister-completion fails, naming them, until every one was seen available; then passes for good")
+    void completion() throws Exception {
+        LocalApiServices hook = new LocalApiServices(apiServices, fixture.registry, Clock.systemUTC());
+        HealthCheck check = hook.completion();
+        Exception before = assertThrows(IllegalStateException.class, check::check);
+        assertTrue(before.getMessage().startsWith("missing APIService: ["), before.getMessage());
+        assertTrue(before.getMessage().contains("v1.apps"), before.getMessage());
+        hook.run();
+        awaitPassing(check); // the check reads the watch cache, which follows the writes
+        apiServices.delete("", "v1.apps", io.kapi.registry.DeleteOptions.DEFAULT);
+        check.check(); // a boot-sequence check: once passed, it stays passed, as kube's
+    }
+
+    private static void awaitPassing(HealthCheck check) throws Exception {
+        long end = System.nanoTime() + java.time.Duration.ofSeconds(5).toNanos();
+        while (true) {
+            try {
+                check.check();
+                return;
+            } catch (IllegalStateException e) {
+                if (System.nanoTime() > end) {
+                    throw e;
+                }
+                Thread.sleep(10);
+            }
+        }
     }
 }
