@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -82,6 +83,10 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
     private final Map<String, Checked> checked = new ConcurrentHashMap<>();
     /** Counted down by the first pass that ran after the informers listed. */
     private final CountDownLatch firstPass = new CountDownLatch(1);
+    /** Counted down once every APIService routed at the first such pass was checked (its discovery read) or went. */
+    private final CountDownLatch discoverySynced = new CountDownLatch(1);
+    /** The APIServices of the first pass after the informers listed not checked yet; null before that pass. */
+    private volatile Set<String> discoveryPending;
     /** The spec each APIService had when last queued: a change queues it again. Loop thread only. */
     private final Map<String, JsonNode> queuedSpecs = new HashMap<>();
     private long nextResync = System.nanoTime();
@@ -116,13 +121,14 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
     /**
      * The hooks of the controller's parts, under kube-aggregator's names: its informers started and listed
      * ({@code start-kube-aggregator-informers}), the remote availability checks (this), the routes published on
-     * every change ({@code apiservice-registration-controller}), and the wait for the routes of the APIServices
-     * stored at start ({@code apiservice-wait-for-first-sync}).
+     * every change ({@code apiservice-registration-controller}), the wait for the routes of the APIServices stored
+     * at start ({@code apiservice-wait-for-first-sync}) and for their discovery ({@code apiservice-discovery-controller}).
      */
     List<PostStartHook> hooks() {
         return List.of(PostStartHook.of("start-kube-aggregator-informers", this::startInformers), this,
                 PostStartHook.of("apiservice-registration-controller", this::startPasses),
-                PostStartHook.of("apiservice-wait-for-first-sync", this::awaitFirstPass));
+                PostStartHook.of("apiservice-wait-for-first-sync", this::awaitFirstPass),
+                PostStartHook.of("apiservice-discovery-controller", this::awaitDiscovery));
     }
 
     /** Asks for the shared informers of the APIServices, Services and EndpointSlices, and waits for their lists. */
@@ -149,6 +155,17 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
         passes.start();
     }
 
+    /**
+     * Waits until the discovery of every APIService routed at start was read once (or its check failed, which
+     * leaves it out of discovery as kube marks it stale): {@code /apis} lists the aggregated groups from then on.
+     */
+    private void awaitDiscovery() throws InterruptedException {
+        awaitFirstPass();
+        if (!discoverySynced.await(FIRST_SYNC.toNanos(), TimeUnit.NANOSECONDS)) {
+            throw new IllegalStateException("the aggregated discovery of " + discoveryPending + " is not read yet");
+        }
+    }
+
     /** Waits for a pass after the informers listed: the routes of every APIService stored at start are published. */
     private void awaitFirstPass() throws InterruptedException {
         if (!firstPass.await(FIRST_SYNC.toNanos(), TimeUnit.NANOSECONDS)) {
@@ -156,14 +173,10 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
         }
     }
 
-
     /** On every change and resync: routes published, new, changed or due APIServices queued for a check. */
     private void pass() {
         boolean listed = informers().stream().allMatch(Informer::synced);
         List<ObjectNode> all = publish();
-        if (listed) {
-            firstPass.countDown();
-        }
         long now = System.nanoTime();
         boolean resync = now - nextResync >= 0;
         Map<String, JsonNode> seen = new HashMap<>();
@@ -182,6 +195,21 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
         }
         queuedSpecs.clear();
         queuedSpecs.putAll(seen);
+        if (listed) {
+            if (discoveryPending == null) {
+                Set<String> routedNow = ConcurrentHashMap.newKeySet();
+                for (ObjectNode apiService : all) {
+                    String name = ObjectMeta.of(apiService).name();
+                    if (routed(apiService).isPresent() && !checked.containsKey(name)) { // not checked meanwhile
+                        routedNow.add(name);
+                    }
+                }
+                discoveryPending = routedNow;
+            }
+            discoveryPending.retainAll(seen.keySet());
+            discoveryChecked(null);
+            firstPass.countDown();
+        }
         for (String gone : List.copyOf(checked.keySet())) {
             if (!seen.containsKey(gone)) {
                 checked.remove(gone);
@@ -200,12 +228,28 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
         Optional<ApiServiceRoute> route = apiService.flatMap(this::routed);
         if (route.isEmpty()) {
             checked.remove(name);
+            discoveryChecked(name);
             return;
         }
         Availability.Result result = availability.check(route.get());
         checked.put(name, new Checked(route.get().groupVersion(), result.resourceList(), result.openApiV3()));
         writeCondition(apiService.get(), result);
         publish();
+        discoveryChecked(name);
+    }
+
+    /** Notes that {@code name} (if not null) was checked; counts the discovery down when none of the first is left. */
+    private void discoveryChecked(String name) {
+        Set<String> pending = discoveryPending;
+        if (pending == null) {
+            return;
+        }
+        if (name != null) {
+            pending.remove(name);
+        }
+        if (pending.isEmpty()) {
+            discoverySynced.countDown();
+        }
     }
 
     private Optional<ApiServiceRoute> routed(ObjectNode apiService) {

@@ -1,7 +1,6 @@
 package io.kapi.aggregator;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.apis.ApiServiceStrategy;
 import io.kapi.client.ResourceClient;
 import io.kapi.health.PostStartHook;
 import io.kapi.informers.EventHandler;
@@ -9,6 +8,7 @@ import io.kapi.informers.Informer;
 import io.kapi.informers.QueueController;
 import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.ApiServiceConditions;
 import io.kapi.machinery.ObjectMeta;
 import java.time.Clock;
 
@@ -16,7 +16,7 @@ import java.time.Clock;
  * kube-aggregator's local availability controller (post-start hook
  * {@code apiservice-status-local-available-controller}): every APIService that names no service is served by
  * this server and always available, so its {@code Available} condition is kept True, reason {@code Local}:
- * one created so already is ({@link ApiServiceStrategy}); one whose status was changed, or that was remote
+ * one created so already is (the APIService strategy); one whose status was changed, or that was remote
  * and became local, is written back. Remote APIServices are {@link AggregatorController}'s. Written as the
  * API server itself; a conflict or a delete meanwhile is followed by the informer's next event.
  */
@@ -47,7 +47,7 @@ final class LocalAvailability implements PostStartHook, AutoCloseable {
         }
         Informer i = informers.informer(AggregatorController.API_SERVICES);
         i.addHandler(EventHandler.onAnyChange(apiService -> {
-            if (ApiServiceStrategy.isLocal(apiService) && !ApiServiceStrategy.isLocalAvailable(apiService)) {
+            if (ApiServiceConditions.isLocal(apiService) && !ApiServiceConditions.isLocalAvailable(apiService)) {
                 controller.enqueue(apiService);
             }
         }));
@@ -57,11 +57,11 @@ final class LocalAvailability implements PostStartHook, AutoCloseable {
 
     private void sync(String key) {
         ObjectNode apiService = informer.get("", QueueController.name(key)).orElse(null);
-        if (apiService == null || !ApiServiceStrategy.isLocal(apiService)) {
+        if (apiService == null || !ApiServiceConditions.isLocal(apiService)) {
             return;
         }
         ObjectNode changed = apiService.deepCopy();
-        if (!ApiServiceStrategy.markLocalAvailable(changed, clock.instant())) {
+        if (!ApiServiceConditions.markLocalAvailable(changed, clock.instant())) {
             return;
         }
         try {

@@ -122,6 +122,16 @@ final class AggregatorIT {
     }
 
     @Test
+    @DisplayName("restarted, the server is ready only with the aggregated group in discovery (apiservice-discovery-controller)")
+    void discoveryAtReadiness() {
+        KAPI.kapi().restart(); // returns once /readyz is ok
+        String resources = kubectl().run("api-resources", "--api-group=wardle.example.com").assertOk().stdout();
+        assertTrue(resources.contains("flunders"), resources);
+        kubectl().run("get", "--raw", "/readyz/poststarthook/apiservice-discovery-controller").assertOk();
+        awaitCondition(API_SERVICE, "True");
+    }
+
+    @Test
     @DisplayName("the backend's OpenAPI v3 document is listed and served, so kubectl explain describes its kinds")
     void openApi() throws Exception {
         var index = until(r -> r.stdout().contains("apis/wardle.example.com/v1alpha1"), "get", "--raw", "/openapi/v3")

@@ -89,13 +89,11 @@ final class HealthIT {
     /**
      * Checks of kube-apiserver components Kapi does not run as such are left out: the APF filter's watermark
      * maintenance and the storage object count tracker (Kapi's work estimates read the watch caches' counts as
-     * they are), the aggregator's discovery controller (Kapi's availability checks read the aggregated servers'
-     * discovery) and OpenAPI v2 aggregation. A check names a component that is ready, and Kapi does not claim
+     * they are), and OpenAPI v2 aggregation. A check names a component that is ready, and Kapi does not claim
      * readiness of parts it lacks.
      */
     private static final List<String> NOT_YET = List.of("poststarthook/priority-and-fairness-filter",
-            "poststarthook/storage-object-count-tracker-hook", "poststarthook/apiservice-discovery-controller",
-            "poststarthook/apiservice-openapi-controller");
+            "poststarthook/storage-object-count-tracker-hook", "poststarthook/apiservice-openapi-controller");
 
     @Test
     @DisplayName("/readyz?verbose has kube-apiserver 1.32's check for every component Kapi has")

@@ -131,7 +131,10 @@ public final class BootstrapHooks implements AutoCloseable {
         return hooks;
     }
 
-    /** kube-aggregator's {@code autoregister-completion} check: every local APIService of a served built-in group-version exists. */
+    /**
+     * kube-aggregator's boot-sequence check {@code autoregister-completion}: every local APIService of a served
+     * built-in group-version has been seen available.
+     */
     public HealthCheck autoregisterCompletion() {
         return localApiServices.completion();
     }

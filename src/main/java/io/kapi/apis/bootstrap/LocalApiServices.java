@@ -1,11 +1,11 @@
 package io.kapi.apis.bootstrap;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kapi.apis.ApiServiceStrategy;
 import io.kapi.health.HealthCheck;
 import io.kapi.health.NamedCheck;
 import io.kapi.health.PostStartHook;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.ApiServiceConditions;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionResource;
 import io.kapi.machinery.Json;
@@ -84,7 +84,7 @@ final class LocalApiServices implements PostStartHook {
             }
             ResourceStore store = registry.store(API_SERVICES).orElse(null);
             if (store != null) {
-                waiting.removeIf(name -> store.findCachedShared("", name).filter(ApiServiceStrategy::isAvailable).isPresent());
+                waiting.removeIf(name -> store.findCachedShared("", name).filter(ApiServiceConditions::isAvailable).isPresent());
             }
             if (!waiting.isEmpty()) {
                 throw new IllegalStateException("missing APIService: " + new TreeSet<>(waiting));
@@ -133,7 +133,7 @@ final class LocalApiServices implements PostStartHook {
 
     /** Whether an existing APIService needs a write: an automanaged one with another spec, or not available. */
     private static boolean drifted(ObjectNode current, ObjectNode wanted) {
-        return isAutomanaged(current) && (!ApiServiceStrategy.isLocalAvailable(current)
+        return isAutomanaged(current) && (!ApiServiceConditions.isLocalAvailable(current)
                 || "onstart".equals(current.path("metadata").path("labels").path(AUTOMANAGED).asText())
                 && !current.path("spec").equals(wanted.path("spec")));
     }
@@ -161,8 +161,7 @@ final class LocalApiServices implements PostStartHook {
 
     private void ensure(ObjectNode wanted) {
         String name = ObjectMeta.of(wanted).name();
-        // one just created has the wanted spec already (its status, which a create drops, is written next,
-        // on the object the create returned)
+        // one just created has the wanted spec and, being local, its Available condition already (the strategy's)
         ObjectNode created = Stores.createdObject(apiServices, wanted);
         if (created != null) {
             LOG.log(System.Logger.Level.DEBUG, "created APIService {0}", name);
@@ -171,7 +170,7 @@ final class LocalApiServices implements PostStartHook {
         }
         // on the object just created, else read first; a conflict (another replica wrote meanwhile) reads it afresh
         Stores.updateStatus(apiServices, "", name, created, current -> {
-            if (!isAutomanaged(current) || !ApiServiceStrategy.markLocalAvailable(current, clock.instant())) {
+            if (!isAutomanaged(current) || !ApiServiceConditions.markLocalAvailable(current, clock.instant())) {
                 return null;
             }
             return current;
