@@ -63,6 +63,14 @@ public final class Aggregator implements AutoCloseable {
     }
 
     /**
+     * The aggregated servers' OpenAPI v2 documents by {@code apis/<group>/<version>} of the APIService they were
+     * read for, for {@code /openapi/v2}; the same map until they change.
+     */
+    public Map<String, String> openApiV2() {
+        return routes.get().openApiV2();
+    }
+
+    /**
      * The controllers' post-start hooks, under kube-aggregator's names: the informers, the local and remote
      * availability controllers, the routes' registration and the wait for the first routes.
      *

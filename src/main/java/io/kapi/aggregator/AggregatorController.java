@@ -65,7 +65,7 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
     private static final Duration FIRST_SYNC = Duration.ofSeconds(30);
 
     /** What the last check of an APIService read from its backend, for discovery and OpenAPI. */
-    private record Checked(GroupVersion groupVersion, ObjectNode resourceList, String openApiV3) {
+    private record Checked(GroupVersion groupVersion, ObjectNode resourceList, Availability.OpenApi openApi) {
     }
 
     private final Registry registry;
@@ -232,7 +232,7 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
             return;
         }
         Availability.Result result = availability.check(route.get());
-        checked.put(name, new Checked(route.get().groupVersion(), result.resourceList(), result.openApiV3()));
+        checked.put(name, new Checked(route.get().groupVersion(), result.resourceList(), result.openApi()));
         writeCondition(apiService.get(), result);
         publish();
         discoveryChecked(name);
@@ -265,7 +265,8 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
         List<ObjectNode> all = store().list("", ListOptions.ALL).items();
         Map<GroupVersion, ApiServiceRoute> found = new HashMap<>();
         Map<GroupVersion, ObjectNode> resources = new HashMap<>();
-        Map<String, String> openApi = new HashMap<>();
+        Map<String, String> openApiV3 = new HashMap<>();
+        Map<String, String> openApiV2 = new HashMap<>();
         for (ObjectNode apiService : all) {
             ApiServiceRoute route = routed(apiService).orElse(null);
             if (route == null) {
@@ -279,12 +280,16 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
             if (c.resourceList() != null) {
                 resources.put(route.groupVersion(), c.resourceList());
             }
-            if (c.openApiV3() != null) {
-                openApi.put("apis/" + route.groupVersion().group() + "/" + route.groupVersion().version(), c.openApiV3());
+            String key = "apis/" + route.groupVersion().group() + "/" + route.groupVersion().version();
+            if (c.openApi().v3() != null) {
+                openApiV3.put(key, c.openApi().v3());
+            }
+            if (c.openApi().v2() != null) {
+                openApiV2.put(key, c.openApi().v2());
             }
         }
         availability.retain(found.keySet());
-        Routes next = Routes.of(found, resources, openApi);
+        Routes next = Routes.of(found, resources, openApiV3, openApiV2);
         if (!next.equals(routes.get())) {
             routes.set(next);
         }

@@ -27,9 +27,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ready endpoint on that port's name; the backend answers {@code GET /apis/<group>/<version>} with a 2xx
  * within 5 seconds, the whole exchange held to them (its certificate not checked, the caller
  * {@code system:kube-aggregator} in {@code system:masters}). Checks of several APIServices may run at once.
- * What it answered is the group-version's resources for discovery; its OpenAPI v3
- * document ({@code /openapi/v3/apis/<group>/<version>}, at most 8 MiB) is fetched with it for {@code /openapi/v3},
- * at most once a minute (as kube's OpenAPI aggregation refreshes), not on every check.
+ * What it answered is the group-version's resources for discovery; its OpenAPI documents (v3:
+ * {@code /openapi/v3/apis/<group>/<version>}, v2: {@code /openapi/v2}; at most 8 MiB each) are fetched with it for
+ * {@code /openapi/v3} and {@code /openapi/v2}, at most once a minute (as kube's OpenAPI aggregation refreshes), not
+ * on every check.
  */
 final class Availability {
 
@@ -39,18 +40,26 @@ final class Availability {
     private static final int BODY_MAX = 8 << 20;
     private static final long OPENAPI_REFRESH_NANOS = TimeUnit.MINUTES.toNanos(1);
 
-    /** A backend's OpenAPI document (null: it has none) and when it was read. */
-    private record Fetched(long nanos, String document) {
+    /** A backend's OpenAPI documents and when they were read. */
+    private record Fetched(long nanos, OpenApi documents) {
+    }
+
+    /**
+     * A backend's OpenAPI documents as JSON: its v2 document and the v3 document of the group-version; each
+     * null when it serves none.
+     */
+    record OpenApi(String v2, String v3) {
+        static final OpenApi NONE = new OpenApi(null, null);
     }
 
     /**
      * The outcome: the {@code Available} condition's status, reason and message, the resources read, and the
-     * backend's OpenAPI v3 document of the group-version (null when it has none).
+     * backend's OpenAPI documents.
      */
-    record Result(String status, String reason, String message, ObjectNode resourceList, String openApiV3) {
+    record Result(String status, String reason, String message, ObjectNode resourceList, OpenApi openApi) {
 
         static Result failed(String reason, String message) {
-            return new Result("False", reason, message, null, null);
+            return new Result("False", reason, message, null, OpenApi.NONE);
         }
     }
 
@@ -156,7 +165,7 @@ final class Availability {
                     + url + ": " + answer.status());
         }
         return new Result("True", "Passed", "all checks passed", answer.body() == null ? null : resourceList(answer.body()),
-                openApiV3(route.groupVersion(), url));
+                openApi(route.groupVersion(), url));
     }
 
     /** Forgets the OpenAPI documents of group-versions no APIService routes any more. */
@@ -164,20 +173,20 @@ final class Availability {
         openApi.keySet().retainAll(routed);
     }
 
-    /** The backend's OpenAPI v3 document of {@code gv}, read again when the last read is a minute old. */
-    private String openApiV3(GroupVersion gv, URI discovery) {
+    /** The backend's OpenAPI documents of {@code gv}, read again when the last read is a minute old. */
+    private OpenApi openApi(GroupVersion gv, URI discovery) {
         long now = System.nanoTime();
         Fetched last = openApi.get(gv);
         if (last == null || now - last.nanos() > OPENAPI_REFRESH_NANOS) {
-            last = new Fetched(now, fetchOpenApiV3(discovery));
+            last = new Fetched(now, new OpenApi(fetchJsonObject(discovery.resolve("/openapi/v2")),
+                    fetchJsonObject(discovery.resolve("/openapi/v3" + discovery.getRawPath()))));
             openApi.put(gv, last);
         }
-        return last.document();
+        return last.documents();
     }
 
-    /** The backend's OpenAPI v3 document beside its discovery {@code url}, or null when it serves none. */
-    private String fetchOpenApiV3(URI discovery) {
-        URI url = discovery.resolve("/openapi/v3" + discovery.getRawPath());
+    /** The JSON object the backend serves at {@code url}, or null when it answers anything else. */
+    private String fetchJsonObject(URI url) {
         try {
             Answer answer = get(url);
             if (answer.status() != 200 || answer.body() == null || answer.body().length == 0

@@ -96,8 +96,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -173,7 +175,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                 new FieldTracking(fieldManagers, clock));
         OpenApiModels models = new OpenApiModels(registry, schemas);
         Aggregator aggregator = Aggregator.create(config.aggregator(), registry);
-        OpenApiHandler openApi = new OpenApiHandler(models, aggregator::openApiV3, "v1.34.0");
+        OpenApiHandler openApi = new OpenApiHandler(models, aggregator::openApiV3, aggregator::openApiV2, "v1.34.0");
         String issuer = config.serviceAccountIssuer() == null
                 ? ServiceAccountToken.DEFAULT_ISSUER : config.serviceAccountIssuer();
         ServiceAccountKeys keys = signingKeys(config);
@@ -209,8 +211,15 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
                         .map(c -> new ObjectCounts.Counts(c.objects(), c.watchers())).orElse(null), metrics);
         admission.bind(registry, informers, apiserver, authorizer);
         legacyTokens.bind(apiserver);
+        // informer-sync: the informers of the request path (authentication, authorization, flow control, admission)
+        Set<GroupVersionResource> requestPath = informers.requested();
+        HealthCheck informerSync = new InformerSync(informers, () -> {
+            Set<GroupVersionResource> all = new HashSet<>(requestPath);
+            all.addAll(admission.informers().resources());
+            return all;
+        });
         List<HealthCheck> checks = new ArrayList<>(List.of(StorageHealth.liveness(storage),
-                StorageHealth.readiness(storage), new InformerSync(informers)));
+                StorageHealth.readiness(storage), informerSync));
         if (encryption != null) {
             encryption.checks().forEach(c -> checks.add(new NamedCheck(c.name(), c::check)));
         }
@@ -228,11 +237,13 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         CrdController crds = new CrdController(registry, informers, apiserver,
                 new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry),
                         metrics.admission()), clock);
-        OpenApiWarmUp openApiWarmUp = new OpenApiWarmUp(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi(),
+        OpenApiWarmUp openApiV3WarmUp = OpenApiWarmUp.v3(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi(),
+                activity);
+        OpenApiWarmUp openApiV2WarmUp = OpenApiWarmUp.v2(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi(),
                 activity);
         List<PostStartHook> apiServices = aggregator.controllers(apiserver, informers,
                 gv -> registry.model().table().groupVersions().contains(gv), clock, metrics.admission());
-        hooks.addAll(List.of(openApiWarmUp, cacheStart, admission.informers()));
+        hooks.addAll(List.of(openApiV3WarmUp, openApiV2WarmUp, cacheStart, admission.informers()));
         hooks.addAll(crds.hooks());
         hooks.addAll(apiServices);
         hooks.addAll(flowControl.hooks());
@@ -242,7 +253,7 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         LegacyTokenTrackingSince legacyTokensSince = new LegacyTokenTrackingSince(
                 apiserver.resource("", "v1", "configmaps"), informers, clock);
         hooks.add(HookOrder.afterCaches(cacheStart, legacyTokensSince));
-        List<AutoCloseable> resources = new ArrayList<>(List.of(openApiWarmUp, listEncoders, crds, aggregator, bootstrap, services,
+        List<AutoCloseable> resources = new ArrayList<>(List.of(openApiV3WarmUp, openApiV2WarmUp, listEncoders, crds, aggregator, bootstrap, services,
                 eventTtl, legacyTokensSince, authorization.resources()));
         InProcessControllers controllers = InProcessControllers.create(config, loopback, registry, informers, keys,
                 new PolicyTypeChecker(new ServedTypes(() -> models.get().table(), () -> models.get().schemas())));

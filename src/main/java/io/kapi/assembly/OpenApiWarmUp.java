@@ -6,11 +6,12 @@ import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
- * Builds the OpenAPI documents in the background a little after the server's own start-up work is
+ * Builds OpenAPI documents in the background a little after the server's own start-up work is
  * done (the bootstrap objects written and the caches started: {@code after}), so that the first
- * {@code kubectl explain} or {@code kubectl apply} finds them ready. Readiness does not wait for them
- * (as kube-apiserver's {@code apiservice-openapiv3-controller} hook does not wait for the documents it
- * aggregates): they take about a second of CPU on a cold JVM, more than the rest of a restart, so
+ * {@code kubectl explain} or {@code kubectl apply} finds them ready: one warm-up for the v3 documents
+ * ({@code apiservice-openapiv3-controller}), one for the v2 document with the aggregated servers'
+ * ({@code apiservice-openapi-controller}). Readiness does not wait for them
+ * (as kube-apiserver's OpenAPI aggregation hooks do not wait for the documents they aggregate): they take about a second of CPU on a cold JVM, more than the rest of a restart, so
  * building them beside the bootstrap hooks only delays readiness on a machine with few cores (thread
  * priorities do not order threads on Linux). A server closed before the build began (a test's server
  * often lives less than a second) does not build them at all, which would take the CPU of the test's
@@ -28,7 +29,8 @@ final class OpenApiWarmUp implements PostStartHook, AutoCloseable {
     /** How long the API must go without a request before the build begins. */
     static final Duration QUIET = Duration.ofMillis(250);
 
-    private final OpenApiHandler openApi;
+    private final String name;
+    private final Runnable prepare;
     private final CacheStart after;
     private final Duration delay;
     private final boolean build;
@@ -40,18 +42,35 @@ final class OpenApiWarmUp implements PostStartHook, AutoCloseable {
      * A warm-up that builds {@code delay} after {@code after} has run, once {@code requests} (a count of the
      * API's requests) has stood still for {@link #QUIET}; with {@code build} false the hook is there (kube's
      * readiness lists it) but the documents are made on their first request only.
+     *
+     * @param name the hook's name
+     * @param prepare builds the documents
      */
-    OpenApiWarmUp(OpenApiHandler openApi, CacheStart after, Duration delay, boolean build, LongSupplier requests) {
-        this.openApi = openApi;
+    private OpenApiWarmUp(String name, Runnable prepare, CacheStart after, Duration delay, boolean build,
+                          LongSupplier requests) {
+        this.name = name;
+        this.prepare = prepare;
         this.after = after;
         this.delay = delay;
         this.build = build;
         this.requests = requests;
     }
 
+    /** The warm-up of the v3 documents, {@code apiservice-openapiv3-controller}. */
+    static OpenApiWarmUp v3(OpenApiHandler openApi, CacheStart after, Duration delay, boolean build,
+                            LongSupplier requests) {
+        return new OpenApiWarmUp("apiservice-openapiv3-controller", openApi::prepareV3, after, delay, build, requests);
+    }
+
+    /** The warm-up of the v2 document (JSON and protobuf), {@code apiservice-openapi-controller}. */
+    static OpenApiWarmUp v2(OpenApiHandler openApi, CacheStart after, Duration delay, boolean build,
+                            LongSupplier requests) {
+        return new OpenApiWarmUp("apiservice-openapi-controller", openApi::prepareV2, after, delay, build, requests);
+    }
+
     @Override
     public String name() {
-        return "apiservice-openapiv3-controller";
+        return name;
     }
 
     /** Waits for {@code after} here, on the hook's thread, which a stopping server interrupts. */
@@ -63,7 +82,7 @@ final class OpenApiWarmUp implements PostStartHook, AutoCloseable {
         after.awaitStarted(AT_MOST);
         synchronized (this) {
             if (!closed) {
-                builder = Thread.ofPlatform().name("kapi-openapi-warm-up").daemon().start(this::build);
+                builder = Thread.ofPlatform().name("kapi-openapi-warm-up-" + name).daemon().start(this::build);
             }
         }
     }
@@ -75,7 +94,7 @@ final class OpenApiWarmUp implements PostStartHook, AutoCloseable {
         } catch (InterruptedException e) {
             return;
         }
-        openApi.prepare();
+        prepare.run();
     }
 
     /** Returns once {@code requests} has not moved for {@code quiet}. */

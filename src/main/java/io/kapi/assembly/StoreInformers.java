@@ -11,6 +11,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -42,6 +43,11 @@ final class StoreInformers implements ConfigSource, PostStartHook {
     @Override
     public String name() {
         return "start-apiserver-admission-initializer";
+    }
+
+    /** The resources the plugins asked to follow. */
+    Set<GroupVersionResource> resources() {
+        return Set.copyOf(views.keySet());
     }
 
     @Override

@@ -4,9 +4,11 @@ import io.kapi.machinery.GroupVersionResource;
 import io.kapi.registry.ResourceStore;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -58,21 +60,27 @@ public final class SharedInformers implements AutoCloseable {
         return true;
     }
 
+    /** The resources whose informers were asked for so far. */
+    public Set<GroupVersionResource> requested() {
+        return Set.copyOf(informers.keySet());
+    }
+
     /**
-     * The started informers of served resources that have not listed yet (none before {@link #start}): what
-     * kube-apiserver's {@code informer-sync} readiness check reports. An informer of a resource not served
-     * (yet) is left out: it waits for its resource, not the server for it.
+     * Of {@code among}, the resources served now whose informers started and have not listed yet (none before
+     * {@link #start}): what kube-apiserver's {@code informer-sync} readiness check reports. An informer of a
+     * resource not served (yet) is left out: it waits for its resource, not the server for it.
      */
-    public List<GroupVersionResource> notSynced() {
+    public List<GroupVersionResource> notSynced(Collection<GroupVersionResource> among) {
         if (!started) {
             return List.of();
         }
         List<GroupVersionResource> waiting = new ArrayList<>();
-        informers.forEach((resource, informer) -> {
-            if (!informer.synced() && stores.apply(resource).isPresent()) {
+        for (GroupVersionResource resource : among) {
+            Informer informer = informers.get(resource);
+            if (informer != null && !informer.synced() && stores.apply(resource).isPresent()) {
                 waiting.add(resource);
             }
-        });
+        }
         return waiting;
     }
 

@@ -25,7 +25,7 @@ class ProxyHandlerTest {
     }
 
     private static ProxyHandler proxy(ApiServiceRoute route, ServiceLocator locator) {
-        Routes routes = Routes.of(Map.of(route.groupVersion(), route), Map.of(), Map.of());
+        Routes routes = Routes.of(Map.of(route.groupVersion(), route), Map.of(), Map.of(), Map.of());
         return new ProxyHandler(() -> routes, locator, new Backends(null));
     }
 

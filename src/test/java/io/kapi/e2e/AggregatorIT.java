@@ -1,6 +1,7 @@
 package io.kapi.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -140,6 +141,25 @@ final class AggregatorIT {
         assertTrue(url.startsWith("/openapi/v3/apis/wardle.example.com/v1alpha1?hash="), index.toString());
         String explained = kubectl().run("explain", "flunders.spec").assertOk().stdout();
         assertTrue(explained.contains("What the flunder wants.") && explained.contains("reference"), explained);
+    }
+
+    @Test
+    @DisplayName("the backend's OpenAPI v2 paths and definitions are in /openapi/v2, so kubectl explain's v2 output describes its kinds")
+    void openApiV2() throws Exception {
+        String flunder = "/apis/wardle.example.com/v1alpha1/namespaces/{namespace}/flunders/{name}";
+        var swagger = until(r -> r.stdout().contains("com.example.wardle.v1alpha1.Flunder"), "get", "--raw",
+                "/openapi/v2").json();
+        assertTrue(swagger.path("paths").has(flunder), "the group's path");
+        assertFalse(swagger.path("paths").has("/apis/other.example.com/v1/things"), "a path of another group");
+        assertTrue(swagger.path("paths").has("/api/v1/namespaces"), "this server's own paths stay");
+        var meta = swagger.path("definitions").path("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+        assertFalse(meta.path("description").asText().equals("wardle's own ObjectMeta"), "this server's definition wins");
+        var renamed = swagger.path("definitions").path("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta_2");
+        assertEquals("wardle's own ObjectMeta", renamed.path("description").asText(), "the backend's, renamed");
+        assertEquals("#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta_2", swagger.path("definitions")
+                .path("com.example.wardle.v1alpha1.Flunder").path("properties").path("metadata").path("$ref").asText());
+        String explained = kubectl().run("explain", "flunders.spec", "--output=plaintext-openapiv2").assertOk().stdout();
+        assertTrue(explained.contains("What the flunder wants (v2).") && explained.contains("reference"), explained);
     }
 
     @Test

@@ -89,11 +89,10 @@ final class HealthIT {
     /**
      * Checks of kube-apiserver components Kapi does not run as such are left out: the APF filter's watermark
      * maintenance and the storage object count tracker (Kapi's work estimates read the watch caches' counts as
-     * they are), and OpenAPI v2 aggregation. A check names a component that is ready, and Kapi does not claim
-     * readiness of parts it lacks.
+     * they are). A check names a component that is ready, and Kapi does not claim readiness of parts it lacks.
      */
     private static final List<String> NOT_YET = List.of("poststarthook/priority-and-fairness-filter",
-            "poststarthook/storage-object-count-tracker-hook", "poststarthook/apiservice-openapi-controller");
+            "poststarthook/storage-object-count-tracker-hook");
 
     @Test
     @DisplayName("/readyz?verbose has kube-apiserver 1.32's check for every component Kapi has")

@@ -22,7 +22,7 @@ import javax.net.ssl.SSLContext;
  * same for any other group-version asked for, so that one server can back several APIServices), a
  * list of one flunder per namespace ({@code GET .../namespaces/<ns>/flunders}), a create that echoes the
  * body with 201, a watch that sends one ADDED event and ends, a flunder named {@code slow} that is not answered
- * for 20 s, and the group-version's OpenAPI v3 document. Its certificate names 127.0.0.1,
+ * for 20 s, and the group-version's OpenAPI v3 and v2 documents. Its certificate names 127.0.0.1,
  * {@code localhost} and {@link #SERVICE_NAME}. Every request's method, path, query and headers are kept.
  */
 final class TestExtensionServer implements AutoCloseable {
@@ -44,6 +44,29 @@ final class TestExtensionServer implements AutoCloseable {
                "spec":{"type":"object","description":"What the flunder wants.",
                 "properties":{"reference":{"type":"string","description":"The flunder it refers to."}}}},
               "x-kubernetes-group-version-kind":[{"group":"wardle.example.com","kind":"Flunder","version":"v1alpha1"}]}}}}
+            """;
+
+    /**
+     * Its OpenAPI v2 document: the flunder paths and kind, a definition named as one of kube's with other
+     * content (which the merge must rename), and a path outside its group (which the merge must leave out).
+     */
+    private static final String SWAGGER = """
+            {"swagger":"2.0","info":{"title":"wardle","version":"v1alpha1"},"paths":{
+             "/apis/wardle.example.com/v1alpha1/namespaces/{namespace}/flunders/{name}":{"get":{
+              "description":"read the specified Flunder","operationId":"readWardleV1alpha1NamespacedFlunder",
+              "responses":{"200":{"description":"OK","schema":{"$ref":"#/definitions/com.example.wardle.v1alpha1.Flunder"}}},
+              "x-kubernetes-action":"get",
+              "x-kubernetes-group-version-kind":{"group":"wardle.example.com","kind":"Flunder","version":"v1alpha1"}}},
+             "/apis/other.example.com/v1/things":{"get":{"responses":{"200":{"description":"OK"}}}}},
+             "definitions":{
+             "com.example.wardle.v1alpha1.Flunder":{"type":"object","description":"A Flunder is a test kind.",
+              "properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},
+               "metadata":{"$ref":"#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"},
+               "spec":{"type":"object","description":"What the flunder wants (v2).",
+                "properties":{"reference":{"type":"string","description":"The flunder it refers to."}}}},
+              "x-kubernetes-group-version-kind":[{"group":"wardle.example.com","kind":"Flunder","version":"v1alpha1"}]},
+             "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta":{"type":"object","description":"wardle's own ObjectMeta",
+              "properties":{"name":{"type":"string"}}}}}
             """;
 
     /** One request as the server saw it. */
@@ -100,6 +123,8 @@ final class TestExtensionServer implements AutoCloseable {
                 sleep(); // a backend that never answers in time
             } else if (path.equals("/openapi/v3/apis/" + GROUP_VERSION)) {
                 send(exchange, 200, OPENAPI);
+            } else if (path.equals("/openapi/v2")) {
+                send(exchange, 200, SWAGGER);
             } else if (path.matches("/apis/[^/]+/[^/]+")) {
                 send(exchange, 200, resourceList(path.substring("/apis/".length())));
             } else if (path.matches(base + "/namespaces/[^/]+/flunders") && exchange.getRequestMethod().equals("POST")) {

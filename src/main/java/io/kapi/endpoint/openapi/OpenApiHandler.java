@@ -44,14 +44,17 @@ public final class OpenApiHandler implements RestHandler {
 
     private final Supplier<Model> models;
     private final Supplier<Map<String, String>> externals;
+    private final Supplier<Map<String, String>> externalsV2;
     private final String version;
     private volatile V3Index index;
     private volatile Model model;
     private volatile ResourceTable table;
     private volatile Schemas schemas;
     private volatile Built built;
+    /** This server's own v2 document. */
     private volatile Document v2;
-    private volatile Document v2Protobuf;
+    private volatile V2 v2Aggregated;
+    private volatile V2Protobuf v2Protobuf;
 
     /**
      * The API the documents describe at one moment.
@@ -62,6 +65,14 @@ public final class OpenApiHandler implements RestHandler {
     }
 
     private record Built(Definitions definitions, PathPlanner planner, Map<String, Document> groupVersions) {
+    }
+
+    /** The v2 document of this server's own and one state of the aggregated servers' v2 documents. */
+    private record V2(Document local, Map<String, String> source, Document document) {
+    }
+
+    /** The protobuf form of one v2 document. */
+    private record V2Protobuf(Document json, Document protobuf) {
     }
 
     /** The v3 index of one build and one state of the aggregated documents, with those documents. */
@@ -91,8 +102,20 @@ public final class OpenApiHandler implements RestHandler {
      * server serves there (the same map object until they change). This server's own documents win.
      */
     public OpenApiHandler(Supplier<Model> models, Supplier<Map<String, String>> externals, String version) {
+        this(models, externals, Map::of, version);
+    }
+
+    /**
+     * As {@link #OpenApiHandler(Supplier, Supplier, String)}, with the v2 documents of aggregated API servers too:
+     * {@code externalsV2} maps the same keys to the {@code /openapi/v2} JSON of the server behind that
+     * group-version (the same map object until they change); their paths of that group-version and their
+     * definitions are merged into {@code /openapi/v2} ({@link AggregatedSwagger}).
+     */
+    public OpenApiHandler(Supplier<Model> models, Supplier<Map<String, String>> externals,
+                          Supplier<Map<String, String>> externalsV2, String version) {
         this.models = models;
         this.externals = externals;
+        this.externalsV2 = externalsV2;
         this.version = version;
         follow();
     }
@@ -110,6 +133,7 @@ public final class OpenApiHandler implements RestHandler {
                 schemas = m.schemas();
                 built = null;
                 v2 = null;
+                v2Aggregated = null;
                 v2Protobuf = null;
                 model = m;
             }
@@ -170,11 +194,15 @@ public final class OpenApiHandler implements RestHandler {
     }
 
     /**
-     * Builds every document now instead of on first request (the v2 JSON and protobuf forms included):
-     * about 1–2 s of CPU on a cold JVM, so better run off the start-up path, e.g. in a post-start hook.
+     * Builds the v3 documents now instead of on first request: with the v2 document ({@link #prepareV2}) about
+     * 1–2 s of CPU on a cold JVM, so better run off the start-up path, e.g. in a post-start hook.
      */
-    public void prepare() {
+    public void prepareV3() {
         built();
+    }
+
+    /** Builds the v2 document now, its JSON and protobuf forms (and what the v3 documents share with it). */
+    public void prepareV2() {
         v2Protobuf();
     }
 
@@ -238,7 +266,33 @@ public final class OpenApiHandler implements RestHandler {
         return b;
     }
 
+    /** The v2 document: this server's own, with the aggregated servers' merged in when there are any. */
     private Document v2() {
+        Document local = localV2();
+        Map<String, String> source = externalsV2.get();
+        if (source.isEmpty()) {
+            return local;
+        }
+        V2 a = v2Aggregated;
+        if (a != null && a.local() == local && a.source() == source) {
+            return a.document();
+        }
+        synchronized (this) {
+            a = v2Aggregated;
+            if (a == null || a.local() != local || a.source() != source) {
+                try {
+                    ObjectNode doc = (ObjectNode) Json.MAPPER.readTree(local.data());
+                    a = new V2(local, source, DeepStack.call(() -> Document.of(AggregatedSwagger.merge(doc, source))));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                v2Aggregated = a;
+            }
+        }
+        return a.document();
+    }
+
+    private Document localV2() {
         Document d = v2;
         if (d == null) {
             synchronized (this) {
@@ -260,23 +314,23 @@ public final class OpenApiHandler implements RestHandler {
     }
 
     private Document v2Protobuf() {
-        Document d = v2Protobuf;
-        if (d == null) {
-            Document json = v2();
+        Document json = v2();
+        V2Protobuf p = v2Protobuf;
+        if (p == null || p.json() != json) {
             synchronized (this) {
-                d = v2Protobuf;
-                if (d == null) {
+                p = v2Protobuf;
+                if (p == null || p.json() != json) {
                     try {
                         JsonNode tree = Json.MAPPER.readTree(json.data());
-                        d = DeepStack.call(() -> Document.ofBytes(SwaggerProto.encode(tree)));
+                        p = new V2Protobuf(json, DeepStack.call(() -> Document.ofBytes(SwaggerProto.encode(tree))));
                     } catch (java.io.IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }
-                    v2Protobuf = d;
+                    v2Protobuf = p;
                 }
             }
         }
-        return d;
+        return p.protobuf();
     }
 
     private Built build() {
