@@ -3,7 +3,7 @@
 # src/test/java/io/kapi/bench/watch/WatchBench.java. Usage:
 #   bench/watch.sh [--configmaps=10000] [--lists=50] [--watchers=100] [--creates=2000] [--backend=embedded|memory]
 #                  [--java-opts=-Xmx1g]  (KAPI_JAVA_OPTS of the server)
-#                  [--resource=configmaps|pods] [--accept=json|protobuf] [--rounds=R] [--replay=R]
+#                  [--resource=configmaps|pods] [--accept=json|protobuf] [--rounds=R] [--replay=R] [--write-rate=N]
 #   --replay=R: the deliveries alone, JSON against protobuf (writes once, then watchers replaying them; WatchBench)
 # The server it starts is stopped and its data deleted at the end.
 set -euo pipefail

@@ -52,7 +52,9 @@ import javax.net.ssl.TrustManagerFactory;
  * difference, its median), whatever {@code --accept} says; with {@code --replay}, the writes are made once,
  * without watchers, and then R times W watchers of each encoding in turn watch from before them, the watch
  * cache's window replaying every event to each: the server's CPU for the deliveries alone (see
- * {@link #replayShare});
+ * {@link #replayShare}); {@code --write-rate=N} paces the watch phase's writes at N a second (as fast as the
+ * writers go by default), so that every watcher keeps up and each event is sent, and flushed, alone in either
+ * encoding, and {@code --rounds} then also reports the paired ratio of the two phases' whole CPU;
  * {@code --resource=pods} lists and watches pods (as a ReplicaSet makes them, with resources, ports and
  * tolerations, the service account's token volume added by admission; without an owner, whom the garbage
  * collector would miss and delete them for) instead of configmaps; {@code --accept=protobuf}
@@ -81,10 +83,13 @@ public final class WatchBench {
 
     private final String resource;
     private final String accept;
+    /** The watch phase's writes a second; 0: as fast as the writers go. */
+    private final double writeRate;
 
     private WatchBench(Map<String, String> args) {
         this.args = args;
         this.resource = args.getOrDefault("resource", "configmaps");
+        this.writeRate = Double.parseDouble(args.getOrDefault("write-rate", "0"));
         this.accept = accept(args.getOrDefault("accept", "json").equals("protobuf"));
     }
 
@@ -276,6 +281,7 @@ public final class WatchBench {
             watchPhase("bench-warm-" + kind, kind == 0 ? 0 : watchers, creates, kind == 2);
         }
         long[][] share = new long[2][rounds];
+        double[] whole = new double[rounds];
         for (int r = 0; r < rounds; r++) {
             long[] cpu = new long[3];
             for (int k = 0; k < 3; k++) {
@@ -284,6 +290,7 @@ public final class WatchBench {
             }
             share[0][r] = cpu[1] - cpu[0];
             share[1][r] = cpu[2] - cpu[0];
+            whole[r] = (double) cpu[2] / cpu[1];
             System.out.printf("round %d: server CPU %.2f s without watchers; %d watchers' share: JSON %.2f s, protobuf %.2f s%n",
                     r + 1, cpu[0] / 1e3, watchers, share[0][r] / 1e3, share[1][r] / 1e3);
         }
@@ -292,6 +299,9 @@ public final class WatchBench {
         System.out.printf("watchers' share (%d watchers of %d %s creates), median of %d rounds: JSON %.2f s %s, "
                 + "protobuf %.2f s %s (%.2f x)%n", watchers, creates, resource, rounds, json, seconds(share[0]),
                 protobuf, seconds(share[1]), protobuf / json);
+        java.util.Arrays.sort(whole);
+        System.out.printf("whole phase, protobuf / JSON watchers' (writes and deliveries), paired by round: median %.2f "
+                + "[%.2f-%.2f]%n", whole[(rounds - 1) / 2], whole[0], whole[rounds - 1]);
     }
 
     /**
@@ -462,9 +472,17 @@ public final class WatchBench {
     private void createMany(String namespace, String prefix, int count, int writers, Map<String, Long> acked)
             throws Exception {
         Semaphore slots = new Semaphore(writers);
+        long start = System.nanoTime();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < count; i++) {
                 String name = prefix + i;
+                if (acked != null && writeRate > 0) { // a paced watch phase: write i no sooner than i / rate
+                    long due = start + (long) (i * 1e9 / writeRate);
+                    long wait = due - System.nanoTime();
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    }
+                }
                 slots.acquire();
                 pool.execute(() -> {
                     try {
