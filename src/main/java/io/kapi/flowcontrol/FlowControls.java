@@ -40,8 +40,8 @@ public final class FlowControls {
      *
      * @param gate what the filter asks
      * @param dispatcher API Priority and Fairness, or null when disabled
-     * @param hooks its post-start hooks ({@code priority-and-fairness-config-consumer} with API Priority and
-     *        Fairness; none without)
+     * @param hooks its post-start hooks ({@code priority-and-fairness-config-consumer} and
+     *        {@code priority-and-fairness-filter} with API Priority and Fairness, {@code max-in-flight-filter} without)
      * @param resources to close with the server
      */
     public record Wired(FlowControl gate, PriorityAndFairness dispatcher, List<PostStartHook> hooks,
@@ -64,14 +64,20 @@ public final class FlowControls {
     public static Wired create(Settings settings, SharedInformers informers, ResourceClient statusWriter,
                                ObjectCounts counts, Metrics metrics) {
         if (!settings.priorityAndFairness()) {
+            WatermarkMaintenance watermarks = new WatermarkMaintenance("max-in-flight-filter", metrics.requests());
             return new Wired(new MaxInFlight(settings.maxRequestsInflight(), settings.maxMutatingRequestsInflight()),
-                    null, List.of(), () -> { });
+                    null, List.of(watermarks), watermarks);
         }
         PriorityAndFairness dispatcher = new PriorityAndFairness(
                 settings.maxRequestsInflight() + settings.maxMutatingRequestsInflight(), counts);
         dispatcher.onEvent(new FlowControlMetrics(metrics, dispatcher));
+        dispatcher.countWaiting(metrics.requests());
         ConfigController controller = new ConfigController(dispatcher, informers.informer(FLOW_SCHEMAS),
                 informers.informer(PRIORITY_LEVELS), statusWriter);
-        return new Wired(dispatcher, dispatcher, List.of(controller), controller);
+        WatermarkMaintenance watermarks = new WatermarkMaintenance("priority-and-fairness-filter", metrics.requests());
+        return new Wired(dispatcher, dispatcher, List.of(controller, watermarks), () -> {
+            watermarks.close();
+            controller.close();
+        });
     }
 }

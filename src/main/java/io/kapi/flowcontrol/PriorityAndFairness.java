@@ -1,5 +1,6 @@
 package io.kapi.flowcontrol;
 
+import io.kapi.metrics.RequestMetrics;
 import io.kapi.request.RequestContext;
 import io.kapi.request.RequestInfo;
 import io.kapi.user.UserInfo;
@@ -55,6 +56,8 @@ public final class PriorityAndFairness implements FlowControl {
     private int poolUsed;
     private int rotation;
     private volatile Consumer<Event> listener = e -> { };
+    /** Counts waiting requests; none until {@link #countWaiting}. */
+    private volatile RequestMetrics waiting;
 
     /**
      * The configuration requests are classified by.
@@ -112,6 +115,11 @@ public final class PriorityAndFairness implements FlowControl {
     }
 
     /** Receives the dispatched and rejected requests, for metrics. */
+    /** Where the requests waiting in queues are counted (kube's waiting watermark, {@code apiserver_current_inqueue_requests}). */
+    public void countWaiting(RequestMetrics requests) {
+        this.waiting = requests;
+    }
+
     public void onEvent(Consumer<Event> events) {
         this.listener = events;
     }
@@ -292,6 +300,19 @@ public final class PriorityAndFairness implements FlowControl {
     }
 
     private Admission await(FlowControl.Classification classification, Waiter w, Instant waitUntil) {
+        RequestMetrics counts = waiting;
+        RequestMetrics.InFlight queued = counts != null && w.state == Waiter.State.WAITING
+                ? counts.waiting(w.info.verb() != null && w.info.verb().writes()) : null;
+        try {
+            return awaitTurn(classification, w, waitUntil);
+        } finally {
+            if (queued != null) {
+                queued.close();
+            }
+        }
+    }
+
+    private Admission awaitTurn(FlowControl.Classification classification, Waiter w, Instant waitUntil) {
         try {
             while (w.state == Waiter.State.WAITING) {
                 long nanos = java.time.Duration.between(Instant.now(), waitUntil).toNanos();

@@ -20,6 +20,7 @@ public final class KubeCheckOrder {
             "poststarthook/generic-apiserver-start-informers",
             "poststarthook/priority-and-fairness-config-consumer",
             "poststarthook/priority-and-fairness-filter",
+            "poststarthook/max-in-flight-filter",
             "poststarthook/storage-object-count-tracker-hook",
             "poststarthook/start-apiextensions-informers",
             "poststarthook/start-apiextensions-controllers",

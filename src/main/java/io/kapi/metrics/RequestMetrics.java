@@ -36,6 +36,8 @@ public final class RequestMetrics {
     private final Map<Labels, Series> series = new ConcurrentHashMap<>();
     private final InFlightWatermark readOnly = new InFlightWatermark();
     private final InFlightWatermark mutating = new InFlightWatermark();
+    private final InFlightWatermark readOnlyWaiting = new InFlightWatermark();
+    private final InFlightWatermark mutatingWaiting = new InFlightWatermark();
 
     RequestMetrics(Metrics metrics) {
         total = metrics.counter(Definition.of("apiserver_request_total", Stability.STABLE,
@@ -82,6 +84,12 @@ public final class RequestMetrics {
         metrics.gaugeReading(inflight, callback -> {
             callback.call(readOnly.peak(), "readOnly");
             callback.call(mutating.peak(), "mutating");
+        });
+        Definition inqueue = Definition.of("apiserver_current_inqueue_requests", Stability.ALPHA,
+                "Maximal number of queued requests in this apiserver per request kind in last second.", "request_kind");
+        metrics.gaugeReading(inqueue, callback -> {
+            callback.call(readOnlyWaiting.peak(), "readOnly");
+            callback.call(mutatingWaiting.peak(), "mutating");
         });
     }
 
@@ -213,6 +221,25 @@ public final class RequestMetrics {
         return mark::exit;
     }
 
+    /** Counts a request waiting in a flow-control queue until the returned handle is closed. */
+    public InFlight waiting(boolean isMutating) {
+        InFlightWatermark mark = isMutating ? mutatingWaiting : readOnlyWaiting;
+        mark.enter();
+        return mark::exit;
+    }
+
+    /**
+     * Starts a new one-second window of the in-flight and in-queue watermarks where the last has ended: kube's
+     * flow-control filter hook does so every second, so that a scrape reads the most of the last whole second
+     * however seldom it comes.
+     */
+    public void maintainWatermarks() {
+        readOnly.peak();
+        mutating.peak();
+        readOnlyWaiting.peak();
+        mutatingWaiting.peak();
+    }
+
     /** A request counted in flight; closing it ends the count. */
     @FunctionalInterface
     public interface InFlight extends AutoCloseable {
@@ -220,7 +247,7 @@ public final class RequestMetrics {
         void close();
     }
 
-    /** The requests in flight and the most of them seen in the current one-second window. */
+    /** The requests in flight (or waiting) and the most of them seen in the current one-second window. */
     private static final class InFlightWatermark {
         private final AtomicInteger current = new AtomicInteger();
         private final AtomicInteger peak = new AtomicInteger();

@@ -87,12 +87,11 @@ final class HealthIT {
     }
 
     /**
-     * Checks of kube-apiserver components Kapi does not run as such are left out: the APF filter's watermark
-     * maintenance and the storage object count tracker (Kapi's work estimates read the watch caches' counts as
-     * they are). A check names a component that is ready, and Kapi does not claim readiness of parts it lacks.
+     * The check of a kube-apiserver component Kapi does not run as such is left out: the storage object count
+     * tracker (Kapi's work estimates and object-count metrics read the watch caches' counts as they are). A check
+     * names a component that is ready, and Kapi does not claim readiness of parts it lacks.
      */
-    private static final List<String> NOT_YET = List.of("poststarthook/priority-and-fairness-filter",
-            "poststarthook/storage-object-count-tracker-hook");
+    private static final List<String> NOT_YET = List.of("poststarthook/storage-object-count-tracker-hook");
 
     @Test
     @DisplayName("/readyz?verbose has kube-apiserver 1.32's check for every component Kapi has")

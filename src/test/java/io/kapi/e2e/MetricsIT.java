@@ -72,7 +72,7 @@ final class MetricsIT {
         }
         assertTrue(series(text, "apiserver_response_sizes_bucket", "le=\"1e+06\""), "a large bound in Go's form");
         for (String family : List.of("apiserver_request_duration_seconds", "apiserver_response_sizes",
-                "apiserver_current_inflight_requests", "apiserver_selfrequest_total",
+                "apiserver_current_inflight_requests", "apiserver_current_inqueue_requests", "apiserver_selfrequest_total",
                 "apiserver_tls_handshake_errors_total", "etcd_request_duration_seconds", "etcd_requests_total",
                 "apiserver_resource_objects", "apiserver_storage_objects", "apiserver_storage_size_bytes",
                 "authentication_attempts", "authentication_duration_seconds", "process_cpu_seconds_total",

@@ -39,4 +39,40 @@ class FlowControlMetricsTest {
         }
         DispatchTest.release(running);
     }
+
+    @Test
+    @DisplayName("a request waiting in its queue shows in apiserver_current_inqueue_requests, the most of the last second")
+    void inQueueWatermark() throws Exception {
+        Metrics metrics = Metrics.defaults();
+        PriorityAndFairness apf = new PriorityAndFairness(600, ObjectCounts.NONE);
+        apf.countWaiting(metrics.requests());
+        apf.configure(List.of(ClassifierTest.schema("all", 500, "pl", null, DispatchTest.EVERYONE)),
+                List.of(DispatchTest.queuing("pl", 1, 1, 1, 5), DispatchTest.rejecting("catch-all", 599, 0, 0)));
+        Admission holder = DispatchTest.admit(apf, DispatchTest.request("u", "g"));
+        java.util.concurrent.CompletableFuture<Admission> queued = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> DispatchTest.admit(apf, DispatchTest.request("u", "g")));
+        String waiting = "apiserver_current_inqueue_requests{request_kind=\"readOnly\"} 1";
+        long end = System.nanoTime() + java.time.Duration.ofSeconds(5).toNanos();
+        while (!scrape(metrics).contains(waiting) && System.nanoTime() < end) {
+            Thread.sleep(5);
+        }
+        assertTrue(scrape(metrics).contains(waiting), scrape(metrics));
+        DispatchTest.release(holder);
+        DispatchTest.release(queued.get());
+        // once the second in which it waited has ended, that second's most is shown; after the next, none
+        Thread.sleep(WatermarkMaintenance.PERIOD.toMillis() + 50);
+        metrics.requests().maintainWatermarks();
+        assertTrue(scrape(metrics).contains(waiting), scrape(metrics));
+        Thread.sleep(WatermarkMaintenance.PERIOD.toMillis() + 50);
+        metrics.requests().maintainWatermarks();
+        assertTrue(scrape(metrics).contains("apiserver_current_inqueue_requests{request_kind=\"readOnly\"} 0"),
+                scrape(metrics));
+    }
+
+    private static String scrape(Metrics metrics) throws java.io.IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ExpositionFormats.init().getPrometheusTextFormatWriter().write(out, metrics.scrape());
+        return out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("apiserver_current_inqueue"))
+                .reduce("", (a, b) -> a + b + "\n");
+    }
 }
