@@ -122,7 +122,8 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
      * The hooks of the controller's parts, under kube-aggregator's names: its informers started and listed
      * ({@code start-kube-aggregator-informers}), the remote availability checks (this), the routes published on
      * every change ({@code apiservice-registration-controller}), the wait for the routes of the APIServices stored
-     * at start ({@code apiservice-wait-for-first-sync}) and for their discovery ({@code apiservice-discovery-controller}).
+     * at start ({@code apiservice-wait-for-first-sync}) and for their discovery
+     * ({@code apiservice-discovery-controller}).
      */
     List<PostStartHook> hooks() {
         return List.of(PostStartHook.of("start-kube-aggregator-informers", this::startInformers), this,
@@ -145,7 +146,7 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
                 informers.informer(ENDPOINT_SLICES));
     }
 
-    /** Starts the passes on changes of the APIServices, Services and EndpointSlices, as kube's controllers watch them. */
+    /** Starts the passes on changes of the APIServices, Services and EndpointSlices, as kube's controllers watch. */
     private synchronized void startPasses() {
         if (started) {
             return;

@@ -17,7 +17,8 @@ public record ApiServiceStrategy(Strategy base) implements StrategyDecorator {
     public void prepareForCreate(ObjectNode apiService) {
         base.prepareForCreate(apiService);
         if (ApiServiceConditions.isLocal(apiService)) {
-            ApiServiceConditions.markLocalAvailable(apiService, Instant.parse(apiService.path("metadata").path("creationTimestamp").asText()));
+            Instant created = Instant.parse(apiService.path("metadata").path("creationTimestamp").asText());
+            ApiServiceConditions.markLocalAvailable(apiService, created);
         }
     }
 }

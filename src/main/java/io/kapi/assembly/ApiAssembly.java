@@ -237,10 +237,10 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         CrdController crds = new CrdController(registry, informers, apiserver,
                 new CustomResourceVersions(schemaValidator, fieldManagers, new WebhookClient(registry),
                         metrics.admission()), clock);
-        OpenApiWarmUp openApiV3WarmUp = OpenApiWarmUp.v3(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi(),
-                activity);
-        OpenApiWarmUp openApiV2WarmUp = OpenApiWarmUp.v2(openApi, cacheStart, Duration.ofSeconds(1), config.warmOpenApi(),
-                activity);
+        OpenApiWarmUp openApiV3WarmUp = OpenApiWarmUp.v3(openApi, cacheStart, Duration.ofSeconds(1),
+                config.warmOpenApi(), activity);
+        OpenApiWarmUp openApiV2WarmUp = OpenApiWarmUp.v2(openApi, cacheStart, Duration.ofSeconds(1),
+                config.warmOpenApi(), activity);
         List<PostStartHook> apiServices = aggregator.controllers(apiserver, informers,
                 gv -> registry.model().table().groupVersions().contains(gv), clock, metrics.admission());
         hooks.addAll(List.of(openApiV3WarmUp, openApiV2WarmUp, cacheStart, admission.informers()));
@@ -253,8 +253,8 @@ public record ApiAssembly(RestHandler handler, List<HealthCheck> checks, List<Po
         LegacyTokenTrackingSince legacyTokensSince = new LegacyTokenTrackingSince(
                 apiserver.resource("", "v1", "configmaps"), informers, clock);
         hooks.add(HookOrder.afterCaches(cacheStart, legacyTokensSince));
-        List<AutoCloseable> resources = new ArrayList<>(List.of(openApiV3WarmUp, openApiV2WarmUp, listEncoders, crds, aggregator, bootstrap, services,
-                eventTtl, legacyTokensSince, authorization.resources()));
+        List<AutoCloseable> resources = new ArrayList<>(List.of(openApiV3WarmUp, openApiV2WarmUp, listEncoders, crds,
+                aggregator, bootstrap, services, eventTtl, legacyTokensSince, authorization.resources()));
         InProcessControllers controllers = InProcessControllers.create(config, loopback, registry, informers, keys,
                 new PolicyTypeChecker(new ServedTypes(() -> models.get().table(), () -> models.get().schemas())));
         hooks.addAll(controllers.hooks());

@@ -10,12 +10,13 @@ import java.util.function.LongSupplier;
  * done (the bootstrap objects written and the caches started: {@code after}), so that the first
  * {@code kubectl explain} or {@code kubectl apply} finds them ready: one warm-up for the v3 documents
  * ({@code apiservice-openapiv3-controller}), one for the v2 document with the aggregated servers'
- * ({@code apiservice-openapi-controller}). Readiness does not wait for them
- * (as kube-apiserver's OpenAPI aggregation hooks do not wait for the documents they aggregate): they take about a second of CPU on a cold JVM, more than the rest of a restart, so
- * building them beside the bootstrap hooks only delays readiness on a machine with few cores (thread
- * priorities do not order threads on Linux). A server closed before the build began (a test's server
- * often lives less than a second) does not build them at all, which would take the CPU of the test's
- * next server. A request that comes first builds them itself, or waits for the build under way.
+ * ({@code apiservice-openapi-controller}). Readiness does not wait for them (as kube-apiserver's OpenAPI
+ * aggregation hooks do not wait for the documents they aggregate): they take about a second of CPU on a cold
+ * JVM, more than the rest of a restart, so building them beside the bootstrap hooks only delays readiness on
+ * a machine with few cores (thread priorities do not order threads on Linux). A server closed before the
+ * build began (a test's server often lives less than a second) does not build them at all, which would take
+ * the CPU of the test's next server. A request that comes first builds them itself, or waits for the build
+ * under way.
  *
  * <p>The build also waits for a quiet moment: {@link #QUIET} without a request to the API. A server
  * restarted under load would otherwise spend that second of CPU, and the compilation of code that runs only

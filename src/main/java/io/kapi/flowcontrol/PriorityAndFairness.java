@@ -115,7 +115,7 @@ public final class PriorityAndFairness implements FlowControl {
     }
 
     /** Receives the dispatched and rejected requests, for metrics. */
-    /** Where the requests waiting in queues are counted (kube's waiting watermark, {@code apiserver_current_inqueue_requests}). */
+    /** Where the requests waiting in queues are counted (kube's waiting watermark, current_inqueue_requests). */
     public void countWaiting(RequestMetrics requests) {
         this.waiting = requests;
     }

@@ -84,7 +84,8 @@ final class LocalApiServices implements PostStartHook {
             }
             ResourceStore store = registry.store(API_SERVICES).orElse(null);
             if (store != null) {
-                waiting.removeIf(name -> store.findCachedShared("", name).filter(ApiServiceConditions::isAvailable).isPresent());
+                waiting.removeIf(name -> store.findCachedShared("", name)
+                        .filter(ApiServiceConditions::isAvailable).isPresent());
             }
             if (!waiting.isEmpty()) {
                 throw new IllegalStateException("missing APIService: " + new TreeSet<>(waiting));
