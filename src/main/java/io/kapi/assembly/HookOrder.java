@@ -44,41 +44,25 @@ final class HookOrder {
 
     /** {@code hook} under its own name, starting its work once {@code gate} opens ({@code awaited} names it). */
     private static PostStartHook gated(PostStartHook hook, String awaited, Gate gate) {
-        return new PostStartHook() {
-            @Override
-            public String name() {
-                return hook.name();
+        return PostStartHook.of(hook.name(), () -> {
+            if (!gate.await(Duration.ofSeconds(WAIT_SECONDS))) {
+                throw new IllegalStateException(awaited + " has not finished yet");
             }
-
-            @Override
-            public void run() throws Exception {
-                if (!gate.await(Duration.ofSeconds(WAIT_SECONDS))) {
-                    throw new IllegalStateException(awaited + " has not finished yet");
-                }
-                hook.run();
-            }
-        };
+            hook.run();
+        });
     }
 
     /** {@code hook}, counting {@code latch} down once, the first time it returns. */
     static PostStartHook counting(PostStartHook hook, CountDownLatch latch) {
         boolean[] counted = new boolean[1];
-        return new PostStartHook() {
-            @Override
-            public String name() {
-                return hook.name();
-            }
-
-            @Override
-            public void run() throws Exception {
-                hook.run();
-                synchronized (counted) {
-                    if (!counted[0]) {
-                        counted[0] = true;
-                        latch.countDown();
-                    }
+        return PostStartHook.of(hook.name(), () -> {
+            hook.run();
+            synchronized (counted) {
+                if (!counted[0]) {
+                    counted[0] = true;
+                    latch.countDown();
                 }
             }
-        };
+        });
     }
 }

@@ -88,22 +88,14 @@ public final class BootstrapHooks implements AutoCloseable {
 
     /** A hook that runs {@code task} once (a failure is only logged, as kube's controllers start anyway), then periodically. */
     private PostStartHook looping(String name, Duration interval, Runnable task) {
-        return new PostStartHook() {
-            @Override
-            public String name() {
-                return name;
+        return PostStartHook.of(name, () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "{0} failed, retrying: {1}", name, e.getMessage());
             }
-
-            @Override
-            public void run() {
-                try {
-                    task.run();
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "{0} failed, retrying: {1}", name, e.getMessage());
-                }
-                startLoop(name, interval, task);
-            }
-        };
+            startLoop(name, interval, task);
+        });
     }
 
     /** Runs {@code task} every {@code interval} (kube runs these with {@code wait.Until}); a failure is retried sooner. */
