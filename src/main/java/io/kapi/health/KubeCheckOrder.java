@@ -8,8 +8,8 @@ import java.util.List;
  * Puts health checks in the order kube-apiserver 1.34 lists its own at {@code /readyz?verbose} (the order its
  * components register them: generic server, apiextensions, core, aggregator), so that a report reads line for
  * line like kube's. A check kube has no name for keeps its place among its kind: a storage-side check (e.g.
- * {@code kms-providers}) after kube's storage and informer checks, a post-start hook of Kapi's own after
- * kube's hooks. The sort is stable.
+ * {@code kms-providers}, which kube registers with the storage's) after {@code etcd-readiness}, a post-start
+ * hook of Kapi's own after kube's hooks. The sort is stable.
  */
 public final class KubeCheckOrder {
 
@@ -46,7 +46,7 @@ public final class KubeCheckOrder {
             "poststarthook/apiservice-openapi-controller",
             "poststarthook/apiservice-openapiv3-controller",
             "shutdown");
-    private static final int STORAGE_SIDE = KUBE.indexOf("informer-sync");
+    private static final int STORAGE_SIDE = KUBE.indexOf("etcd-readiness");
     private static final int LAST_HOOK = KUBE.indexOf("poststarthook/apiservice-openapiv3-controller");
 
     private KubeCheckOrder() {

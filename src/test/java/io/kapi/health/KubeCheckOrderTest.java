@@ -18,16 +18,16 @@ class KubeCheckOrderTest {
     }
 
     @Test
-    @DisplayName("kube's checks in its order; Kapi's own hooks after kube's, a storage-side check after informer-sync")
+    @DisplayName("kube's checks in its order; Kapi's own hooks after kube's, a storage-side check after etcd-readiness")
     void order() {
         List<HealthCheck> given = List.of(check("ping"), check("log"), check("etcd"), check("etcd-readiness"),
-                check("kms-providers"), check("informer-sync"), check("poststarthook/start-system-namespaces-controller"),
+                check("informer-sync"), check("kms-providers"), check("poststarthook/start-system-namespaces-controller"),
                 check("poststarthook/start-kapi-namespace-controller"), check("poststarthook/rbac/bootstrap-roles"),
                 check("poststarthook/start-kapi-event-ttl"), check("poststarthook/apiservice-openapiv3-controller"),
                 check("poststarthook/generic-apiserver-start-informers"), check("autoregister-completion"),
                 check("poststarthook/kube-apiserver-autoregistration"),
                 check("poststarthook/start-apiserver-admission-initializer"));
-        assertEquals(List.of("ping", "log", "etcd", "etcd-readiness", "informer-sync", "kms-providers",
+        assertEquals(List.of("ping", "log", "etcd", "etcd-readiness", "kms-providers", "informer-sync",
                 "poststarthook/start-apiserver-admission-initializer", "poststarthook/generic-apiserver-start-informers",
                 "poststarthook/start-system-namespaces-controller", "poststarthook/rbac/bootstrap-roles",
                 "poststarthook/kube-apiserver-autoregistration", "autoregister-completion",
