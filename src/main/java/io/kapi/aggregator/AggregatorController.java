@@ -9,6 +9,7 @@ import io.kapi.informers.PassController;
 import io.kapi.informers.QueueController;
 import io.kapi.informers.SharedInformers;
 import io.kapi.machinery.ApiException;
+import io.kapi.machinery.ApiServiceConditions;
 import io.kapi.machinery.Conditions;
 import io.kapi.machinery.GroupVersion;
 import io.kapi.machinery.GroupVersionResource;
@@ -189,7 +190,7 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
             if (routed(apiService).isEmpty()) {
                 continue;
             }
-            allAvailable &= ApiServiceRoute.availableCondition(apiService);
+            allAvailable &= ApiServiceConditions.isAvailable(apiService);
             if (resync || !spec.equals(queuedSpecs.get(name))) {
                 checks.queue().add(name);
             }
@@ -308,10 +309,10 @@ final class AggregatorController implements PostStartHook, AutoCloseable {
         }
         try {
             apiServices.update(changed, "status");
-            if (!available && ApiServiceRoute.availableCondition(apiService)) {
+            if (!available && ApiServiceConditions.isAvailable(apiService)) {
                 metrics.apiServiceBecameUnavailable(name, result.reason());
             }
-            if (ApiServiceRoute.availableCondition(apiService) != "True".equals(result.status())) {
+            if (ApiServiceConditions.isAvailable(apiService) != "True".equals(result.status())) {
                 LOG.log(Level.INFO, "APIService {0} Available={1}: {2}", changed.path("metadata").path("name").asText(),
                         result.status(), result.message());
             }

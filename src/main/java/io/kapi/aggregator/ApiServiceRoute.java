@@ -2,6 +2,7 @@ package io.kapi.aggregator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kapi.machinery.ApiServiceConditions;
 import io.kapi.machinery.GroupVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -32,27 +33,17 @@ public record ApiServiceRoute(String name, GroupVersion groupVersion, int groupP
     /** The route of an APIService object, or empty for a local one (no {@code spec.service}). */
     public static Optional<ApiServiceRoute> of(ObjectNode apiService) {
         JsonNode spec = apiService.path("spec");
-        JsonNode service = spec.path("service");
-        if (!service.isObject()) {
+        if (ApiServiceConditions.isLocal(apiService)) {
             return Optional.empty();
         }
+        JsonNode service = spec.path("service");
         ServiceRef ref = new ServiceRef(service.path("namespace").asText(""), service.path("name").asText(""),
                 service.path("port").asInt(443));
         return Optional.of(new ApiServiceRoute(apiService.path("metadata").path("name").asText(""),
                 new GroupVersion(spec.path("group").asText(""), spec.path("version").asText("")),
                 spec.path("groupPriorityMinimum").asInt(0), spec.path("versionPriority").asInt(0), ref,
                 decode(spec.path("caBundle").asText("")), spec.path("insecureSkipTLSVerify").asBoolean(false),
-                availableCondition(apiService)));
-    }
-
-    /** Whether {@code status.conditions} holds {@code Available} with status {@code True}. */
-    static boolean availableCondition(ObjectNode apiService) {
-        for (JsonNode c : apiService.path("status").path("conditions")) {
-            if ("Available".equals(c.path("type").asText()) && "True".equals(c.path("status").asText())) {
-                return true;
-            }
-        }
-        return false;
+                ApiServiceConditions.isAvailable(apiService)));
     }
 
     private static String decode(String base64) {

@@ -67,7 +67,7 @@ final class LocalAvailability implements PostStartHook, AutoCloseable {
         try {
             apiServices.update(changed, "status");
         } catch (ApiException e) {
-            if (e.code() != 404 && e.code() != 409) {
+            if (!e.lostRace()) {
                 throw e;
             }
         }

@@ -317,7 +317,7 @@ public final class GarbageCollector implements PostStartHook, AutoCloseable {
 
     /** Not found (gone meanwhile) and conflicts (changed meanwhile) wait for the next pass. */
     private static void ignoreRaces(ApiException e) {
-        if (e.code() != 404 && e.code() != 409) {
+        if (!e.lostRace()) {
             throw e;
         }
     }

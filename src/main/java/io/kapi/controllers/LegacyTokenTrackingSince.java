@@ -107,7 +107,7 @@ public final class LegacyTokenTrackingSince implements PostStartHook, AutoClosea
             try {
                 configMaps.update(mended, "");
             } catch (ApiException e) {
-                if (e.code() != 404 && e.code() != 409) {
+                if (!e.lostRace()) {
                     throw e;
                 }
             }

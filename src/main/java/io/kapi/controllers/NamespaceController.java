@@ -126,7 +126,7 @@ public final class NamespaceController implements PostStartHook, AutoCloseable {
                 namespaces.delete("", namespace, DeleteOptions.DEFAULT);
             }
         } catch (ApiException e) {
-            if (e.code() != 404 && e.code() != 409) {
+            if (!e.lostRace()) {
                 throw e;
             }
         }

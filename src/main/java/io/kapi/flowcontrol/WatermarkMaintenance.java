@@ -1,6 +1,7 @@
 package io.kapi.flowcontrol;
 
 import io.kapi.health.PostStartHook;
+import io.kapi.informers.PassController;
 import io.kapi.metrics.RequestMetrics;
 import java.time.Duration;
 
@@ -16,13 +17,12 @@ final class WatermarkMaintenance implements PostStartHook, AutoCloseable {
     static final Duration PERIOD = Duration.ofSeconds(1);
 
     private final String name;
-    private final RequestMetrics requests;
-    private Thread loop;
-    private boolean closed;
+    private final PassController passes;
 
     WatermarkMaintenance(String name, RequestMetrics requests) {
         this.name = name;
-        this.requests = requests;
+        this.passes = new PassController(name + "-watermarks", Duration.ZERO, requests::maintainWatermarks)
+                .resyncEvery(PERIOD);
     }
 
     @Override
@@ -31,27 +31,12 @@ final class WatermarkMaintenance implements PostStartHook, AutoCloseable {
     }
 
     @Override
-    public synchronized void run() {
-        if (loop != null || closed) {
-            return;
-        }
-        loop = Thread.ofVirtual().name(name + "-watermarks").start(() -> {
-            try {
-                while (true) {
-                    Thread.sleep(PERIOD);
-                    requests.maintainWatermarks();
-                }
-            } catch (InterruptedException stopped) {
-                // closed
-            }
-        });
+    public void run() {
+        passes.start();
     }
 
     @Override
-    public synchronized void close() {
-        closed = true;
-        if (loop != null) {
-            loop.interrupt();
-        }
+    public void close() {
+        passes.close();
     }
 }

@@ -5,7 +5,6 @@ import io.kapi.endpoint.RestRequest;
 import io.kapi.endpoint.RestResponse;
 import io.kapi.machinery.ApiException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -26,22 +25,19 @@ public final class HealthHandler implements RestHandler {
     private final HealthObserver observer;
 
     /**
-     * @param checks the checks of all three endpoints, in display order (ping, log, storage,
-     *               post-start hooks); those {@linkplain HealthCheck#readyzOnly() of readyz only} are left out
-     *               of {@code /healthz} and {@code /livez}
-     * @param readyOnly checks of {@code /readyz} only, shown after the others (e.g. {@code shutdown})
+     * @param checks the checks, in display order (ping, log, storage, post-start hooks, shutdown); those
+     *               {@linkplain HealthCheck#readyzOnly() of readyz only} are left out of {@code /healthz} and
+     *               {@code /livez}
      */
-    public HealthHandler(List<HealthCheck> checks, List<HealthCheck> readyOnly) {
-        this(checks, readyOnly, HealthObserver.NONE);
+    public HealthHandler(List<HealthCheck> checks) {
+        this(checks, HealthObserver.NONE);
     }
 
     /** @param observer told each check's result (the health SLIs) */
-    public HealthHandler(List<HealthCheck> checks, List<HealthCheck> readyOnly, HealthObserver observer) {
+    public HealthHandler(List<HealthCheck> checks, HealthObserver observer) {
         this.observer = observer;
-        List<HealthCheck> ready = new ArrayList<>(checks);
-        ready.addAll(readyOnly);
         List<HealthCheck> live = checks.stream().filter(c -> !c.readyzOnly()).toList();
-        this.endpoints = Map.of("healthz", live, "livez", live, "readyz", List.copyOf(ready));
+        this.endpoints = Map.of("healthz", live, "livez", live, "readyz", List.copyOf(checks));
     }
 
     /** Serves /healthz, /livez, /readyz only, never a resource request. */

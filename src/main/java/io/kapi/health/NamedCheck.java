@@ -1,10 +1,16 @@
 package io.kapi.health;
 
 /**
- * A health check made of a name and a probe that throws when unhealthy.
+ * A health check made of a name and a probe that throws when unhealthy, on all three endpoints or
+ * ({@code readyzOnly}) on {@code /readyz} alone.
  * <pre>{@code new NamedCheck("ping", () -> { })}</pre>
  */
-public record NamedCheck(String name, Probe probe) implements HealthCheck {
+public record NamedCheck(String name, Probe probe, boolean readyzOnly) implements HealthCheck {
+
+    /** A check of all three endpoints. */
+    public NamedCheck(String name, Probe probe) {
+        this(name, probe, false);
+    }
 
     @FunctionalInterface
     public interface Probe {

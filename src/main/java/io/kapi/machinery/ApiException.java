@@ -56,6 +56,14 @@ public final class ApiException extends RuntimeException {
                 && details.causes().stream().anyMatch(c -> reason.equals(c.reason()));
     }
 
+    /**
+     * A write that lost a race: its object went (404) or changed (409) meanwhile. A controller leaves it to the
+     * event that tells it of the change.
+     */
+    public boolean lostRace() {
+        return code == 404 || code == 409;
+    }
+
     /** 403 because the namespace is being terminated (kube's {@code NamespaceTerminating} cause). */
     public boolean namespaceTerminating() {
         return code == 403 && hasCause("NamespaceTerminating");

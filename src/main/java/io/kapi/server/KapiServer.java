@@ -98,15 +98,15 @@ public final class KapiServer implements AutoCloseable {
         List<HealthCheck> all = new ArrayList<>(List.of(NamedCheck.ping(), NamedCheck.log()));
         all.addAll(checks);
         all.addAll(this.hooks.checks());
-        HealthCheck shutdown = new NamedCheck("shutdown", () -> {
+        all.add(new NamedCheck("shutdown", () -> {
             if (shuttingDown.get()) {
                 throw new IllegalStateException("the server is shutting down");
             }
-        });
+        }, true));
         HealthObserver observer = config.observability() == null ? HealthObserver.NONE
                 : config.observability().metrics().health()::checked;
         List<RestHandler> handlers = new ArrayList<>(List.of(
-                new HealthHandler(KubeCheckOrder.sorted(all), List.of(shutdown), observer),
+                new HealthHandler(KubeCheckOrder.sorted(all), observer),
                 new VersionHandler(), new DebugFlagsHandler()));
         if (config.observability() != null) {
             handlers.add(new MetricsHandler(config.observability().metrics()));

@@ -28,8 +28,7 @@ class HealthHandlerTest {
                 if (!etcdUp.get()) {
                     throw new IllegalStateException("connection refused");
                 }
-            })),
-            List.of(new NamedCheck("shutdown", () -> { })));
+            }), new NamedCheck("shutdown", () -> { }, true)));
 
     private static final UserInfo ADMIN = new UserInfo("admin", "", List.of("system:masters", "system:authenticated"));
 
@@ -114,22 +113,8 @@ class HealthHandlerTest {
     @Test
     @DisplayName("a readyz-only check (etcd-readiness, informer-sync) is on /readyz, not on /livez or /healthz")
     void readyzOnly() {
-        HealthCheck readiness = new HealthCheck() {
-            @Override
-            public String name() {
-                return "etcd-readiness";
-            }
-
-            @Override
-            public void check() {
-            }
-
-            @Override
-            public boolean readyzOnly() {
-                return true;
-            }
-        };
-        HealthHandler h = new HealthHandler(List.of(NamedCheck.ping(), readiness, NamedCheck.log()), List.of());
+        HealthCheck readiness = new NamedCheck("etcd-readiness", () -> { }, true);
+        HealthHandler h = new HealthHandler(List.of(NamedCheck.ping(), readiness, NamedCheck.log()));
         RestRequest ready = request("/readyz", Map.of("verbose", List.of("")));
         assertEquals("[+]ping ok\n[+]etcd-readiness ok\n[+]log ok\nreadyz check passed\n", body(h.handle(ready)));
         for (String endpoint : List.of("livez", "healthz")) {

@@ -8,15 +8,14 @@ import io.kapi.machinery.Json;
 import io.kapi.machinery.ObjectMeta;
 import io.kapi.machinery.StatusReason;
 import io.kapi.registry.DeleteOptions;
-import java.time.Clock;
-import java.time.temporal.ChronoUnit;
 import java.util.Set;
 
 /**
  * kube's crdRegistrationController with the aggregator's autoregistration: a local APIService
  * ({@code v1.stable.example.com}, group priority 1000, version priority 100, label
- * {@code kube-aggregator.kubernetes.io/automanaged: "true"}, {@code Available=True} reason {@code Local})
- * for each group-version a CRD serves, deleted when the last CRD serving it goes.
+ * {@code kube-aggregator.kubernetes.io/automanaged: "true"}) for each group-version a CRD serves, deleted when the
+ * last CRD serving it goes. Being local, it is created {@code Available=True} reason {@code Local} (the APIService
+ * strategy) and kept so by the local availability controller.
  */
 final class CrdApiServices {
 
@@ -24,23 +23,19 @@ final class CrdApiServices {
     private static final String AUTOMANAGED = "kube-aggregator.kubernetes.io/automanaged";
 
     private final ResourceClient apiServices;
-    private final Clock clock;
 
-    CrdApiServices(ResourceClient apiServices, Clock clock) {
+    CrdApiServices(ResourceClient apiServices) {
         this.apiServices = apiServices;
-        this.clock = clock;
     }
 
-    /** Makes sure the APIService of each of {@code served} exists and is available; returns those that do. */
+    /** Makes sure the APIService of each of {@code served} exists; returns those that do. */
     Set<GroupVersion> ensure(Set<GroupVersion> served) {
         Set<GroupVersion> done = new java.util.HashSet<>();
         for (GroupVersion gv : served) {
             String name = gv.version() + "." + gv.group();
             try {
-                ObjectNode current = apiServices.find("", name).orElseGet(() -> apiServices.create("", apiService(gv)));
-                if (!current.path("status").path("conditions").toString().contains("\"reason\":\"Local\"")) {
-                    current.set("status", localStatus());
-                    apiServices.update(current, "status");
+                if (apiServices.find("", name).isEmpty()) {
+                    apiServices.create("", apiService(gv));
                 }
                 done.add(gv);
             } catch (ApiException e) {
@@ -72,16 +67,5 @@ final class CrdApiServices {
         a.putObject("spec").put("group", gv.group()).put("version", gv.version())
                 .put("groupPriorityMinimum", 1000).put("versionPriority", 100);
         return a;
-    }
-
-    private ObjectNode localStatus() {
-        ObjectNode status = Json.object();
-        ObjectNode available = status.putArray("conditions").addObject();
-        available.put("type", "Available");
-        available.put("status", "True");
-        available.put("lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
-        available.put("reason", "Local");
-        available.put("message", "Local APIServices are always available");
-        return status;
     }
 }

@@ -82,7 +82,7 @@ public final class CrdController implements PostStartHook, AutoCloseable {
         this.crds = client.resource(CRDS);
         this.versions = versions;
         this.clock = clock;
-        this.apiServices = new CrdApiServices(client.resource("apiregistration.k8s.io", "v1", "apiservices"), clock);
+        this.apiServices = new CrdApiServices(client.resource("apiregistration.k8s.io", "v1", "apiservices"));
     }
 
     /** Serves the CRDs that exist at start: the server is not ready before they are served. */

@@ -74,7 +74,7 @@ public final class BootstrapHooks implements AutoCloseable {
         IdentityLease identity = new IdentityLease(client.resource("coordination.k8s.io", "v1", "leases"),
                 Clock.systemUTC(), IdentityLease.hostname());
         this.localApiServices = new LocalApiServices(client.resource("apiregistration.k8s.io", "v1", "apiservices"),
-                registry, Clock.systemUTC());
+                registry);
         this.hooks = List.of(
                 new BootstrapRoles(RbacPolicy.load(), client, aggregation),
                 new SystemPriorityClasses(client),

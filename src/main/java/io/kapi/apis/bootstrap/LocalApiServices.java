@@ -18,7 +18,6 @@ import io.kapi.client.ResourceClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -33,9 +32,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The post-start hook {@code kube-apiserver-autoregistration}: a local APIService for every
  * built-in group-version this server serves ({@code v1.}, {@code v1.apps}, ...), as kube-aggregator's
  * autoregister controller makes them at start, with kube's {@code groupPriorityMinimum} and
- * {@code versionPriority}, the label {@code kube-aggregator.kubernetes.io/automanaged: onstart}, and
- * the status its availability controller gives a local APIService: {@code Available=True},
- * reason {@code Local}.
+ * {@code versionPriority} and the label {@code kube-aggregator.kubernetes.io/automanaged: onstart}; being
+ * local, each is created {@code Available=True}, reason {@code Local} (the APIService strategy), and kept so by
+ * the local availability controller, not by this hook.
  *
  * <p>Reconciled at every start, safe with several replicas: a missing one is created, one whose spec
  * drifted gets kube's spec back, one marked {@code onstart} for a group-version no longer served is
@@ -56,14 +55,12 @@ final class LocalApiServices implements PostStartHook {
     private final ResourceClient apiServices;
     private final Registry registry;
     private final Collection<ResourceStore> served;
-    private final Clock clock;
     private volatile Set<String> pending;
 
-    LocalApiServices(ResourceClient apiServices, Registry registry, Clock clock) {
+    LocalApiServices(ResourceClient apiServices, Registry registry) {
         this.apiServices = apiServices;
         this.registry = registry;
         this.served = registry.stores();
-        this.clock = clock;
     }
 
     @Override
@@ -132,11 +129,10 @@ final class LocalApiServices implements PostStartHook {
         Concurrently.run("apiservice-registration", writes, writes.size());
     }
 
-    /** Whether an existing APIService needs a write: an automanaged one with another spec, or not available. */
+    /** Whether an existing APIService needs a write: an onstart one with another spec. */
     private static boolean drifted(ObjectNode current, ObjectNode wanted) {
-        return isAutomanaged(current) && (!ApiServiceConditions.isLocalAvailable(current)
-                || "onstart".equals(current.path("metadata").path("labels").path(AUTOMANAGED).asText())
-                && !current.path("spec").equals(wanted.path("spec")));
+        return "onstart".equals(current.path("metadata").path("labels").path(AUTOMANAGED).asText())
+                && !current.path("spec").equals(wanted.path("spec"));
     }
 
     /** The APIService of each served group-version kube has priorities for, by name. */
@@ -162,20 +158,11 @@ final class LocalApiServices implements PostStartHook {
 
     private void ensure(ObjectNode wanted) {
         String name = ObjectMeta.of(wanted).name();
-        // one just created has the wanted spec and, being local, its Available condition already (the strategy's)
-        ObjectNode created = Stores.createdObject(apiServices, wanted);
-        if (created != null) {
+        if (Stores.createdObject(apiServices, wanted) != null) {
             LOG.log(System.Logger.Level.DEBUG, "created APIService {0}", name);
         } else {
             updateSpec(name, wanted);
         }
-        // on the object just created, else read first; a conflict (another replica wrote meanwhile) reads it afresh
-        Stores.updateStatus(apiServices, "", name, created, current -> {
-            if (!isAutomanaged(current) || !ApiServiceConditions.markLocalAvailable(current, clock.instant())) {
-                return null;
-            }
-            return current;
-        });
     }
 
     private void updateSpec(String name, ObjectNode wanted) {
@@ -187,11 +174,6 @@ final class LocalApiServices implements PostStartHook {
             current.set("spec", wanted.path("spec").deepCopy());
             return current;
         });
-    }
-
-    private static boolean isAutomanaged(ObjectNode apiService) {
-        String value = apiService.path("metadata").path("labels").path(AUTOMANAGED).asText();
-        return value.equals("onstart") || value.equals("true");
     }
 
     private void deleteQuietly(String name) {

@@ -121,7 +121,7 @@ public final class EventTtl implements PostStartHook, AutoCloseable {
                     new DeleteOptions(null, meta.resourceVersion(), false, null, 0L));
             return true;
         } catch (ApiException e) {
-            if (e.code() == 404 || e.code() == 409) {
+            if (e.lostRace()) {
                 return false;
             }
             throw e;

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kapi.health.HealthCheck;
 import io.kapi.machinery.Json;
 import io.kapi.client.ResourceClient;
-import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -30,7 +29,7 @@ class LocalApiServicesTest {
     }
 
     private void run() throws Exception {
-        new LocalApiServices(apiServices, fixture.registry, Clock.systemUTC()).run();
+        new LocalApiServices(apiServices, fixture.registry).run();
     }
 
     private Set<String> names() {
@@ -88,7 +87,7 @@ class LocalApiServicesTest {
     @Test
     @DisplayName("autoregister-completion fails, naming them, until every one was seen available; then passes for good")
     void completion() throws Exception {
-        LocalApiServices hook = new LocalApiServices(apiServices, fixture.registry, Clock.systemUTC());
+        LocalApiServices hook = new LocalApiServices(apiServices, fixture.registry);
         HealthCheck check = hook.completion();
         Exception before = assertThrows(IllegalStateException.class, check::check);
         assertTrue(before.getMessage().startsWith("missing APIService: ["), before.getMessage());
